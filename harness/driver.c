@@ -1,0 +1,172 @@
+/* driver.c — engine glue: the libFuzzer entry points (LLVMFuzzerInitialize,
+ * LLVMFuzzerTestOneInput).  Everything else is in the shared harness library.
+ *
+ * Options (libFuzzer ignores flags that start with "--", so ours travel in the same argv
+ * and survive -fork, -jobs and -minimize_crash re-executions):
+ *   --target=DIR | --sandbox=PATH --requires=JSON|@FILE   which gate (or $GATECRASH_TARGET,
+ *                                                          or DIR "fuzz_gate.target" beside
+ *                                                          the binary, for OSS-Fuzz)
+ *   --mode=reach|effect   --json (also print the escape as one JSON object)   --quiet
+ *   --mutator=bytes       libFuzzer's byte-level mutations only (no chain-aware mutator)
+ *   --skip-known=FILE     escapes whose signature is listed in FILE (one per line) are not
+ *                         crashes: a campaign stops re-finding what it already has
+ * The scratch folder is the working folder the engine is started in. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "eval.h"
+#include "mutator.h"
+#include "session.h"
+
+size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
+
+static gc_target target;
+static int want_json;
+static int chain_mutator = 1; /* --mutator=bytes turns the chain-aware mutator off */
+static unsigned long execs;
+static char **known;
+static int nknown;
+
+static void load_known(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char line[512];
+    while (f && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        if (!line[0])
+            continue;
+        char **nk = realloc(known, (size_t)(nknown + 1) * sizeof *known);
+        if (!nk)
+            break;
+        known = nk;
+        known[nknown++] = strdup(line);
+    }
+    if (f)
+        fclose(f);
+}
+
+static int is_known(const char *sig)
+{
+    for (int i = 0; i < nknown; i++)
+        if (strcmp(known[i], sig) == 0)
+            return 1;
+    return 0;
+}
+
+static const char *opt(const char *arg, const char *name)
+{
+    size_t n = strlen(name);
+    return strncmp(arg, name, n) == 0 && arg[n] == '=' ? arg + n + 1 : NULL;
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    gc_session_opts o = {0};
+    const char *v;
+    static char beside[4096];
+    for (int i = 1; i < *argc; i++) {
+        const char *a = (*argv)[i];
+        if ((v = opt(a, "--target")))
+            o.target_dir = v;
+        else if ((v = opt(a, "--sandbox")))
+            o.sandbox = v;
+        else if ((v = opt(a, "--requires")))
+            o.requires = v;
+        else if ((v = opt(a, "--mode")))
+            o.mode = v;
+        else if (strcmp(a, "--json") == 0)
+            want_json = 1;
+        else if (strcmp(a, "--quiet") == 0)
+            o.quiet = 1;
+        else if ((v = opt(a, "--skip-known")))
+            load_known(v);
+        else if ((v = opt(a, "--mutator")))
+            chain_mutator = strcmp(v, "bytes") != 0;
+    }
+    if (!o.target_dir && !o.sandbox)
+        o.target_dir = getenv("GATECRASH_TARGET");
+    if (!o.target_dir && !o.sandbox) {
+        snprintf(beside, sizeof beside, "%s.target", (*argv)[0]);
+        if (access(beside, R_OK) == 0)
+            o.target_dir = beside;
+    }
+    /* libFuzzer re-runs Initialize in every child; show the gate log only once per tree. */
+    if (getenv("GATECRASH_LOG_SHOWN"))
+        o.quiet = 1;
+    int rc = gc_session_start(&target, &o);
+    if (rc)
+        exit(rc);
+    setenv("GATECRASH_LOG_SHOWN", "1", 1);
+    static char roots[64][65];
+    static const char *ptrs[64];
+    int n = gc_session_roots(&target, roots, 64);
+    for (int i = 0; i < n; i++)
+        ptrs[i] = roots[i];
+    gc_mutator_set_roots(ptrs, n);
+    return 0;
+}
+
+/* Three edits in four are chain-level; the rest, and any the chain mutator cannot make,
+ * are libFuzzer's own byte-level mutations (which also use the -dict tokens). */
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
+{
+    if (chain_mutator && seed % 4 != 0) {
+        size_t n = gc_mutate_chain(data, size, max_size, seed);
+        if (n)
+            return n;
+    }
+    return LLVMFuzzerMutate(data, size, max_size);
+}
+
+size_t LLVMFuzzerCustomCrossOver(const uint8_t *d1, size_t s1, const uint8_t *d2, size_t s2, uint8_t *out,
+                                 size_t max_out, unsigned int seed)
+{
+    size_t n = chain_mutator ? gc_crossover_chain(d1, s1, d2, s2, out, max_out, seed) : 0;
+    if (n)
+        return n;
+    /* byte-level splice: a's head and b's tail */
+    size_t ha = s1 ? seed % (s1 + 1) : 0, tb = s2 ? (seed / 7) % (s2 + 1) : 0;
+    if (ha + (s2 - tb) > max_out)
+        return 0;
+    memcpy(out, d1, ha);
+    memcpy(out + ha, d2 + tb, s2 - tb);
+    return ha + (s2 - tb);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static gc_chain chain;    /* large: keep off the stack */
+    static gc_outcome outcome;
+    char err[512];
+    execs++;
+    gc_chain_parse(data, size, GC_PARSE_LENIENT, &chain, NULL);
+    if (chain.nstmts == 0)
+        return -1; /* nothing to run: do not add to the corpus */
+    int rc = gc_run_input(&target, &chain, &outcome, NULL, NULL, err, sizeof err);
+    if (rc) {
+        gc_die_msg("%s (after %lu inputs)", err, execs);
+        exit(rc);
+    }
+    if (outcome.escaped && is_known(outcome.signature))
+        return -1; /* found before: neither a crash nor worth keeping in the corpus */
+    if (outcome.escaped) {
+        gc_strbuf sb;
+        gc_sb_init(&sb);
+        gc_escape_line(&target, &outcome, &sb);
+        fprintf(stderr, "%s\n", sb.data);
+        if (want_json) {
+            gc_sb_clear(&sb);
+            gc_escape_json(&target, &outcome, &sb);
+            fprintf(stderr, "%s\n", sb.data);
+        }
+        /* -minimize_crash keeps inputs whose token matches: the same escape */
+        fprintf(stderr, "DEDUP_TOKEN: %s\n", outcome.signature);
+        gc_sb_free(&sb);
+        fflush(stderr);
+        abort();
+    }
+    return 0;
+}

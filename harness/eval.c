@@ -1,0 +1,681 @@
+/* eval.c — see eval.h.
+ *
+ * Calls go through a tiny function `handler(f, a): return f(*a)` whose globals are the
+ * namespace (so its builtins are the namespace's __builtins__): builtins that read the
+ * caller's frame — globals(), locals(), vars(), dir(), super(), __import__,
+ * sys._getframe() — see the handler's view, never the harness's (which has no Python
+ * frames at all). */
+#include "eval.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "feedback.h"
+#include "interp.h"
+#include "state.h"
+
+#define GC_MAX_WALK 4096 /* items an exploration form may walk */
+
+static PyObject *tramp_code;
+
+int gc_eval_init(char *err, size_t errlen)
+{
+    if (tramp_code)
+        return 0;
+    PyObject *g = PyDict_New();
+    PyObject *code = g ? Py_CompileString("def handler(f, a):\n    return f(*a)\n", "<handler>",
+                                          Py_file_input) : NULL;
+    PyObject *r = code ? PyEval_EvalCode(code, g, g) : NULL;
+    PyObject *fn = r ? PyDict_GetItemString(g, "handler") : NULL;
+    if (fn) {
+        tramp_code = PyFunction_GET_CODE(fn);
+        Py_INCREF(tramp_code);
+    }
+    Py_XDECREF(r);
+    Py_XDECREF(code);
+    Py_XDECREF(g);
+    if (!tramp_code) {
+        gc_interp_error_line(err, errlen);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- bridges ---- */
+
+static const char *bridge_names[GC_BR_COUNT] = {
+    "modattr", "globals", "self", "func", "closure", "frame", "class",
+    "dict", "builtins", "sys.modules", "import", "exception", "call"};
+
+const char *gc_bridge_name(int i) { return i >= 0 && i < GC_BR_COUNT ? bridge_names[i] : "?"; }
+
+void gc_bridges_format(unsigned bridges, char *buf, size_t len)
+{
+    size_t o = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < GC_BR_COUNT && o < len; i++)
+        if (bridges & (1u << i))
+            o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? "+" : "", bridge_names[i]);
+    if (!buf[0])
+        snprintf(buf, len, "direct");
+}
+
+static int name_in(const char *n, const char *const *list)
+{
+    for (; *list; list++)
+        if (strcmp(n, *list) == 0)
+            return 1;
+    return 0;
+}
+
+static unsigned attr_bridge(PyObject *v, const char *n, PyObject *r)
+{
+    static const char *const globals[] = {"__globals__", "f_globals", "func_globals", NULL};
+    static const char *const frames[] = {"__traceback__", "tb_frame", "tb_next", "f_back", "f_locals",
+                                         "f_builtins", "gi_frame", "cr_frame", "ag_frame", "f_code",
+                                         "__context__", "__cause__", NULL};
+    static const char *const classes[] = {"__class__", "__base__", "__bases__", "__mro__",
+                                          "__subclasses__", "mro", "__objclass__", NULL};
+    static const char *const closures[] = {"__closure__", "cell_contents", NULL};
+    static const char *const funcs[] = {"__func__", "__wrapped__", NULL};
+    static const char *const imports[] = {"__import__", "__loader__", "__spec__", "loader", NULL};
+    if (name_in(n, globals))
+        return GC_BR_GLOBALS;
+    if (name_in(n, frames))
+        return GC_BR_FRAME;
+    if (name_in(n, classes))
+        return GC_BR_CLASS;
+    if (name_in(n, closures))
+        return GC_BR_CLOSURE;
+    if (name_in(n, funcs))
+        return GC_BR_FUNC;
+    if (name_in(n, imports))
+        return GC_BR_IMPORT;
+    if (strcmp(n, "__self__") == 0)
+        return GC_BR_SELF;
+    if (strcmp(n, "__dict__") == 0)
+        return GC_BR_DICT;
+    if (strcmp(n, "__builtins__") == 0)
+        return GC_BR_BUILTINS;
+    if (PyModule_Check(v)) {
+        const char *mn = PyModule_GetName(v);
+        PyErr_Clear();
+        if (strcmp(n, "modules") == 0 && mn && strcmp(mn, "sys") == 0)
+            return GC_BR_SYSMODULES;
+    }
+    /* a module-valued attribute: the advisory's leak (a proxy carrying a real module) */
+    return PyModule_Check(r) ? GC_BR_MODATTR : 0;
+}
+
+/* ---- exploration forms ---- */
+
+static int is_identifier(const char *s, Py_ssize_t n, int dotted)
+{
+    if (n <= 0 || n > GC_MAX_NAME)
+        return 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        char c = s[i];
+        int ok = c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                 (i > 0 && c >= '0' && c <= '9') || (dotted && i > 0 && c == '.');
+        if (!ok)
+            return 0;
+    }
+    return 1;
+}
+
+static int is_mapping(PyObject *v)
+{
+    if (PyDict_Check(v))
+        return 1;
+    if (PyList_Check(v) || PyTuple_Check(v) || PyUnicode_Check(v) || PyBytes_Check(v))
+        return 0;
+    int r = PyObject_HasAttrString(v, "keys") && PyObject_HasAttrString(v, "__getitem__");
+    PyErr_Clear();
+    return r;
+}
+
+/* Up to 'limit' items of v: for a mapping its keys, else its elements (a new list). */
+static PyObject *walk(PyObject *v, Py_ssize_t limit, int *mapping)
+{
+    *mapping = is_mapping(v);
+    PyObject *src = v;
+    PyObject *keys = NULL;
+    if (*mapping && !PyDict_Check(v)) {
+        keys = PyObject_CallMethod(v, "keys", NULL);
+        if (!keys)
+            return NULL;
+        src = keys;
+    }
+    PyObject *it = PyObject_GetIter(src);
+    Py_XDECREF(keys);
+    if (!it)
+        return NULL;
+    PyObject *out = PyList_New(0);
+    PyObject *x;
+    while (out && PyList_GET_SIZE(out) < limit && (x = PyIter_Next(it))) {
+        PyList_Append(out, x);
+        Py_DECREF(x);
+    }
+    Py_DECREF(it);
+    if (PyErr_Occurred()) {
+        Py_XDECREF(out);
+        return NULL;
+    }
+    return out;
+}
+
+static int name_of(PyObject *x, int dotted, char *buf, size_t len)
+{
+    PyObject *n = PyObject_GetAttrString(x, dotted ? "__qualname__" : "__name__");
+    int ok = 0;
+    if (n && PyUnicode_Check(n)) {
+        Py_ssize_t sz;
+        const char *s = PyUnicode_AsUTF8AndSize(n, &sz);
+        if (s && is_identifier(s, sz, dotted) && (size_t)sz < len) {
+            memcpy(buf, s, (size_t)sz);
+            buf[sz] = '\0';
+            ok = 1;
+        }
+    }
+    Py_XDECREF(n);
+    PyErr_Clear();
+    return ok;
+}
+
+/* The element (or mapping value) whose __name__ (__qualname__ if dotted) is 'name'. */
+static PyObject *find_named(PyObject *v, const char *name, size_t nlen)
+{
+    int mapping;
+    int dotted = memchr(name, '.', nlen) != NULL;
+    PyObject *items = walk(v, GC_MAX_WALK, &mapping);
+    if (!items)
+        return NULL;
+    PyObject *found = NULL;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(items) && !found; i++) {
+        PyObject *x = PyList_GET_ITEM(items, i);
+        PyObject *val = mapping ? PyObject_GetItem(v, x) : (Py_INCREF(x), x);
+        if (!val) {
+            PyErr_Clear();
+            continue;
+        }
+        char buf[GC_MAX_NAME + 1];
+        if (name_of(val, dotted, buf, sizeof buf) && strlen(buf) == nlen && memcmp(buf, name, nlen) == 0)
+            found = val;
+        else
+            Py_DECREF(val);
+    }
+    Py_DECREF(items);
+    if (!found && !PyErr_Occurred())
+        PyErr_Format(PyExc_LookupError, "no element named %.*s", (int)nlen, name);
+    return found;
+}
+
+/* The k-th item; fills the resolved trailer with the most readable form that denotes the
+ * same value again: ['key'] / [int] for mappings and sequences, [@name] for a uniquely
+ * first-named element, [#k] otherwise. */
+static PyObject *nth_item(PyObject *v, long k, gc_chain *rc, gc_trailer *rt)
+{
+    int mapping;
+    PyObject *items = walk(v, GC_MAX_WALK, &mapping);
+    if (!items)
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(items);
+    if (n == 0) {
+        Py_DECREF(items);
+        PyErr_SetString(PyExc_IndexError, "nothing to walk");
+        return NULL;
+    }
+    Py_ssize_t idx = (Py_ssize_t)(k % n);
+    PyObject *x = PyList_GET_ITEM(items, idx);
+    PyObject *val;
+    if (mapping) {
+        val = PyObject_GetItem(v, x);
+        if (val && PyUnicode_Check(x)) {
+            Py_ssize_t sz;
+            const char *s = PyUnicode_AsUTF8AndSize(x, &sz);
+            if (s && sz <= GC_MAX_STR && gc_chain_intern(rc, s, (size_t)sz, &rt->s) == 0)
+                rt->kind = GC_T_ITEM_STR;
+            PyErr_Clear();
+        } else if (val && PyLong_CheckExact(x)) {
+            long kv = PyLong_AsLong(x);
+            if (!PyErr_Occurred() && kv > -GC_MAX_INT && kv < GC_MAX_INT) {
+                rt->kind = GC_T_ITEM_INT;
+                rt->k = kv;
+            }
+            PyErr_Clear();
+        }
+    } else {
+        val = x;
+        Py_INCREF(val);
+        if (PyList_Check(v) || PyTuple_Check(v)) {
+            rt->kind = GC_T_ITEM_INT;
+            rt->k = (long)idx;
+        } else {
+            char buf[GC_MAX_NAME + 1];
+            int dotted = 0;
+            if (name_of(val, 0, buf, sizeof buf) ||
+                (dotted = 1, name_of(val, 1, buf, sizeof buf))) {
+                /* portable only if the name finds this very element first */
+                int first = 1;
+                for (Py_ssize_t i = 0; i < idx && first; i++) {
+                    char other[GC_MAX_NAME + 1];
+                    if (name_of(PyList_GET_ITEM(items, i), dotted, other, sizeof other) &&
+                        strcmp(other, buf) == 0)
+                        first = 0;
+                }
+                if (first && gc_chain_intern(rc, buf, strlen(buf), &rt->s) == 0)
+                    rt->kind = GC_T_NAMED;
+            }
+        }
+    }
+    Py_DECREF(items);
+    return val;
+}
+
+static PyObject *build_args(const gc_chain *c, const gc_trailer *t)
+{
+    PyObject *a = PyTuple_New(t->nargs);
+    for (int i = 0; a && i < t->nargs; i++) {
+        const gc_arg *g = &t->args[i];
+        PyObject *x = NULL;
+        switch (g->kind) {
+        case GC_ARG_STR: x = PyUnicode_DecodeUTF8(gc_chain_str(c, g->s), g->s.len, "strict"); break;
+        case GC_ARG_INT: x = PyLong_FromLong(g->ival); break;
+        case GC_ARG_NONE: x = Py_None; Py_INCREF(x); break;
+        case GC_ARG_TRUE: x = Py_True; Py_INCREF(x); break;
+        case GC_ARG_FALSE: x = Py_False; Py_INCREF(x); break;
+        }
+        if (!x) {
+            Py_DECREF(a);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(a, i, x);
+    }
+    return a;
+}
+
+/* The primitive a callable would invoke, looking through method-wrappers' __self__. */
+static const gc_prim *callee_prim(PyObject *f)
+{
+    const gc_prim *p = gc_oracle_lookup(f);
+    if (p)
+        return p;
+    if (strcmp(Py_TYPE(f)->tp_name, "method-wrapper") == 0) {
+        PyObject *self = PyObject_GetAttrString(f, "__self__");
+        if (self) {
+            p = gc_oracle_lookup(self);
+            Py_DECREF(self);
+        }
+        PyErr_Clear();
+    }
+    return p;
+}
+
+/* Should the harness refuse this call?  Returns the reason or NULL.  May record an escape
+ * (effect mode: a forbidden primitive that CPython does not audit). */
+static const char *refuse_call(PyObject *f)
+{
+    const gc_prim *p = callee_prim(f);
+    if (!p)
+        return NULL;
+    if (p->spec->cap == GC_CAP_HARNESS)
+        return p->name;
+    int forbidden = gc_policy_forbids(&gc_orc.policy, p->spec->cap);
+    if (forbidden && gc_orc.mode == GC_MODE_EFFECT) {
+        if (p->spec->flags & GC_PRIM_UNAUDITED) {
+            gc_oracle_set_escape(GC_KIND_REACH, p->spec->cap, p->name,
+                                 "called; CPython raises no audit event for it");
+            return p->name;
+        }
+        return NULL; /* audited: the gate's hooks refuse first, then the oracle judges */
+    }
+    if (p->spec->cap == GC_CAP_SPAWN || p->spec->cap == GC_CAP_NETWORK)
+        return p->name; /* allowed by policy, still never run */
+    if (p->spec->flags & GC_PRIM_UNAUDITED)
+        return p->name;
+    return NULL; /* writes: the audit hook confines them to scratch */
+}
+
+static PyObject *exception_value(void)
+{
+    PyObject *t, *v, *tb;
+    PyErr_Fetch(&t, &v, &tb);
+    PyErr_NormalizeException(&t, &v, &tb);
+    if (v && tb)
+        PyException_SetTraceback(v, tb);
+    Py_XDECREF(t);
+    Py_XDECREF(tb);
+    if (!v) {
+        v = Py_None;
+        Py_INCREF(v);
+    }
+    return v;
+}
+
+static void step(gc_evaluator *ev, gc_outcome *out, int si, int ti, PyObject *value, const char *error)
+{
+    out->steps++;
+    if (!value)
+        out->failed_steps++;
+    if (ev->cb) {
+        gc_step_info info = {si, ti, value, error, &out->resolved};
+        ev->cb(ev->cb_ctx, &info);
+    }
+}
+
+/* Reach oracle on a step's value; returns 1 if it is an escape. */
+static int reach_check(PyObject *v, gc_outcome *out, int si, int ti)
+{
+    if (gc_orc.escape.set) {
+        out->esc_stmt = si;
+        out->esc_trailer = ti;
+        return 1;
+    }
+    if (gc_orc.mode != GC_MODE_REACH)
+        return 0;
+    const gc_prim *p = gc_oracle_lookup(v);
+    if (!p || p->spec->cap == GC_CAP_HARNESS || !gc_policy_forbids(&gc_orc.policy, p->spec->cap))
+        return 0;
+    gc_oracle_set_escape(GC_KIND_REACH, p->spec->cap, p->name, "");
+    out->esc_stmt = si;
+    out->esc_trailer = ti;
+    return 1;
+}
+
+int gc_eval_chain(gc_evaluator *ev, const gc_chain *c, gc_outcome *out)
+{
+    out->resolved = *c;
+    out->escaped = 0;
+    out->bridges = 0;
+    out->signature[0] = '\0';
+    out->steps = out->failed_steps = 0;
+    out->refused[0] = '\0';
+    memset(out->stmt_failed, 0, sizeof out->stmt_failed);
+    out->state_repairs = 0;
+    out->state_note[0] = '\0';
+    out->esc_stmt = out->esc_trailer = -1;
+    gc_oracle_reset_input();
+
+    PyObject *prev = Py_None;
+    Py_INCREF(prev);
+    unsigned *stmt_bridges = calloc((size_t)c->nstmts + 1, sizeof *stmt_bridges);
+    gc_orc.in_chain = 1;
+    for (int si = 0; si < c->nstmts && !out->escaped; si++) {
+        const gc_stmt *st = &c->s[si];
+        gc_stmt *rst = &out->resolved.s[si];
+        unsigned br = 0;
+        PyObject *v;
+        if (st->is_prev) {
+            v = prev;
+            Py_INCREF(v);
+            if (si > 0)
+                br |= stmt_bridges[si - 1];
+        } else {
+            PyObject *key = PyUnicode_DecodeUTF8(gc_chain_str(c, st->root), st->root.len, "strict");
+            v = key ? PyDict_GetItemWithError(ev->ns, key) : NULL;
+            Py_XINCREF(v);
+            Py_XDECREF(key);
+            if (!v && !PyErr_Occurred() && st->root.len == 12 &&
+                memcmp(gc_chain_str(c, st->root), "__builtins__", 12) == 0) {
+                v = PyDict_GetItemString(ev->ns, "__builtins__");
+                Py_XINCREF(v);
+            }
+            PyErr_Clear();
+            if (st->root.len == 12 && memcmp(gc_chain_str(c, st->root), "__builtins__", 12) == 0)
+                br |= GC_BR_BUILTINS;
+        }
+        step(ev, out, si, -1, v, v ? NULL : "no such root in the namespace");
+        if (v) {
+            char rn[GC_MAX_NAME + 1];
+            snprintf(rn, sizeof rn, "%.*s", (int)st->root.len, gc_chain_str(c, st->root));
+            gc_feedback_step(NULL, 0, st->is_prev ? "_" : rn, v);
+        }
+        if (v && reach_check(v, out, si, -1)) {
+            out->escaped = 1;
+            out->bridges = br;
+            Py_DECREF(v);
+            break;
+        }
+        for (int ti = 0; v && ti < st->ntrailers; ti++) {
+            const gc_trailer *t = &st->t[ti];
+            gc_trailer *rt = &rst->t[ti];
+            PyObject *r = NULL;
+            const char *why = NULL;
+            char whybuf[160];
+            switch (t->kind) {
+            case GC_T_ATTR: {
+                PyObject *name = PyUnicode_DecodeUTF8(gc_chain_str(c, t->s), t->s.len, "strict");
+                r = name ? PyObject_GetAttr(v, name) : NULL;
+                Py_XDECREF(name);
+                char nb[GC_MAX_NAME + 1];
+                snprintf(nb, sizeof nb, "%.*s", (int)t->s.len, gc_chain_str(c, t->s));
+                if (r)
+                    br |= attr_bridge(v, nb, r);
+                break;
+            }
+            case GC_T_DIR: {
+                PyObject *names = PyObject_Dir(v);
+                if (names && PyList_Check(names) && PyList_GET_SIZE(names) > 0) {
+                    PyObject *name = PyList_GET_ITEM(names, t->k % PyList_GET_SIZE(names));
+                    Py_ssize_t sz;
+                    const char *s = PyUnicode_Check(name) ? PyUnicode_AsUTF8AndSize(name, &sz) : NULL;
+                    if (s && is_identifier(s, sz, 0)) {
+                        r = PyObject_GetAttr(v, name);
+                        if (r) {
+                            gc_chain_intern(&out->resolved, s, (size_t)sz, &rt->s);
+                            rt->kind = GC_T_ATTR;
+                            br |= attr_bridge(v, s, r);
+                        }
+                    } else if (!PyErr_Occurred()) {
+                        PyErr_SetString(PyExc_AttributeError, "dir() name is not an identifier");
+                    }
+                } else if (names && !PyErr_Occurred()) {
+                    PyErr_SetString(PyExc_AttributeError, "dir() is empty");
+                }
+                Py_XDECREF(names);
+                break;
+            }
+            case GC_T_ITEM_STR: {
+                PyObject *key = PyUnicode_DecodeUTF8(gc_chain_str(c, t->s), t->s.len, "strict");
+                r = key ? PyObject_GetItem(v, key) : NULL;
+                Py_XDECREF(key);
+                break;
+            }
+            case GC_T_ITEM_INT: {
+                PyObject *key = PyLong_FromLong(t->k);
+                r = key ? PyObject_GetItem(v, key) : NULL;
+                Py_XDECREF(key);
+                break;
+            }
+            case GC_T_NTH:
+                r = nth_item(v, t->k, &out->resolved, rt);
+                break;
+            case GC_T_NAMED:
+                r = find_named(v, gc_chain_str(c, t->s), t->s.len);
+                break;
+            case GC_T_CALL: {
+                const char *no = refuse_call(v);
+                if (no) {
+                    gc_oracle_set_refused(no);
+                    snprintf(whybuf, sizeof whybuf, "refused by the harness: %s", no);
+                    why = whybuf;
+                    break;
+                }
+                PyObject *args = build_args(c, t);
+                PyObject *pair = args ? PyTuple_Pack(2, v, args) : NULL;
+                Py_XDECREF(args);
+                if (!ev->tramp)
+                    ev->tramp = PyFunction_New(tramp_code, ev->ns);
+                r = pair && ev->tramp ? PyObject_Call(ev->tramp, pair, NULL) : NULL;
+                Py_XDECREF(pair);
+                if (!r && !gc_orc.escape.set) {
+                    r = exception_value(); /* a call that raises yields its exception */
+                    br |= GC_BR_EXC;
+                } else if (r) {
+                    PyObject *fname = PyObject_GetAttrString(v, "__name__");
+                    const char *fs = fname && PyUnicode_Check(fname) ? PyUnicode_AsUTF8(fname) : NULL;
+                    br |= fs && strcmp(fs, "__import__") == 0 ? GC_BR_IMPORT
+                        : fs && strcmp(fs, "__subclasses__") == 0 ? GC_BR_CLASS
+                        : PyFrame_Check(r) ? GC_BR_FRAME : GC_BR_CALL;
+                    Py_XDECREF(fname);
+                    PyErr_Clear();
+                }
+                break;
+            }
+            }
+            if (!r && !why) {
+                gc_interp_error_line(whybuf, sizeof whybuf);
+                why = whybuf;
+            }
+            PyErr_Clear();
+            if (r && (t->kind == GC_T_ITEM_STR || t->kind == GC_T_ITEM_INT || t->kind == GC_T_NTH ||
+                      t->kind == GC_T_NAMED)) {
+                if (v == PyImport_GetModuleDict())
+                    br |= GC_BR_SYSMODULES;
+                else if (v == PyDict_GetItemString(ev->ns, "__builtins__"))
+                    br |= GC_BR_BUILTINS;
+                else if (t->kind == GC_T_NAMED || t->kind == GC_T_NTH)
+                    br |= 0; /* the walk itself is not a bridge; what it walks is */
+            }
+            if (r) {
+                char nb[GC_MAX_NAME + 1];
+                int named = rt->kind == GC_T_ATTR || rt->kind == GC_T_ITEM_STR || rt->kind == GC_T_NAMED;
+                if (named)
+                    snprintf(nb, sizeof nb, "%.*s", (int)rt->s.len, gc_chain_str(&out->resolved, rt->s));
+                gc_feedback_step(v, (int)t->kind + 1, named ? nb : NULL, r);
+            }
+            Py_DECREF(v);
+            v = r;
+            step(ev, out, si, ti, v, why);
+            if (gc_orc.escape.set || (v && reach_check(v, out, si, ti))) {
+                out->escaped = 1;
+                out->esc_stmt = si;
+                out->esc_trailer = ti;
+                break;
+            }
+        }
+        stmt_bridges[si] = br;
+        out->stmt_failed[si] = v == NULL;
+        if (out->escaped) {
+            out->bridges = br;
+            Py_XDECREF(v);
+            break;
+        }
+        Py_DECREF(prev);
+        prev = v ? v : (Py_INCREF(Py_None), Py_None);
+    }
+    gc_orc.in_chain = 0;
+    Py_XDECREF(prev);
+    free(stmt_bridges);
+    if (gc_orc.escape.set) {
+        out->escaped = 1;
+        out->escape = gc_orc.escape;
+        char shape[160];
+        gc_bridges_format(out->bridges, shape, sizeof shape);
+        snprintf(out->signature, sizeof out->signature, "%s:%s:%s:%s", gc_kind_name(out->escape.kind),
+                 gc_cap_name(out->escape.cap), out->escape.primitive, shape);
+    }
+    snprintf(out->refused, sizeof out->refused, "%s", gc_orc.refused);
+    return 0;
+}
+
+int gc_run_input(gc_target *t, const gc_chain *c, gc_outcome *out, gc_step_cb cb, void *ctx,
+                 char *err, size_t errlen)
+{
+    PyObject *ns = gc_target_install(t, err, errlen);
+    if (!ns)
+        return GC_EXIT_TARGET;
+    gc_evaluator ev = {ns, NULL, cb, ctx};
+    gc_state_begin();
+    gc_eval_chain(&ev, c, out);
+    Py_XDECREF(ev.tramp);
+    Py_DECREF(ns);
+    int rep = gc_state_end(out->state_note, sizeof out->state_note);
+    if (rep < 0) {
+        snprintf(err, errlen, "interpreter state could not be restored after the input");
+        return GC_EXIT_HARNESS;
+    }
+    out->state_repairs = rep;
+    return 0;
+}
+
+void gc_outcome_escape_chain(const gc_outcome *o, gc_chain *out)
+{
+    const gc_chain *c = &o->resolved;
+    int last = o->esc_stmt >= 0 ? o->esc_stmt : c->nstmts - 1;
+    int first = last;
+    while (first > 0 && c->s[first].is_prev)
+        first--;
+    *out = *c; /* same arena: strings stay valid */
+    out->nstmts = 0;
+    for (int i = first; i <= last; i++) {
+        gc_stmt st = c->s[i];
+        if (i == last && o->esc_stmt >= 0)
+            st.ntrailers = o->esc_trailer + 1;
+        gc_stmt *prev = out->nstmts ? &out->s[out->nstmts - 1] : NULL;
+        if (st.is_prev && prev && !o->stmt_failed[i - 1] &&
+            prev->ntrailers + st.ntrailers <= GC_MAX_TRAILERS) {
+            for (int j = 0; j < st.ntrailers; j++)
+                prev->t[prev->ntrailers++] = st.t[j];
+            continue;
+        }
+        out->s[out->nstmts++] = st;
+    }
+}
+
+void gc_escape_chain_text(const gc_outcome *o, gc_strbuf *out)
+{
+    static gc_chain trimmed;
+    gc_outcome_escape_chain(o, &trimmed);
+    gc_chain_print_oneline(&trimmed, out);
+}
+
+void gc_escape_line(const gc_target *t, const gc_outcome *o, gc_strbuf *out)
+{
+    (void)t;
+    gc_sb_printf(out, "gatecrash: ESCAPE %s %s %s via ", gc_kind_name(o->escape.kind),
+                 gc_cap_name(o->escape.cap), o->escape.primitive);
+    gc_escape_chain_text(o, out);
+}
+
+static void json_str(gc_strbuf *out, const char *s)
+{
+    gc_sb_putc(out, '"');
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            gc_sb_printf(out, "\\%c", ch);
+        else if (ch < 0x20)
+            gc_sb_printf(out, "\\u%04x", ch);
+        else
+            gc_sb_putc(out, (char)ch);
+    }
+    gc_sb_putc(out, '"');
+}
+
+void gc_escape_json(const gc_target *t, const gc_outcome *o, gc_strbuf *out)
+{
+    gc_strbuf chain;
+    gc_sb_init(&chain);
+    gc_escape_chain_text(o, &chain);
+    char policy[512];
+    gc_policy_describe(&t->policy, policy, sizeof policy);
+    gc_sb_puts(out, "{\"kind\": ");
+    json_str(out, gc_kind_name(o->escape.kind));
+    gc_sb_puts(out, ", \"capability\": ");
+    json_str(out, gc_cap_name(o->escape.cap));
+    gc_sb_puts(out, ", \"primitive\": ");
+    json_str(out, o->escape.primitive);
+    gc_sb_puts(out, ", \"chain\": ");
+    json_str(out, chain.data);
+    gc_sb_puts(out, ", \"signature\": ");
+    json_str(out, o->signature);
+    gc_sb_puts(out, ", \"detail\": ");
+    json_str(out, o->escape.detail);
+    gc_sb_puts(out, ", \"target\": ");
+    json_str(out, t->spec.name);
+    gc_sb_puts(out, ", \"policy\": ");
+    json_str(out, policy);
+    gc_sb_puts(out, "}");
+    gc_sb_free(&chain);
+}

@@ -1,0 +1,88 @@
+/* eval.h — the evaluator: runs a chain as handler code would, under the oracles.
+ *
+ * Owns: the meaning of each trailer (getattr, items, calls through a frame whose globals
+ * are the namespace, exploration forms and their resolution to readable names), the
+ * per-step oracle checks, the harness's refusals before a call, the bridges a chain
+ * crosses (for signatures), and gc_run_input: fresh install + evaluation + state check. */
+#ifndef GATECRASH_EVAL_H
+#define GATECRASH_EVAL_H
+
+#include <Python.h>
+
+#include "chain.h"
+#include "oracle.h"
+#include "target.h"
+
+/* Bridges: the kinds of hop a chain makes, the "shape" part of an escape signature. */
+enum {
+    GC_BR_MODATTR = 1 << 0,    /* a module-valued attribute (proxy -> real module) */
+    GC_BR_GLOBALS = 1 << 1,    /* __globals__ / f_globals */
+    GC_BR_SELF = 1 << 2,       /* __self__ of a builtin or method */
+    GC_BR_FUNC = 1 << 3,       /* __func__ / __wrapped__ */
+    GC_BR_CLOSURE = 1 << 4,    /* __closure__ / cell_contents */
+    GC_BR_FRAME = 1 << 5,      /* tracebacks and frames */
+    GC_BR_CLASS = 1 << 6,      /* __class__ / __mro__ / __bases__ / __subclasses__ walks */
+    GC_BR_DICT = 1 << 7,       /* __dict__ */
+    GC_BR_BUILTINS = 1 << 8,   /* __builtins__ */
+    GC_BR_SYSMODULES = 1 << 9, /* sys.modules */
+    GC_BR_IMPORT = 1 << 10,    /* __import__ / import machinery (__loader__, __spec__) */
+    GC_BR_EXC = 1 << 11,       /* a call's exception */
+    GC_BR_CALL = 1 << 12,      /* any other call's result */
+    GC_BR_COUNT = 13
+};
+const char *gc_bridge_name(int bit_index);
+void gc_bridges_format(unsigned bridges, char *buf, size_t len); /* "modattr+sys.modules" */
+
+typedef struct {
+    int stmt, trailer;      /* trailer -1: the statement's root */
+    PyObject *value;        /* borrowed, NULL when the step failed */
+    const char *error;      /* why it failed, or NULL */
+    const gc_chain *resolved;
+} gc_step_info;
+
+typedef void (*gc_step_cb)(void *ctx, const gc_step_info *step);
+
+typedef struct {
+    gc_chain resolved;      /* the chain with exploration forms replaced by names */
+    int escaped;
+    gc_escape escape;
+    int esc_stmt, esc_trailer;
+    unsigned bridges;       /* bridges crossed on the way to the escape */
+    char signature[256];
+    int steps, failed_steps;
+    unsigned char stmt_failed[GC_MAX_STMTS]; /* a step of this statement failed: its value was None */
+    char refused[96];       /* last harness refusal, if any */
+    int state_repairs;      /* interpreter state repaired after this input */
+    char state_note[256];
+} gc_outcome;
+
+typedef struct {
+    PyObject *ns;    /* the installed namespace */
+    PyObject *tramp; /* handler(f, a): f(*a), with ns as globals */
+    gc_step_cb cb;
+    void *cb_ctx;
+} gc_evaluator;
+
+/* Once, after the target is open. */
+int gc_eval_init(char *err, size_t errlen);
+
+/* Evaluate against an installed namespace (borrowed).  Fills 'out'.  Returns 0, or -1 on
+ * an internal error (message in out->state_note). */
+int gc_eval_chain(gc_evaluator *ev, const gc_chain *c, gc_outcome *out);
+
+/* Fresh install, evaluation, interpreter state check and repair: one fuzz input.
+ * Returns 0, or an exit code (GC_EXIT_TARGET when the install failed, GC_EXIT_HARNESS when
+ * state could not be repaired) with err filled. */
+int gc_run_input(gc_target *t, const gc_chain *c, gc_outcome *out, gc_step_cb cb, void *ctx,
+                 char *err, size_t errlen);
+
+/* The escape's text forms. */
+void gc_escape_line(const gc_target *t, const gc_outcome *o, gc_strbuf *out); /* "gatecrash: ESCAPE …" */
+void gc_escape_json(const gc_target *t, const gc_outcome *o, gc_strbuf *out);
+/* The chain that makes the escape: only the statements it depends on (linked by '_'),
+ * statements that continue from '_' folded into one where that is exact (the previous one
+ * did not fail), cut after the escaping step. */
+void gc_outcome_escape_chain(const gc_outcome *o, gc_chain *out);
+void gc_escape_chain_text(const gc_outcome *o, gc_strbuf *out);
+
+#endif

@@ -1,0 +1,135 @@
+/* interp.c — see interp.h.  Start-up follows CPython's own fuzz harness
+ * (Modules/_xxtestfuzz): a PyConfig built in C, no signal handlers (the engine owns
+ * signals), no bytecode writes, no user site. */
+#include "interp.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "oracle.h"
+
+static PyObject *sink;    /* open(os.devnull, 'w'): where handler prints go */
+static PyObject *capture; /* io.StringIO during capture */
+
+static int set_std(PyObject *stream)
+{
+    return PySys_SetObject("stdout", stream) < 0 || PySys_SetObject("stderr", stream) < 0 ? -1 : 0;
+}
+
+int gc_interp_start(const char *scratch, char *err, size_t errlen)
+{
+    char real[PATH_MAX];
+    if (!realpath(scratch, real) || chdir(real) != 0) {
+        snprintf(err, errlen, "scratch folder %s is not usable", scratch);
+        return -1;
+    }
+    snprintf(gc_orc.scratch, sizeof gc_orc.scratch, "%s", real);
+
+    /* Handler code must never block on a terminal: stdin reads see end of file. */
+    int nul = open("/dev/null", O_RDONLY);
+    if (nul >= 0) {
+        dup2(nul, 0);
+        if (nul != 0)
+            close(nul);
+    }
+
+    if (gc_oracle_register_hook() != 0) {
+        snprintf(err, errlen, "could not register the audit hook");
+        return -1;
+    }
+
+    /* UTF-8 mode: the same encodings whatever the machine's locale. */
+    PyPreConfig pre;
+    PyPreConfig_InitIsolatedConfig(&pre);
+    pre.utf8_mode = 1;
+    PyStatus pst = Py_PreInitialize(&pre);
+    if (PyStatus_Exception(pst)) {
+        snprintf(err, errlen, "Python failed to pre-initialise: %s", pst.err_msg ? pst.err_msg : "unknown error");
+        return -1;
+    }
+
+    PyConfig config;
+    PyConfig_InitIsolatedConfig(&config);
+    config.install_signal_handlers = 0;
+    config.write_bytecode = 0;
+    config.user_site_directory = 0;
+    config.use_hash_seed = 1;
+    config.hash_seed = 0;
+    config.parse_argv = 0;
+    config.buffered_stdio = 0;
+    config.faulthandler = 0;
+    config.tracemalloc = 0;
+    /* The system interpreter, whatever python3 comes first on PATH. */
+    PyStatus st = PyConfig_SetBytesString(&config, &config.program_name, "/usr/bin/python3.11");
+    if (!PyStatus_Exception(st))
+        st = Py_InitializeFromConfig(&config);
+    PyConfig_Clear(&config);
+    if (PyStatus_Exception(st)) {
+        snprintf(err, errlen, "Python failed to start: %s", st.err_msg ? st.err_msg : "unknown error");
+        return -1;
+    }
+
+    gc_orc.blocked_exc = PyErr_NewException("gatecrash.Blocked", PyExc_PermissionError, NULL);
+    PyObject *io = PyImport_ImportModule("io");
+    sink = io ? PyObject_CallMethod(io, "open", "ssiss", "/dev/null", "w", -1, "utf-8", "replace") : NULL;
+    Py_XDECREF(io);
+    if (!gc_orc.blocked_exc || !sink || set_std(sink) < 0) {
+        PyErr_Clear();
+        snprintf(err, errlen, "Python started but its standard streams could not be set up");
+        return -1;
+    }
+    return 0;
+}
+
+PyObject *gc_interp_sink(void) { return sink; }
+
+int gc_interp_capture_begin(void)
+{
+    PyObject *io = PyImport_ImportModule("io");
+    Py_XDECREF(capture);
+    capture = io ? PyObject_CallMethod(io, "StringIO", NULL) : NULL;
+    Py_XDECREF(io);
+    if (!capture || set_std(capture) < 0) {
+        PyErr_Clear();
+        return -1;
+    }
+    return 0;
+}
+
+PyObject *gc_interp_capture_end(void)
+{
+    PyObject *text = capture ? PyObject_CallMethod(capture, "getvalue", NULL) : NULL;
+    if (!text) {
+        PyErr_Clear();
+        text = PyUnicode_FromString("");
+    }
+    Py_CLEAR(capture);
+    set_std(sink);
+    return text;
+}
+
+void gc_interp_error_line(char *buf, size_t len)
+{
+    PyObject *t, *v, *tb;
+    PyErr_Fetch(&t, &v, &tb);
+    PyErr_NormalizeException(&t, &v, &tb);
+    const char *tn = t ? ((PyTypeObject *)t)->tp_name : "error";
+    PyObject *s = v ? PyObject_Str(v) : NULL;
+    const char *ms = s ? PyUnicode_AsUTF8(s) : NULL;
+    if (ms && ms[0])
+        snprintf(buf, len, "%s: %s", tn, ms);
+    else
+        snprintf(buf, len, "%s", tn);
+    for (char *p = buf; *p; p++)
+        if (*p == '\n' || *p == '\r')
+            *p = ' ';
+    Py_XDECREF(s);
+    Py_XDECREF(t);
+    Py_XDECREF(v);
+    Py_XDECREF(tb);
+    PyErr_Clear();
+}

@@ -1,0 +1,198 @@
+/* mutator.c — see mutator.h.  Inputs are decoded leniently, edited as chains and printed
+ * back as text, so the corpus stays readable and every edit yields a valid chain.  The
+ * bridge names below are the hops escapes are made of (see docs/CHAINS.md); anything else
+ * is reached through exploration indices. */
+#include "mutator.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "chain.h"
+
+static const char *bridge_attrs[] = {
+    "__globals__", "__self__", "__func__", "__wrapped__", "__closure__", "cell_contents",
+    "__traceback__", "tb_frame", "tb_next", "f_back", "f_globals", "f_locals", "f_builtins",
+    "gi_frame", "__dict__", "__class__", "__base__", "__bases__", "__mro__", "__subclasses__",
+    "__init__", "__builtins__", "__import__", "__loader__", "__spec__", "__context__",
+    "modules", "os", "sys", "path", "__getattribute__", "__reduce_ex__",
+};
+static const char *module_names[] = {"os", "sys", "subprocess", "posix", "builtins", "importlib",
+                                     "shutil", "io", "_posixsubprocess", "pty", "gc"};
+
+static char roots_store[64][GC_MAX_NAME + 1];
+static int nroots;
+
+void gc_mutator_set_roots(const char *const *roots, int n)
+{
+    nroots = 0;
+    for (int i = 0; i < n && nroots < 64; i++)
+        if (strlen(roots[i]) <= GC_MAX_NAME)
+            snprintf(roots_store[nroots++], sizeof roots_store[0], "%s", roots[i]);
+}
+
+typedef struct {
+    uint32_t s;
+} rng;
+
+static uint32_t next(rng *r)
+{
+    r->s ^= r->s << 13;
+    r->s ^= r->s >> 17;
+    r->s ^= r->s << 5;
+    return r->s;
+}
+
+static uint32_t below(rng *r, uint32_t n) { return n ? next(r) % n : 0; }
+
+/* A random trailer, biased toward exploration and the bridges. */
+static int random_trailer(gc_chain *c, rng *r, gc_trailer *t)
+{
+    memset(t, 0, sizeof *t);
+    switch (below(r, 10)) {
+    case 0: case 1: case 2:
+        t->kind = GC_T_DIR;
+        t->k = (long)below(r, GC_MAX_K);
+        return 0;
+    case 3:
+        t->kind = GC_T_NTH;
+        t->k = (long)below(r, GC_MAX_K);
+        return 0;
+    case 4:
+        t->kind = GC_T_CALL;
+        t->nargs = 0;
+        return 0;
+    case 5: {
+        t->kind = GC_T_CALL;
+        t->nargs = 1;
+        t->args[0].kind = GC_ARG_STR;
+        const char *m = module_names[below(r, sizeof module_names / sizeof module_names[0])];
+        return gc_chain_intern(c, m, strlen(m), &t->args[0].s);
+    }
+    case 6: {
+        t->kind = GC_T_ITEM_STR;
+        const char *m = module_names[below(r, sizeof module_names / sizeof module_names[0])];
+        return gc_chain_intern(c, m, strlen(m), &t->s);
+    }
+    default: {
+        t->kind = GC_T_ATTR;
+        const char *a = bridge_attrs[below(r, sizeof bridge_attrs / sizeof bridge_attrs[0])];
+        return gc_chain_intern(c, a, strlen(a), &t->s);
+    }
+    }
+}
+
+static int random_root(gc_chain *c, rng *r, gc_stmt *st)
+{
+    st->is_prev = 0;
+    st->ntrailers = 0;
+    if (nroots == 0 || below(r, 8) == 0) {
+        st->is_prev = 1;
+        return 0;
+    }
+    const char *name = roots_store[below(r, (uint32_t)nroots)];
+    return gc_chain_intern(c, name, strlen(name), &st->root);
+}
+
+static size_t emit(const gc_chain *c, uint8_t *data, size_t max_size)
+{
+    gc_strbuf sb;
+    gc_sb_init(&sb);
+    gc_chain_print(c, &sb);
+    size_t n = sb.len;
+    if (n > max_size || n == 0)
+        n = 0;
+    else
+        memcpy(data, sb.data, n);
+    gc_sb_free(&sb);
+    return n;
+}
+
+size_t gc_mutate_chain(uint8_t *data, size_t size, size_t max_size, unsigned seed)
+{
+    static gc_chain c;
+    rng r = {seed * 2654435761u + 1u};
+    gc_chain_parse(data, size, GC_PARSE_LENIENT, &c, NULL);
+    if (c.nstmts == 0) {
+        c.nstmts = 1;
+        if (random_root(&c, &r, &c.s[0]) < 0)
+            return 0;
+    }
+    gc_stmt *st = &c.s[below(&r, (uint32_t)c.nstmts)];
+    int rounds = 1 + (int)below(&r, 3);
+    for (int i = 0; i < rounds; i++) {
+        switch (below(&r, 8)) {
+        case 0: case 1: case 2: /* append a trailer */
+            if (st->ntrailers < GC_MAX_TRAILERS && random_trailer(&c, &r, &st->t[st->ntrailers]) == 0)
+                st->ntrailers++;
+            break;
+        case 3: /* replace a trailer */
+            if (st->ntrailers > 0)
+                random_trailer(&c, &r, &st->t[below(&r, (uint32_t)st->ntrailers)]);
+            break;
+        case 4: /* cut the statement short */
+            if (st->ntrailers > 0)
+                st->ntrailers = (int)below(&r, (uint32_t)st->ntrailers);
+            break;
+        case 5: { /* re-roll an exploration index */
+            for (int j = 0; j < st->ntrailers; j++) {
+                gc_trailer *t = &st->t[(j + (int)below(&r, 64)) % st->ntrailers];
+                if (t->kind == GC_T_DIR || t->kind == GC_T_NTH) {
+                    t->k = below(&r, 2) ? (long)below(&r, GC_MAX_K) : (t->k + 1 + (long)below(&r, 8)) % GC_MAX_K;
+                    break;
+                }
+            }
+            break;
+        }
+        case 6: /* swap the root */
+            random_root(&c, &r, st);
+            st->ntrailers = 0;
+            if (random_trailer(&c, &r, &st->t[0]) == 0)
+                st->ntrailers = 1;
+            break;
+        case 7: /* continue from '_' in a new statement */
+            if (c.nstmts < GC_MAX_STMTS) {
+                gc_stmt *ns = &c.s[c.nstmts];
+                ns->is_prev = 1;
+                ns->ntrailers = 0;
+                if (random_trailer(&c, &r, &ns->t[0]) == 0) {
+                    ns->ntrailers = 1;
+                    c.nstmts++;
+                    st = ns;
+                }
+            }
+            break;
+        }
+    }
+    return emit(&c, data, max_size);
+}
+
+size_t gc_crossover_chain(const uint8_t *a, size_t asz, const uint8_t *b, size_t bsz, uint8_t *out,
+                          size_t max_out, unsigned seed)
+{
+    static gc_chain ca, cb;
+    rng r = {seed * 2246822519u + 7u};
+    gc_chain_parse(a, asz, GC_PARSE_LENIENT, &ca, NULL);
+    gc_chain_parse(b, bsz, GC_PARSE_LENIENT, &cb, NULL);
+    if (ca.nstmts == 0 || cb.nstmts == 0)
+        return 0;
+    /* graft: the head of a statement of a, then the tail of a statement of b */
+    gc_stmt *sa = &ca.s[below(&r, (uint32_t)ca.nstmts)];
+    const gc_stmt *sb = &cb.s[below(&r, (uint32_t)cb.nstmts)];
+    int keep = (int)below(&r, (uint32_t)sa->ntrailers + 1);
+    int from = (int)below(&r, (uint32_t)sb->ntrailers + 1);
+    int n = keep;
+    for (int j = from; j < sb->ntrailers && n < GC_MAX_TRAILERS; j++, n++) {
+        gc_trailer t = sb->t[j];
+        /* strings live in b's arena: copy them into a's */
+        if ((t.kind == GC_T_ATTR || t.kind == GC_T_ITEM_STR || t.kind == GC_T_NAMED) &&
+            gc_chain_intern(&ca, gc_chain_str(&cb, t.s), t.s.len, &t.s) < 0)
+            break;
+        for (int k = 0; k < t.nargs; k++)
+            if (t.args[k].kind == GC_ARG_STR &&
+                gc_chain_intern(&ca, gc_chain_str(&cb, t.args[k].s), t.args[k].s.len, &t.args[k].s) < 0)
+                t.nargs = k;
+        sa->t[n] = t;
+    }
+    sa->ntrailers = n;
+    return emit(&ca, out, max_out);
+}

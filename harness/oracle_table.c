@@ -1,0 +1,103 @@
+/* oracle_table.c — THE table of real primitives, as data.
+ *
+ * Every object named here is captured from the real modules at start-up, before any gate
+ * code runs, and is compared by identity (plus the function's code object or the C
+ * function's method table, so a re-bound or re-wrapped builtin still matches).
+ *
+ *  - GC_CAP_SPAWN / GC_CAP_WRITE / GC_CAP_NETWORK: reaching one whose capability the
+ *    policy forbids is a reach escape; calling one is left to the audit hook when CPython
+ *    audits it, and refused by the harness when it does not (GC_PRIM_UNAUDITED).
+ *  - GC_CAP_HARNESS: calls the harness refuses because they would wreck, block, or forge
+ *    signals in the fuzzing process (exit, signals, fd juggling, sleeps, thread starts,
+ *    audit forging, code strings that hide steps from the evaluator).  Never an escape.
+ *
+ * Missing names (platform differences) are skipped.  docs/ORACLES.md lists the table. */
+#include "oracle.h"
+
+#define SP GC_CAP_SPAWN
+#define WR GC_CAP_WRITE
+#define NET GC_CAP_NETWORK
+#define HX GC_CAP_HARNESS
+#define UN GC_PRIM_UNAUDITED
+
+const gc_prim_spec gc_prim_table[] = {
+    /* --- process creation --- */
+    {"os", "system", SP, 0}, {"os", "popen", SP, 0}, {"os", "fork", SP, 0},
+    {"os", "forkpty", SP, 0}, {"os", "execv", SP, 0}, {"os", "execve", SP, 0},
+    {"os", "execl", SP, 0}, {"os", "execle", SP, 0}, {"os", "execlp", SP, 0},
+    {"os", "execlpe", SP, 0}, {"os", "execvp", SP, 0}, {"os", "execvpe", SP, 0},
+    {"os", "spawnv", SP, 0}, {"os", "spawnve", SP, 0}, {"os", "spawnvp", SP, 0},
+    {"os", "spawnvpe", SP, 0}, {"os", "spawnl", SP, 0}, {"os", "spawnle", SP, 0},
+    {"os", "spawnlp", SP, 0}, {"os", "spawnlpe", SP, 0}, {"os", "posix_spawn", SP, 0},
+    {"os", "posix_spawnp", SP, 0},
+    {"subprocess", "Popen", SP, 0}, {"subprocess", "run", SP, 0},
+    {"subprocess", "call", SP, 0}, {"subprocess", "check_call", SP, 0},
+    {"subprocess", "check_output", SP, 0}, {"subprocess", "getoutput", SP, 0},
+    {"subprocess", "getstatusoutput", SP, 0},
+    /* the same object as subprocess._fork_exec; raises no audit event */
+    {"_posixsubprocess", "fork_exec", SP, UN},
+    {"pty", "spawn", SP, 0}, {"pty", "fork", SP, 0},
+
+    /* --- filesystem mutation --- */
+    {"builtins", "open", WR, 0}, /* == io.open */
+    {"io", "FileIO", WR, 0}, {"os", "open", WR, 0},
+    {"os", "remove", WR, 0}, {"os", "unlink", WR, 0}, {"os", "rename", WR, 0},
+    {"os", "replace", WR, 0}, {"os", "renames", WR, 0}, {"os", "rmdir", WR, 0},
+    {"os", "removedirs", WR, 0}, {"os", "mkdir", WR, 0}, {"os", "makedirs", WR, 0},
+    {"os", "truncate", WR, 0}, {"os", "chmod", WR, 0}, {"os", "lchmod", WR, 0},
+    {"os", "chown", WR, 0}, {"os", "lchown", WR, 0}, {"os", "link", WR, 0},
+    {"os", "symlink", WR, 0}, {"os", "utime", WR, 0}, {"os", "setxattr", WR, 0},
+    {"os", "removexattr", WR, 0}, {"os", "chflags", WR, 0},
+    {"os", "mkfifo", WR, UN}, {"os", "mknod", WR, UN}, /* no audit event in 3.11 */
+    {"shutil", "copyfile", WR, 0}, {"shutil", "copymode", WR, 0},
+    {"shutil", "copystat", WR, 0}, {"shutil", "copy", WR, 0}, {"shutil", "copy2", WR, 0},
+    {"shutil", "copytree", WR, 0}, {"shutil", "rmtree", WR, 0}, {"shutil", "move", WR, 0},
+    {"shutil", "chown", WR, 0}, {"shutil", "make_archive", WR, 0},
+    {"shutil", "unpack_archive", WR, 0},
+
+    /* --- network --- */
+    {"socket", "socket", NET, 0}, {"socket", "create_connection", NET, 0},
+    {"socket", "create_server", NET, 0}, {"socket", "socketpair", NET, 0},
+
+    /* --- refused by the harness: would wreck, block or forge --- */
+    {"os", "_exit", HX, 0}, {"os", "abort", HX, 0}, {"os", "kill", HX, 0},
+    {"os", "killpg", HX, 0}, {"os", "close", HX, 0}, {"os", "closerange", HX, 0},
+    {"os", "dup", HX, 0}, {"os", "dup2", HX, 0}, {"os", "pipe", HX, 0}, {"os", "pipe2", HX, 0},
+    {"os", "openpty", HX, 0}, {"os", "eventfd", HX, 0}, {"os", "memfd_create", HX, 0},
+    {"os", "chdir", HX, 0}, {"os", "fchdir", HX, 0}, {"os", "chroot", HX, 0},
+    {"os", "umask", HX, 0}, {"os", "putenv", HX, 0}, {"os", "unsetenv", HX, 0},
+    {"os", "setsid", HX, 0}, {"os", "setpgrp", HX, 0}, {"os", "setpgid", HX, 0},
+    {"os", "setuid", HX, 0}, {"os", "setgid", HX, 0}, {"os", "seteuid", HX, 0},
+    {"os", "setegid", HX, 0}, {"os", "setreuid", HX, 0}, {"os", "setregid", HX, 0},
+    {"os", "setresuid", HX, 0}, {"os", "setresgid", HX, 0}, {"os", "setgroups", HX, 0},
+    {"os", "nice", HX, 0}, {"os", "register_at_fork", HX, 0},
+    {"os", "read", HX, 0}, {"os", "readv", HX, 0}, {"os", "pread", HX, 0},
+    {"os", "write", HX, 0}, {"os", "writev", HX, 0}, {"os", "pwrite", HX, 0},
+    {"os", "sendfile", HX, 0}, {"os", "copy_file_range", HX, 0}, {"os", "splice", HX, 0},
+    {"os", "wait", HX, 0}, {"os", "waitpid", HX, 0}, {"os", "wait3", HX, 0},
+    {"os", "wait4", HX, 0}, {"os", "waitid", HX, 0}, {"os", "set_blocking", HX, 0},
+    {"os", "set_inheritable", HX, 0}, {"os", "lockf", HX, 0},
+    {"signal", "*", HX, GC_PRIM_ALL}, {"faulthandler", "*", HX, GC_PRIM_ALL},
+    {"fcntl", "*", HX, GC_PRIM_ALL}, {"resource", "setrlimit", HX, 0},
+    {"resource", "prlimit", HX, 0},
+    {"sys", "exit", HX, 0}, {"sys", "audit", HX, 0}, {"sys", "addaudithook", HX, 0},
+    {"sys", "setrecursionlimit", HX, 0}, {"sys", "settrace", HX, 0},
+    {"sys", "setprofile", HX, 0}, {"sys", "setswitchinterval", HX, 0},
+    {"sys", "setdlopenflags", HX, 0}, {"sys", "set_asyncgen_hooks", HX, 0},
+    {"sys", "set_coroutine_origin_tracking_depth", HX, 0}, {"sys", "breakpointhook", HX, 0},
+    {"sys", "_clear_type_cache", HX, 0}, {"sys", "set_int_max_str_digits", HX, 0},
+    {"time", "sleep", HX, 0},
+    {"builtins", "input", HX, 0}, {"builtins", "breakpoint", HX, 0},
+    {"builtins", "help", HX, 0}, {"builtins", "exit", HX, 0}, {"builtins", "quit", HX, 0},
+    /* code strings: a step the evaluator cannot see or bound */
+    {"builtins", "exec", HX, 0}, {"builtins", "eval", HX, 0}, {"builtins", "compile", HX, 0},
+    {"gc", "disable", HX, 0}, {"gc", "freeze", HX, 0}, {"gc", "set_threshold", HX, 0},
+    {"gc", "set_debug", HX, 0},
+    {"_thread", "start_new_thread", HX, 0}, {"_thread", "start_new", HX, 0},
+    {"_thread", "interrupt_main", HX, 0}, {"_thread", "exit", HX, 0},
+    {"threading", "Thread.start", HX, 0}, {"threading", "Timer.start", HX, 0},
+    {"atexit", "register", HX, 0}, {"atexit", "_run_exitfuncs", HX, 0},
+    {"select", "select", HX, 0}, {"select", "poll", HX, 0}, {"select", "epoll", HX, 0},
+};
+
+const size_t gc_prim_table_len = sizeof gc_prim_table / sizeof gc_prim_table[0];

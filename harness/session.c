@@ -1,0 +1,111 @@
+/* session.c — see session.h. */
+#include "session.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "eval.h"
+#include "state.h"
+
+void gc_die_msg(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("gatecrash: error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+static void show_log(const gc_target *t)
+{
+    char policy[512];
+    gc_policy_describe(&t->policy, policy, sizeof policy);
+    fprintf(stderr, "gatecrash: target %s (%s), %s mode, policy %s\n", t->spec.name, t->spec.sandbox,
+            t->spec.mode == GC_MODE_EFFECT ? "effect" : "reach", policy);
+    Py_ssize_t n = 0;
+    const char *log = t->startup_log ? PyUnicode_AsUTF8AndSize(t->startup_log, &n) : NULL;
+    if (!log || n == 0)
+        return;
+    fprintf(stderr, "gatecrash: the gate's own log on first install (later installs are silenced):\n");
+    const size_t shown_max = 4096;
+    size_t shown = 0;
+    for (const char *p = log; *p && shown < shown_max;) {
+        const char *e = strchr(p, '\n');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len > 200)
+            len = 200;
+        fprintf(stderr, "  | %.*s\n", (int)len, p);
+        shown += len + 1;
+        p = e ? e + 1 : p + strlen(p);
+    }
+    if ((size_t)n > shown_max)
+        fprintf(stderr, "  | … (%zd bytes in all)\n", n);
+}
+
+int gc_session_start(gc_target *t, const gc_session_opts *o)
+{
+    char err[1024] = "";
+    gc_target_spec spec;
+    int rc;
+    if (o->sandbox || o->requires) {
+        if (!o->sandbox || !o->requires) {
+            gc_die_msg("--sandbox and --requires go together");
+            return GC_EXIT_USAGE;
+        }
+        rc = gc_target_spec_from_args(o->sandbox, o->requires, &spec, err, sizeof err);
+    } else if (o->target_dir) {
+        rc = gc_target_spec_from_dir(o->target_dir, &spec, err, sizeof err);
+    } else {
+        gc_die_msg("no target: give a target folder, or --sandbox PATH --requires JSON");
+        return GC_EXIT_USAGE;
+    }
+    if (rc) {
+        gc_die_msg("%s", err);
+        return rc;
+    }
+    if (o->mode) {
+        if (strcmp(o->mode, "reach") == 0)
+            spec.mode = GC_MODE_REACH;
+        else if (strcmp(o->mode, "effect") == 0)
+            spec.mode = GC_MODE_EFFECT;
+        else {
+            gc_die_msg("--mode must be reach or effect");
+            gc_target_spec_free(&spec);
+            return GC_EXIT_USAGE;
+        }
+    }
+    rc = gc_target_open(t, &spec, o->scratch ? o->scratch : ".", err, sizeof err);
+    gc_target_spec_free(&spec);
+    if (rc) {
+        gc_die_msg("%s", err);
+        return rc;
+    }
+    if (!o->quiet)
+        show_log(t);
+    if (gc_state_snapshot(err, sizeof err) < 0 || gc_eval_init(err, sizeof err) < 0) {
+        gc_die_msg("%s", err);
+        return GC_EXIT_HARNESS;
+    }
+    return 0;
+}
+
+int gc_session_roots(gc_target *t, char names[][65], int max)
+{
+    char err[512];
+    PyObject *ns = gc_target_install(t, err, sizeof err);
+    int n = 0;
+    if (!ns)
+        return 0;
+    PyObject *k, *v;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(ns, &pos, &k, &v) && n < max) {
+        const char *s = PyUnicode_Check(k) ? PyUnicode_AsUTF8(k) : NULL;
+        if (s && strlen(s) <= 64 && PyUnicode_IsIdentifier(k))
+            snprintf(names[n++], 65, "%s", s);
+        PyErr_Clear();
+    }
+    Py_DECREF(ns);
+    return n;
+}

@@ -1,0 +1,31 @@
+/* session.h — start-up shared by every front end (libFuzzer glue, AFL++ glue, CLI).
+ *
+ * Owns: turning "which target" options into an open target (target.json folder or
+ * --sandbox/--requires, optional mode override), the one-time display of the gate's own
+ * log lines, the state snapshot, and the evaluator's initialisation.  One place, so every
+ * engine runs the gate exactly the same way. */
+#ifndef GATECRASH_SESSION_H
+#define GATECRASH_SESSION_H
+
+#include "target.h"
+
+typedef struct {
+    const char *target_dir; /* --target / TARGET */
+    const char *sandbox;    /* --sandbox */
+    const char *requires;   /* --requires (JSON or @FILE) */
+    const char *mode;       /* --mode reach|effect, NULL: the target's */
+    const char *scratch;    /* folder chains may write in; NULL: the current folder */
+    int quiet;              /* do not print the gate's start-up log */
+} gc_session_opts;
+
+/* Returns 0 or an exit code; prints a one-line "gatecrash: error: …" itself on failure. */
+int gc_session_start(gc_target *t, const gc_session_opts *o);
+
+/* The roots a chain can start from: every identifier key the gate put in a fresh
+ * namespace (always including __builtins__).  Returns how many were written to names[]. */
+int gc_session_roots(gc_target *t, char names[][65], int max);
+
+/* Print "gatecrash: error: <msg>" to stderr. */
+void gc_die_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

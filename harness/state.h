@@ -1,0 +1,20 @@
+/* state.h — the interpreter state that must not leak from one input into the next.
+ *
+ * Owns: a snapshot, taken after the first install, of every loaded module's namespace,
+ * sys.modules, sys.path/meta_path/path_hooks, os.environ, the working folder, the
+ * recursion limit and the collector switch; a cheap per-input change test (dict version
+ * tags, identity of list items, a few syscalls); and repair back to the snapshot.  A chain
+ * that changes any of these is reported as a repair, never carried silently. */
+#ifndef GATECRASH_STATE_H
+#define GATECRASH_STATE_H
+
+#include <stddef.h>
+
+int gc_state_snapshot(char *err, size_t errlen);
+void gc_state_begin(void); /* before a chain runs */
+/* After a chain: number of repairs made (0: untouched), -1 if state could not be restored.
+ * 'note' names what changed. */
+int gc_state_end(char *note, size_t len);
+unsigned long gc_state_total_repairs(void);
+
+#endif

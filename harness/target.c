@@ -1,0 +1,406 @@
+/* target.c — see target.h.  target.json is read with cJSON (Debian's libcjson); the
+ * requires block is handed to the gate as the Python objects json.loads would give. */
+#include "target.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "interp.h"
+
+static char *read_text(const char *path, size_t limit, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    char *buf = malloc(limit + 1);
+    size_t n = buf ? fread(buf, 1, limit + 1, f) : 0;
+    fclose(f);
+    if (!buf || n > limit) {
+        free(buf);
+        snprintf(err, errlen, "%s is too large", path);
+        return NULL;
+    }
+    buf[n] = '\0';
+    return buf;
+}
+
+static void spec_defaults(gc_target_spec *s)
+{
+    memset(s, 0, sizeof *s);
+    s->install = GC_INSTALL_RESTRICTIONS;
+    snprintf(s->entry_install, sizeof s->entry_install, "install_restrictions");
+    snprintf(s->entry_sp, sizeof s->entry_sp, "_install_subprocess_gate");
+    snprintf(s->entry_fs, sizeof s->entry_fs, "_install_filesystem_gate");
+    snprintf(s->module_id, sizeof s->module_id, "plugin");
+    s->mode = GC_MODE_REACH;
+}
+
+static int check_requires_json(const char *text, char *err, size_t errlen)
+{
+    cJSON *j = cJSON_Parse(text);
+    if (!j) {
+        const char *at = cJSON_GetErrorPtr();
+        snprintf(err, errlen, "requires is not valid JSON (near \"%.20s\")", at ? at : "");
+        return -1;
+    }
+    int ok = cJSON_IsObject(j);
+    cJSON_Delete(j);
+    if (!ok) {
+        snprintf(err, errlen, "requires must be a JSON object");
+        return -1;
+    }
+    return 0;
+}
+
+static int set_str(char *dst, size_t n, const cJSON *v, const char *key, char *err, size_t errlen)
+{
+    if (!v)
+        return 0;
+    if (!cJSON_IsString(v) || !v->valuestring[0] || strlen(v->valuestring) >= n) {
+        snprintf(err, errlen, "target.json: \"%s\" must be a non-empty string", key);
+        return -1;
+    }
+    snprintf(dst, n, "%s", v->valuestring);
+    return 0;
+}
+
+static int resolve_sandbox(gc_target_spec *s, const char *rel, const char *base, char *err, size_t errlen)
+{
+    char joined[PATH_MAX * 2];
+    if (rel[0] == '/')
+        snprintf(joined, sizeof joined, "%s", rel);
+    else
+        snprintf(joined, sizeof joined, "%s/%s", base, rel);
+    if (!realpath(joined, s->sandbox)) {
+        snprintf(err, errlen, "sandbox module %s not found", joined);
+        return GC_EXIT_TARGET;
+    }
+    struct stat st;
+    if (stat(s->sandbox, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "sandbox module %s is not a file", s->sandbox);
+        return GC_EXIT_TARGET;
+    }
+    return 0;
+}
+
+int gc_target_spec_from_dir(const char *dir, gc_target_spec *s, char *err, size_t errlen)
+{
+    spec_defaults(s);
+    if (!realpath(dir, s->dir)) {
+        snprintf(err, errlen, "target folder %s not found", dir);
+        return GC_EXIT_USAGE;
+    }
+    char path[PATH_MAX + 16];
+    snprintf(path, sizeof path, "%s/target.json", s->dir);
+    char *text = read_text(path, 1 << 20, err, errlen);
+    if (!text)
+        return GC_EXIT_USAGE;
+    cJSON *j = cJSON_Parse(text);
+    free(text);
+    if (!j || !cJSON_IsObject(j)) {
+        const char *at = j ? "" : cJSON_GetErrorPtr();
+        snprintf(err, errlen, "%s is not a valid JSON object (near \"%.20s\")", path, at ? at : "");
+        cJSON_Delete(j);
+        return GC_EXIT_USAGE;
+    }
+    int rc = GC_EXIT_USAGE;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, j)
+    {
+        static const char *known[] = {"name", "sandbox", "requires", "install", "module_id",
+                                      "mode", "entries", "description"};
+        int ok = 0;
+        for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+            ok |= strcmp(it->string, known[i]) == 0;
+        if (!ok) {
+            snprintf(err, errlen, "target.json: unknown key \"%.60s\"", it->string);
+            goto out;
+        }
+    }
+    const char *base = strrchr(s->dir, '/');
+    snprintf(s->name, sizeof s->name, "%s", base ? base + 1 : s->dir);
+    if (set_str(s->name, sizeof s->name, cJSON_GetObjectItemCaseSensitive(j, "name"), "name", err, errlen) ||
+        set_str(s->module_id, sizeof s->module_id, cJSON_GetObjectItemCaseSensitive(j, "module_id"),
+                "module_id", err, errlen))
+        goto out;
+    const cJSON *sb = cJSON_GetObjectItemCaseSensitive(j, "sandbox");
+    if (!cJSON_IsString(sb) || !sb->valuestring[0]) {
+        snprintf(err, errlen, "target.json: \"sandbox\" (path of the gate module) is required");
+        goto out;
+    }
+    const cJSON *req = cJSON_GetObjectItemCaseSensitive(j, "requires");
+    if (!cJSON_IsObject(req)) {
+        snprintf(err, errlen, "target.json: \"requires\" must be a JSON object");
+        goto out;
+    }
+    s->requires_json = cJSON_PrintUnformatted(req);
+    const cJSON *inst = cJSON_GetObjectItemCaseSensitive(j, "install");
+    if (inst) {
+        if (cJSON_IsString(inst) && strcmp(inst->valuestring, "install_restrictions") == 0)
+            s->install = GC_INSTALL_RESTRICTIONS;
+        else if (cJSON_IsString(inst) && strcmp(inst->valuestring, "gates") == 0)
+            s->install = GC_INSTALL_GATES;
+        else {
+            snprintf(err, errlen, "target.json: \"install\" must be \"install_restrictions\" or \"gates\"");
+            goto out;
+        }
+    }
+    const cJSON *mode = cJSON_GetObjectItemCaseSensitive(j, "mode");
+    if (mode) {
+        if (cJSON_IsString(mode) && strcmp(mode->valuestring, "reach") == 0)
+            s->mode = GC_MODE_REACH;
+        else if (cJSON_IsString(mode) && strcmp(mode->valuestring, "effect") == 0)
+            s->mode = GC_MODE_EFFECT;
+        else {
+            snprintf(err, errlen, "target.json: \"mode\" must be \"reach\" or \"effect\"");
+            goto out;
+        }
+    }
+    const cJSON *ent = cJSON_GetObjectItemCaseSensitive(j, "entries");
+    if (ent) {
+        if (!cJSON_IsObject(ent)) {
+            snprintf(err, errlen, "target.json: \"entries\" must be an object");
+            goto out;
+        }
+        if (set_str(s->entry_install, sizeof s->entry_install,
+                    cJSON_GetObjectItemCaseSensitive(ent, "install_restrictions"), "entries.install_restrictions", err, errlen) ||
+            set_str(s->entry_sp, sizeof s->entry_sp, cJSON_GetObjectItemCaseSensitive(ent, "subprocess_gate"),
+                    "entries.subprocess_gate", err, errlen) ||
+            set_str(s->entry_fs, sizeof s->entry_fs, cJSON_GetObjectItemCaseSensitive(ent, "filesystem_gate"),
+                    "entries.filesystem_gate", err, errlen))
+            goto out;
+    }
+    rc = resolve_sandbox(s, sb->valuestring, s->dir, err, errlen);
+out:
+    cJSON_Delete(j);
+    return rc;
+}
+
+int gc_target_spec_from_args(const char *sandbox, const char *requires, gc_target_spec *s,
+                             char *err, size_t errlen)
+{
+    spec_defaults(s);
+    char *text;
+    if (requires[0] == '@') {
+        text = read_text(requires + 1, 1 << 20, err, errlen);
+        if (!text)
+            return GC_EXIT_USAGE;
+    } else {
+        text = strdup(requires);
+    }
+    if (check_requires_json(text, err, errlen) < 0) {
+        free(text);
+        return GC_EXIT_USAGE;
+    }
+    s->requires_json = text;
+    int rc = resolve_sandbox(s, sandbox, ".", err, errlen);
+    if (rc)
+        return rc;
+    snprintf(s->dir, sizeof s->dir, "%s", s->sandbox);
+    char *slash = strrchr(s->dir, '/');
+    if (slash)
+        *slash = '\0';
+    char mod[128];
+    snprintf(mod, sizeof mod, "%s", strrchr(s->sandbox, '/') + 1);
+    char *dot = strrchr(mod, '.');
+    if (dot)
+        *dot = '\0';
+    snprintf(s->name, sizeof s->name, "%s", mod);
+    return 0;
+}
+
+void gc_target_spec_free(gc_target_spec *s)
+{
+    free(s->requires_json);
+    s->requires_json = NULL;
+}
+
+static PyObject *json_loads(const char *text)
+{
+    PyObject *json = PyImport_ImportModule("json");
+    PyObject *r = json ? PyObject_CallMethod(json, "loads", "s", text) : NULL;
+    Py_XDECREF(json);
+    return r;
+}
+
+static int import_gate(gc_target *t, char *err, size_t errlen)
+{
+    char modname[128];
+    snprintf(modname, sizeof modname, "%s", strrchr(t->spec.sandbox, '/') + 1);
+    char *dot = strrchr(modname, '.');
+    if (dot)
+        *dot = '\0';
+    /* The host has the gate's folder (workbench/) on sys.path. */
+    char folder[PATH_MAX];
+    snprintf(folder, sizeof folder, "%s", t->spec.sandbox);
+    *strrchr(folder, '/') = '\0';
+    PyObject *path = PySys_GetObject("path");
+    PyObject *pf = PyUnicode_DecodeFSDefault(folder);
+    if (!path || !pf || PyList_Insert(path, 0, pf) < 0) {
+        Py_XDECREF(pf);
+        gc_interp_error_line(err, errlen);
+        return GC_EXIT_TARGET;
+    }
+    Py_DECREF(pf);
+    PyObject *util = PyImport_ImportModule("importlib.util");
+    PyObject *spec = util ? PyObject_CallMethod(util, "spec_from_file_location", "ss", modname,
+                                                t->spec.sandbox) : NULL;
+    PyObject *mod = spec && spec != Py_None ? PyObject_CallMethod(util, "module_from_spec", "O", spec) : NULL;
+    int rc = 0;
+    if (!mod) {
+        char line[512];
+        gc_interp_error_line(line, sizeof line);
+        snprintf(err, errlen, "cannot load %s as a module: %s", t->spec.sandbox, line);
+        rc = GC_EXIT_TARGET;
+    } else {
+        PyObject *modules = PyImport_GetModuleDict();
+        PyDict_SetItemString(modules, modname, mod);
+        PyObject *loader = PyObject_GetAttrString(spec, "loader");
+        PyObject *r = loader ? PyObject_CallMethod(loader, "exec_module", "O", mod) : NULL;
+        Py_XDECREF(loader);
+        if (!r) {
+            char line[512];
+            gc_interp_error_line(line, sizeof line);
+            snprintf(err, errlen, "importing %s raised %s", t->spec.sandbox, line);
+            PyDict_DelItemString(modules, modname);
+            PyErr_Clear();
+            rc = GC_EXIT_TARGET;
+        } else {
+            Py_DECREF(r);
+            Py_XSETREF(t->module, mod);
+            mod = NULL;
+        }
+    }
+    Py_XDECREF(mod);
+    Py_XDECREF(spec);
+    Py_XDECREF(util);
+    return rc;
+}
+
+static int bind_entries(gc_target *t, char *err, size_t errlen)
+{
+    Py_CLEAR(t->install_fn);
+    Py_CLEAR(t->sp_fn);
+    Py_CLEAR(t->fs_fn);
+    const char *need[2] = {NULL, NULL};
+    PyObject **slot[2] = {NULL, NULL};
+    if (t->spec.install == GC_INSTALL_RESTRICTIONS) {
+        need[0] = t->spec.entry_install;
+        slot[0] = &t->install_fn;
+    } else {
+        need[0] = t->spec.entry_sp;
+        slot[0] = &t->sp_fn;
+        need[1] = t->spec.entry_fs;
+        slot[1] = &t->fs_fn;
+    }
+    for (int i = 0; i < 2 && need[i]; i++) {
+        PyObject *f = PyObject_GetAttrString(t->module, need[i]);
+        if (!f || !PyCallable_Check(f)) {
+            Py_XDECREF(f);
+            PyErr_Clear();
+            snprintf(err, errlen, "%s has no callable install entry '%s'", t->spec.sandbox, need[i]);
+            return GC_EXIT_TARGET;
+        }
+        *slot[i] = f;
+    }
+    return 0;
+}
+
+PyObject *gc_target_install(gc_target *t, char *err, size_t errlen)
+{
+    PyObject *ns = PyDict_New();
+    PyObject *req = ns ? json_loads(t->spec.requires_json) : NULL; /* a fresh copy each time */
+    PyObject *mid = PyUnicode_FromString(t->spec.module_id);
+    PyObject *r = NULL;
+    if (!ns || !req || !mid)
+        goto fail;
+    if (t->install_fn) {
+        r = PyObject_CallFunctionObjArgs(t->install_fn, ns, req, mid, NULL);
+    } else {
+        PyObject *allowed = PyDict_GetItemString(req, "subprocess");
+        r = PyObject_CallFunctionObjArgs(t->sp_fn, ns, allowed ? allowed : Py_True, mid, NULL);
+        PyObject *globs = PyDict_GetItemString(req, "filesystem_writes");
+        if (r && globs) {
+            Py_DECREF(r);
+            r = PyObject_CallFunctionObjArgs(t->fs_fn, ns, globs, mid, NULL);
+        }
+    }
+    if (!r)
+        goto fail;
+    Py_DECREF(r);
+    /* As exec() would give handler code when the gate sets no __builtins__. */
+    if (!PyDict_GetItemString(ns, "__builtins__") &&
+        PyDict_SetItemString(ns, "__builtins__", t->builtins) < 0)
+        goto fail;
+    Py_DECREF(req);
+    Py_DECREF(mid);
+    t->installs++;
+    return ns;
+fail: {
+    char line[512];
+    gc_interp_error_line(line, sizeof line);
+    snprintf(err, errlen, "installing the gate raised %s", line);
+}
+    Py_XDECREF(ns);
+    Py_XDECREF(req);
+    Py_XDECREF(mid);
+    return NULL;
+}
+
+int gc_target_reload(gc_target *t, char *err, size_t errlen)
+{
+    int rc = import_gate(t, err, errlen);
+    return rc ? rc : bind_entries(t, err, errlen);
+}
+
+int gc_target_open(gc_target *t, const gc_target_spec *spec, const char *scratch, char *err,
+                   size_t errlen)
+{
+    memset(t, 0, sizeof *t);
+    t->spec = *spec;
+    t->spec.requires_json = strdup(spec->requires_json);
+    if (gc_interp_start(scratch, err, errlen) < 0)
+        return GC_EXIT_HARNESS;
+    gc_orc.mode = spec->mode;
+    PyObject *req = json_loads(spec->requires_json);
+    if (!req) {
+        gc_interp_error_line(err, errlen);
+        return GC_EXIT_USAGE;
+    }
+    int prc = gc_policy_from_requires(req, &t->policy, err, errlen);
+    Py_DECREF(req);
+    if (prc < 0)
+        return GC_EXIT_USAGE;
+    gc_orc.policy = t->policy;
+    /* The real primitives are captured before any gate code runs. */
+    if (gc_oracle_load_table(err, errlen) < 0)
+        return GC_EXIT_HARNESS;
+    PyObject *bi = PyImport_ImportModule("builtins");
+    t->builtins = bi ? PyModule_GetDict(bi) : NULL;
+    Py_XINCREF(t->builtins);
+    Py_XDECREF(bi);
+
+    gc_interp_capture_begin();
+    int rc = import_gate(t, err, errlen);
+    if (!rc)
+        rc = bind_entries(t, err, errlen);
+    PyObject *ns = rc ? NULL : gc_target_install(t, err, errlen);
+    t->startup_log = gc_interp_capture_end();
+    if (rc)
+        return rc;
+    if (!ns)
+        return GC_EXIT_TARGET;
+    Py_DECREF(ns);
+    if (spec->mode == GC_MODE_EFFECT && gc_oracle_add_tail_hook(err, errlen) < 0)
+        return GC_EXIT_HARNESS;
+    if (gc_oracle_selftest(err, errlen) < 0)
+        return GC_EXIT_HARNESS;
+    return 0;
+}

@@ -1,0 +1,68 @@
+/* target.h — a gate under test, loaded the way the host loads it.
+ *
+ * Owns: the target description (target.json, or --sandbox/--requires), importing the real,
+ * unmodified gate module by file path with its folder on sys.path, and installing its
+ * gates into a fresh namespace through the host's entry point.  Also owns start-up as a
+ * whole (gc_target_open): interpreter, oracle table, first install, oracle self-test. */
+#ifndef GATECRASH_TARGET_H
+#define GATECRASH_TARGET_H
+
+#include <Python.h>
+#include <limits.h>
+
+#include "oracle.h"
+
+/* Exit codes shared by every command (README "Exit codes"). */
+#define GC_EXIT_OK 0
+#define GC_EXIT_ESCAPE 1
+#define GC_EXIT_USAGE 2  /* bad usage or bad input: arguments, target.json, requires, chains */
+#define GC_EXIT_TARGET 3 /* the target failed to load: module missing/raising, entry missing */
+#define GC_EXIT_HARNESS 4 /* the harness cannot vouch for its results: self-test, state */
+
+typedef enum { GC_INSTALL_RESTRICTIONS = 0, GC_INSTALL_GATES } gc_install_kind;
+
+typedef struct {
+    char name[128];
+    char dir[PATH_MAX];     /* target folder, or the sandbox's folder */
+    char sandbox[PATH_MAX]; /* absolute path of the gate module */
+    char *requires_json;    /* the requires block as JSON text */
+    gc_install_kind install;
+    char entry_install[64]; /* install_restrictions(ns, requires, module_id) */
+    char entry_sp[64];      /* _install_subprocess_gate(ns, allowed, module_id) */
+    char entry_fs[64];      /* _install_filesystem_gate(ns, globs, module_id) */
+    char module_id[64];
+    gc_mode mode;
+} gc_target_spec;
+
+typedef struct {
+    gc_target_spec spec;
+    gc_policy policy;
+    PyObject *module;       /* the gate module */
+    PyObject *requires;     /* parsed requires (template; each install gets a deep copy) */
+    PyObject *install_fn;   /* bound entry points */
+    PyObject *sp_fn, *fs_fn;
+    PyObject *builtins;     /* the real builtins dict, for namespaces the gate leaves bare */
+    PyObject *startup_log;  /* what the gate printed on its first install (str) */
+    unsigned long installs;
+} gc_target;
+
+/* Fill a spec from a target folder (target.json) or from --sandbox/--requires (requires:
+ * JSON text or @FILE).  Returns 0, or an exit code with a one-line message in err. */
+int gc_target_spec_from_dir(const char *dir, gc_target_spec *out, char *err, size_t errlen);
+int gc_target_spec_from_args(const char *sandbox, const char *requires, gc_target_spec *out,
+                             char *err, size_t errlen);
+void gc_target_spec_free(gc_target_spec *s);
+
+/* Start everything: interpreter in 'scratch', oracle table, import, first install (its log
+ * captured in startup_log), effect-mode tail hook, self-test.  Returns 0 or an exit code. */
+int gc_target_open(gc_target *t, const gc_target_spec *spec, const char *scratch, char *err,
+                   size_t errlen);
+
+/* A fresh namespace, equivalent to the host's: a new dict the gates are installed into.
+ * NULL with a message when the install raised. */
+PyObject *gc_target_install(gc_target *t, char *err, size_t errlen);
+
+/* Re-import the gate module from its file (after a chain damaged its globals). */
+int gc_target_reload(gc_target *t, char *err, size_t errlen);
+
+#endif
