@@ -34,7 +34,7 @@
 #define GC_MAX_INPUT 8192      /* bytes of a fuzz input that are decoded at all */
 #define GC_MAX_STMTS 16        /* statements in a chain */
 #define GC_MAX_TRAILERS 24     /* trailers in a statement */
-#define GC_MAX_ARGS 4          /* literal arguments in a call */
+#define GC_MAX_ARGS 6          /* literal arguments in a call */
 #define GC_MAX_NAME 64         /* bytes in a NAME */
 #define GC_MAX_STR 256         /* bytes in a STRING (after unescaping) */
 #define GC_MAX_INT 1000000000L /* |INT| must be below this */

@@ -191,11 +191,28 @@ const gc_prim *gc_oracle_lookup(PyObject *v)
     return NULL;
 }
 
+/* Does some glob grant every path?  fnmatch without FNM_PATHNAME lets a star cross a slash, so
+ * "/STAR", "/STARSTAR" and "STAR" all do; a glob is taken to grant everything when it matches each of
+ * these probes, chosen to differ in depth, location and characters. */
+static int globs_grant_everything(const gc_policy *p)
+{
+    static const char *probes[] = {"/", "/etc/passwd", "/root/.ssh/authorized_keys", "/tmp/a b/c.d",
+                                   "/usr/lib/python3.11/os.py", "/.hidden", "/x/y/z/w/v/u"};
+    for (int i = 0; i < p->nglobs; i++) {
+        int all = 1;
+        for (size_t k = 0; k < sizeof probes / sizeof probes[0] && all; k++)
+            all = fnmatch(p->globs[i], probes[k], 0) == 0;
+        if (all)
+            return 1;
+    }
+    return 0;
+}
+
 int gc_policy_forbids(const gc_policy *p, gc_cap cap)
 {
     switch (cap) {
     case GC_CAP_SPAWN: return p->spawn_forbidden;
-    case GC_CAP_WRITE: return p->write_restricted;
+    case GC_CAP_WRITE: return p->write_restricted && !globs_grant_everything(p);
     case GC_CAP_NETWORK: return p->network_forbidden;
     default: return 0;
     }
@@ -395,7 +412,10 @@ static void written_path(PyObject *arg, PyObject *dir_fd, char *out, size_t outl
         return;
     }
     const char *s = PyBytes_AS_STRING(b);
-    int relative_to_fd = s[0] != '/' && dir_fd && dir_fd != Py_None;
+    /* audit events give dir_fd as None or -1 when it was not passed */
+    int has_dir_fd = dir_fd && dir_fd != Py_None && !(PyLong_Check(dir_fd) && PyLong_AsLong(dir_fd) == -1);
+    PyErr_Clear();
+    int relative_to_fd = s[0] != '/' && has_dir_fd;
     if (!relative_to_fd && strlen(s) == (size_t)PyBytes_GET_SIZE(b))
         lexical_abspath(s, out, outlen);
     Py_DECREF(b);

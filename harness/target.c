@@ -103,13 +103,14 @@ int gc_target_spec_from_dir(const char *dir, gc_target_spec *s, char *err, size_
     if (!text)
         return GC_EXIT_USAGE;
     cJSON *j = cJSON_Parse(text);
-    free(text);
     if (!j || !cJSON_IsObject(j)) {
-        const char *at = j ? "" : cJSON_GetErrorPtr();
+        const char *at = j ? "" : cJSON_GetErrorPtr(); /* points into text: print before freeing */
         snprintf(err, errlen, "%s is not a valid JSON object (near \"%.20s\")", path, at ? at : "");
         cJSON_Delete(j);
+        free(text);
         return GC_EXIT_USAGE;
     }
+    free(text);
     int rc = GC_EXIT_USAGE;
     const cJSON *it;
     cJSON_ArrayForEach(it, j)

@@ -1,0 +1,36 @@
+# lib.sh — shared helpers for the command-level tests.  Usage: source lib.sh SRC BIN
+set -uo pipefail
+SRC=$1
+BIN=$2
+GC=$BIN/gatecrash
+FUZZ=$BIN/fuzz_gate
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/gatecrash-test.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+fails=0
+passes=0
+ok() { passes=$((passes + 1)); }
+fail() { fails=$((fails + 1)); echo "FAIL: $*" >&2; }
+# expect_exit CODE DESCRIPTION -- command...   (stdout+stderr kept in $WORK/out)
+expect_exit() {
+  local want=$1 what=$2; shift 3
+  "$@" >"$WORK/out" 2>&1
+  local got=$?
+  if [[ $got -eq $want ]]; then ok; else fail "$what: exit $got, want $want"; sed 's/^/    /' "$WORK/out" | head -20 >&2; fi
+}
+# expect_grep PATTERN DESCRIPTION  (in $WORK/out)
+expect_grep() {
+  if grep -qE -- "$1" "$WORK/out"; then ok; else fail "$2: no line matches /$1/"; sed 's/^/    /' "$WORK/out" | head -20 >&2; fi
+}
+expect_no_grep() {
+  if grep -qE -- "$1" "$WORK/out"; then fail "$2: a line matches /$1/"; grep -E -- "$1" "$WORK/out" | head -5 >&2; else ok; fi
+}
+expect_count() { # expect_count N PATTERN DESCRIPTION
+  local n
+  n=$(grep -cE -- "$2" "$WORK/out")
+  if [[ $n -eq $1 ]]; then ok; else fail "$3: $n lines match /$2/, want $1"; fi
+}
+finish() {
+  echo "$passes passed, $fails failed"
+  [[ $fails -eq 0 ]]
+}

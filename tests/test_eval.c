@@ -1,0 +1,193 @@
+/* test_eval.c — the evaluator and the oracles on the real station-1.5.0 gate, in one
+ * process: the handler's view of frame-reading builtins, reach escapes, refusals that are
+ * not escapes, the harness's own refusals (a missing one would kill this process), and the
+ * repair of interpreter state a chain damages. */
+#include <Python.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "eval.h"
+#include "session.h"
+#include "state.h"
+
+static int failures, checks;
+
+#define CHECK(cond, ...)                                                     \
+    do {                                                                     \
+        checks++;                                                            \
+        if (!(cond)) {                                                       \
+            failures++;                                                      \
+            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);             \
+            fprintf(stderr, __VA_ARGS__);                                    \
+            fputc('\n', stderr);                                             \
+        }                                                                    \
+    } while (0)
+
+static gc_target target;
+static gc_chain chain;
+static gc_outcome out;
+static PyObject *last_value; /* strong ref to the last step's value */
+
+static void keep_last(void *ctx, const gc_step_info *s)
+{
+    (void)ctx;
+    Py_XDECREF(last_value);
+    last_value = s->value;
+    Py_XINCREF(last_value);
+}
+
+/* Evaluate against a namespace we keep, so identities can be compared. */
+static PyObject *eval_in(PyObject *ns, const char *text)
+{
+    gc_parse_error err;
+    if (gc_chain_parse((const uint8_t *)text, strlen(text), GC_PARSE_STRICT, &chain, &err) != 0) {
+        fprintf(stderr, "bad test chain %s: %s\n", text, err.msg);
+        exit(2);
+    }
+    Py_CLEAR(last_value);
+    gc_evaluator ev = {ns, NULL, keep_last, NULL};
+    gc_state_begin();
+    gc_eval_chain(&ev, &chain, &out);
+    Py_XDECREF(ev.tramp);
+    char note[256];
+    out.state_repairs = gc_state_end(note, sizeof note);
+    snprintf(out.state_note, sizeof out.state_note, "%s", note);
+    return last_value;
+}
+
+static void run(const char *text)
+{
+    char err[512];
+    gc_parse_error perr;
+    if (gc_chain_parse((const uint8_t *)text, strlen(text), GC_PARSE_STRICT, &chain, &perr) != 0) {
+        fprintf(stderr, "bad test chain %s: %s\n", text, perr.msg);
+        exit(2);
+    }
+    if (gc_run_input(&target, &chain, &out, NULL, NULL, err, sizeof err) != 0) {
+        fprintf(stderr, "run failed: %s\n", err);
+        exit(2);
+    }
+}
+
+static void expect_escape(const char *text, const char *kind, const char *cap, const char *prim)
+{
+    run(text);
+    CHECK(out.escaped, "%s should escape", text);
+    if (!out.escaped)
+        return;
+    CHECK(strcmp(gc_kind_name(out.escape.kind), kind) == 0 && strcmp(gc_cap_name(out.escape.cap), cap) == 0 &&
+              strcmp(out.escape.primitive, prim) == 0,
+          "%s: got %s %s %s, want %s %s %s", text, gc_kind_name(out.escape.kind), gc_cap_name(out.escape.cap),
+          out.escape.primitive, kind, cap, prim);
+}
+
+static void expect_refused(const char *text, const char *what)
+{
+    run(text);
+    CHECK(!out.escaped, "%s must not be an escape (%s)", text, out.signature);
+    CHECK(strcmp(out.refused, what) == 0, "%s: refused [%s], want [%s]", text, out.refused, what);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: test_eval TARGET_DIR\n");
+        return 2;
+    }
+    char scratch[] = "/tmp/gatecrash-test-eval-XXXXXX";
+    if (!mkdtemp(scratch))
+        return 2;
+    gc_session_opts o = {.target_dir = argv[1], .scratch = scratch, .quiet = 1};
+    if (gc_session_start(&target, &o) != 0)
+        return 2;
+
+    /* frame-reading builtins see the handler's namespace, never the harness's */
+    char err[256];
+    PyObject *ns = gc_target_install(&target, err, sizeof err);
+    CHECK(ns != NULL, "install: %s", err);
+    PyObject *v = eval_in(ns, "__builtins__['globals']()");
+    CHECK(v == ns, "__builtins__['globals']() must be the namespace itself");
+    v = eval_in(ns, "__builtins__['__import__']('sys')._getframe().f_globals");
+    CHECK(v == ns, "sys._getframe().f_globals must be the namespace");
+    v = eval_in(ns, "__builtins__['__import__']('sys')._getframe().f_back");
+    CHECK(v == Py_None, "the handler frame has no caller: the harness has no Python frames");
+    v = eval_in(ns, "__builtins__['locals']()");
+    CHECK(v && PyDict_Check(v) && !PyDict_GetItemString(v, "__rc_sandbox_gated__"),
+          "locals() is the handler frame's, not the namespace");
+    /* the import guard answers with the proxy */
+    v = eval_in(ns, "__builtins__['__import__']('os')");
+    CHECK(v == PyDict_GetItemString(ns, "os"), "import os in the handler gives the os proxy");
+    Py_DECREF(ns);
+
+    /* reach: the advisory's shapes; the chain up to the escape is reported */
+    expect_escape("subprocess.os.system", "reach", "spawn", "os.system");
+    CHECK(strcmp(out.signature, "reach:spawn:os.system:modattr") == 0, "signature %s", out.signature);
+    expect_escape("os.sys.modules['os'].remove", "reach", "write", "os.remove");
+    CHECK(strcmp(out.signature, "reach:write:os.remove:modattr+sys.modules") == 0, "signature %s", out.signature);
+    expect_escape("os.sys.modules['subprocess'].run.__name__", "reach", "spawn", "subprocess.run");
+    CHECK(out.esc_trailer == 3, "the escape is at the 4th trailer, not after it (got %d)", out.esc_trailer);
+    expect_escape("subprocess._fork_exec", "reach", "spawn", "_posixsubprocess.fork_exec");
+    expect_escape("os.getcwd.__self__.system", "reach", "spawn", "os.system");
+    CHECK(strstr(out.signature, ":self") != NULL, "a builtin's __self__ is its own bridge: %s", out.signature);
+    /* exploration forms resolve to readable names */
+    run("subprocess.os.#0");
+    {
+        gc_strbuf sb;
+        gc_sb_init(&sb);
+        gc_chain_print_oneline(&out.resolved, &sb);
+        CHECK(strncmp(sb.data, "subprocess.os.", 14) == 0 && strchr(sb.data, '#') == NULL,
+              "resolved exploration: %s", sb.data);
+        gc_sb_free(&sb);
+    }
+    /* '_' continues from the previous statement; folded in the reported chain */
+    expect_escape("subprocess.os\n_.system", "reach", "spawn", "os.system");
+    {
+        gc_strbuf sb;
+        gc_sb_init(&sb);
+        gc_escape_chain_text(&out, &sb);
+        CHECK(strcmp(sb.data, "subprocess.os.system") == 0, "folded chain: %s", sb.data);
+        gc_sb_free(&sb);
+    }
+
+    /* a gate refusal is not an escape: the exception is the value, its traceback walkable */
+    run("subprocess.run()");
+    CHECK(!out.escaped && out.failed_steps == 0, "a refusal stub's exception is a value");
+    run("subprocess.run().__traceback__.tb_next.tb_frame.f_globals['_real_os'].system");
+    CHECK(out.escaped && strcmp(out.escape.primitive, "os.system") == 0,
+          "the refusal's traceback leads to the gate's globals");
+
+    /* the harness refuses what would wreck the fuzzing process (else this test dies) */
+    expect_refused("subprocess.os._exit(0)", "os._exit");
+    expect_refused("subprocess.os.kill(0, 9)", "os.kill");
+    expect_refused("subprocess.os.abort()", "os.abort");
+    expect_refused("subprocess.os.sys.exit(0)", "sys.exit");
+    expect_refused("subprocess.os.sys.audit('os.system', 'forged')", "sys.audit");
+    expect_refused("subprocess.os.sys.addaudithook", "");
+    expect_refused("__builtins__['exec']('1')", "builtins.exec");
+    expect_refused("subprocess.os.sys.setrecursionlimit(50)", "sys.setrecursionlimit");
+    expect_refused("subprocess.os.close(2)", "os.close");
+    expect_refused("subprocess.os.chdir('/')", "os.chdir");
+
+    /* state a chain damages is repaired, and said so */
+    Py_ssize_t nmods = PyDict_GET_SIZE(PyImport_GetModuleDict());
+    run("subprocess.os.sys.modules.clear()");
+    CHECK(out.state_repairs > 0 && strstr(out.state_note, "sys.modules"), "sys.modules repair: %s", out.state_note);
+    CHECK(PyDict_GET_SIZE(PyImport_GetModuleDict()) >= nmods, "sys.modules restored");
+    expect_refused("subprocess.os.environ.clear()", "os.unsetenv"); /* unsetenv is refused */
+    run("subprocess.os.environ._data.clear()");
+    CHECK(out.state_repairs > 0 && strstr(out.state_note, "os.environ"), "environ repair: %s", out.state_note);
+    run("subprocess.os.sys.path.clear()");
+    CHECK(out.state_repairs > 0 && strstr(out.state_note, "sys.path"), "sys.path repair: %s", out.state_note);
+    run("subprocess.os.__dict__.pop('getcwd')");
+    CHECK(out.state_repairs > 0 && strstr(out.state_note, "os"), "os namespace repair: %s", out.state_note);
+    run("subprocess.os.getcwd.__self__");
+    CHECK(!out.escaped && out.failed_steps == 0, "os.getcwd is back after the repair");
+    run("subprocess.os.path");
+    CHECK(out.state_repairs == 0, "an innocent chain changes nothing (%s)", out.state_note);
+
+    rmdir(scratch);
+    printf("%d passed, %d failed\n", checks - failures, failures);
+    return failures ? 1 : 0;
+}
