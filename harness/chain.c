@@ -519,6 +519,31 @@ static int str_eq(const gc_chain *a, gc_str x, const gc_chain *b, gc_str y)
     return x.len == y.len && memcmp(a->arena + x.off, b->arena + y.off, x.len) == 0;
 }
 
+int gc_trailer_equal(const gc_chain *a, const gc_trailer *s, const gc_chain *b, const gc_trailer *t)
+{
+    if (s->kind != t->kind)
+        return 0;
+    switch (s->kind) {
+    case GC_T_ATTR: case GC_T_ITEM_STR: case GC_T_NAMED:
+        return str_eq(a, s->s, b, t->s);
+    case GC_T_ITEM_INT: case GC_T_DIR: case GC_T_NTH:
+        return s->k == t->k;
+    case GC_T_CALL:
+        if (s->nargs != t->nargs)
+            return 0;
+        for (int k = 0; k < s->nargs; k++) {
+            if (s->args[k].kind != t->args[k].kind)
+                return 0;
+            if (s->args[k].kind == GC_ARG_INT && s->args[k].ival != t->args[k].ival)
+                return 0;
+            if (s->args[k].kind == GC_ARG_STR && !str_eq(a, s->args[k].s, b, t->args[k].s))
+                return 0;
+        }
+        return 1;
+    }
+    return 0;
+}
+
 int gc_chain_equal(const gc_chain *a, const gc_chain *b)
 {
     if (a->nstmts != b->nstmts)
@@ -529,33 +554,9 @@ int gc_chain_equal(const gc_chain *a, const gc_chain *b)
             return 0;
         if (!x->is_prev && !str_eq(a, x->root, b, y->root))
             return 0;
-        for (int j = 0; j < x->ntrailers; j++) {
-            const gc_trailer *s = &x->t[j], *t = &y->t[j];
-            if (s->kind != t->kind)
+        for (int j = 0; j < x->ntrailers; j++)
+            if (!gc_trailer_equal(a, &x->t[j], b, &y->t[j]))
                 return 0;
-            switch (s->kind) {
-            case GC_T_ATTR: case GC_T_ITEM_STR: case GC_T_NAMED:
-                if (!str_eq(a, s->s, b, t->s))
-                    return 0;
-                break;
-            case GC_T_ITEM_INT: case GC_T_DIR: case GC_T_NTH:
-                if (s->k != t->k)
-                    return 0;
-                break;
-            case GC_T_CALL:
-                if (s->nargs != t->nargs)
-                    return 0;
-                for (int k = 0; k < s->nargs; k++) {
-                    if (s->args[k].kind != t->args[k].kind)
-                        return 0;
-                    if (s->args[k].kind == GC_ARG_INT && s->args[k].ival != t->args[k].ival)
-                        return 0;
-                    if (s->args[k].kind == GC_ARG_STR && !str_eq(a, s->args[k].s, b, t->args[k].s))
-                        return 0;
-                }
-                break;
-            }
-        }
     }
     return 1;
 }
@@ -632,6 +633,16 @@ static void print_trailer(const gc_chain *c, const gc_trailer *t, gc_strbuf *out
     }
 }
 
+static void print_stmt(const gc_chain *c, const gc_stmt *st, int upto_trailer, gc_strbuf *out)
+{
+    if (st->is_prev)
+        gc_sb_putc(out, '_');
+    else
+        gc_sb_putn(out, gc_chain_str(c, st->root), st->root.len);
+    for (int j = 0; j < st->ntrailers && (upto_trailer < -1 || j <= upto_trailer); j++)
+        print_trailer(c, &st->t[j], out);
+}
+
 void gc_chain_print_prefix(const gc_chain *c, int upto_stmt, int upto_trailer, const char *sep,
                            gc_strbuf *out)
 {
@@ -640,16 +651,7 @@ void gc_chain_print_prefix(const gc_chain *c, int upto_stmt, int upto_trailer, c
             break;
         if (i)
             gc_sb_puts(out, sep);
-        const gc_stmt *st = &c->s[i];
-        if (st->is_prev)
-            gc_sb_putc(out, '_');
-        else
-            gc_sb_putn(out, gc_chain_str(c, st->root), st->root.len);
-        for (int j = 0; j < st->ntrailers; j++) {
-            if (i == upto_stmt && upto_trailer >= -1 && j > upto_trailer)
-                break;
-            print_trailer(c, &st->t[j], out);
-        }
+        print_stmt(c, &c->s[i], i == upto_stmt ? upto_trailer : -2, out);
     }
 }
 
@@ -665,13 +667,23 @@ void gc_chain_print_oneline(const gc_chain *c, gc_strbuf *out)
     gc_chain_print_prefix(c, -1, -2, "; ", out);
 }
 
+static void print_check(const gc_chain *c, int stmt, int trailer, const char *indent, gc_strbuf *out)
+{
+    gc_strbuf sb;
+    gc_sb_init(&sb);
+    gc_chain_print_prefix(c, stmt, trailer, "; ", &sb);
+    gc_sb_printf(out, "%s_check(v, ", indent);
+    gc_chain_print_string(sb.data, sb.len, out);
+    gc_sb_puts(out, ")\n");
+    gc_sb_free(&sb);
+}
+
 void gc_chain_print_python(const gc_chain *c, const char *indent, gc_strbuf *out)
 {
     for (int i = 0; i < c->nstmts; i++) {
         const gc_stmt *st = &c->s[i];
         gc_sb_printf(out, "%s# ", indent);
-        gc_chain_print_prefix(c, i, st->ntrailers, "", out);
-        /* print_prefix printed statements 0..i; keep only statement i in the comment */
+        print_stmt(c, st, -2, out);
         gc_sb_puts(out, "\n");
         gc_sb_printf(out, "%sv = ", indent);
         if (st->is_prev)
@@ -682,6 +694,7 @@ void gc_chain_print_python(const gc_chain *c, const char *indent, gc_strbuf *out
             gc_sb_puts(out, "]");
         }
         gc_sb_puts(out, "\n");
+        print_check(c, i, -1, indent, out);
         for (int j = 0; j < st->ntrailers; j++) {
             const gc_trailer *t = &st->t[j];
             gc_sb_printf(out, "%sv = ", indent);
@@ -714,13 +727,7 @@ void gc_chain_print_python(const gc_chain *c, const char *indent, gc_strbuf *out
                 break;
             }
             gc_sb_puts(out, "\n");
-            gc_sb_printf(out, "%s_check(v, ", indent);
-            gc_strbuf sb;
-            gc_sb_init(&sb);
-            gc_chain_print_prefix(c, i, j, "; ", &sb);
-            gc_chain_print_string(sb.data, sb.len, out);
-            gc_sb_free(&sb);
-            gc_sb_puts(out, ")\n");
+            print_check(c, i, j, indent, out);
         }
         gc_sb_printf(out, "%s_ = v\n", indent);
     }

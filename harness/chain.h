@@ -114,6 +114,7 @@ void gc_chain_init(gc_chain *c);
 const char *gc_chain_str(const gc_chain *c, gc_str s); /* not NUL-terminated: use len */
 int gc_chain_intern(gc_chain *c, const char *s, size_t len, gc_str *out);
 int gc_chain_equal(const gc_chain *a, const gc_chain *b);
+int gc_trailer_equal(const gc_chain *a, const gc_trailer *s, const gc_chain *b, const gc_trailer *t);
 int gc_chain_trailer_count(const gc_chain *c);
 
 /* Printers.  gc_chain_print writes one statement per line; gc_chain_print_oneline joins

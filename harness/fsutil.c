@@ -1,0 +1,156 @@
+/* fsutil.c — see fsutil.h. */
+#define _GNU_SOURCE /* nftw */
+#include "fsutil.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "session.h"
+
+void gc_sl_add(gc_strlist *l, const char *s)
+{
+    if (l->n + 1 >= l->cap) { /* room for a NULL terminator too */
+        l->cap = l->cap ? l->cap * 2 : 16;
+        l->v = realloc(l->v, (size_t)l->cap * sizeof *l->v);
+        if (!l->v)
+            abort();
+    }
+    l->v[l->n++] = s ? strdup(s) : NULL;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int gc_collect_inputs(const char *arg, gc_strlist *out)
+{
+    char abs[PATH_MAX];
+    if (!realpath(arg, abs)) {
+        gc_die_msg("cannot read %s: %s", arg, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (stat(abs, &st) != 0) {
+        gc_die_msg("cannot read %s: %s", arg, strerror(errno));
+        return -1;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        gc_sl_add(out, abs);
+        return 0;
+    }
+    DIR *d = opendir(abs);
+    if (!d) {
+        gc_die_msg("cannot read folder %s: %s", arg, strerror(errno));
+        return -1;
+    }
+    int first = out->n;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char p[PATH_MAX * 2];
+        snprintf(p, sizeof p, "%s/%s", abs, e->d_name);
+        if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
+            gc_sl_add(out, p);
+    }
+    closedir(d);
+    qsort(out->v + first, (size_t)(out->n - first), sizeof *out->v, cmp_str);
+    return 0;
+}
+
+unsigned char *gc_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, n = 0;
+    unsigned char *buf = malloc(cap);
+    size_t r;
+    while (buf && (r = fread(buf + n, 1, cap - n, f)) > 0) {
+        n += r;
+        if (n == cap) {
+            if (cap >= (size_t)64 << 20)
+                break; /* far past any chain: the parser reports "too large" */
+            cap *= 2;
+            unsigned char *nb = realloc(buf, cap);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+            }
+            buf = nb;
+        }
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(buf);
+        return NULL;
+    }
+    *len = n;
+    return buf;
+}
+
+static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb;
+    (void)flag;
+    (void)ftw;
+    return remove(p);
+}
+
+void gc_rm_tree(const char *dir) { nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS); }
+
+int gc_mkdirs(const char *path)
+{
+    char tmp[PATH_MAX];
+    snprintf(tmp, sizeof tmp, "%s", path);
+    for (char *p = tmp + 1; *p; p++) {
+        if (*p == '/') {
+            *p = '\0';
+            mkdir(tmp, 0755);
+            *p = '/';
+        }
+    }
+    return mkdir(tmp, 0755) == 0 || errno == EEXIST ? 0 : -1;
+}
+
+void gc_exe_dir(char *out, size_t len)
+{
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0) {
+        snprintf(out, len, ".");
+        return;
+    }
+    self[n] = '\0';
+    char *slash = strrchr(self, '/');
+    if (slash)
+        *slash = '\0';
+    snprintf(out, len, "%s", self);
+}
+
+
+void gc_sl_free(gc_strlist *l)
+{
+    for (int i = 0; i < l->n; i++)
+        free(l->v[i]);
+    free(l->v);
+    l->v = NULL;
+    l->n = l->cap = 0;
+}
+
+int gc_sl_contains(const gc_strlist *l, const char *s)
+{
+    for (int i = 0; i < l->n; i++)
+        if (l->v[i] && strcmp(l->v[i], s) == 0)
+            return 1;
+    return 0;
+}

@@ -1,0 +1,23 @@
+/* minimize.h — chain-level minimization of an escape.
+ *
+ * Owns: shrinking an escaping chain to the shortest chain that makes the same escape
+ * (same kind, capability and primitive): dropping statements, deleting runs of trailers,
+ * replacing a prefix by a shorter root that yields a value the rest still escapes from,
+ * and preferring the shortest literal forms (.name over ['name'], fewer and shorter call
+ * arguments).  Every candidate is evaluated for real, in a fresh namespace. */
+#ifndef GATECRASH_MINIMIZE_H
+#define GATECRASH_MINIMIZE_H
+
+#include "eval.h"
+
+typedef struct {
+    int evaluations;     /* candidates run */
+    int trailers_before; /* of the escaping part of the input */
+    int trailers_after;
+} gc_min_stats;
+
+/* 'in' must escape.  On success returns 0 and fills 'best' (resolved, trimmed) and
+ * 'best_out' (its outcome, whose signature is the case's).  -1 if 'in' does not escape. */
+int gc_minimize(gc_target *t, const gc_chain *in, gc_chain *best, gc_outcome *best_out, gc_min_stats *st);
+
+#endif

@@ -1,0 +1,285 @@
+/* triage.c — see triage.h. */
+#define _GNU_SOURCE
+#include "triage.h"
+
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "reproducer.h"
+
+void gc_case_slug(const char *sig, char *out, size_t len)
+{
+    /* kind:cap:primitive:bridges -> kind-cap-primitive-via-bridges */
+    size_t o = 0;
+    int colons = 0;
+    for (const char *p = sig; *p && o + 6 < len; p++) {
+        char c = *p;
+        if (c == ':') {
+            colons++;
+            if (colons == 3) {
+                memcpy(out + o, "-via-", 5);
+                o += 5;
+                continue;
+            }
+            c = '-';
+        } else if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                     c == '_' || c == '+')) {
+            c = '_';
+        }
+        out[o++] = c;
+    }
+    out[o] = '\0';
+}
+
+int gc_write_atomic(const char *path, const char *data, size_t len, int exclusive)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld.XXXXXX", path, (long)getpid());
+    int fd = mkstemp(tmp);
+    if (fd < 0)
+        return -1;
+    size_t done = 0;
+    while (done < len) {
+        ssize_t n = write(fd, data + done, len - done);
+        if (n <= 0) {
+            close(fd);
+            unlink(tmp);
+            return -1;
+        }
+        done += (size_t)n;
+    }
+    if (fsync(fd) != 0 || fchmod(fd, 0644) != 0 || close(fd) != 0) {
+        unlink(tmp);
+        return -1;
+    }
+    int rc = exclusive ? link(tmp, path) : rename(tmp, path);
+    int saved = errno;
+    if (exclusive || rc != 0)
+        unlink(tmp);
+    errno = saved;
+    return rc;
+}
+
+int gc_case_known(const char *dir, const char *signature)
+{
+    char slug[300], path[4096];
+    gc_case_slug(signature, slug, sizeof slug);
+    snprintf(path, sizeof path, "%s/%s.chain", dir, slug);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    char line[512];
+    int known = 0;
+    while (!known && fgets(line, sizeof line, f) && line[0] == '#') {
+        line[strcspn(line, "\n")] = '\0';
+        known = strncmp(line, "# signature: ", 13) == 0 && strcmp(line + 13, signature) == 0;
+    }
+    fclose(f);
+    return known;
+}
+
+static int target_args(const gc_session_opts *t, const char **argv, int i)
+{
+    if (t->sandbox) {
+        argv[i++] = "--sandbox";
+        argv[i++] = t->sandbox;
+        argv[i++] = "--requires";
+        argv[i++] = t->requires;
+    } else {
+        argv[i++] = t->target_dir;
+    }
+    if (t->mode) {
+        argv[i++] = "--mode";
+        argv[i++] = t->mode;
+    }
+    return i;
+}
+
+int gc_confirm_fresh(const gc_triage_opts *o, const char *file, int raw, char *sig, size_t siglen)
+{
+    const char *argv[16];
+    int n = 0;
+    argv[n++] = o->exe;
+    argv[n++] = "replay";
+    argv[n++] = "-q";
+    argv[n++] = "--json";
+    if (raw)
+        argv[n++] = "--raw";
+    n = target_args(o->target, argv, n);
+    argv[n++] = file;
+    argv[n] = NULL;
+    int pfd[2];
+    if (pipe(pfd) != 0)
+        return -1;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        dup2(pfd[1], 1);
+        int nul = open("/dev/null", O_WRONLY);
+        if (nul >= 0)
+            dup2(nul, 2);
+        close(pfd[0]);
+        close(pfd[1]);
+        execv(o->exe, (char *const *)argv);
+        _exit(127);
+    }
+    close(pfd[1]);
+    char buf[16384];
+    size_t have = 0;
+    ssize_t r;
+    while ((r = read(pfd[0], buf + have, sizeof buf - 1 - have)) > 0)
+        have += (size_t)r;
+    buf[have] = '\0';
+    close(pfd[0]);
+    int status;
+    waitpid(pid, &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) > 1)
+        return -1;
+    if (WEXITSTATUS(status) == 0)
+        return 0;
+    const char *js = strstr(buf, "\n{\"kind\"");
+    js = js ? js + 1 : (strncmp(buf, "{\"kind\"", 7) == 0 ? buf : NULL);
+    if (sig && siglen) {
+        sig[0] = '\0';
+        cJSON *j = js ? cJSON_Parse(js) : NULL;
+        if (!j) { /* the JSON object is one line: parse just that line */
+            char line[8192];
+            snprintf(line, sizeof line, "%.*s", js ? (int)strcspn(js, "\n") : 0, js ? js : "");
+            j = cJSON_Parse(line);
+        }
+        const cJSON *s = j ? cJSON_GetObjectItemCaseSensitive(j, "signature") : NULL;
+        if (cJSON_IsString(s))
+            snprintf(sig, siglen, "%s", s->valuestring);
+        cJSON_Delete(j);
+    }
+    return 1;
+}
+
+static unsigned char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    unsigned char *buf = malloc(GC_MAX_INPUT + 1);
+    *len = buf ? fread(buf, 1, GC_MAX_INPUT, f) : 0;
+    fclose(f);
+    return buf;
+}
+
+static void case_text(const gc_target *t, const gc_outcome *o, const gc_chain *c, const char *found_by,
+                      const char *origin, const gc_min_stats *st, gc_strbuf *out)
+{
+    char policy[512], date[32];
+    gc_policy_describe(&t->policy, policy, sizeof policy);
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
+    gc_sb_puts(out, "# gatecrash escape case (replay: gatecrash replay TARGET --expect escape THIS_FILE)\n");
+    gc_sb_printf(out, "# target: %s\n# policy: %s\n# mode: %s\n", t->spec.name, policy,
+                 t->spec.mode == GC_MODE_EFFECT ? "effect" : "reach");
+    gc_sb_printf(out, "# kind: %s\n# capability: %s\n# primitive: %s\n# signature: %s\n",
+                 gc_kind_name(o->escape.kind), gc_cap_name(o->escape.cap), o->escape.primitive, o->signature);
+    gc_sb_printf(out, "# python: %s\n# date: %s\n", PY_VERSION, date);
+    gc_sb_printf(out, "# found-by: %s, crash input %s; minimized from %d to %d trailers in %d runs\n", found_by,
+                 origin, st->trailers_before, st->trailers_after, st->evaluations);
+    gc_chain_print(c, out);
+}
+
+void gc_triage_one(gc_target *t, const gc_triage_opts *o, const char *path, gc_triage_summary *sum)
+{
+    static gc_chain in, best;
+    static gc_outcome out;
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    size_t len = 0;
+    unsigned char *data = slurp(path, &len);
+    if (!data) {
+        printf("rejected  %s: unreadable\n", base);
+        sum->rejected++;
+        return;
+    }
+    gc_chain_parse(data, len, GC_PARSE_LENIENT, &in, NULL);
+    free(data);
+    if (in.nstmts == 0) {
+        printf("rejected  %s: no chain decodes from it\n", base);
+        sum->rejected++;
+        return;
+    }
+    /* 1. it must reproduce in a fresh process, decoded as the fuzzer decoded it */
+    char fresh_sig[256] = "";
+    int fr = gc_confirm_fresh(o, path, 1, fresh_sig, sizeof fresh_sig);
+    if (fr != 1) {
+        printf("flaky     %s: %s in a fresh process\n", base, fr == 0 ? "does not escape" : "could not be run");
+        sum->flaky++;
+        return;
+    }
+    /* 2. minimize at chain level */
+    gc_min_stats st;
+    if (gc_minimize(t, &in, &best, &out, &st) != 0) {
+        printf("flaky     %s: escapes in a fresh process but not here (state-dependent)\n", base);
+        sum->flaky++;
+        return;
+    }
+    gc_strbuf text;
+    gc_sb_init(&text);
+    gc_chain_print_oneline(&best, &text);
+    if (gc_case_known(o->outdir, out.signature)) {
+        printf("known     %s: %s  %s\n", base, out.signature, text.data);
+        sum->known++;
+        gc_sb_free(&text);
+        return;
+    }
+    /* 3. the minimized case must reproduce in a fresh process too, strictly parsed */
+    gc_strbuf body;
+    gc_sb_init(&body);
+    case_text(t, &out, &best, o->found_by, base, &st, &body);
+    char slug[300], chain_path[4096], py_path[4096];
+    gc_case_slug(out.signature, slug, sizeof slug);
+    snprintf(chain_path, sizeof chain_path, "%s/%s.chain", o->outdir, slug);
+    snprintf(py_path, sizeof py_path, "%s/%s.py", o->outdir, slug);
+    char probe[4096];
+    snprintf(probe, sizeof probe, "%s/.%s.probe.%ld", o->outdir, slug, (long)getpid());
+    char sig2[256] = "";
+    int ok = gc_write_atomic(probe, body.data, body.len, 0) == 0 &&
+             gc_confirm_fresh(o, probe, 0, sig2, sizeof sig2) == 1 && strcmp(sig2, out.signature) == 0;
+    unlink(probe);
+    if (!ok) {
+        printf("flaky     %s: the minimized chain does not reproduce in a fresh process\n", base);
+        sum->flaky++;
+        gc_sb_free(&body);
+        gc_sb_free(&text);
+        return;
+    }
+    /* 4. save: reproducer first (replaceable), then the case itself, exclusively */
+    gc_strbuf py;
+    gc_sb_init(&py);
+    gc_reproducer_write(t, &best, &out, &py);
+    int saved = gc_write_atomic(py_path, py.data, py.len, 0) == 0 && chmod(py_path, 0755) == 0;
+    if (saved && gc_write_atomic(chain_path, body.data, body.len, 1) != 0) {
+        if (errno == EEXIST) {
+            printf("known     %s: %s  %s (saved meanwhile by another run)\n", base, out.signature, text.data);
+            sum->known++;
+        } else {
+            printf("error     %s: cannot write %s: %s\n", base, chain_path, strerror(errno));
+            sum->flaky++;
+        }
+    } else if (saved) {
+        printf("new       %s: %s  %s\n", base, out.signature, text.data);
+        sum->new_cases++;
+    } else {
+        printf("error     %s: cannot write %s: %s\n", base, py_path, strerror(errno));
+        sum->flaky++;
+    }
+    gc_sb_free(&py);
+    gc_sb_free(&body);
+    gc_sb_free(&text);
+}

@@ -1,0 +1,43 @@
+/* triage.h — crashes become regression cases.
+ *
+ * Owns: for each crash input, confirmation in a fresh process, chain-level minimization,
+ * de-duplication by signature against the case folder, and the atomic writing of the case
+ * (<slug>.chain with its '#' header, <slug>.py reproducer).  Also reading a case folder's
+ * known signatures, which the release gate and the campaign scripts share. */
+#ifndef GATECRASH_TRIAGE_H
+#define GATECRASH_TRIAGE_H
+
+#include "eval.h"
+#include "minimize.h"
+#include "session.h"
+
+typedef struct {
+    int new_cases, known, flaky, rejected;
+} gc_triage_summary;
+
+typedef struct {
+    const char *exe;            /* this program, to re-run a case in a fresh process */
+    const gc_session_opts *target; /* the target, as given on the command line */
+    const char *outdir;         /* escapes/<target> */
+    const char *found_by;       /* "libFuzzer", "AFL++", "sweep", … for the header */
+    int quiet;
+} gc_triage_opts;
+
+/* Triage one crash input; prints one line about it and updates the summary. */
+void gc_triage_one(gc_target *t, const gc_triage_opts *o, const char *path, gc_triage_summary *sum);
+
+/* Run a chain file in a fresh process (`exe replay --json -q …`).  Returns 1 if it escaped
+ * and fills sig (may be NULL), 0 if not, -1 if the run failed. */
+int gc_confirm_fresh(const gc_triage_opts *o, const char *file, int raw, char *sig, size_t siglen);
+
+/* The case's file name stem for a signature: reach-spawn-os.system-via-modattr */
+void gc_case_slug(const char *signature, char *out, size_t len);
+
+/* Write 'data' to 'path' atomically (temp file in the same folder, then rename, or link
+ * when 'exclusive': then it fails with EEXIST if 'path' exists).  0 or -1 (errno set). */
+int gc_write_atomic(const char *path, const char *data, size_t len, int exclusive);
+
+/* Is a case with this signature in 'dir' already (a '# signature:' header line)? */
+int gc_case_known(const char *dir, const char *signature);
+
+#endif
