@@ -25,6 +25,7 @@
 #include "eval.h"
 #include "explain.h"
 #include "fsutil.h"
+#include "report.h"
 #include "session.h"
 #include "triage.h"
 
@@ -40,6 +41,7 @@ static void usage(FILE *f)
           "                        [--dict FILE] [--fuzzer PATH] [--mode M]\n"
           "  gatecrash triage TARGET [--out escapes/NAME] [--found-by ENGINE] CRASH...|DIR\n"
           "  gatecrash explain TARGET [--raw] FILE\n"
+          "  gatecrash gate TARGET [--escapes DIR] [--time S] [--report DIR] [--jobs N] [--corpus DIR]\n"
           "TARGET: a folder with target.json, or --sandbox PATH --requires JSON|@FILE\n"
           "exit: 0 nothing escaped, 1 escaped, 2 bad usage/input, 3 target failed to load,\n"
           "      4 harness error\n",
@@ -499,6 +501,185 @@ static int cmd_explain(int argc, char **argv)
     return rc;
 }
 
+/* ---- gate ---- */
+
+static void header_value(const unsigned char *data, size_t len, const char *key, char *out, size_t outlen)
+{
+    out[0] = '\0';
+    size_t kl = strlen(key);
+    for (size_t i = 0; i < len;) {
+        size_t e = i;
+        while (e < len && data[e] != '\n')
+            e++;
+        if (data[i] != '#')
+            break;
+        if (e - i > kl + 2 && memcmp(data + i, "# ", 2) == 0 && memcmp(data + i + 2, key, kl) == 0 &&
+            data[i + 2 + kl] == ':') {
+            size_t vs = i + 3 + kl + (data[i + 3 + kl] == ' ');
+            snprintf(out, outlen, "%.*s", (int)(e - vs), (const char *)data + vs);
+        }
+        i = e + 1;
+    }
+}
+
+static int cmd_gate(int argc, char **argv)
+{
+    gc_session_opts o = {0};
+    gc_campaign_opts c = {.target = &o, .seconds = 60, .jobs = 1, .runs = -1};
+    const char *corpus = NULL, *outdir = NULL, *dict = NULL, *fuzzer = NULL, *escapes = NULL, *report = NULL;
+    gc_strlist pos = {0};
+    for (int i = 0; i < argc; i++) {
+        if (target_opt(argc, argv, &i, &o) || campaign_opt(argc, argv, &i, &c, &corpus, &outdir, &dict, &fuzzer))
+            continue;
+        if (strcmp(argv[i], "--escapes") == 0 && i + 1 < argc)
+            escapes = argv[++i];
+        else if (strcmp(argv[i], "--report") == 0 && i + 1 < argc)
+            report = argv[++i];
+        else if (argv[i][0] == '-') {
+            gc_die_msg("unknown or incomplete option %s", argv[i]);
+            return GC_EXIT_USAGE;
+        } else
+            gc_sl_add(&pos, argv[i]);
+    }
+    if (!o.sandbox && !o.target_dir && pos.n > 0)
+        o.target_dir = pos.v[0];
+    if (!o.sandbox && !o.target_dir) {
+        gc_die_msg("usage: gatecrash gate TARGET [--escapes DIR] [--time S] [--report DIR]");
+        return GC_EXIT_USAGE;
+    }
+    int rc = absolutize_target(&o);
+    if (rc)
+        return rc;
+    gc_target_spec spec;
+    char err[1024];
+    rc = o.sandbox ? gc_target_spec_from_args(o.sandbox, o.requires ? o.requires : "{}", &spec, err, sizeof err)
+                   : gc_target_spec_from_dir(o.target_dir, &spec, err, sizeof err);
+    if (rc) {
+        gc_die_msg("%s", err);
+        return rc;
+    }
+    char name[128];
+    snprintf(name, sizeof name, "%s", spec.name);
+    gc_target t;
+    t.spec = spec;
+    /* folders: cases, report, campaign output */
+    char esc_abs[PATH_MAX * 2], rep_abs[PATH_MAX], tmp[PATH_MAX * 2];
+    if (escapes)
+        snprintf(esc_abs, sizeof esc_abs, "%s", escapes);
+    else
+        snprintf(esc_abs, sizeof esc_abs, "%s/escapes/%s", gc_start_dir, name);
+    snprintf(tmp, sizeof tmp, "%s", report ? report : "");
+    if (!report)
+        snprintf(tmp, sizeof tmp, "%s/out/%s/gate-report", gc_start_dir, name);
+    if (gc_mkdirs(tmp) < 0 || !realpath(tmp, rep_abs)) {
+        gc_die_msg("cannot create report folder %s", tmp);
+        return GC_EXIT_USAGE;
+    }
+    gc_strlist cases = {0};
+    struct stat st;
+    if (stat(esc_abs, &st) == 0 && S_ISDIR(st.st_mode)) {
+        gc_strlist all = {0};
+        if (gc_collect_inputs(esc_abs, &all) < 0)
+            return GC_EXIT_USAGE;
+        for (int i = 0; i < all.n; i++) {
+            size_t l = strlen(all.v[i]);
+            if (l > 6 && strcmp(all.v[i] + l - 6, ".chain") == 0)
+                gc_sl_add(&cases, all.v[i]);
+        }
+        gc_sl_free(&all);
+    } else if (escapes) {
+        gc_die_msg("escapes folder %s is not readable", escapes);
+        return GC_EXIT_USAGE;
+    }
+    char out_abs[PATH_MAX], seeds[PATH_MAX], dict_abs[PATH_MAX], fuzz_bin[PATH_MAX], rscratch[PATH_MAX + 32];
+    snprintf(tmp, sizeof tmp, "%s", outdir ? outdir : "");
+    if (!outdir)
+        snprintf(tmp, sizeof tmp, "%s/out/%s/gate-campaign", gc_start_dir, name);
+    if (c.seconds > 0) {
+        rc = campaign_paths(&c, &t, corpus, tmp, dict, fuzzer, out_abs, seeds, dict_abs, fuzz_bin);
+    } else {
+        rc = gc_mkdirs(tmp) == 0 && realpath(tmp, out_abs) ? 0 : GC_EXIT_USAGE;
+        if (rc)
+            gc_die_msg("cannot create output folder %s", tmp);
+    }
+    gc_target_spec_free(&spec);
+    if (rc)
+        return rc;
+    gc_session_opts so = o;
+    rc = open_for_campaign(&t, &so, out_abs, rscratch, sizeof rscratch);
+    if (rc)
+        return rc;
+
+    /* 1. every saved case must now be blocked */
+    gc_case_result *results = calloc((size_t)cases.n + 1, sizeof *results);
+    static gc_chain chain;
+    static gc_outcome out;
+    int still = 0, bad = 0;
+    fprintf(stderr, "gatecrash: gate %s: replaying %d saved case(s) from %s\n", t.spec.name, cases.n, esc_abs);
+    for (int i = 0; i < cases.n; i++) {
+        gc_case_result *cr = &results[i];
+        const char *b = strrchr(cases.v[i], '/');
+        snprintf(cr->file, sizeof cr->file, "%s", b ? b + 1 : cases.v[i]);
+        size_t len = 0;
+        unsigned char *data = gc_read_file(cases.v[i], &len);
+        gc_parse_error perr;
+        if (!data || gc_chain_parse(data, len, GC_PARSE_STRICT, &chain, &perr) < 0 || chain.nstmts == 0) {
+            gc_die_msg("%s: not a readable chain file", cases.v[i]);
+            free(data);
+            bad++;
+            continue;
+        }
+        header_value(data, len, "signature", cr->signature, sizeof cr->signature);
+        free(data);
+        if (gc_run_input(&t, &chain, &out, NULL, NULL, err, sizeof err) != 0) {
+            gc_die_msg("%s: %s", cases.v[i], err);
+            return GC_EXIT_HARNESS;
+        }
+        if (out.escaped) {
+            still++;
+            cr->escaped = 1;
+            gc_strbuf sb;
+            gc_sb_init(&sb);
+            gc_escape_chain_text(&out, &sb);
+            snprintf(cr->chain, sizeof cr->chain, "%s", sb.data);
+            gc_sb_free(&sb);
+            snprintf(cr->signature, sizeof cr->signature, "%s", out.signature);
+            snprintf(cr->kind, sizeof cr->kind, "%s", gc_kind_name(out.escape.kind));
+            snprintf(cr->cap, sizeof cr->cap, "%s", gc_cap_name(out.escape.cap));
+            snprintf(cr->prim, sizeof cr->prim, "%s", out.escape.primitive);
+            printf("ESCAPES   %s: %s via %s\n", cr->file, cr->signature, cr->chain);
+        } else {
+            printf("blocked   %s\n", cr->file);
+        }
+    }
+    /* 2. fuzz from the stored corpus */
+    gc_campaign_result fr;
+    int fuzzed = 0;
+    if (c.seconds > 0) {
+        fprintf(stderr, "gatecrash: gate %s: fuzzing for %lds\n", t.spec.name, c.seconds);
+        rc = gc_campaign_run(&t, &c, &fr);
+        if (rc)
+            return rc;
+        fuzzed = 1;
+        gc_campaign_print_table(&fr, t.spec.name);
+    }
+    gc_rm_tree(rscratch);
+    gc_gate_report rep = {&t, esc_abs, results, cases.n, fuzzed ? &fr : NULL, c.seconds, 0, 0};
+    rep.pass = still == 0 && bad == 0 && (!fuzzed || fr.nfound == 0);
+    if (gc_report_write(&rep, rep_abs, gc_start_dir) != 0) {
+        gc_die_msg("cannot write the report into %s: %s", rep_abs, strerror(errno));
+        return GC_EXIT_HARNESS;
+    }
+    printf("gate %s: %s — %d of %d saved case(s) still escape, %d escape(s) found by fuzzing; report: %s/report.{md,json,sarif}\n",
+           t.spec.name, rep.pass ? "PASS" : "FAIL", still, cases.n, fuzzed ? fr.nfound : 0, rep_abs);
+    if (fuzzed)
+        gc_campaign_result_free(&fr);
+    free(results);
+    if (bad)
+        return GC_EXIT_USAGE;
+    return rep.pass ? GC_EXIT_OK : GC_EXIT_ESCAPE;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
@@ -516,6 +697,8 @@ int main(int argc, char **argv)
         return cmd_triage(argc - 2, argv + 2);
     if (strcmp(argv[1], "explain") == 0)
         return cmd_explain(argc - 2, argv + 2);
+    if (strcmp(argv[1], "gate") == 0)
+        return cmd_gate(argc - 2, argv + 2);
     gc_die_msg("unknown command '%s'", argv[1]);
     usage(stderr);
     return GC_EXIT_USAGE;

@@ -1,0 +1,222 @@
+/* report.c — see report.h.  JSON and SARIF are built with cJSON (Debian's libcjson). */
+#include "report.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "triage.h"
+
+#define GATECRASH_VERSION "0.1.0"
+
+typedef struct {
+    const char *source; /* "case FILE" or "fuzzing" */
+    const char *kind, *cap, *prim, *sig, *chain;
+} escape_view;
+
+/* Every escape in the report, cases first. */
+static int escapes_of(const gc_gate_report *r, escape_view *out, int max)
+{
+    int n = 0;
+    for (int i = 0; i < r->ncases && n < max; i++)
+        if (r->cases[i].escaped)
+            out[n++] = (escape_view){r->cases[i].file, r->cases[i].kind, r->cases[i].cap, r->cases[i].prim,
+                                     r->cases[i].signature, r->cases[i].chain};
+    for (int i = 0; r->fuzz && i < r->fuzz->nfound && n < max; i++) {
+        const gc_finding *f = &r->fuzz->found[i];
+        out[n++] = (escape_view){"fuzzing", f->kind, f->cap, f->prim, f->sig, f->chain};
+    }
+    return n;
+}
+
+static void markdown(const gc_gate_report *r, const escape_view *e, int ne, gc_strbuf *md)
+{
+    char policy[512];
+    gc_policy_describe(&r->t->policy, policy, sizeof policy);
+    int escaped_cases = 0;
+    for (int i = 0; i < r->ncases; i++)
+        escaped_cases += r->cases[i].escaped;
+    gc_sb_printf(md, "# gatecrash release gate: %s — %s\n\n", r->t->spec.name, r->pass ? "PASS" : "FAIL");
+    gc_sb_printf(md, "- gate module: `%s`\n- policy: `%s` (%s mode)\n", r->t->spec.sandbox, policy,
+                 r->t->spec.mode == GC_MODE_EFFECT ? "effect" : "reach");
+    gc_sb_printf(md, "- saved cases replayed: %d from `%s`, %d still escape\n", r->ncases, r->escapes_dir,
+                 escaped_cases);
+    if (r->fuzz)
+        gc_sb_printf(md, "- fuzzing: %lds, %lu inputs, %d distinct escape(s)\n", r->fuzz_seconds, r->fuzz->execs,
+                     r->fuzz->nfound);
+    else
+        gc_sb_puts(md, "- fuzzing: not run\n");
+    gc_sb_puts(md, "\n");
+    if (ne) {
+        gc_sb_puts(md, "## Escapes\n\n| source | kind | capability | primitive | chain |\n|---|---|---|---|---|\n");
+        for (int i = 0; i < ne; i++)
+            gc_sb_printf(md, "| %s | %s | %s | `%s` | `%s` |\n", e[i].source, e[i].kind, e[i].cap, e[i].prim,
+                         e[i].chain);
+        gc_sb_puts(md, "\n");
+    }
+    if (r->ncases) {
+        gc_sb_puts(md, "## Saved cases\n\n| case | signature | verdict |\n|---|---|---|\n");
+        for (int i = 0; i < r->ncases; i++)
+            gc_sb_printf(md, "| `%s` | `%s` | %s |\n", r->cases[i].file, r->cases[i].signature,
+                         r->cases[i].escaped ? "**still escapes**" : "blocked");
+    }
+}
+
+static cJSON *json_report(const gc_gate_report *r, const escape_view *e, int ne)
+{
+    char policy[512], date[32];
+    gc_policy_describe(&r->t->policy, policy, sizeof policy);
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "tool", "gatecrash");
+    cJSON_AddStringToObject(j, "version", GATECRASH_VERSION);
+    cJSON_AddStringToObject(j, "date", date);
+    cJSON_AddStringToObject(j, "python", PY_VERSION);
+    cJSON_AddStringToObject(j, "target", r->t->spec.name);
+    cJSON_AddStringToObject(j, "sandbox", r->t->spec.sandbox);
+    cJSON_AddStringToObject(j, "policy", policy);
+    cJSON_AddStringToObject(j, "mode", r->t->spec.mode == GC_MODE_EFFECT ? "effect" : "reach");
+    cJSON_AddStringToObject(j, "verdict", r->pass ? "pass" : "fail");
+    cJSON *cases = cJSON_AddArrayToObject(j, "cases");
+    for (int i = 0; i < r->ncases; i++) {
+        cJSON *c = cJSON_CreateObject();
+        cJSON_AddStringToObject(c, "file", r->cases[i].file);
+        cJSON_AddStringToObject(c, "signature", r->cases[i].signature);
+        cJSON_AddBoolToObject(c, "blocked", !r->cases[i].escaped);
+        cJSON_AddItemToArray(cases, c);
+    }
+    cJSON *fz = cJSON_AddObjectToObject(j, "fuzzing");
+    cJSON_AddBoolToObject(fz, "run", r->fuzz != NULL);
+    cJSON_AddNumberToObject(fz, "seconds", r->fuzz ? (double)r->fuzz_seconds : 0);
+    cJSON_AddNumberToObject(fz, "inputs", r->fuzz ? (double)r->fuzz->execs : 0);
+    cJSON *esc = cJSON_AddArrayToObject(j, "escapes");
+    for (int i = 0; i < ne; i++) {
+        cJSON *x = cJSON_CreateObject();
+        cJSON_AddStringToObject(x, "source", e[i].source);
+        cJSON_AddStringToObject(x, "kind", e[i].kind);
+        cJSON_AddStringToObject(x, "capability", e[i].cap);
+        cJSON_AddStringToObject(x, "primitive", e[i].prim);
+        cJSON_AddStringToObject(x, "signature", e[i].sig);
+        cJSON_AddStringToObject(x, "chain", e[i].chain);
+        cJSON_AddItemToArray(esc, x);
+    }
+    return j;
+}
+
+static cJSON *sarif_report(const gc_gate_report *r, const escape_view *e, int ne, const char *base)
+{
+    char policy[512];
+    gc_policy_describe(&r->t->policy, policy, sizeof policy);
+    const char *uri = r->t->spec.sandbox;
+    size_t bl = strlen(base);
+    char urib[4200];
+    if (strncmp(uri, base, bl) == 0 && uri[bl] == '/')
+        uri += bl + 1;
+    else {
+        snprintf(urib, sizeof urib, "file://%s", uri);
+        uri = urib;
+    }
+    cJSON *s = cJSON_CreateObject();
+    cJSON_AddStringToObject(s, "$schema", "https://json.schemastore.org/sarif-2.1.0.json");
+    cJSON_AddStringToObject(s, "version", "2.1.0");
+    cJSON *runs = cJSON_AddArrayToObject(s, "runs");
+    cJSON *run = cJSON_CreateObject();
+    cJSON_AddItemToArray(runs, run);
+    cJSON *tool = cJSON_AddObjectToObject(run, "tool");
+    cJSON *driver = cJSON_AddObjectToObject(tool, "driver");
+    cJSON_AddStringToObject(driver, "name", "gatecrash");
+    cJSON_AddStringToObject(driver, "version", GATECRASH_VERSION);
+    cJSON *rules = cJSON_AddArrayToObject(driver, "rules");
+    static const char *kinds[] = {"reach", "effect"};
+    static const char *caps[] = {"spawn", "write", "network"};
+    for (int k = 0; k < 2; k++)
+        for (int c = 0; c < 3; c++) {
+            char id[64], text[256];
+            snprintf(id, sizeof id, "gatecrash/%s/%s", kinds[k], caps[c]);
+            snprintf(text, sizeof text, "Handler code %s a real %s primitive the policy forbids",
+                     k == 0 ? "reaches" : "makes an effect through", caps[c]);
+            cJSON *rule = cJSON_CreateObject();
+            cJSON_AddStringToObject(rule, "id", id);
+            cJSON_AddStringToObject(rule, "name", id + 10);
+            cJSON *sd = cJSON_AddObjectToObject(rule, "shortDescription");
+            cJSON_AddStringToObject(sd, "text", text);
+            cJSON *dc = cJSON_AddObjectToObject(rule, "defaultConfiguration");
+            cJSON_AddStringToObject(dc, "level", "error");
+            cJSON_AddItemToArray(rules, rule);
+        }
+    cJSON *results = cJSON_AddArrayToObject(run, "results");
+    for (int i = 0; i < ne; i++) {
+        char id[64], msg[2048];
+        snprintf(id, sizeof id, "gatecrash/%s/%s", e[i].kind, e[i].cap);
+        snprintf(msg, sizeof msg, "Sandbox escape (%s %s): handler code reaches the real %s from what the gate hands out, via: %s",
+                 e[i].kind, e[i].cap, e[i].prim, e[i].chain);
+        cJSON *res = cJSON_CreateObject();
+        cJSON_AddStringToObject(res, "ruleId", id);
+        int ri = 0;
+        for (int k = 0; k < 2; k++)
+            for (int c = 0; c < 3; c++)
+                if (strcmp(e[i].kind, kinds[k]) == 0 && strcmp(e[i].cap, caps[c]) == 0)
+                    ri = k * 3 + c;
+        cJSON_AddNumberToObject(res, "ruleIndex", ri);
+        cJSON_AddStringToObject(res, "level", "error");
+        cJSON *m = cJSON_AddObjectToObject(res, "message");
+        cJSON_AddStringToObject(m, "text", msg);
+        cJSON *locs = cJSON_AddArrayToObject(res, "locations");
+        cJSON *loc = cJSON_CreateObject();
+        cJSON *pl = cJSON_AddObjectToObject(loc, "physicalLocation");
+        cJSON *al = cJSON_AddObjectToObject(pl, "artifactLocation");
+        cJSON_AddStringToObject(al, "uri", uri);
+        cJSON *reg = cJSON_AddObjectToObject(pl, "region");
+        cJSON_AddNumberToObject(reg, "startLine", 1);
+        cJSON_AddItemToArray(locs, loc);
+        cJSON *fp = cJSON_AddObjectToObject(res, "partialFingerprints");
+        cJSON_AddStringToObject(fp, "gatecrashSignature/v1", e[i].sig);
+        cJSON *props = cJSON_AddObjectToObject(res, "properties");
+        cJSON_AddStringToObject(props, "chain", e[i].chain);
+        cJSON_AddStringToObject(props, "signature", e[i].sig);
+        cJSON_AddStringToObject(props, "primitive", e[i].prim);
+        cJSON_AddStringToObject(props, "source", e[i].source);
+        cJSON_AddStringToObject(props, "policy", policy);
+        cJSON_AddItemToArray(results, res);
+    }
+    return s;
+}
+
+static int write_json(const char *dir, const char *name, cJSON *j)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    char *text = cJSON_Print(j);
+    int rc = text ? gc_write_atomic(path, text, strlen(text), 0) : -1;
+    free(text);
+    return rc;
+}
+
+int gc_report_write(const gc_gate_report *r, const char *dir, const char *base)
+{
+    int max = r->ncases + (r->fuzz ? r->fuzz->nfound : 0) + 1;
+    escape_view *e = calloc((size_t)max, sizeof *e);
+    if (!e)
+        return -1;
+    int ne = escapes_of(r, e, max);
+    gc_strbuf md;
+    gc_sb_init(&md);
+    markdown(r, e, ne, &md);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/report.md", dir);
+    int rc = gc_write_atomic(path, md.data, md.len, 0);
+    gc_sb_free(&md);
+    cJSON *j = json_report(r, e, ne);
+    cJSON *s = sarif_report(r, e, ne, base);
+    if (rc == 0)
+        rc = write_json(dir, "report.json", j);
+    if (rc == 0)
+        rc = write_json(dir, "report.sarif", s);
+    cJSON_Delete(j);
+    cJSON_Delete(s);
+    free(e);
+    return rc;
+}
