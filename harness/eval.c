@@ -247,25 +247,28 @@ static PyObject *nth_item(PyObject *v, long k, gc_chain *rc, gc_trailer *rt)
     } else {
         val = x;
         Py_INCREF(val);
-        if (PyList_Check(v) || PyTuple_Check(v)) {
+        /* [@name] is the portable form (a list like __subclasses__() is ordered differently
+         * by every Python version); an index where no name picks this element */
+        char buf[GC_MAX_NAME + 1];
+        int dotted = 0;
+        int named = name_of(val, 0, buf, sizeof buf);
+        if (!named && name_of(val, 1, buf, sizeof buf) && strchr(buf, '.'))
+            named = dotted = 1; /* [@A.B] replays by __qualname__ */
+        if (named) {
+            int first = 1; /* portable only if the name finds this very element first */
+            for (Py_ssize_t i = 0; i < idx && first; i++) {
+                char other[GC_MAX_NAME + 1];
+                if (name_of(PyList_GET_ITEM(items, i), dotted, other, sizeof other) && strcmp(other, buf) == 0)
+                    first = 0;
+            }
+            if (first && gc_chain_intern(rc, buf, strlen(buf), &rt->s) == 0)
+                rt->kind = GC_T_NAMED;
+            else
+                named = 0;
+        }
+        if (!named && (PyList_Check(v) || PyTuple_Check(v))) {
             rt->kind = GC_T_ITEM_INT;
             rt->k = (long)idx;
-        } else {
-            char buf[GC_MAX_NAME + 1];
-            int dotted = 0;
-            if (name_of(val, 0, buf, sizeof buf) ||
-                (dotted = 1, name_of(val, 1, buf, sizeof buf))) {
-                /* portable only if the name finds this very element first */
-                int first = 1;
-                for (Py_ssize_t i = 0; i < idx && first; i++) {
-                    char other[GC_MAX_NAME + 1];
-                    if (name_of(PyList_GET_ITEM(items, i), dotted, other, sizeof other) &&
-                        strcmp(other, buf) == 0)
-                        first = 0;
-                }
-                if (first && gc_chain_intern(rc, buf, strlen(buf), &rt->s) == 0)
-                    rt->kind = GC_T_NAMED;
-            }
         }
     }
     Py_DECREF(items);
@@ -412,14 +415,9 @@ int gc_eval_chain(gc_evaluator *ev, const gc_chain *c, gc_outcome *out)
                 br |= stmt_bridges[si - 1];
         } else {
             PyObject *key = PyUnicode_DecodeUTF8(gc_chain_str(c, st->root), st->root.len, "strict");
-            v = key ? PyDict_GetItemWithError(ev->ns, key) : NULL;
+            v = key ? PyDict_GetItemWithError(ev->ns, key) : NULL; /* __builtins__ is always there */
             Py_XINCREF(v);
             Py_XDECREF(key);
-            if (!v && !PyErr_Occurred() && st->root.len == 12 &&
-                memcmp(gc_chain_str(c, st->root), "__builtins__", 12) == 0) {
-                v = PyDict_GetItemString(ev->ns, "__builtins__");
-                Py_XINCREF(v);
-            }
             PyErr_Clear();
             if (st->root.len == 12 && memcmp(gc_chain_str(c, st->root), "__builtins__", 12) == 0)
                 br |= GC_BR_BUILTINS;
@@ -462,8 +460,8 @@ int gc_eval_chain(gc_evaluator *ev, const gc_chain *c, gc_outcome *out)
                     if (s && is_identifier(s, sz, 0)) {
                         r = PyObject_GetAttr(v, name);
                         if (r) {
-                            gc_chain_intern(&out->resolved, s, (size_t)sz, &rt->s);
-                            rt->kind = GC_T_ATTR;
+                            if (gc_chain_intern(&out->resolved, s, (size_t)sz, &rt->s) == 0)
+                                rt->kind = GC_T_ATTR; /* else it stays .#K, which replays too */
                             br |= attr_bridge(v, s, r);
                         }
                     } else if (!PyErr_Occurred()) {

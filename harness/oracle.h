@@ -29,6 +29,7 @@ typedef struct {
     int nglobs;
     char *globs[GC_MAX_GLOBS];
     int network_forbidden; /* network: false */
+    int write_everywhere;  /* some glob grants every path (gc_policy_finish) */
 } gc_policy;
 
 /* One row of the primitive table (oracle_table.c). */
@@ -86,6 +87,9 @@ int gc_oracle_add_tail_hook(char *err, size_t errlen);
 /* Reach oracle: the primitive 'v' is (by identity, code object or C method table), or NULL. */
 const gc_prim *gc_oracle_lookup(PyObject *v);
 int gc_policy_forbids(const gc_policy *p, gc_cap cap);
+/* After the table is loaded (globs are matched with Python's fnmatch): work out whether a
+ * glob grants every path, so reaching a real write primitive is then no escape. */
+void gc_policy_finish(gc_policy *p);
 int gc_policy_allows_path(const gc_policy *p, const char *abspath);
 
 void gc_oracle_reset_input(void);

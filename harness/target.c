@@ -383,6 +383,8 @@ int gc_target_open(gc_target *t, const gc_target_spec *spec, const char *scratch
     /* The real primitives are captured before any gate code runs. */
     if (gc_oracle_load_table(err, errlen) < 0)
         return GC_EXIT_HARNESS;
+    gc_policy_finish(&t->policy);
+    gc_orc.policy = t->policy;
     PyObject *bi = PyImport_ImportModule("builtins");
     t->builtins = bi ? PyModule_GetDict(bi) : NULL;
     Py_XINCREF(t->builtins);

@@ -16,12 +16,26 @@ os.sys.modules['os'].mkdir('$C/made-dir')
 os.sys.modules['os'].symlink('/etc/passwd', '$C/link')
 subprocess.os.open('$C/written-os-open', 577)
 os.sys.modules['shutil'].copyfile('/etc/hostname', '$C/copied')
+__builtins__['__import__']('sqlite3').connect('$C/db.sqlite')
 CH
+# writes that resolve outside scratch only through links made inside it
+cat >"$WORK/links.chain" <<CH
+os.sys.modules['os'].symlink('$C/through-dangling-link', 'dangling')
+__builtins__['open']('dangling', 'w')
+os.sys.modules['os'].symlink('$C/sub', 'dir')
+__builtins__['open']('dir/../through-dotdot', 'w')
+os.sys.modules['os'].link('$C/victim', 'hard')
+__builtins__['open']('hard', 'w')
+CH
+mkdir -p "$C/sub"
 expect_exit 0 "attack chains under allow-all" -- strace -f -qq -e trace=execve,vfork,fork -o "$WORK/strace.log" \
   "$GC" replay -q "$T" "$WORK/attack.chain"
 expect_count 0 "ESCAPE" "no escape when everything is allowed"
 expect_grep "refused by the harness" "allowed spawns are refused by the harness"
-[[ -f $C/victim && $(ls "$C") == victim ]] && ok || fail "something took effect in the canary folder: $(ls "$C")"
+expect_exit 0 "writes through links made in scratch" -- "$GC" replay -q "$T" "$WORK/links.chain"
+expect_count 0 "ESCAPE" "no escape when everything is allowed (links)"
+[[ -f $C/victim && $(cat "$C/victim") == keep && $(ls "$C" | tr '\n' ' ') == "sub victim " ]] && ok \
+  || fail "something took effect in the canary folder: $(ls "$C")"
 execs=$(grep -c 'execve(' "$WORK/strace.log")
 [[ $execs -eq 1 ]] && ok || fail "processes were started: $(grep execve "$WORK/strace.log")"
 grep -qE '(^| )(v?fork)\(' "$WORK/strace.log" && fail "a fork happened" || ok
