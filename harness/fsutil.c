@@ -30,6 +30,19 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Files that sit beside chains and crash inputs but are neither: reproducers, reports. */
+static int not_an_input(const char *name)
+{
+    static const char *skip[] = {".py", ".md", ".json", ".sarif", ".log", ".txt"};
+    size_t n = strlen(name);
+    for (size_t i = 0; i < sizeof skip / sizeof skip[0]; i++) {
+        size_t k = strlen(skip[i]);
+        if (n > k && strcmp(name + n - k, skip[i]) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 int gc_collect_inputs(const char *arg, gc_strlist *out)
 {
     char abs[PATH_MAX];
@@ -54,7 +67,7 @@ int gc_collect_inputs(const char *arg, gc_strlist *out)
     int first = out->n;
     struct dirent *e;
     while ((e = readdir(d))) {
-        if (e->d_name[0] == '.')
+        if (e->d_name[0] == '.' || not_an_input(e->d_name))
             continue;
         char p[PATH_MAX * 2];
         snprintf(p, sizeof p, "%s/%s", abs, e->d_name);

@@ -14,8 +14,9 @@ void gc_sl_add(gc_strlist *l, const char *s); /* NULL allowed: an argv terminato
 void gc_sl_free(gc_strlist *l);
 int gc_sl_contains(const gc_strlist *l, const char *s);
 
-/* Regular files named by 'arg' (itself, or the non-hidden files directly in it, sorted),
- * as absolute paths.  -1 with a one-line error printed when unreadable. */
+/* Regular files named by 'arg' (itself, or the non-hidden files directly in it, sorted,
+ * less reproducers and reports: *.py *.md *.json *.sarif *.log *.txt), as absolute paths.
+ * -1 with a one-line error printed when unreadable. */
 int gc_collect_inputs(const char *arg, gc_strlist *out);
 /* Whole file (up to 64 MiB); NULL when unreadable. */
 unsigned char *gc_read_file(const char *path, size_t *len);

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Triage: noisy crash inputs minimize to the shortest known chain; cases are saved once,
+# replay in a fresh process, and their reproducers run with python3.11 alone; a second run
+# writes nothing; two runs at once lose nothing; garbage and non-reproducible inputs are
+# reported, never saved.
+source "$(dirname "$0")/lib.sh" "$@"
+FX=$SRC/tests/fixtures/crashes
+for t in station-1.5.0 station-advisory-fix; do
+  expect_exit 0 "triage $t" -- "$GC" triage "$SRC/targets/$t" --out "$WORK/esc/$t" "$FX/$t"
+  cp "$WORK/out" "$WORK/triage-$t.log"
+  while read -r input chain; do
+    [[ $input == "#"* || -z $input || ${input%%/*} != "$t" ]] && continue
+    line=$(grep -E "^(new|known) +${input#*/}: " "$WORK/triage-$t.log")
+    got=${line##*  }
+    [[ $got == "$chain" ]] && ok || fail "$input minimized to [$got], want [$chain]"
+  done <"$FX/expected.txt"
+done
+
+cp "$WORK/triage-station-1.5.0.log" "$WORK/out"
+expect_grep "triage of 6 input\(s\) into .*: 5 new, 1 known, 0 not reproducible \(flaky\), 0 rejected" "station summary"
+
+# saved cases: header, strict replay in a fresh process, reproducer with python3.11 alone
+case=$WORK/esc/station-1.5.0/reach-spawn-os.system-via-modattr.chain
+[[ -f $case && -f ${case%.chain}.py ]] && ok || fail "case files for os.system via modattr"
+for key in target policy kind capability primitive signature python date found-by; do
+  grep -q "^# $key: " "$case" && ok || fail "case header lacks $key"
+done
+grep -q '^# signature: reach:spawn:os.system:modattr$' "$case" && ok || fail "signature header"
+expect_exit 0 "saved cases still escape (fresh process)" -- "$GC" replay -q --expect escape "$SRC/targets/station-1.5.0" "$WORK/esc/station-1.5.0"
+for py in "$WORK"/esc/station-1.5.0/*.py; do
+  expect_exit 1 "reproducer $(basename "$py")" -- /usr/bin/python3.11 -I "$py" "$SRC/targets/station-1.5.0/module_sandbox.py"
+  expect_grep "^ESCAPE reproduced: " "reproducer message $(basename "$py")"
+done
+expect_exit 0 "a reproducer against the fixed gate says blocked" -- /usr/bin/python3.11 -I "${case%.chain}.py" "$SRC/targets/station-advisory-fix/module_sandbox.py"
+expect_grep "^blocked" "blocked message"
+expect_exit 2 "a reproducer without its argument" -- /usr/bin/python3.11 -I "${case%.chain}.py"
+
+# a second run writes nothing
+snap() { (cd "$WORK/esc" && find . -type f -printf '%p %s %T@\n' | sort); }
+before=$(snap)
+expect_exit 0 "second triage" -- "$GC" triage "$SRC/targets/station-1.5.0" --out "$WORK/esc/station-1.5.0" "$FX/station-1.5.0"
+expect_grep ": 0 new, 6 known" "second run: everything known"
+[[ $(snap) == "$before" ]] && ok || fail "the second triage changed the case folder"
+
+# two processes at once on overlapping crash folders: every case once, no debris
+mkdir -p "$WORK/a" "$WORK/b"
+cp "$FX"/station-1.5.0/* "$WORK/a/"; cp "$FX"/station-1.5.0/crash-* "$WORK/b/"
+cp "$FX"/station-1.5.0/constructed-noisy-sys-modules "$WORK/b/"
+"$GC" triage "$SRC/targets/station-1.5.0" --out "$WORK/conc" "$WORK/a" >"$WORK/ta.log" 2>&1 &
+"$GC" triage "$SRC/targets/station-1.5.0" --out "$WORK/conc" "$WORK/b" >"$WORK/tb.log" 2>&1
+wait
+n=$(ls "$WORK/conc"/*.chain | wc -l)
+[[ $n -eq 5 ]] && ok || fail "concurrent triage saved $n cases, want 5"
+[[ -z $(ls -A "$WORK/conc" | grep -vE '\.(chain|py)$') ]] && ok || fail "debris left: $(ls -A "$WORK/conc")"
+new=$(cat "$WORK/ta.log" "$WORK/tb.log" | grep -c '^new ')
+[[ $new -eq 5 ]] && ok || fail "the two runs reported $new new cases, want 5 (each once)"
+expect_exit 0 "concurrently saved cases replay" -- "$GC" replay -q --expect escape "$SRC/targets/station-1.5.0" "$WORK/conc"
+
+# garbage is rejected, a crash that does not reproduce is flaky; neither is saved
+mkdir -p "$WORK/bad"
+printf '\xff\xfe\x00\x01' >"$WORK/bad/garbage"
+printf 'os.path\n' >"$WORK/bad/not-an-escape"
+expect_exit 0 "triage of garbage" -- "$GC" triage "$SRC/targets/station-1.5.0" --out "$WORK/esc-bad" "$WORK/bad"
+expect_grep "^rejected +garbage" "garbage rejected"
+expect_grep "^flaky +not-an-escape: does not escape in a fresh process" "non-reproducing input reported"
+expect_grep "0 new, 0 known, 1 not reproducible \(flaky\), 1 rejected" "summary of the bad inputs"
+[[ -z $(ls -A "$WORK/esc-bad") ]] && ok || fail "something was saved from bad inputs"
+finish
