@@ -670,6 +670,9 @@ void gc_escape_json(const gc_target *t, const gc_outcome *o, gc_strbuf *out)
     json_str(out, o->signature);
     gc_sb_puts(out, ", \"detail\": ");
     json_str(out, o->escape.detail);
+    static gc_chain trimmed;
+    gc_outcome_escape_chain(o, &trimmed);
+    gc_sb_printf(out, ", \"trailers\": %d", gc_chain_trailer_count(&trimmed));
     gc_sb_puts(out, ", \"target\": ");
     json_str(out, t->spec.name);
     gc_sb_puts(out, ", \"policy\": ");
