@@ -17,6 +17,7 @@ static const char *preamble =
     "import sys\n"
     "import types\n"
     "\n"
+    "sys.dont_write_bytecode = True  # leave the gate's folder as it was: no __pycache__\n"
     "SPAWN_EVENTS = {'os.system', 'os.exec', 'os.posix_spawn', 'os.spawn', 'os.fork', 'os.forkpty',\n"
     "                'subprocess.Popen', 'pty.spawn'}\n"
     "# write events -> indices of the arguments that name written paths\n"

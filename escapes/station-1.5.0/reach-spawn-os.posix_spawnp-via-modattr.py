@@ -31,6 +31,7 @@ import os
 import sys
 import types
 
+sys.dont_write_bytecode = True  # leave the gate's folder as it was: no __pycache__
 SPAWN_EVENTS = {'os.system', 'os.exec', 'os.posix_spawn', 'os.spawn', 'os.fork', 'os.forkpty',
                 'subprocess.Popen', 'pty.spawn'}
 # write events -> indices of the arguments that name written paths
