@@ -626,6 +626,7 @@ static int cmd_gate(int argc, char **argv)
         if (!data || gc_chain_parse(data, len, GC_PARSE_STRICT, &chain, &perr) < 0 || chain.nstmts == 0) {
             gc_die_msg("%s: not a readable chain file", cases.v[i]);
             free(data);
+            cr->unreadable = 1;
             bad++;
             continue;
         }

@@ -8,6 +8,8 @@
  *                                                          the binary, for OSS-Fuzz)
  *   --mode=reach|effect   --json (also print the escape as one JSON object)   --quiet
  *   --mutator=bytes       libFuzzer's byte-level mutations only (no chain-aware mutator)
+ *   --reuse=0             a fresh install for every input (default: reuse the installed
+ *                         namespace while no input changed it, see nscache.h)
  *   --skip-known=FILE     escapes whose signature is listed in FILE (one per line) are not
  *                         crashes: a campaign stops re-finding what it already has
  * The scratch folder is the working folder the engine is started in. */
@@ -19,7 +21,9 @@
 
 #include "eval.h"
 #include "mutator.h"
+#include "nscache.h"
 #include "session.h"
+#include "state.h"
 
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
 
@@ -62,10 +66,18 @@ static const char *opt(const char *arg, const char *name)
     return strncmp(arg, name, n) == 0 && arg[n] == '=' ? arg + n + 1 : NULL;
 }
 
+static void print_stats(void)
+{
+    const gc_nscache_stats *s = gc_nscache_stats_get();
+    fprintf(stderr, "gatecrash: stats: inputs %lu, namespace installs %lu, reuses %lu, drops %lu (%zu objects watched), state repairs %lu\n",
+            execs, s->installs, s->reuses, s->drops, s->watched, gc_state_total_repairs());
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     gc_session_opts o = {0};
     const char *v;
+    gc_nscache_enabled = 1; /* cheap fresh namespaces; --reuse=0 for the naive loop */
     static char beside[4096];
     for (int i = 1; i < *argc; i++) {
         const char *a = (*argv)[i];
@@ -85,6 +97,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
             load_known(v);
         else if ((v = opt(a, "--mutator")))
             chain_mutator = strcmp(v, "bytes") != 0;
+        else if ((v = opt(a, "--reuse")))
+            gc_nscache_enabled = strcmp(v, "0") != 0;
     }
     if (!o.target_dir && !o.sandbox)
         o.target_dir = getenv("GATECRASH_TARGET");
@@ -100,6 +114,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     if (rc)
         exit(rc);
     setenv("GATECRASH_LOG_SHOWN", "1", 1);
+    atexit(print_stats);
     static char roots[64][65];
     static const char *ptrs[64];
     int n = gc_session_roots(&target, roots, 64);

@@ -12,6 +12,7 @@
 
 #include "feedback.h"
 #include "interp.h"
+#include "nscache.h"
 #include "state.h"
 
 #define GC_MAX_WALK 4096 /* items an exploration form may walk */
@@ -580,7 +581,7 @@ int gc_eval_chain(gc_evaluator *ev, const gc_chain *c, gc_outcome *out)
 int gc_run_input(gc_target *t, const gc_chain *c, gc_outcome *out, gc_step_cb cb, void *ctx,
                  char *err, size_t errlen)
 {
-    PyObject *ns = gc_target_install(t, err, errlen);
+    PyObject *ns = gc_nscache_get(t, err, errlen);
     if (!ns)
         return GC_EXIT_TARGET;
     gc_evaluator ev = {ns, NULL, cb, ctx};
@@ -593,6 +594,7 @@ int gc_run_input(gc_target *t, const gc_chain *c, gc_outcome *out, gc_step_cb cb
         snprintf(err, errlen, "interpreter state could not be restored after the input");
         return GC_EXIT_HARNESS;
     }
+    gc_nscache_after();
     out->state_repairs = rep;
     return 0;
 }

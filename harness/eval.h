@@ -70,7 +70,8 @@ int gc_eval_init(char *err, size_t errlen);
  * an internal error (message in out->state_note). */
 int gc_eval_chain(gc_evaluator *ev, const gc_chain *c, gc_outcome *out);
 
-/* Fresh install, evaluation, interpreter state check and repair: one fuzz input.
+/* A fresh namespace (installed, or cached while nothing could have changed it: nscache.h),
+ * evaluation, interpreter state check and repair: one fuzz input.
  * Returns 0, or an exit code (GC_EXIT_TARGET when the install failed, GC_EXIT_HARNESS when
  * state could not be repaired) with err filled. */
 int gc_run_input(gc_target *t, const gc_chain *c, gc_outcome *out, gc_step_cb cb, void *ctx,

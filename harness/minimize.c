@@ -217,7 +217,7 @@ static int search(gc_target *t, gc_chain *best, gc_outcome *bo, const gc_escape 
     int budget = GC_MIN_SEARCH_BUDGET;
     int improved = 0;
     for (int len = 1; len <= GC_MIN_SEARCH_LEN && budget > 0; len++) {
-        if (1 + len >= size_of(best).units)
+        if (1 + len >= size_of(best).units || len - 1 > nalpha)
             break;
         int idx[GC_MIN_SEARCH_LEN];
         for (int i = 0; i < len - 1; i++)

@@ -12,7 +12,7 @@
 
 typedef struct {
     int evaluations;     /* candidates run */
-    int trailers_before; /* of the escaping part of the input */
+    int trailers_before; /* of the whole decoded input */
     int trailers_after;
 } gc_min_stats;
 

@@ -239,7 +239,9 @@ static int glob_match(const char *glob, const char *path)
 {
     if (!py_fnmatch)
         return fnmatch(glob, path, 0) == 0;
-    PyObject *r = PyObject_CallFunction(py_fnmatch, "ss", path, glob);
+    PyObject *p = PyUnicode_DecodeFSDefault(path); /* surrogateescape: any bytes */
+    PyObject *r = p ? PyObject_CallFunction(py_fnmatch, "Os", p, glob) : NULL;
+    Py_XDECREF(p);
     int m = r ? PyObject_IsTrue(r) == 1 : 0;
     Py_XDECREF(r);
     PyErr_Clear();
@@ -288,41 +290,41 @@ typedef enum { EV_NONE, EV_SPAWN, EV_WRITE, EV_NET, EV_HARNESS } ev_class;
 typedef struct {
     const char *name;
     ev_class cls;
-    signed char paths[2]; /* argument indices that name written paths, -1 for none */
-    signed char dir_fd;   /* argument index of dir_fd, -1 for none */
+    signed char paths[2];  /* argument indices that name written paths, -1 for none */
+    signed char dir_fd[2]; /* argument index of each path's dir_fd, -1 for none */
 } ev_spec;
 
 static const ev_spec events[] = {
-    {"os.system", EV_SPAWN, {-1, -1}, -1}, {"os.exec", EV_SPAWN, {-1, -1}, -1},
-    {"os.posix_spawn", EV_SPAWN, {-1, -1}, -1}, {"os.spawn", EV_SPAWN, {-1, -1}, -1},
-    {"os.fork", EV_SPAWN, {-1, -1}, -1}, {"os.forkpty", EV_SPAWN, {-1, -1}, -1},
-    {"subprocess.Popen", EV_SPAWN, {-1, -1}, -1}, {"pty.spawn", EV_SPAWN, {-1, -1}, -1},
-    {"os.startfile", EV_SPAWN, {-1, -1}, -1},
-    {"open", EV_WRITE, {0, -1}, -1}, /* judged by its mode/flags */
-    {"os.remove", EV_WRITE, {0, -1}, 1}, {"os.rmdir", EV_WRITE, {0, -1}, 1},
-    {"os.mkdir", EV_WRITE, {0, -1}, 2}, {"os.rename", EV_WRITE, {0, 1}, 2},
-    {"os.truncate", EV_WRITE, {0, -1}, -1}, {"os.chmod", EV_WRITE, {0, -1}, 2},
-    {"os.chown", EV_WRITE, {0, -1}, 3}, {"os.utime", EV_WRITE, {0, -1}, 3},
-    {"os.link", EV_WRITE, {0, 1}, 3} /* a hard link to an outside file is a write to it */, {"os.symlink", EV_WRITE, {1, -1}, 2},
-    {"os.setxattr", EV_WRITE, {0, -1}, -1}, {"os.removexattr", EV_WRITE, {0, -1}, -1},
-    {"os.chflags", EV_WRITE, {0, -1}, -1},
-    {"shutil.copyfile", EV_WRITE, {1, -1}, -1}, {"shutil.copymode", EV_WRITE, {1, -1}, -1},
-    {"shutil.copystat", EV_WRITE, {1, -1}, -1}, {"shutil.copytree", EV_WRITE, {1, -1}, -1},
-    {"shutil.chown", EV_WRITE, {0, -1}, -1}, {"shutil.make_archive", EV_WRITE, {0, -1}, -1},
-    {"shutil.move", EV_WRITE, {0, 1}, -1}, {"shutil.rmtree", EV_WRITE, {0, -1}, 1},
-    {"shutil.unpack_archive", EV_WRITE, {1, -1}, -1},
-    {"sqlite3.connect", EV_WRITE, {0, -1}, -1}, /* creates the database file */
-    {"socket.connect", EV_NET, {-1, -1}, -1}, {"socket.getaddrinfo", EV_NET, {-1, -1}, -1},
-    {"socket.gethostbyname", EV_NET, {-1, -1}, -1}, {"socket.gethostbyaddr", EV_NET, {-1, -1}, -1}, {"socket.bind", EV_NET, {-1, -1}, -1},
-    {"socket.sendto", EV_NET, {-1, -1}, -1}, {"socket.sendmsg", EV_NET, {-1, -1}, -1},
-    {"sys.addaudithook", EV_HARNESS, {-1, -1}, -1}, {"os.kill", EV_HARNESS, {-1, -1}, -1},
-    {"os.killpg", EV_HARNESS, {-1, -1}, -1}, {"os.putenv", EV_HARNESS, {-1, -1}, -1},
-    {"os.unsetenv", EV_HARNESS, {-1, -1}, -1}, {"os.chdir", EV_HARNESS, {-1, -1}, -1},
-    {"signal.pthread_kill", EV_HARNESS, {-1, -1}, -1},
-    {"resource.setrlimit", EV_HARNESS, {-1, -1}, -1}, {"resource.prlimit", EV_HARNESS, {-1, -1}, -1},
-    {"sys.setprofile", EV_HARNESS, {-1, -1}, -1}, {"sys.settrace", EV_HARNESS, {-1, -1}, -1},
-    {"object.__setattr__", EV_HARNESS, {-1, -1}, -1}, /* mutating a class */
-    {"object.__delattr__", EV_HARNESS, {-1, -1}, -1},
+    {"os.system", EV_SPAWN, {-1, -1}, {-1, -1}}, {"os.exec", EV_SPAWN, {-1, -1}, {-1, -1}},
+    {"os.posix_spawn", EV_SPAWN, {-1, -1}, {-1, -1}}, {"os.spawn", EV_SPAWN, {-1, -1}, {-1, -1}},
+    {"os.fork", EV_SPAWN, {-1, -1}, {-1, -1}}, {"os.forkpty", EV_SPAWN, {-1, -1}, {-1, -1}},
+    {"subprocess.Popen", EV_SPAWN, {-1, -1}, {-1, -1}}, {"pty.spawn", EV_SPAWN, {-1, -1}, {-1, -1}},
+    {"os.startfile", EV_SPAWN, {-1, -1}, {-1, -1}},
+    {"open", EV_WRITE, {0, -1}, {-1, -1}}, /* judged by its mode/flags */
+    {"os.remove", EV_WRITE, {0, -1}, {1, 1}}, {"os.rmdir", EV_WRITE, {0, -1}, {1, 1}},
+    {"os.mkdir", EV_WRITE, {0, -1}, {2, 2}}, {"os.rename", EV_WRITE, {0, 1}, {2, 3}},
+    {"os.truncate", EV_WRITE, {0, -1}, {-1, -1}}, {"os.chmod", EV_WRITE, {0, -1}, {2, 2}},
+    {"os.chown", EV_WRITE, {0, -1}, {3, 3}}, {"os.utime", EV_WRITE, {0, -1}, {3, 3}},
+    {"os.link", EV_WRITE, {0, 1}, {2, 3}} /* a hard link to an outside file is a write to it */, {"os.symlink", EV_WRITE, {1, -1}, {2, 2}},
+    {"os.setxattr", EV_WRITE, {0, -1}, {-1, -1}}, {"os.removexattr", EV_WRITE, {0, -1}, {-1, -1}},
+    {"os.chflags", EV_WRITE, {0, -1}, {-1, -1}},
+    {"shutil.copyfile", EV_WRITE, {1, -1}, {-1, -1}}, {"shutil.copymode", EV_WRITE, {1, -1}, {-1, -1}},
+    {"shutil.copystat", EV_WRITE, {1, -1}, {-1, -1}}, {"shutil.copytree", EV_WRITE, {1, -1}, {-1, -1}},
+    {"shutil.chown", EV_WRITE, {0, -1}, {-1, -1}}, {"shutil.make_archive", EV_WRITE, {0, -1}, {-1, -1}},
+    {"shutil.move", EV_WRITE, {0, 1}, {-1, -1}}, {"shutil.rmtree", EV_WRITE, {0, -1}, {1, 1}},
+    {"shutil.unpack_archive", EV_WRITE, {1, -1}, {-1, -1}},
+    {"sqlite3.connect", EV_WRITE, {0, -1}, {-1, -1}}, /* creates the database file */
+    {"socket.connect", EV_NET, {-1, -1}, {-1, -1}}, {"socket.getaddrinfo", EV_NET, {-1, -1}, {-1, -1}},
+    {"socket.gethostbyname", EV_NET, {-1, -1}, {-1, -1}}, {"socket.gethostbyaddr", EV_NET, {-1, -1}, {-1, -1}}, {"socket.bind", EV_NET, {-1, -1}, {-1, -1}},
+    {"socket.sendto", EV_NET, {-1, -1}, {-1, -1}}, {"socket.sendmsg", EV_NET, {-1, -1}, {-1, -1}},
+    {"sys.addaudithook", EV_HARNESS, {-1, -1}, {-1, -1}}, {"os.kill", EV_HARNESS, {-1, -1}, {-1, -1}},
+    {"os.killpg", EV_HARNESS, {-1, -1}, {-1, -1}}, {"os.putenv", EV_HARNESS, {-1, -1}, {-1, -1}},
+    {"os.unsetenv", EV_HARNESS, {-1, -1}, {-1, -1}}, {"os.chdir", EV_HARNESS, {-1, -1}, {-1, -1}},
+    {"signal.pthread_kill", EV_HARNESS, {-1, -1}, {-1, -1}},
+    {"resource.setrlimit", EV_HARNESS, {-1, -1}, {-1, -1}}, {"resource.prlimit", EV_HARNESS, {-1, -1}, {-1, -1}},
+    {"sys.setprofile", EV_HARNESS, {-1, -1}, {-1, -1}}, {"sys.settrace", EV_HARNESS, {-1, -1}, {-1, -1}},
+    {"object.__setattr__", EV_HARNESS, {-1, -1}, {-1, -1}}, /* mutating a class */
+    {"object.__delattr__", EV_HARNESS, {-1, -1}, {-1, -1}},
 };
 
 static int selftest_spawn; /* the self-test's synthetic spawn event is live */
@@ -330,11 +332,11 @@ static int selftest_spawn; /* the self-test's synthetic spawn event is live */
 static const ev_spec *classify(const char *event)
 {
     if (selftest_spawn && strcmp(event, "gatecrash.selftest.spawn") == 0) {
-        static const ev_spec st = {"gatecrash.selftest.spawn", EV_SPAWN, {-1, -1}, -1};
+        static const ev_spec st = {"gatecrash.selftest.spawn", EV_SPAWN, {-1, -1}, {-1, -1}};
         return &st;
     }
     if (strncmp(event, "ctypes.", 7) == 0) {
-        static const ev_spec ct = {"ctypes.*", EV_HARNESS, {-1, -1}, -1};
+        static const ev_spec ct = {"ctypes.*", EV_HARNESS, {-1, -1}, {-1, -1}};
         return &ct; /* raw memory access: refused */
     }
     for (size_t i = 0; i < sizeof events / sizeof events[0]; i++)
@@ -543,7 +545,8 @@ static int judge(const ev_spec *ev, const char *event, PyObject *args, int judgi
             int idx = ev->paths[i];
             if (idx < 0 || idx >= nargs)
                 continue;
-            PyObject *dfd = ev->dir_fd >= 0 && ev->dir_fd < nargs ? PyTuple_GET_ITEM(args, ev->dir_fd) : NULL;
+            int di = ev->dir_fd[i];
+            PyObject *dfd = di >= 0 && di < nargs ? PyTuple_GET_ITEM(args, di) : NULL;
             char path[PATH_MAX], raw[PATH_MAX];
             written_path(PyTuple_GET_ITEM(args, idx), dfd, path, raw, sizeof path);
             int known = path[0] != '\0';

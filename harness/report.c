@@ -60,7 +60,7 @@ static void markdown(const gc_gate_report *r, const escape_view *e, int ne, gc_s
         gc_sb_puts(md, "## Saved cases\n\n| case | signature | verdict |\n|---|---|---|\n");
         for (int i = 0; i < r->ncases; i++)
             gc_sb_printf(md, "| `%s` | `%s` | %s |\n", r->cases[i].file, r->cases[i].signature,
-                         r->cases[i].escaped ? "**still escapes**" : "blocked");
+                         r->cases[i].unreadable ? "**unreadable**" : r->cases[i].escaped ? "**still escapes**" : "blocked");
     }
 }
 
@@ -85,7 +85,9 @@ static cJSON *json_report(const gc_gate_report *r, const escape_view *e, int ne)
         cJSON *c = cJSON_CreateObject();
         cJSON_AddStringToObject(c, "file", r->cases[i].file);
         cJSON_AddStringToObject(c, "signature", r->cases[i].signature);
-        cJSON_AddBoolToObject(c, "blocked", !r->cases[i].escaped);
+        cJSON_AddBoolToObject(c, "blocked", !r->cases[i].escaped && !r->cases[i].unreadable);
+        if (r->cases[i].unreadable)
+            cJSON_AddStringToObject(c, "error", "not a readable chain file");
         cJSON_AddItemToArray(cases, c);
     }
     cJSON *fz = cJSON_AddObjectToObject(j, "fuzzing");

@@ -11,6 +11,7 @@ typedef struct {
     char chain[1024];    /* the chain that escaped, when it did */
     char kind[16], cap[16], prim[96];
     int escaped;
+    int unreadable; /* not a valid chain file: neither blocked nor escaping */
 } gc_case_result;
 
 typedef struct {

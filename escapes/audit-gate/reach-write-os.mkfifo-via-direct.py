@@ -7,7 +7,8 @@ Chain:
     os.mkfifo()
 
 Usage: python3 THIS_FILE PATH/TO/GATE_MODULE.py
-Exit status: 1 when the escape reproduces, 0 when the gate blocks it, 2 on bad usage.
+Exit status: 1 when the escape reproduces, 0 when the gate blocks it, 2 on bad usage
+or a gate that does not load.
 Nothing is spawned or written: the chain stops at the primitive, and an audit hook
 refuses any spawn or write the chain attempts.
 """
@@ -32,13 +33,17 @@ import sys
 import types
 
 sys.dont_write_bytecode = True  # leave the gate's folder as it was: no __pycache__
+# the event tables of harness/oracle.c
 SPAWN_EVENTS = {'os.system', 'os.exec', 'os.posix_spawn', 'os.spawn', 'os.fork', 'os.forkpty',
-                'subprocess.Popen', 'pty.spawn'}
+                'subprocess.Popen', 'pty.spawn', 'os.startfile'}
+NET_EVENTS = {'socket.connect', 'socket.bind', 'socket.sendto', 'socket.sendmsg', 'socket.getaddrinfo',
+              'socket.gethostbyname', 'socket.gethostbyaddr'}
 # write events -> indices of the arguments that name written paths
 WRITE_EVENTS = {'open': (0,), 'os.remove': (0,), 'os.rmdir': (0,), 'os.mkdir': (0,),
                 'os.rename': (0, 1), 'os.truncate': (0,), 'os.chmod': (0,), 'os.chown': (0,),
-                'os.utime': (0,), 'os.link': (1,), 'os.symlink': (1,), 'os.setxattr': (0,),
-                'os.removexattr': (0,), 'shutil.copyfile': (1,), 'shutil.copymode': (1,),
+                'os.utime': (0,), 'os.link': (0, 1), 'os.symlink': (1,), 'os.setxattr': (0,),
+                'os.removexattr': (0,), 'os.chflags': (0,), 'sqlite3.connect': (0,),
+                'shutil.copyfile': (1,), 'shutil.copymode': (1,),
                 'shutil.copystat': (1,), 'shutil.copytree': (1,), 'shutil.chown': (0,),
                 'shutil.make_archive': (0,), 'shutil.move': (0, 1), 'shutil.rmtree': (0,),
                 'shutil.unpack_archive': (1,)}
@@ -82,7 +87,13 @@ def _hook(event, args):
         if REQUIRES.get('subprocess', True) is False:
             ESCAPED.append(f'effect spawn {event} {args[0]!r}' if args else event)
         raise PermissionError(f'reproducer: {event} refused')
+    if event in NET_EVENTS:
+        if REQUIRES.get('network', True) is False:
+            ESCAPED.append(f'effect network {event}')
+        raise PermissionError(f'reproducer: {event} refused')
     if event in WRITE_EVENTS:
+        if event == 'sqlite3.connect' and args and args[0] in (':memory:', ''):
+            return
         if event == 'open':
             mode, flags = args[1], args[2]
             writes = (isinstance(mode, str) and any(c in mode for c in 'wax+')) or (
@@ -185,8 +196,11 @@ def main():
     if len(sys.argv) != 2:
         print(__doc__, file=sys.stderr)
         sys.exit(2)
-    gate = load(sys.argv[1])
-    NS = install(gate)
+    try:
+        NS = install(load(sys.argv[1]))
+    except BaseException as e:  # exit 1 means 'reproduced': a gate that fails to load is not
+        print(f'error: the gate did not load: {type(e).__name__}: {e}', file=sys.stderr)
+        sys.exit(2)
     sys.addaudithook(_hook)
     IN_CHAIN = True
     try:
