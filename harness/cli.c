@@ -27,6 +27,7 @@
 #include "fsutil.h"
 #include "report.h"
 #include "session.h"
+#include "sweep.h"
 #include "triage.h"
 
 #ifndef GATECRASH_SOURCE_DIR
@@ -41,7 +42,8 @@ static void usage(FILE *f)
           "                        [--dict FILE] [--fuzzer PATH] [--mode M]\n"
           "  gatecrash triage TARGET [--out escapes/NAME] [--found-by ENGINE] CRASH...|DIR\n"
           "  gatecrash explain TARGET [--raw] FILE\n"
-          "  gatecrash gate TARGET [--escapes DIR] [--time S] [--report DIR] [--jobs N] [--corpus DIR]\n"
+          "  gatecrash sweep TARGET [--depth D] [--max-nodes N] [--time S] [--save DIR] [--json]\n"
+          "  gatecrash gate TARGET [--escapes DIR] [--time S] [--sweep-depth D] [--report DIR] [--jobs N]\n"
           "TARGET: a folder with target.json, or --sandbox PATH --requires JSON|@FILE\n"
           "exit: 0 nothing escaped, 1 escaped, 2 bad usage/input, 3 target failed to load,\n"
           "      4 harness error\n",
@@ -527,6 +529,7 @@ static int cmd_gate(int argc, char **argv)
     gc_session_opts o = {0};
     gc_campaign_opts c = {.target = &o, .seconds = 60, .jobs = 1, .runs = -1};
     const char *corpus = NULL, *outdir = NULL, *dict = NULL, *fuzzer = NULL, *escapes = NULL, *report = NULL;
+    long sweep_depth = 0;
     gc_strlist pos = {0};
     for (int i = 0; i < argc; i++) {
         if (target_opt(argc, argv, &i, &o) || campaign_opt(argc, argv, &i, &c, &corpus, &outdir, &dict, &fuzzer))
@@ -535,6 +538,8 @@ static int cmd_gate(int argc, char **argv)
             escapes = argv[++i];
         else if (strcmp(argv[i], "--report") == 0 && i + 1 < argc)
             report = argv[++i];
+        else if (strcmp(argv[i], "--sweep-depth") == 0 && i + 1 < argc)
+            sweep_depth = parse_long(argv[++i], "--sweep-depth");
         else if (argv[i][0] == '-') {
             gc_die_msg("unknown or incomplete option %s", argv[i]);
             return GC_EXIT_USAGE;
@@ -664,21 +669,110 @@ static int cmd_gate(int argc, char **argv)
         fuzzed = 1;
         gc_campaign_print_table(&fr, t.spec.name);
     }
+    /* 3. nothing within the sweep depth */
+    gc_finding *swf = NULL;
+    int nsw = 0;
+    if (sweep_depth > 0) {
+        fprintf(stderr, "gatecrash: gate %s: sweeping to depth %ld\n", t.spec.name, sweep_depth);
+        gc_sweep_opts swo = {.depth = (int)sweep_depth, .max_nodes = 2000000, .quiet = 1};
+        gc_sweep_stats sst;
+        rc = gc_sweep(&t, &swo, &sst);
+        if (rc)
+            return rc;
+        nsw = gc_sweep_findings(&swf);
+    }
     gc_rm_tree(rscratch);
-    gc_gate_report rep = {&t, esc_abs, results, cases.n, fuzzed ? &fr : NULL, c.seconds, 0, 0};
-    rep.pass = still == 0 && bad == 0 && (!fuzzed || fr.nfound == 0);
+    gc_gate_report rep = {&t, esc_abs, results, cases.n, fuzzed ? &fr : NULL, c.seconds, sweep_depth, swf, nsw, 0};
+    rep.pass = still == 0 && bad == 0 && (!fuzzed || fr.nfound == 0) && nsw == 0;
     if (gc_report_write(&rep, rep_abs, gc_start_dir) != 0) {
         gc_die_msg("cannot write the report into %s: %s", rep_abs, strerror(errno));
         return GC_EXIT_HARNESS;
     }
-    printf("gate %s: %s — %d of %d saved case(s) still escape, %d escape(s) found by fuzzing; report: %s/report.{md,json,sarif}\n",
-           t.spec.name, rep.pass ? "PASS" : "FAIL", still, cases.n, fuzzed ? fr.nfound : 0, rep_abs);
+    printf("gate %s: %s — %d of %d saved case(s) still escape, %d escape(s) found by fuzzing, %d by the sweep; "
+           "report: %s/report.{md,json,sarif}\n",
+           t.spec.name, rep.pass ? "PASS" : "FAIL", still, cases.n, fuzzed ? fr.nfound : 0, nsw, rep_abs);
+    free(swf);
     if (fuzzed)
         gc_campaign_result_free(&fr);
     free(results);
     if (bad)
         return GC_EXIT_USAGE;
     return rep.pass ? GC_EXIT_OK : GC_EXIT_ESCAPE;
+}
+
+/* ---- sweep ---- */
+
+static int cmd_sweep(int argc, char **argv)
+{
+    gc_session_opts o = {0};
+    gc_sweep_opts so = {.depth = 3, .max_nodes = 2000000};
+    const char *save = NULL;
+    gc_strlist pos = {0};
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (target_opt(argc, argv, &i, &o))
+            continue;
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--depth") == 0 && val)
+            so.depth = (int)parse_long(argv[++i], "--depth");
+        else if (strcmp(a, "--max-nodes") == 0 && val)
+            so.max_nodes = parse_long(argv[++i], "--max-nodes");
+        else if (strcmp(a, "--time") == 0 && val)
+            so.seconds = parse_long(argv[++i], "--time");
+        else if (strcmp(a, "--save") == 0 && val)
+            save = argv[++i];
+        else if (strcmp(a, "--json") == 0)
+            so.json = 1;
+        else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
+            so.quiet = 1;
+        else if (a[0] == '-') {
+            gc_die_msg("unknown or incomplete option %s", a);
+            return GC_EXIT_USAGE;
+        } else
+            gc_sl_add(&pos, a);
+    }
+    if (!o.sandbox && !o.target_dir && pos.n > 0)
+        o.target_dir = pos.v[0];
+    if ((!o.sandbox && !o.target_dir) || so.depth < 1 || so.depth > GC_MAX_TRAILERS) {
+        gc_die_msg("usage: gatecrash sweep TARGET [--depth 1..%d] [--max-nodes N] [--time S] [--save DIR] [--json]",
+                   GC_MAX_TRAILERS);
+        return GC_EXIT_USAGE;
+    }
+    int rc = absolutize_target(&o);
+    if (rc)
+        return rc;
+    char save_abs[PATH_MAX], tmp[PATH_MAX * 2];
+    if (save) {
+        snprintf(tmp, sizeof tmp, save[0] == '/' ? "%s" : "%s/%s", save[0] == '/' ? save : gc_start_dir, save);
+        if (save[0] == '/')
+            snprintf(tmp, sizeof tmp, "%s", save);
+        if (gc_mkdirs(tmp) < 0 || !realpath(tmp, save_abs)) {
+            gc_die_msg("cannot create case folder %s", tmp);
+            return GC_EXIT_USAGE;
+        }
+    }
+    char *scratch = make_scratch();
+    o.scratch = scratch;
+    o.quiet = 1;
+    gc_target t;
+    rc = gc_session_start(&t, &o);
+    if (rc) {
+        gc_rm_tree(scratch);
+        return rc;
+    }
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[n > 0 ? n : 0] = '\0';
+    char found_by[64];
+    snprintf(found_by, sizeof found_by, "gatecrash sweep (depth %d)", so.depth);
+    gc_triage_opts to = {exe, &o, save_abs, found_by, 0};
+    so.save = save ? &to : NULL;
+    gc_sweep_stats st;
+    rc = gc_sweep(&t, &so, &st);
+    gc_rm_tree(scratch);
+    if (rc)
+        return rc;
+    return st.escapes ? GC_EXIT_ESCAPE : GC_EXIT_OK;
 }
 
 int main(int argc, char **argv)
@@ -700,6 +794,8 @@ int main(int argc, char **argv)
         return cmd_explain(argc - 2, argv + 2);
     if (strcmp(argv[1], "gate") == 0)
         return cmd_gate(argc - 2, argv + 2);
+    if (strcmp(argv[1], "sweep") == 0)
+        return cmd_sweep(argc - 2, argv + 2);
     gc_die_msg("unknown command '%s'", argv[1]);
     usage(stderr);
     return GC_EXIT_USAGE;

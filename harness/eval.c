@@ -69,7 +69,7 @@ static int name_in(const char *n, const char *const *list)
     return 0;
 }
 
-static unsigned attr_bridge(PyObject *v, const char *n, PyObject *r)
+unsigned gc_bridge_attr(PyObject *v, const char *n, PyObject *r)
 {
     static const char *const globals[] = {"__globals__", "f_globals", "func_globals", NULL};
     static const char *const frames[] = {"__traceback__", "tb_frame", "tb_next", "f_back", "f_locals",
@@ -107,6 +107,32 @@ static unsigned attr_bridge(PyObject *v, const char *n, PyObject *r)
     /* a module-valued attribute: the advisory's leak (a proxy carrying a real module) */
     return PyModule_Check(r) ? GC_BR_MODATTR : 0;
 }
+
+/* An item of sys.modules or of the namespace's builtins; the walk itself is no bridge. */
+unsigned gc_bridge_item(PyObject *ns, PyObject *container)
+{
+    if (container == PyImport_GetModuleDict())
+        return GC_BR_SYSMODULES;
+    if (container == PyDict_GetItemString(ns, "__builtins__"))
+        return GC_BR_BUILTINS;
+    return 0;
+}
+
+unsigned gc_bridge_call(PyObject *f, PyObject *r, int raised)
+{
+    if (raised)
+        return GC_BR_EXC;
+    PyObject *fname = PyObject_GetAttrString(f, "__name__");
+    const char *fs = fname && PyUnicode_Check(fname) ? PyUnicode_AsUTF8(fname) : NULL;
+    unsigned b = fs && strcmp(fs, "__import__") == 0 ? GC_BR_IMPORT
+               : fs && strcmp(fs, "__subclasses__") == 0 ? GC_BR_CLASS
+               : PyFrame_Check(r) ? GC_BR_FRAME : GC_BR_CALL;
+    Py_XDECREF(fname);
+    PyErr_Clear();
+    return b;
+}
+
+PyObject *gc_eval_trampoline(PyObject *ns) { return PyFunction_New(tramp_code, ns); }
 
 /* ---- exploration forms ---- */
 
@@ -340,7 +366,7 @@ static const char *refuse_call(PyObject *f)
     return NULL; /* writes: the audit hook confines them to scratch */
 }
 
-static PyObject *exception_value(void)
+PyObject *gc_eval_exception_value(void)
 {
     PyObject *t, *v, *tb;
     PyErr_Fetch(&t, &v, &tb);
@@ -449,7 +475,7 @@ int gc_eval_chain(gc_evaluator *ev, const gc_chain *c, gc_outcome *out)
                 char nb[GC_MAX_NAME + 1];
                 snprintf(nb, sizeof nb, "%.*s", (int)t->s.len, gc_chain_str(c, t->s));
                 if (r)
-                    br |= attr_bridge(v, nb, r);
+                    br |= gc_bridge_attr(v, nb, r);
                 break;
             }
             case GC_T_DIR: {
@@ -463,7 +489,7 @@ int gc_eval_chain(gc_evaluator *ev, const gc_chain *c, gc_outcome *out)
                         if (r) {
                             if (gc_chain_intern(&out->resolved, s, (size_t)sz, &rt->s) == 0)
                                 rt->kind = GC_T_ATTR; /* else it stays .#K, which replays too */
-                            br |= attr_bridge(v, s, r);
+                            br |= gc_bridge_attr(v, s, r);
                         }
                     } else if (!PyErr_Occurred()) {
                         PyErr_SetString(PyExc_AttributeError, "dir() name is not an identifier");
@@ -508,16 +534,10 @@ int gc_eval_chain(gc_evaluator *ev, const gc_chain *c, gc_outcome *out)
                 r = pair && ev->tramp ? PyObject_Call(ev->tramp, pair, NULL) : NULL;
                 Py_XDECREF(pair);
                 if (!r && !gc_orc.escape.set) {
-                    r = exception_value(); /* a call that raises yields its exception */
-                    br |= GC_BR_EXC;
+                    r = gc_eval_exception_value(); /* a call that raises yields its exception */
+                    br |= gc_bridge_call(v, r, 1);
                 } else if (r) {
-                    PyObject *fname = PyObject_GetAttrString(v, "__name__");
-                    const char *fs = fname && PyUnicode_Check(fname) ? PyUnicode_AsUTF8(fname) : NULL;
-                    br |= fs && strcmp(fs, "__import__") == 0 ? GC_BR_IMPORT
-                        : fs && strcmp(fs, "__subclasses__") == 0 ? GC_BR_CLASS
-                        : PyFrame_Check(r) ? GC_BR_FRAME : GC_BR_CALL;
-                    Py_XDECREF(fname);
-                    PyErr_Clear();
+                    br |= gc_bridge_call(v, r, 0);
                 }
                 break;
             }
@@ -528,14 +548,8 @@ int gc_eval_chain(gc_evaluator *ev, const gc_chain *c, gc_outcome *out)
             }
             PyErr_Clear();
             if (r && (t->kind == GC_T_ITEM_STR || t->kind == GC_T_ITEM_INT || t->kind == GC_T_NTH ||
-                      t->kind == GC_T_NAMED)) {
-                if (v == PyImport_GetModuleDict())
-                    br |= GC_BR_SYSMODULES;
-                else if (v == PyDict_GetItemString(ev->ns, "__builtins__"))
-                    br |= GC_BR_BUILTINS;
-                else if (t->kind == GC_T_NAMED || t->kind == GC_T_NTH)
-                    br |= 0; /* the walk itself is not a bridge; what it walks is */
-            }
+                      t->kind == GC_T_NAMED))
+                br |= gc_bridge_item(ev->ns, v);
             if (r) {
                 char nb[GC_MAX_NAME + 1];
                 int named = rt->kind == GC_T_ATTR || rt->kind == GC_T_ITEM_STR || rt->kind == GC_T_NAMED;

@@ -32,6 +32,15 @@ enum {
 };
 const char *gc_bridge_name(int bit_index);
 void gc_bridges_format(unsigned bridges, char *buf, size_t len); /* "modattr+sys.modules" */
+/* The bridge one step crosses: getattr 'name' on v giving r; an item of 'container'; a
+ * call of f giving r (or raising).  Shared with the sweep, so its signatures are the same. */
+unsigned gc_bridge_attr(PyObject *v, const char *name, PyObject *r);
+unsigned gc_bridge_item(PyObject *ns, PyObject *container);
+unsigned gc_bridge_call(PyObject *f, PyObject *r, int raised);
+/* handler(f, a): f(*a) with 'ns' as its globals (new reference); the raised exception as a
+ * value, its traceback attached (new reference; clears the error). */
+PyObject *gc_eval_trampoline(PyObject *ns);
+PyObject *gc_eval_exception_value(void);
 
 typedef struct {
     int stmt, trailer;      /* trailer -1: the statement's root */

@@ -28,6 +28,10 @@ static int escapes_of(const gc_gate_report *r, escape_view *out, int max)
         const gc_finding *f = &r->fuzz->found[i];
         out[n++] = (escape_view){"fuzzing", f->kind, f->cap, f->prim, f->sig, f->chain};
     }
+    for (int i = 0; i < r->nsweep && n < max; i++) {
+        const gc_finding *f = &r->sweep[i];
+        out[n++] = (escape_view){"sweep", f->kind, f->cap, f->prim, f->sig, f->chain};
+    }
     return n;
 }
 
@@ -48,6 +52,8 @@ static void markdown(const gc_gate_report *r, const escape_view *e, int ne, gc_s
                      r->fuzz->nfound);
     else
         gc_sb_puts(md, "- fuzzing: not run\n");
+    if (r->sweep_depth > 0)
+        gc_sb_printf(md, "- sweep to depth %ld: %d escape signature(s)\n", r->sweep_depth, r->nsweep);
     gc_sb_puts(md, "\n");
     if (ne) {
         gc_sb_puts(md, "## Escapes\n\n| source | kind | capability | primitive | chain |\n|---|---|---|---|---|\n");
@@ -94,6 +100,9 @@ static cJSON *json_report(const gc_gate_report *r, const escape_view *e, int ne)
     cJSON_AddBoolToObject(fz, "run", r->fuzz != NULL);
     cJSON_AddNumberToObject(fz, "seconds", r->fuzz ? (double)r->fuzz_seconds : 0);
     cJSON_AddNumberToObject(fz, "inputs", r->fuzz ? (double)r->fuzz->execs : 0);
+    cJSON *sw = cJSON_AddObjectToObject(j, "sweep");
+    cJSON_AddNumberToObject(sw, "depth", (double)r->sweep_depth);
+    cJSON_AddNumberToObject(sw, "escapes", r->nsweep);
     cJSON *esc = cJSON_AddArrayToObject(j, "escapes");
     for (int i = 0; i < ne; i++) {
         cJSON *x = cJSON_CreateObject();
@@ -199,7 +208,7 @@ static int write_json(const char *dir, const char *name, cJSON *j)
 
 int gc_report_write(const gc_gate_report *r, const char *dir, const char *base)
 {
-    int max = r->ncases + (r->fuzz ? r->fuzz->nfound : 0) + 1;
+    int max = r->ncases + (r->fuzz ? r->fuzz->nfound : 0) + r->nsweep + 1;
     escape_view *e = calloc((size_t)max, sizeof *e);
     if (!e)
         return -1;

@@ -22,6 +22,8 @@ typedef struct {
     const gc_campaign_result *fuzz; /* NULL when no fuzzing was done */
     long fuzz_seconds;
     long sweep_depth;               /* 0: no sweep */
+    const gc_finding *sweep;        /* its escapes */
+    int nsweep;
     int pass;
 } gc_gate_report;
 

@@ -229,11 +229,17 @@ void gc_triage_one(gc_target *t, const gc_triage_opts *o, const char *path, gc_t
         sum->flaky++;
         return;
     }
+    gc_triage_save(t, o, &best, &out, base, &st, sum);
+}
+
+void gc_triage_save(gc_target *t, const gc_triage_opts *o, const gc_chain *bestp, const gc_outcome *outp,
+                    const char *base, const gc_min_stats *stp, gc_triage_summary *sum)
+{
     gc_strbuf text;
     gc_sb_init(&text);
-    gc_chain_print_oneline(&best, &text);
-    if (gc_case_known(o->outdir, out.signature)) {
-        printf("known     %s: %s  %s\n", base, out.signature, text.data);
+    gc_chain_print_oneline(bestp, &text);
+    if (gc_case_known(o->outdir, outp->signature)) {
+        printf("known     %s: %s  %s\n", base, outp->signature, text.data);
         sum->known++;
         gc_sb_free(&text);
         return;
@@ -241,16 +247,16 @@ void gc_triage_one(gc_target *t, const gc_triage_opts *o, const char *path, gc_t
     /* 3. the minimized case must reproduce in a fresh process too, strictly parsed */
     gc_strbuf body;
     gc_sb_init(&body);
-    case_text(t, &out, &best, o->found_by, base, &st, &body);
+    case_text(t, outp, bestp, o->found_by, base, stp, &body);
     char slug[300], chain_path[4096], py_path[4096];
-    gc_case_slug(out.signature, slug, sizeof slug);
+    gc_case_slug(outp->signature, slug, sizeof slug);
     snprintf(chain_path, sizeof chain_path, "%s/%s.chain", o->outdir, slug);
     snprintf(py_path, sizeof py_path, "%s/%s.py", o->outdir, slug);
     char probe[4096];
     snprintf(probe, sizeof probe, "%s/.%s.probe.%ld", o->outdir, slug, (long)getpid());
     char sig2[256] = "";
     int ok = gc_write_atomic(probe, body.data, body.len, 0) == 0 &&
-             gc_confirm_fresh(o, probe, 0, sig2, sizeof sig2) == 1 && strcmp(sig2, out.signature) == 0;
+             gc_confirm_fresh(o, probe, 0, sig2, sizeof sig2) == 1 && strcmp(sig2, outp->signature) == 0;
     unlink(probe);
     if (!ok) {
         printf("flaky     %s: the minimized chain does not reproduce in a fresh process\n", base);
@@ -262,18 +268,18 @@ void gc_triage_one(gc_target *t, const gc_triage_opts *o, const char *path, gc_t
     /* 4. save: reproducer first (replaceable), then the case itself, exclusively */
     gc_strbuf py;
     gc_sb_init(&py);
-    gc_reproducer_write(t, &best, &out, &py);
+    gc_reproducer_write(t, bestp, outp, &py);
     int saved = gc_write_atomic(py_path, py.data, py.len, 0) == 0 && chmod(py_path, 0755) == 0;
     if (saved && gc_write_atomic(chain_path, body.data, body.len, 1) != 0) {
         if (errno == EEXIST) {
-            printf("known     %s: %s  %s (saved meanwhile by another run)\n", base, out.signature, text.data);
+            printf("known     %s: %s  %s (saved meanwhile by another run)\n", base, outp->signature, text.data);
             sum->known++;
         } else {
             printf("error     %s: cannot write %s: %s\n", base, chain_path, strerror(errno));
             sum->flaky++;
         }
     } else if (saved) {
-        printf("new       %s: %s  %s\n", base, out.signature, text.data);
+        printf("new       %s: %s  %s\n", base, outp->signature, text.data);
         sum->new_cases++;
     } else {
         printf("error     %s: cannot write %s: %s\n", base, py_path, strerror(errno));

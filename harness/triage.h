@@ -26,6 +26,12 @@ typedef struct {
 /* Triage one crash input; prints one line about it and updates the summary. */
 void gc_triage_one(gc_target *t, const gc_triage_opts *o, const char *path, gc_triage_summary *sum);
 
+/* Save an escaping chain as a case unless its signature is known: confirmed in a fresh
+ * process, strictly parsed, then written atomically.  'origin' names where it came from;
+ * prints one line and updates the summary.  Used by triage and by the sweep. */
+void gc_triage_save(gc_target *t, const gc_triage_opts *o, const gc_chain *chain, const gc_outcome *out,
+                    const char *origin, const gc_min_stats *st, gc_triage_summary *sum);
+
 /* Run a chain file in a fresh process (`exe replay --json -q …`).  Returns 1 if it escaped
  * and fills sig (may be NULL), 0 if not, -1 if the run failed. */
 int gc_confirm_fresh(const gc_triage_opts *o, const char *file, int raw, char *sig, size_t siglen);

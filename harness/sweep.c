@@ -1,0 +1,589 @@
+/* sweep.c — see sweep.h.
+ *
+ * Edges, in this order for every node (deterministic: dir() is sorted, dicts keep their
+ * order, set elements are sorted by name):
+ *   - getattr for every name of dir(v) — except on containers (dict, list, tuple, set) and
+ *     scalars (str, bytes, int, float, bool, None), whose only attribute edge is __class__;
+ *   - mappings: the value of each str or int key (first GC_SWEEP_MAX_ITEMS keys);
+ *   - list and tuple: each element [i]; set and frozenset: each element with a name, [@name];
+ *   - calls, a documented safe set only: `__subclasses__()` of a class, and every function
+ *     defined in the gate module's own file, with no arguments, to capture its exception
+ *     and traceback; in effect mode, a forbidden primitive is called with () and with ('')
+ *     (the audit hooks and the harness keep it from taking effect).
+ * A value is a node the first time it is seen (by identity); bound methods and method
+ * wrappers, made afresh on every access, are checked by the oracles but not expanded.  A
+ * forbidden primitive is a leaf: the chain that reaches it is confirmed by replaying it
+ * like a fuzz input, and kept per signature (the first is the shortest: breadth first). */
+#include "sweep.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "state.h"
+
+#define ROOT 255
+
+typedef struct {
+    PyObject *obj;     /* strong */
+    PyObject *key;     /* strong: root/attr name, str or int key, element name; NULL for calls */
+    int parent;
+    unsigned char kind; /* GC_T_* or ROOT */
+    unsigned char depth;
+    unsigned bridges;
+} node;
+
+typedef struct {
+    char sig[256];
+    char chain[1024];
+    gc_cap cap;
+    gc_chain c;
+    gc_outcome out;
+} found;
+
+static node *nodes;
+static long nnodes, capnodes;
+static const void **vis;
+static size_t viscap, visn;
+static found *finds;
+static int nfinds, capfinds;
+static char **memo; /* primitive+bridges already replayed */
+static int nmemo, capmemo;
+
+static int visited(const void *p)
+{
+    if (visn * 2 >= viscap) {
+        size_t nc = viscap ? viscap * 2 : 1 << 16;
+        const void **nv = calloc(nc, sizeof *nv);
+        if (!nv)
+            abort();
+        for (size_t i = 0; i < viscap; i++)
+            if (vis[i]) {
+                size_t h = ((uintptr_t)vis[i] >> 4) & (nc - 1);
+                while (nv[h])
+                    h = (h + 1) & (nc - 1);
+                nv[h] = vis[i];
+            }
+        free(vis);
+        vis = nv;
+        viscap = nc;
+    }
+    size_t h = ((uintptr_t)p >> 4) & (viscap - 1);
+    while (vis[h]) {
+        if (vis[h] == p)
+            return 1;
+        h = (h + 1) & (viscap - 1);
+    }
+    vis[h] = p;
+    visn++;
+    return 0;
+}
+
+static void push(PyObject *obj, PyObject *key, int parent, int kind, int depth, unsigned bridges)
+{
+    if (nnodes == capnodes) {
+        capnodes = capnodes ? capnodes * 2 : 4096;
+        node *nn = realloc(nodes, (size_t)capnodes * sizeof *nodes);
+        if (!nn)
+            abort();
+        nodes = nn;
+    }
+    Py_INCREF(obj);
+    Py_XINCREF(key);
+    nodes[nnodes++] = (node){obj, key, parent, (unsigned char)kind, (unsigned char)depth, bridges};
+}
+
+/* The chain of node 'i' followed by one more trailer (kind/key; kind < 0: none). */
+static int chain_of(int i, int kind, PyObject *key, gc_chain *c)
+{
+    int path[256], n = 0;
+    for (int j = i; j >= 0 && n < 256; j = nodes[j].parent)
+        path[n++] = j;
+    gc_chain_init(c);
+    c->nstmts = 1;
+    gc_stmt *st = &c->s[0];
+    st->is_prev = 0;
+    st->ntrailers = 0;
+    Py_ssize_t len;
+    const char *s = PyUnicode_AsUTF8AndSize(nodes[path[n - 1]].key, &len);
+    if (!s || gc_chain_intern(c, s, (size_t)len, &st->root) < 0)
+        return -1;
+    for (int k = n - 2; k >= -1; k--) {
+        int tk = k >= 0 ? nodes[path[k]].kind : kind;
+        PyObject *tkey = k >= 0 ? nodes[path[k]].key : key;
+        if (k < 0 && kind < 0)
+            break;
+        if (st->ntrailers >= GC_MAX_TRAILERS)
+            return -1;
+        gc_trailer *t = &st->t[st->ntrailers++];
+        memset(t, 0, sizeof *t);
+        t->kind = (gc_trailer_kind)tk;
+        if (tk == GC_T_ITEM_INT) {
+            t->k = PyLong_AsLong(tkey);
+        } else if (tk != GC_T_CALL) {
+            s = PyUnicode_AsUTF8AndSize(tkey, &len);
+            if (!s || gc_chain_intern(c, s, (size_t)len, &t->s) < 0)
+                return -1;
+        }
+    }
+    PyErr_Clear();
+    return 0;
+}
+
+static int memo_seen(const char *key)
+{
+    for (int i = 0; i < nmemo; i++)
+        if (strcmp(memo[i], key) == 0)
+            return 1;
+    if (nmemo == capmemo) {
+        capmemo = capmemo ? capmemo * 2 : 64;
+        memo = realloc(memo, (size_t)capmemo * sizeof *memo);
+        if (!memo)
+            abort();
+    }
+    memo[nmemo++] = strdup(key);
+    return 0;
+}
+
+/* A forbidden primitive (or an effect) reached by node i + edge: replay the chain like a
+ * fuzz input and keep it if its signature is new. */
+static void record(gc_target *t, int i, int kind, PyObject *key, const char *prim, unsigned bridges, int call)
+{
+    char mk[256], shape[160];
+    gc_bridges_format(bridges, shape, sizeof shape);
+    snprintf(mk, sizeof mk, "%s:%s:%d", prim, shape, call);
+    if (memo_seen(mk))
+        return;
+    static gc_chain c;
+    static gc_outcome out;
+    char err[256];
+    int saved_in_chain = gc_orc.in_chain;
+    gc_orc.in_chain = 0;
+    int ok = chain_of(i, kind, key, &c) == 0;
+    if (ok && call) { /* effect mode: call the primitive, with () or ('') */
+        gc_stmt *st = &c.s[0];
+        if (st->ntrailers >= GC_MAX_TRAILERS)
+            ok = 0;
+        else {
+            gc_trailer *tr = &st->t[st->ntrailers++];
+            memset(tr, 0, sizeof *tr);
+            tr->kind = GC_T_CALL;
+            tr->nargs = call - 1;
+            tr->args[0].kind = GC_ARG_STR;
+        }
+    }
+    if (ok && gc_run_input(t, &c, &out, NULL, NULL, err, sizeof err) == 0 && out.escaped) {
+        int k;
+        for (k = 0; k < nfinds; k++)
+            if (strcmp(finds[k].sig, out.signature) == 0)
+                break;
+        if (k == nfinds) {
+            if (nfinds == capfinds) {
+                capfinds = capfinds ? capfinds * 2 : 32;
+                finds = realloc(finds, (size_t)capfinds * sizeof *finds);
+                if (!finds)
+                    abort();
+            }
+            found *f = &finds[nfinds++];
+            snprintf(f->sig, sizeof f->sig, "%s", out.signature);
+            gc_strbuf sb;
+            gc_sb_init(&sb);
+            gc_escape_chain_text(&out, &sb);
+            snprintf(f->chain, sizeof f->chain, "%s", sb.data);
+            gc_sb_free(&sb);
+            f->cap = out.escape.cap;
+            gc_outcome_escape_chain(&out, &f->c);
+            f->out = out;
+        }
+    }
+    gc_state_begin();
+    gc_orc.in_chain = saved_in_chain;
+}
+
+static int is_scalar(PyObject *v)
+{
+    return PyUnicode_Check(v) || PyBytes_Check(v) || PyLong_Check(v) || PyFloat_Check(v) || v == Py_None ||
+           PyComplex_Check(v) || PyByteArray_Check(v);
+}
+
+static int is_transient(PyObject *v)
+{
+    if (PyMethod_Check(v))
+        return 1;
+    if (PyCFunction_Check(v)) {
+        PyObject *self = PyCFunction_GET_SELF(v);
+        return self && !PyModule_Check(self);
+    }
+    return strcmp(Py_TYPE(v)->tp_name, "method-wrapper") == 0;
+}
+
+typedef struct {
+    gc_target *t;
+    const gc_sweep_opts *o;
+    gc_sweep_stats *st;
+    PyObject *ns;
+    PyObject *tramp;
+    PyObject *gate_file;
+} sweep_ctx;
+
+/* One edge: node i --(kind, key)--> v (borrowed).  Oracles first, then queue it. */
+static void edge(sweep_ctx *x, int i, int kind, PyObject *key, PyObject *v, unsigned bridge)
+{
+    x->st->edges++;
+    node *n = &nodes[i];
+    unsigned br = n->bridges | bridge;
+    if (gc_orc.escape.set) { /* an effect while taking this edge */
+        record(x->t, i, kind, key, gc_orc.escape.primitive, br, 0);
+        gc_oracle_reset_input();
+    }
+    if (!v)
+        return;
+    const gc_prim *p = gc_oracle_lookup(v);
+    if (p && p->spec->cap != GC_CAP_HARNESS && gc_policy_forbids(&gc_orc.policy, p->spec->cap)) {
+        if (gc_orc.mode == GC_MODE_REACH) {
+            record(x->t, i, kind, key, p->name, br, 0);
+        } else { /* effect mode: reaching is not enough; call it as handler code could */
+            record(x->t, i, kind, key, p->name, br, 1);
+            record(x->t, i, kind, key, p->name, br, 2);
+        }
+        return; /* a leaf */
+    }
+    if (is_transient(v) || visited(v))
+        return;
+    if (nnodes >= x->o->max_nodes) {
+        x->st->cut_nodes++;
+        return;
+    }
+    push(v, key, i, kind, n->depth + 1, br);
+}
+
+static int is_gate_function(sweep_ctx *x, PyObject *f)
+{
+    if (!PyFunction_Check(f))
+        return 0;
+    PyCodeObject *co = (PyCodeObject *)PyFunction_GET_CODE(f);
+    return PyUnicode_Compare(co->co_filename, x->gate_file) == 0;
+}
+
+static PyObject *call0(sweep_ctx *x, PyObject *f, int *raised)
+{
+    PyObject *args = PyTuple_New(0);
+    PyObject *pair = args ? PyTuple_Pack(2, f, args) : NULL;
+    Py_XDECREF(args);
+    PyObject *r = pair ? PyObject_Call(x->tramp, pair, NULL) : NULL;
+    Py_XDECREF(pair);
+    *raised = 0;
+    if (!r && !gc_orc.escape.set) {
+        r = gc_eval_exception_value();
+        *raised = 1;
+    }
+    PyErr_Clear();
+    return r;
+}
+
+static void expand(sweep_ctx *x, int i)
+{
+    PyObject *v = nodes[i].obj;
+    int container = PyDict_Check(v) || PyList_Check(v) || PyTuple_Check(v) || PyAnySet_Check(v);
+    /* attributes */
+    if (container || is_scalar(v)) {
+        PyObject *name = PyUnicode_FromString("__class__");
+        PyObject *r = PyObject_GetAttr(v, name);
+        PyErr_Clear();
+        edge(x, i, GC_T_ATTR, name, r, r ? gc_bridge_attr(v, "__class__", r) : 0);
+        Py_XDECREF(r);
+        Py_XDECREF(name);
+    } else {
+        PyObject *names = PyObject_Dir(v);
+        PyErr_Clear();
+        for (Py_ssize_t k = 0; names && PyList_Check(names) && k < PyList_GET_SIZE(names); k++) {
+            PyObject *name = PyList_GET_ITEM(names, k);
+            Py_ssize_t sz;
+            const char *s = PyUnicode_Check(name) ? PyUnicode_AsUTF8AndSize(name, &sz) : NULL;
+            if (!s || sz > GC_MAX_NAME || !PyUnicode_IsIdentifier(name)) {
+                PyErr_Clear();
+                continue;
+            }
+            PyObject *r = PyObject_GetAttr(v, name);
+            PyErr_Clear();
+            edge(x, i, GC_T_ATTR, name, r, r ? gc_bridge_attr(v, s, r) : 0);
+            Py_XDECREF(r);
+        }
+        Py_XDECREF(names);
+    }
+    /* items */
+    unsigned ib = gc_bridge_item(x->ns, v);
+    int mapping = PyDict_Check(v) ||
+                  (!container && !is_scalar(v) && PyObject_HasAttrString(v, "keys") &&
+                   PyObject_HasAttrString(v, "__getitem__") && !PyType_Check(v));
+    PyErr_Clear();
+    if (mapping) {
+        PyObject *keys = PyMapping_Keys(v);
+        PyErr_Clear();
+        Py_ssize_t n = keys && PyList_Check(keys) ? PyList_GET_SIZE(keys) : 0;
+        if (n > GC_SWEEP_MAX_ITEMS) {
+            x->st->cut_items++;
+            n = GC_SWEEP_MAX_ITEMS;
+        }
+        for (Py_ssize_t k = 0; k < n; k++) {
+            PyObject *key = PyList_GET_ITEM(keys, k);
+            int kind;
+            if (PyUnicode_Check(key)) {
+                Py_ssize_t sz;
+                if (!PyUnicode_AsUTF8AndSize(key, &sz) || sz > GC_MAX_STR) {
+                    PyErr_Clear();
+                    continue;
+                }
+                kind = GC_T_ITEM_STR;
+            } else if (PyLong_CheckExact(key)) {
+                long kv = PyLong_AsLong(key);
+                if (PyErr_Occurred() || kv <= -GC_MAX_INT || kv >= GC_MAX_INT) {
+                    PyErr_Clear();
+                    continue;
+                }
+                kind = GC_T_ITEM_INT;
+            } else {
+                continue;
+            }
+            PyObject *r = PyObject_GetItem(v, key);
+            PyErr_Clear();
+            edge(x, i, kind, key, r, ib);
+            Py_XDECREF(r);
+        }
+        Py_XDECREF(keys);
+    } else if (PyList_Check(v) || PyTuple_Check(v)) {
+        PyObject *seq = PySequence_Fast(v, "");
+        Py_ssize_t n = seq ? PySequence_Fast_GET_SIZE(seq) : 0;
+        if (n > GC_SWEEP_MAX_ITEMS) {
+            x->st->cut_items++;
+            n = GC_SWEEP_MAX_ITEMS;
+        }
+        for (Py_ssize_t k = 0; k < n; k++) {
+            PyObject *idx = PyLong_FromSsize_t(k);
+            edge(x, i, GC_T_ITEM_INT, idx, PySequence_Fast_GET_ITEM(seq, k), ib);
+            Py_DECREF(idx);
+        }
+        Py_XDECREF(seq);
+    } else if (PyAnySet_Check(v)) {
+        /* elements by name, sorted: set order follows addresses, which differ per run */
+        PyObject *named = PyList_New(0);
+        PyObject *it = PyObject_GetIter(v), *e;
+        while (named && it && (e = PyIter_Next(it))) {
+            PyObject *nm = PyObject_GetAttrString(e, "__name__");
+            if (nm && PyUnicode_Check(nm) && PyUnicode_IsIdentifier(nm)) {
+                PyObject *pair = PyTuple_Pack(2, nm, e);
+                PyList_Append(named, pair);
+                Py_XDECREF(pair);
+            }
+            Py_XDECREF(nm);
+            Py_DECREF(e);
+            PyErr_Clear();
+        }
+        Py_XDECREF(it);
+        PyErr_Clear();
+        if (named && PyList_Sort(named) == 0) {
+            for (Py_ssize_t k = 0; k < PyList_GET_SIZE(named) && k < GC_SWEEP_MAX_ITEMS; k++) {
+                PyObject *pair = PyList_GET_ITEM(named, k);
+                edge(x, i, GC_T_NAMED, PyTuple_GET_ITEM(pair, 0), PyTuple_GET_ITEM(pair, 1), ib);
+            }
+        }
+        PyErr_Clear();
+        Py_XDECREF(named);
+    }
+    /* the safe calls */
+    if (PyType_Check(v)) {
+        PyObject *f = PyObject_GetAttrString(v, "__subclasses__");
+        PyErr_Clear();
+        if (f) {
+            int raised;
+            PyObject *r = call0(x, f, &raised);
+            /* as the chain `.__subclasses__()`: an attribute edge, then a call */
+            PyObject *name = PyUnicode_FromString("__subclasses__");
+            if (r && !raised && PyList_Check(r) && !visited(r) && nnodes < x->o->max_nodes) {
+                push(f, name, i, GC_T_ATTR, nodes[i].depth + 1, nodes[i].bridges | GC_BR_CLASS);
+                int fi = (int)nnodes - 1;
+                x->st->edges++;
+                if (nodes[i].depth + 2 <= x->o->depth)
+                    push(r, NULL, fi, GC_T_CALL, nodes[i].depth + 2, nodes[i].bridges | GC_BR_CLASS);
+            }
+            Py_XDECREF(name);
+            Py_XDECREF(r);
+            Py_DECREF(f);
+        }
+    } else if (is_gate_function(x, v)) {
+        int raised;
+        PyObject *r = call0(x, v, &raised);
+        edge(x, i, GC_T_CALL, NULL, r, r ? gc_bridge_call(v, r, raised) : 0);
+        Py_XDECREF(r);
+    }
+}
+
+static void print_report(gc_target *t, const gc_sweep_opts *o, const gc_sweep_stats *st)
+{
+    char policy[512];
+    gc_policy_describe(&t->policy, policy, sizeof policy);
+    if (o->json) {
+        printf("{\"target\": \"%s\", \"policy\": \"%s\", \"depth\": %d, \"max_nodes\": %ld, \"nodes\": %ld, "
+               "\"edges\": %ld, \"cut\": {\"depth\": %ld, \"max_nodes\": %ld, \"items\": %ld, \"time\": %s}, \"escapes\": [",
+               t->spec.name, policy, o->depth, o->max_nodes, st->nodes, st->edges, st->cut_depth, st->cut_nodes,
+               st->cut_items, st->cut_time ? "true" : "false");
+        for (int k = 0; k < nfinds; k++) {
+            gc_strbuf sb;
+            gc_sb_init(&sb);
+            gc_escape_json(t, &finds[k].out, &sb);
+            printf("%s%s", k ? ", " : "", sb.data);
+            gc_sb_free(&sb);
+        }
+        printf("]}\n");
+        return;
+    }
+    printf("sweep of %s (policy %s), depth %d, at most %ld nodes\n", t->spec.name, policy, o->depth, o->max_nodes);
+    for (int cap = 0; cap < GC_CAP_HARNESS; cap++) {
+        int any = 0;
+        for (int k = 0; k < nfinds; k++)
+            if ((int)finds[k].cap == cap) {
+                if (!any)
+                    printf("%s:\n", gc_cap_name((gc_cap)cap));
+                any = 1;
+                printf("  %-52s %s\n", finds[k].sig, finds[k].chain);
+            }
+    }
+    printf("%d escape signature(s); %ld nodes, %ld edges; not expanded: %ld at the depth bound, %ld past max-nodes, "
+           "%ld oversized containers cut at %d items%s\n",
+           nfinds, st->nodes, st->edges, st->cut_depth, st->cut_nodes, st->cut_items, GC_SWEEP_MAX_ITEMS,
+           st->cut_time ? "; CUT BY THE TIME BOUND (output not exhaustive)" : "");
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int cmp_found(const void *a, const void *b)
+{
+    const found *x = a, *y = b;
+    if (x->cap != y->cap)
+        return (int)x->cap - (int)y->cap;
+    return strcmp(x->sig, y->sig);
+}
+
+int gc_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st)
+{
+    memset(st, 0, sizeof *st);
+    char err[512];
+    PyObject *ns = gc_target_install(t, err, sizeof err);
+    if (!ns) {
+        gc_die_msg("%s", err);
+        return GC_EXIT_TARGET;
+    }
+    sweep_ctx x = {t, o, st, ns, gc_eval_trampoline(ns), PyUnicode_DecodeFSDefault(t->spec.sandbox)};
+    /* roots, shortest name first (the same object under two names is reported by the
+     * shorter), then by name */
+    PyObject *keys = PyDict_Keys(ns);
+    PyObject *bylen = PyList_New(0);
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(keys); k++) {
+        PyObject *key = PyList_GET_ITEM(keys, k);
+        PyObject *pair = PyUnicode_Check(key) ? Py_BuildValue("(nO)", PyUnicode_GET_LENGTH(key), key) : NULL;
+        if (pair)
+            PyList_Append(bylen, pair);
+        Py_XDECREF(pair);
+    }
+    PyList_Sort(bylen);
+    Py_DECREF(keys);
+    keys = PyList_New(0);
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(bylen); k++)
+        PyList_Append(keys, PyTuple_GET_ITEM(PyList_GET_ITEM(bylen, k), 1));
+    Py_DECREF(bylen);
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(keys); k++) {
+        PyObject *key = PyList_GET_ITEM(keys, k);
+        PyObject *v = PyDict_GetItem(ns, key);
+        if (!PyUnicode_Check(key) || !PyUnicode_IsIdentifier(key) || !v)
+            continue;
+        const gc_prim *p = gc_oracle_lookup(v);
+        if (p && p->spec->cap != GC_CAP_HARNESS && gc_policy_forbids(&gc_orc.policy, p->spec->cap)) {
+            push(v, key, -1, ROOT, 0, 0);
+            record(t, (int)nnodes - 1, -1, NULL, p->name, 0, gc_orc.mode == GC_MODE_EFFECT);
+            continue;
+        }
+        if (!visited(v))
+            push(v, key, -1, ROOT, 0, 0);
+    }
+    Py_DECREF(keys);
+    double start = now_s(), last = start;
+    long i;
+    gc_oracle_reset_input();
+    gc_state_begin();
+    for (i = 0; i < nnodes; i++) {
+        if (nodes[i].depth >= o->depth) {
+            st->cut_depth++;
+            continue;
+        }
+        if (is_transient(nodes[i].obj))
+            continue; /* the bound __subclasses__ on the way to its call */
+        gc_orc.in_chain = 1;
+        expand(&x, (int)i);
+        gc_orc.in_chain = 0;
+        gc_oracle_reset_input();
+        char note[256];
+        if (gc_state_end(note, sizeof note) < 0) {
+            gc_die_msg("interpreter state could not be restored during the sweep");
+            return GC_EXIT_HARNESS;
+        }
+        gc_state_begin();
+        double now = (i & 63) == 0 ? now_s() : last;
+        if (now - last >= 2 && !o->quiet) {
+            fprintf(stderr, "[sweep %5.1fs] depth %d, nodes %ld/%ld, edges %ld (%.0f/s), escapes %d\n", now - start,
+                    nodes[i].depth, i, nnodes, st->edges, st->edges / (now - start), nfinds);
+            last = now;
+        }
+        if (o->seconds > 0 && now - start >= o->seconds) {
+            st->cut_time = 1;
+            break;
+        }
+    }
+    st->nodes = nnodes;
+    st->escapes = nfinds;
+    double took = now_s() - start;
+    if (!o->quiet)
+        fprintf(stderr, "[sweep %5.2fs] done: %ld nodes, %ld edges (%.0f edges/s), %d escape signature(s)\n", took,
+                nnodes, st->edges, took > 0 ? st->edges / took : 0.0, nfinds);
+    qsort(finds, (size_t)nfinds, sizeof *finds, cmp_found);
+    print_report(t, o, st);
+    fflush(stdout);
+    if (o->save) {
+        gc_triage_summary sum = {0};
+        for (int k = 0; k < nfinds; k++) {
+            gc_min_stats ms = {1, gc_chain_trailer_count(&finds[k].c), gc_chain_trailer_count(&finds[k].c)};
+            char origin[64];
+            snprintf(origin, sizeof origin, "sweep-depth-%d", o->depth);
+            gc_triage_save(t, o->save, &finds[k].c, &finds[k].out, origin, &ms, &sum);
+        }
+        printf("saved to %s: %d new, %d known, %d not reproducible\n", o->save->outdir, sum.new_cases, sum.known,
+               sum.flaky);
+    }
+    Py_DECREF(ns);
+    Py_XDECREF(x.tramp);
+    Py_XDECREF(x.gate_file);
+    return 0;
+}
+
+int gc_sweep_findings(gc_finding **out)
+{
+    *out = calloc((size_t)nfinds + 1, sizeof **out);
+    if (!*out)
+        return 0;
+    for (int k = 0; k < nfinds; k++) {
+        gc_finding *f = &(*out)[k];
+        snprintf(f->sig, sizeof f->sig, "%s", finds[k].sig);
+        snprintf(f->chain, sizeof f->chain, "%s", finds[k].chain);
+        snprintf(f->kind, sizeof f->kind, "%s", gc_kind_name(finds[k].out.escape.kind));
+        snprintf(f->cap, sizeof f->cap, "%s", gc_cap_name(finds[k].cap));
+        snprintf(f->prim, sizeof f->prim, "%s", finds[k].out.escape.primitive);
+        snprintf(f->first, sizeof f->first, "sweep");
+        f->count = 1;
+    }
+    return nfinds;
+}

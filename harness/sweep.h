@@ -1,0 +1,41 @@
+/* sweep.h — the second engine: an exhaustive, deterministic, bounded breadth-first walk of
+ * everything reachable from what the gate hands out.
+ *
+ * Owns: the object graph search (a node is an object, visited once by identity and kept
+ * alive; edges are dir() names, mapping keys, sequence and set elements, and a documented
+ * set of safe calls), its bounds, and its report: for every forbidden primitive reached,
+ * the shortest chain, confirmed by replaying it like any fuzz input. */
+#ifndef GATECRASH_SWEEP_H
+#define GATECRASH_SWEEP_H
+
+#include "campaign.h"
+#include "triage.h"
+
+#define GC_SWEEP_MAX_ITEMS 512 /* elements / keys walked per container */
+
+typedef struct {
+    int depth;          /* trailers from a root */
+    long max_nodes;
+    long seconds;       /* 0: no time bound */
+    int json;
+    int quiet;          /* no progress lines */
+    const gc_triage_opts *save; /* NULL: report only */
+} gc_sweep_opts;
+
+typedef struct {
+    long nodes, edges;
+    long cut_depth;     /* nodes at the depth bound, not expanded */
+    long cut_nodes;     /* edges whose values were not queued: max-nodes reached */
+    long cut_items;     /* containers with more than GC_SWEEP_MAX_ITEMS elements */
+    int cut_time;       /* the time bound stopped the walk */
+    int escapes;        /* distinct signatures */
+} gc_sweep_stats;
+
+/* Sweep; prints the report on stdout (byte-identical for the same target, policy and
+ * bounds unless cut by time) and progress on stderr.  Returns 0, or an exit code. */
+int gc_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st);
+
+/* The escapes of the last sweep, as the release gate's report takes them (malloc'd). */
+int gc_sweep_findings(gc_finding **out);
+
+#endif

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# The sweep: byte-identical output for the same target, policy and bounds; a chain no
+# longer than the fuzzer's for every saved case's signature; nothing on an allow-everything
+# policy, and no effect; saving through the triage writer; the release gate's --sweep-depth.
+source "$(dirname "$0")/lib.sh" "$@"
+ST=$SRC/targets/station-1.5.0
+"$GC" sweep "$ST" --depth 4 -q >"$WORK/a.txt" 2>/dev/null
+"$GC" sweep "$ST" --depth 4 -q >"$WORK/b.txt" 2>/dev/null
+cmp -s "$WORK/a.txt" "$WORK/b.txt" && ok || fail "two sweeps differ: $(diff "$WORK/a.txt" "$WORK/b.txt" | head -5)"
+grep -q "^spawn:" "$WORK/a.txt" && grep -q "^write:" "$WORK/a.txt" && ok || fail "grouped by capability"
+grep -qE "^  reach:spawn:os.system:modattr +subprocess.os.system$" "$WORK/a.txt" && ok || fail "the advisory's shortest chain"
+grep -qE "^[0-9]+ escape signature\(s\); [0-9]+ nodes, [0-9]+ edges; not expanded: [0-9]+ at the depth bound" "$WORK/a.txt" \
+  && ok || fail "counts and bounds in the report"
+"$GC" sweep "$ST" --depth 3 -q --json >"$WORK/a.json" 2>/dev/null
+"$GC" sweep "$ST" --depth 3 -q --json >"$WORK/b.json" 2>/dev/null
+cmp -s "$WORK/a.json" "$WORK/b.json" && ok || fail "two JSON sweeps differ"
+
+# every signature the fuzzer saved is found, by a chain that is no longer
+for t in station-1.5.0 station-advisory-fix audit-gate; do
+  depth=5
+  "$GC" sweep "$SRC/targets/$t" --depth $depth -q --json >"$WORK/sw-$t.json" 2>/dev/null
+  "$GC" replay -q --json --expect escape "$SRC/targets/$t" "$SRC/escapes/$t" 2>/dev/null | grep '^{' >"$WORK/cases-$t.json"
+  /usr/bin/python3.11 - "$WORK/sw-$t.json" "$WORK/cases-$t.json" >"$WORK/cmp-$t.txt" <<'PY'
+import json, sys
+sweep = {e["signature"]: e for e in json.load(open(sys.argv[1]))["escapes"]}
+bad = 0
+for line in open(sys.argv[2]):
+    case = json.loads(line)
+    s = sweep.get(case["signature"])
+    if s is None or s["trailers"] > case["trailers"]:
+        bad += 1
+        print("not matched:", case["signature"], case["chain"], "sweep:", s and s["chain"])
+print("cases", sum(1 for _ in open(sys.argv[2])), "unmatched", bad)
+sys.exit(1 if bad else 0)
+PY
+  [[ $? -eq 0 ]] && ok || fail "$t: $(cat "$WORK/cmp-$t.txt")"
+done
+
+# nothing escapes, and nothing happens, when everything is allowed
+touch "$WORK/marker"
+expect_exit 0 "sweep of the allow-all target" -- strace -f -qq -e trace=execve,fork,vfork -o "$WORK/strace.log" \
+  "$GC" sweep "$SRC/targets/station-1.5.0-allow-all" --depth 4 -q
+expect_grep "^0 escape signature" "no escape under allow-all"
+[[ $(grep -c 'execve(' "$WORK/strace.log") -eq 1 ]] && ! grep -qE '(^| )v?fork\(' "$WORK/strace.log" && ok \
+  || fail "processes were started: $(grep -E 'execve|fork' "$WORK/strace.log" | head -3)"
+changed=$(find "$SRC" -newer "$WORK/marker" -type f 2>/dev/null | grep -v "^$BIN/" || true)
+[[ -z $changed ]] && ok || fail "files changed: $changed"
+
+# saving goes through the triage writer: confirmed, de-duplicated
+expect_exit 1 "sweep --save" -- "$GC" sweep "$ST" --depth 1 -q --save "$WORK/cases"
+expect_grep "^saved to .*: [1-9][0-9]* new, 0 known, 0 not reproducible" "cases saved"
+expect_exit 0 "saved sweep cases replay" -- "$GC" replay -q --expect escape "$ST" "$WORK/cases"
+expect_exit 1 "sweep --save again" -- "$GC" sweep "$ST" --depth 1 -q --save "$WORK/cases"
+expect_grep "^saved to .*: 0 new, [1-9][0-9]* known" "nothing written twice"
+
+# the release gate requires nothing within the sweep depth
+mkdir -p "$WORK/none"
+expect_exit 1 "gate --sweep-depth on station-1.5.0" -- "$GC" gate "$ST" --time 0 --sweep-depth 2 --report "$WORK/rep" --escapes "$WORK/none"
+expect_grep "FAIL .* [1-9][0-9]* by the sweep" "sweep escapes fail the gate"
+expect_exit 0 "gate --sweep-depth on allow-all" -- "$GC" gate "$SRC/targets/station-1.5.0-allow-all" --time 0 --sweep-depth 3 --report "$WORK/rep2" --escapes "$WORK/none"
+finish
