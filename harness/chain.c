@@ -26,6 +26,22 @@ void gc_chain_init(gc_chain *c)
 
 const char *gc_chain_str(const gc_chain *c, gc_str s) { return c->arena + s.off; }
 
+void gc_chain_copy(gc_chain *dst, const gc_chain *src)
+{
+    /* only what is in use: a whole gc_chain is ~85 KB, a typical chain a few hundred bytes */
+    dst->nstmts = src->nstmts;
+    for (int i = 0; i < src->nstmts; i++) {
+        const gc_stmt *s = &src->s[i];
+        gc_stmt *d = &dst->s[i];
+        d->is_prev = s->is_prev;
+        d->root = s->root;
+        d->ntrailers = s->ntrailers;
+        memcpy(d->t, s->t, (size_t)s->ntrailers * sizeof s->t[0]);
+    }
+    dst->arena_len = src->arena_len;
+    memcpy(dst->arena, src->arena, src->arena_len);
+}
+
 int gc_chain_intern(gc_chain *c, const char *s, size_t len, gc_str *out)
 {
     if (len > GC_ARENA || c->arena_len + len > GC_ARENA)

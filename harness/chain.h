@@ -81,7 +81,7 @@ typedef struct {
     gc_trailer t[GC_MAX_TRAILERS];
 } gc_stmt;
 
-typedef struct {
+typedef struct gc_chain_s {
     int nstmts;
     gc_stmt s[GC_MAX_STMTS];
     uint32_t arena_len;
@@ -109,6 +109,8 @@ int gc_chain_parse(const uint8_t *data, size_t len, gc_parse_mode mode, gc_chain
                    gc_parse_error *err);
 
 void gc_chain_init(gc_chain *c);
+/* dst = src, copying only the parts in use (faster than struct assignment). */
+void gc_chain_copy(gc_chain *dst, const gc_chain *src);
 
 /* Accessors and builders (the evaluator fills resolved chains with them). */
 const char *gc_chain_str(const gc_chain *c, gc_str s); /* not NUL-terminated: use len */

@@ -8,12 +8,15 @@
  *                                                          the binary, for OSS-Fuzz)
  *   --mode=reach|effect   --json (also print the escape as one JSON object)   --quiet
  *   --mutator=bytes       libFuzzer's byte-level mutations only (no chain-aware mutator)
+ *   --escapes=continue    an escape is reported once per signature ("NEW-ESCAPE seconds
+ *                         inputs signature via chain") and is not a crash: benchmarks
  *   --reuse=0             a fresh install for every input (default: reuse the installed
  *                         namespace while no input changed it, see nscache.h)
  *   --skip-known=FILE     escapes whose signature is listed in FILE (one per line) are not
  *                         crashes: a campaign stops re-finding what it already has
  * The scratch folder is the working folder the engine is started in. */
 #include <stdint.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +32,8 @@ size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
 
 static gc_target target;
 static int want_json;
+static int escapes_continue; /* --escapes=continue: report each new signature once, no crash */
+static struct timespec started;
 static int chain_mutator = 1; /* --mutator=bytes turns the chain-aware mutator off */
 static unsigned long execs;
 static char **known;
@@ -66,6 +71,8 @@ static const char *opt(const char *arg, const char *name)
     return strncmp(arg, name, n) == 0 && arg[n] == '=' ? arg + n + 1 : NULL;
 }
 
+static gc_value_kind probe(const gc_chain *c, int stmt);
+
 static void print_stats(void)
 {
     const gc_nscache_stats *s = gc_nscache_stats_get();
@@ -97,6 +104,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
             load_known(v);
         else if ((v = opt(a, "--mutator")))
             chain_mutator = strcmp(v, "bytes") != 0;
+        else if ((v = opt(a, "--escapes")))
+            escapes_continue = strcmp(v, "continue") == 0;
         else if ((v = opt(a, "--reuse")))
             gc_nscache_enabled = strcmp(v, "0") != 0;
     }
@@ -115,13 +124,53 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         exit(rc);
     setenv("GATECRASH_LOG_SHOWN", "1", 1);
     atexit(print_stats);
+    clock_gettime(CLOCK_MONOTONIC, &started);
     static char roots[64][65];
     static const char *ptrs[64];
     int n = gc_session_roots(&target, roots, 64);
     for (int i = 0; i < n; i++)
         ptrs[i] = roots[i];
     gc_mutator_set_roots(ptrs, n);
+    static const char *targets[256];
+    gc_mutator_set_targets(targets, gc_oracle_target_names(targets, 256));
+    if (chain_mutator)
+        gc_mutator_set_probe(probe);
     return 0;
+}
+
+/* The mutator's probe: evaluate the chain (a cached namespace makes this cheap) and say
+ * what the value at the end of statement 'stmt' is. */
+static int probe_stmt;
+static gc_value_kind probe_kind;
+
+static void probe_step(void *ctx, const gc_step_info *s)
+{
+    (void)ctx;
+    if (s->stmt != probe_stmt)
+        return;
+    PyObject *v = s->value;
+    probe_kind = !v ? GC_VK_NONE
+               : PyModule_Check(v) ? GC_VK_MODULE
+               : PyType_Check(v) ? GC_VK_TYPE
+               : PyExceptionInstance_Check(v) ? GC_VK_EXCEPTION
+               : PyTraceBack_Check(v) ? GC_VK_TRACEBACK
+               : PyFrame_Check(v) ? GC_VK_FRAME
+               : PyCell_Check(v) ? GC_VK_CELL
+               : PyFunction_Check(v) || PyCFunction_Check(v) || PyMethod_Check(v) ? GC_VK_FUNCTION
+               : PyDict_Check(v) ? GC_VK_MAPPING
+               : PyList_Check(v) || PyTuple_Check(v) || PyAnySet_Check(v) ? GC_VK_SEQUENCE
+               : GC_VK_OTHER;
+}
+
+static gc_value_kind probe(const gc_chain *c, int stmt)
+{
+    static gc_outcome out;
+    char err[256];
+    probe_stmt = stmt;
+    probe_kind = GC_VK_NONE;
+    if (gc_run_input(&target, c, &out, probe_step, NULL, err, sizeof err) != 0 || out.escaped)
+        return GC_VK_NONE;
+    return probe_kind;
 }
 
 /* Three edits in four are chain-level; the rest, and any the chain mutator cannot make,
@@ -167,6 +216,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (outcome.escaped && is_known(outcome.signature))
         return -1; /* found before: neither a crash nor worth keeping in the corpus */
+    if (outcome.escaped && escapes_continue) { /* benchmarks: time to each signature */
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        double t = (double)(now.tv_sec - started.tv_sec) + (double)(now.tv_nsec - started.tv_nsec) / 1e9;
+        gc_strbuf sb;
+        gc_sb_init(&sb);
+        gc_escape_chain_text(&outcome, &sb);
+        fprintf(stderr, "gatecrash: NEW-ESCAPE %.3f %lu %s via %s\n", t, execs, outcome.signature, sb.data);
+        gc_sb_free(&sb);
+        char **nk = realloc(known, (size_t)(nknown + 1) * sizeof *known);
+        if (nk) {
+            known = nk;
+            known[nknown++] = strdup(outcome.signature);
+        }
+        return -1;
+    }
     if (outcome.escaped) {
         gc_strbuf sb;
         gc_sb_init(&sb);

@@ -71,6 +71,10 @@ static int name_in(const char *n, const char *const *list)
 
 unsigned gc_bridge_attr(PyObject *v, const char *n, PyObject *r)
 {
+    /* fast path: a plain name (no bridge name starts otherwise) on a non-module */
+    if (n[0] != '_' && n[0] != 'f' && n[0] != 't' && n[0] != 'g' && n[0] != 'c' && n[0] != 'a' &&
+        n[0] != 'm' && n[0] != 'l' && !PyModule_Check(v))
+        return 0;
     static const char *const globals[] = {"__globals__", "f_globals", "func_globals", NULL};
     static const char *const frames[] = {"__traceback__", "tb_frame", "tb_next", "f_back", "f_locals",
                                          "f_builtins", "gi_frame", "cr_frame", "ag_frame", "f_code",
@@ -135,6 +139,38 @@ unsigned gc_bridge_call(PyObject *f, PyObject *r, int raised)
 PyObject *gc_eval_trampoline(PyObject *ns) { return PyFunction_New(tramp_code, ns); }
 
 /* ---- exploration forms ---- */
+
+/* dir(v), memoised for modules: fuzzing takes `.#K` of the same few modules millions of
+ * times, and dir() builds and sorts a few hundred names each time.  A module's dir() is
+ * its namespace's keys (sorted), so the namespace's version tag says when to redo it. */
+#define DIR_CACHE 64
+static struct {
+    PyObject *mod;  /* strong */
+    uint64_t tag;
+    PyObject *names;
+} dir_cache[DIR_CACHE];
+
+static PyObject *dir_of(PyObject *v)
+{
+    if (!PyModule_CheckExact(v))
+        return PyObject_Dir(v);
+    PyObject *d = PyModule_GetDict(v);
+    uint64_t tag = ((PyDictObject *)d)->ma_version_tag;
+    size_t slot = ((uintptr_t)v >> 4) % DIR_CACHE;
+    if (dir_cache[slot].mod == v && dir_cache[slot].tag == tag) {
+        Py_INCREF(dir_cache[slot].names);
+        return dir_cache[slot].names;
+    }
+    PyObject *names = PyObject_Dir(v);
+    if (!names)
+        return NULL;
+    Py_XSETREF(dir_cache[slot].names, names);
+    Py_INCREF(names);
+    Py_INCREF(v);
+    Py_XSETREF(dir_cache[slot].mod, v);
+    dir_cache[slot].tag = tag;
+    return names;
+}
 
 static int is_identifier(const char *s, Py_ssize_t n, int dotted)
 {
@@ -414,7 +450,7 @@ static int reach_check(PyObject *v, gc_outcome *out, int si, int ti)
 
 int gc_eval_chain(gc_evaluator *ev, const gc_chain *c, gc_outcome *out)
 {
-    out->resolved = *c;
+    gc_chain_copy(&out->resolved, c);
     out->escaped = 0;
     out->bridges = 0;
     out->signature[0] = '\0';
@@ -479,7 +515,7 @@ int gc_eval_chain(gc_evaluator *ev, const gc_chain *c, gc_outcome *out)
                 break;
             }
             case GC_T_DIR: {
-                PyObject *names = PyObject_Dir(v);
+                PyObject *names = dir_of(v);
                 if (names && PyList_Check(names) && PyList_GET_SIZE(names) > 0) {
                     PyObject *name = PyList_GET_ITEM(names, t->k % PyList_GET_SIZE(names));
                     Py_ssize_t sz;

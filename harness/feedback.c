@@ -51,9 +51,21 @@ void gc_feedback_step(PyObject *in, int op, const char *name, PyObject *out)
             hit(m);
         }
         PyErr_Clear();
+    } else if (PyType_Check(out)) {
+        /* which class a walk has reached (object, type, str…): the stepping stones of class walks */
+        hit(fnv(0x7e5u, ((PyTypeObject *)out)->tp_name));
+        const gc_prim *p = gc_oracle_lookup(out);
+        if (p)
+            hit(fnv(0xfeedu, p->name));
     } else {
         const gc_prim *p = gc_oracle_lookup(out);
         if (p)
             hit(fnv(0xfeedu, p->name));
+        /* the subclass list of which class (a call of C.__subclasses__) */
+        if (in && PyCFunction_Check(in) && PyList_Check(out)) {
+            PyObject *self = PyCFunction_GET_SELF(in);
+            if (self && PyType_Check(self))
+                hit(fnv(0x5abc1u, ((PyTypeObject *)self)->tp_name));
+        }
     }
 }

@@ -14,13 +14,23 @@ static const char *bridge_attrs[] = {
     "__traceback__", "tb_frame", "tb_next", "f_back", "f_globals", "f_locals", "f_builtins",
     "gi_frame", "__dict__", "__class__", "__base__", "__bases__", "__mro__", "__subclasses__",
     "__init__", "__builtins__", "__import__", "__loader__", "__spec__", "__context__",
-    "modules", "os", "sys", "path", "__getattribute__", "__reduce_ex__",
+    "modules", "os", "sys", "path", "__getattribute__", "__reduce_ex__", "mro",
 };
 static const char *module_names[] = {"os", "sys", "subprocess", "posix", "builtins", "importlib",
                                      "shutil", "io", "_posixsubprocess", "pty", "gc"};
 
 static char roots_store[64][GC_MAX_NAME + 1];
 static int nroots;
+static char targets_store[256][GC_MAX_NAME + 1];
+static int ntargets;
+
+void gc_mutator_set_targets(const char *const *names, int n)
+{
+    ntargets = 0;
+    for (int i = 0; i < n && ntargets < 256; i++)
+        if (strlen(names[i]) <= GC_MAX_NAME)
+            snprintf(targets_store[ntargets++], sizeof targets_store[0], "%s", names[i]);
+}
 
 void gc_mutator_set_roots(const char *const *roots, int n)
 {
@@ -44,10 +54,83 @@ static uint32_t next(rng *r)
 
 static uint32_t below(rng *r, uint32_t n) { return n ? next(r) % n : 0; }
 
+static gc_probe_fn probe;
+
+void gc_mutator_set_probe(gc_probe_fn fn) { probe = fn; }
+
+/* A trailer that fits what the chain's value is (the probe evaluated it): the mutation
+ * works from the names and kinds a value really has. */
+static int fitting_trailer(gc_chain *c, rng *r, gc_value_kind vk, gc_trailer *t)
+{
+    static const char *const for_type[] = {"__subclasses__", "__base__", "__mro__", "__init__", "__dict__"};
+    static const char *const for_func[] = {"__globals__", "__closure__", "__self__", "__wrapped__", "__func__",
+                                           "__builtins__", "__defaults__"};
+    static const char *const for_frame[] = {"f_globals", "f_back", "f_builtins", "f_locals"};
+    static const char *const for_tb[] = {"tb_frame", "tb_next"};
+    static const char *const for_cell[] = {"cell_contents"};
+    const char *const *pick = NULL;
+    size_t npick = 0;
+    memset(t, 0, sizeof *t);
+    int aim = ntargets && below(r, 2);
+    const char *target = aim ? targets_store[below(r, (uint32_t)ntargets)] : NULL;
+    switch (vk) {
+    case GC_VK_TYPE: pick = for_type; npick = 5; break;
+    case GC_VK_FUNCTION: pick = for_func; npick = 7; break;
+    case GC_VK_FRAME: pick = for_frame; npick = 4; break;
+    case GC_VK_TRACEBACK: pick = for_tb; npick = 2; break;
+    case GC_VK_CELL: pick = for_cell; npick = 1; break;
+    case GC_VK_EXCEPTION:
+        t->kind = GC_T_ATTR;
+        return gc_chain_intern(c, "__traceback__", 13, &t->s);
+    case GC_VK_SEQUENCE:
+        if (target) {
+            t->kind = GC_T_NAMED;
+            return gc_chain_intern(c, target, strlen(target), &t->s);
+        }
+        t->kind = GC_T_NTH;
+        t->k = (long)below(r, GC_MAX_K);
+        return 0;
+    case GC_VK_MAPPING:
+        if (target) {
+            t->kind = GC_T_ITEM_STR;
+            return gc_chain_intern(c, target, strlen(target), &t->s);
+        }
+        t->kind = GC_T_NTH;
+        t->k = (long)below(r, GC_MAX_K);
+        return 0;
+    case GC_VK_MODULE:
+        if (target) {
+            t->kind = GC_T_ATTR;
+            return gc_chain_intern(c, target, strlen(target), &t->s);
+        }
+        t->kind = GC_T_DIR;
+        t->k = (long)below(r, GC_MAX_K);
+        return 0;
+    default: break;
+    }
+    if (!pick || below(r, 4) == 0) { /* anything: a name it has, or its class */
+        if (below(r, 3) == 0) {
+            t->kind = GC_T_ATTR;
+            return gc_chain_intern(c, "__class__", 9, &t->s);
+        }
+        t->kind = GC_T_DIR;
+        t->k = (long)below(r, GC_MAX_K);
+        return 0;
+    }
+    const char *a = pick[below(r, (uint32_t)npick)];
+    t->kind = GC_T_ATTR;
+    return gc_chain_intern(c, a, strlen(a), &t->s);
+}
+
 /* A random trailer, biased toward exploration and the bridges. */
 static int random_trailer(gc_chain *c, rng *r, gc_trailer *t)
 {
     memset(t, 0, sizeof *t);
+    if (ntargets && below(r, 8) == 0) { /* aim at a primitive: `.system`, `[@Popen]` */
+        const char *nm = targets_store[below(r, (uint32_t)ntargets)];
+        t->kind = below(r, 2) ? GC_T_ATTR : GC_T_NAMED;
+        return gc_chain_intern(c, nm, strlen(nm), &t->s);
+    }
     switch (below(r, 10)) {
     case 0: case 1: case 2:
         t->kind = GC_T_DIR;
@@ -118,12 +201,37 @@ size_t gc_mutate_chain(uint8_t *data, size_t size, size_t max_size, unsigned see
             return 0;
     }
     gc_stmt *st = &c.s[below(&r, (uint32_t)c.nstmts)];
+    /* half the time: evaluate the chain, and extend its last statement with a trailer that
+     * fits the value it ends on */
+    if (probe && below(&r, 2) == 0) {
+        int last = c.nstmts - 1;
+        gc_value_kind vk = probe(&c, last);
+        gc_stmt *ls = &c.s[last];
+        if (vk != GC_VK_NONE && ls->ntrailers < GC_MAX_TRAILERS &&
+            fitting_trailer(&c, &r, vk, &ls->t[ls->ntrailers]) == 0) {
+            gc_trailer *t = &ls->t[ls->ntrailers++];
+            if (t->kind == GC_T_ATTR && ls->ntrailers < GC_MAX_TRAILERS && t->s.len == 14 &&
+                memcmp(gc_chain_str(&c, t->s), "__subclasses__", 14) == 0) {
+                memset(&ls->t[ls->ntrailers], 0, sizeof ls->t[0]);
+                ls->t[ls->ntrailers++].kind = GC_T_CALL;
+            }
+            return emit(&c, data, max_size);
+        }
+    }
     int rounds = 1 + (int)below(&r, 3);
     for (int i = 0; i < rounds; i++) {
         switch (below(&r, 8)) {
         case 0: case 1: case 2: /* append a trailer */
-            if (st->ntrailers < GC_MAX_TRAILERS && random_trailer(&c, &r, &st->t[st->ntrailers]) == 0)
-                st->ntrailers++;
+            if (st->ntrailers < GC_MAX_TRAILERS && random_trailer(&c, &r, &st->t[st->ntrailers]) == 0) {
+                gc_trailer *t = &st->t[st->ntrailers++];
+                /* a method that introspects is worth calling at once: `.__subclasses__()` */
+                if (t->kind == GC_T_ATTR && st->ntrailers < GC_MAX_TRAILERS &&
+                    ((t->s.len == 14 && memcmp(gc_chain_str(&c, t->s), "__subclasses__", 14) == 0) ||
+                     (t->s.len == 3 && memcmp(gc_chain_str(&c, t->s), "mro", 3) == 0))) {
+                    memset(&st->t[st->ntrailers], 0, sizeof st->t[0]);
+                    st->t[st->ntrailers++].kind = GC_T_CALL;
+                }
+            }
             break;
         case 3: /* replace a trailer */
             if (st->ntrailers > 0)

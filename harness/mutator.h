@@ -10,8 +10,25 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct gc_chain_s;
+
+typedef enum {
+    GC_VK_NONE, /* the statement failed, or no probe */
+    GC_VK_MODULE, GC_VK_TYPE, GC_VK_FUNCTION, GC_VK_SEQUENCE, GC_VK_MAPPING, GC_VK_EXCEPTION,
+    GC_VK_TRACEBACK, GC_VK_FRAME, GC_VK_CELL, GC_VK_OTHER
+} gc_value_kind;
+
+/* What the value at the end of statement 'stmt' of a chain is (the engine glue evaluates
+ * it).  Optional: without a probe the mutator edits blind. */
+typedef gc_value_kind (*gc_probe_fn)(const struct gc_chain_s *c, int stmt);
+void gc_mutator_set_probe(gc_probe_fn fn);
+
 /* Roots the gate put in the namespace (set once, after the first install). */
 void gc_mutator_set_roots(const char *const *roots, int n);
+
+/* Names of the primitives the policy forbids (gc_oracle_target_names): one trailer in
+ * eight aims at one of them, as `.name` or `[@name]`. */
+void gc_mutator_set_targets(const char *const *names, int n);
 
 /* Mutate data[0..size) in place, at most max_size bytes; returns the new size, or 0 when
  * no chain-level edit applies (the caller then falls back to byte-level mutation). */

@@ -6,6 +6,7 @@
  * triage confirms every escape in a fresh process (tests/reuse_reproduces.sh). */
 #include "nscache.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,10 +78,15 @@ static void fill(watch *x)
     }
 }
 
-static int same(const watch *x)
+static int same(watch *x)
 {
     watch now = *x;
     fill(&now);
+    /* a function's __dict__ is made on first access: a new, empty one is no change */
+    if (x->kind == W_FUNC && !x->p[4] && now.p[4] && PyDict_GET_SIZE((PyObject *)now.p[4]) == 0) {
+        x->p[4] = now.p[4];
+        x->tag = now.tag;
+    }
     switch (x->kind) {
     case W_DICT: return now.tag == x->tag;
     case W_LIST: return now.n == x->n && now.hash == x->hash;
@@ -184,6 +190,12 @@ void gc_nscache_after(void)
         return;
     for (size_t i = 0; i < nw; i++)
         if (!same(&w[i])) {
+            if (getenv("GATECRASH_DEBUG_NSCACHE")) {
+                PyObject *r = PyObject_Repr(w[i].obj);
+                fprintf(stderr, "nscache drop: kind %d %.100s\n", w[i].kind, r ? PyUnicode_AsUTF8(r) : "?");
+                Py_XDECREF(r);
+                PyErr_Clear();
+            }
             stats.drops++;
             gc_nscache_reset();
             return;

@@ -772,3 +772,20 @@ void gc_policy_describe(const gc_policy *p, char *buf, size_t len)
     if (o < len)
         snprintf(buf + o, len - o, " network=%s", p->network_forbidden ? "false" : "true");
 }
+
+int gc_oracle_target_names(const char **out, int max)
+{
+    int n = 0;
+    for (int i = 0; i < nprims && n < max; i++) {
+        if (prims[i].spec->cap == GC_CAP_HARNESS || !gc_policy_forbids(&gc_orc.policy, prims[i].spec->cap))
+            continue;
+        const char *dot = strrchr(prims[i].name, '.');
+        const char *s = dot ? dot + 1 : prims[i].name;
+        int dup = 0;
+        for (int k = 0; k < n && !dup; k++)
+            dup = strcmp(out[k], s) == 0;
+        if (!dup)
+            out[n++] = s;
+    }
+    return n;
+}

@@ -96,6 +96,10 @@ void gc_oracle_reset_input(void);
 void gc_oracle_set_escape(gc_kind kind, gc_cap cap, const char *primitive, const char *detail);
 void gc_oracle_set_refused(const char *what);
 
+/* The short names ("system", "Popen") of the primitives the policy forbids: what a
+ * directed mutator aims for.  Returns how many were written (pointers into the table). */
+int gc_oracle_target_names(const char **out, int max);
+
 /* Start-up proof that the oracles see: a known reach is caught, a refusal is not an
  * escape, an audit event reaches the hook.  Returns 0 or -1 with a message. */
 int gc_oracle_selftest(char *err, size_t errlen);

@@ -359,11 +359,28 @@ static void expand(sweep_ctx *x, int i)
             x->st->cut_items++;
             n = GC_SWEEP_MAX_ITEMS;
         }
+        /* [@name] where a name picks the element first (portable across Python
+         * versions, as __subclasses__() orders differ), else [i] */
+        PyObject *seen_names = PySet_New(NULL);
         for (Py_ssize_t k = 0; k < n; k++) {
-            PyObject *idx = PyLong_FromSsize_t(k);
-            edge(x, i, GC_T_ITEM_INT, idx, PySequence_Fast_GET_ITEM(seq, k), ib);
-            Py_DECREF(idx);
+            PyObject *e = PySequence_Fast_GET_ITEM(seq, k);
+            PyObject *nm = PyObject_GetAttrString(e, "__name__");
+            PyErr_Clear();
+            int named = nm && PyUnicode_Check(nm) && PyUnicode_IsIdentifier(nm) && PyUnicode_GET_LENGTH(nm) <= GC_MAX_NAME &&
+                        seen_names && PySet_Contains(seen_names, nm) == 0;
+            if (nm && PyUnicode_Check(nm) && seen_names)
+                PySet_Add(seen_names, nm);
+            if (named) {
+                edge(x, i, GC_T_NAMED, nm, e, ib);
+            } else {
+                PyObject *idx = PyLong_FromSsize_t(k);
+                edge(x, i, GC_T_ITEM_INT, idx, e, ib);
+                Py_DECREF(idx);
+            }
+            Py_XDECREF(nm);
+            PyErr_Clear();
         }
+        Py_XDECREF(seen_names);
         Py_XDECREF(seq);
     } else if (PyAnySet_Check(v)) {
         /* elements by name, sorted: set order follows addresses, which differ per run */
