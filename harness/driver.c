@@ -10,6 +10,8 @@
  *   --mutator=bytes       libFuzzer's byte-level mutations only (no chain-aware mutator)
  *   --escapes=continue    an escape is reported once per signature ("NEW-ESCAPE seconds
  *                         inputs signature via chain") and is not a crash: benchmarks
+ *   --feedback=none       no Python-side features (libFuzzer sees only this file's coverage)
+ *   --naive=1             the naive loop: --reuse=0 --feedback=none --mutator=bytes
  *   --reuse=0             a fresh install for every input (default: reuse the installed
  *                         namespace while no input changed it, see nscache.h)
  *   --skip-known=FILE     escapes whose signature is listed in FILE (one per line) are not
@@ -23,6 +25,7 @@
 #include <unistd.h>
 
 #include "eval.h"
+#include "feedback.h"
 #include "mutator.h"
 #include "nscache.h"
 #include "session.h"
@@ -106,6 +109,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
             chain_mutator = strcmp(v, "bytes") != 0;
         else if ((v = opt(a, "--escapes")))
             escapes_continue = strcmp(v, "continue") == 0;
+        else if ((v = opt(a, "--feedback")))
+            gc_feedback_enabled = strcmp(v, "none") != 0;
+        else if ((v = opt(a, "--naive"))) /* the naive loop: fresh installs, blind, bytes */
+            gc_nscache_enabled = gc_feedback_enabled = chain_mutator = strcmp(v, "1") != 0;
         else if ((v = opt(a, "--reuse")))
             gc_nscache_enabled = strcmp(v, "0") != 0;
     }

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Bounded, seeded fuzz runs from the seed corpus (copied: the repository's corpus/ is never
 # written): the fuzzer finds escapes on station-1.5.0 and on the advisory's fix, and the
-# crash it saves replays to the same escape.
+# crash it saves replays to the same escape.  fuzz_gate reuses its namespace across inputs
+# (nscache.c) while `gatecrash replay` installs afresh in a new process: the same ESCAPE
+# line from both is the proof that cases found with reuse reproduce in a fresh process.
 source "$(dirname "$0")/lib.sh" "$@"
 for target in station-1.5.0 station-advisory-fix; do
   mkdir -p "$WORK/$target/corpus" "$WORK/$target/crashes" "$WORK/$target/scratch"
