@@ -8,6 +8,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 shift || true
+bash ci/install-deps.sh
+BUILD_DIR=$build bash ci/build.sh
 sets=("$@")
 ((${#sets[@]})) || sets=(station-1.5.0:tests/fixtures/crashes/station-1.5.0
                          station-advisory-fix:tests/fixtures/crashes/station-advisory-fix)
