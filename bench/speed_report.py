@@ -21,10 +21,11 @@ for t in targets:
         for log in sorted(glob.glob(f"{out}/{t}-{m}-*/log")):
             text = open(log, errors="replace").read()
             execs = re.findall(r"stat::number_of_executed_units: (\d+)", text)
+            ran = re.findall(r"gatecrash: stats: inputs \d+, chains run (\d+)", text)
             took = re.findall(r"Done (\d+) runs in (\d+) second", text)
             found = [(float(a), sig) for a, _, sig in re.findall(r"NEW-ESCAPE ([\d.]+) (\d+) (\S+)", text)]
             n = int(execs[-1]) if execs else (int(took[-1][0]) if took else 0)
-            runs.append({"execs": n, "seconds": secs, "found": found})
+            runs.append({"execs": n, "ran": int(ran[-1]) if ran else None, "seconds": secs, "found": found})
         res[(t, m)] = runs
 
 rows, data = [], {}
@@ -33,6 +34,8 @@ for t in targets:
     for m in modes:
         runs = res[(t, m)]
         eps = statistics.mean(r["execs"] / r["seconds"] for r in runs) if runs else 0
+        rps = [r["ran"] / r["seconds"] for r in runs if r["ran"] is not None]
+        cps = statistics.mean(rps) if rps else None
         firsts = [min(x for x, _ in r["found"]) for r in runs if r["found"]]
         distinct = [len(r["found"]) for r in runs]
         # time to each signature the naive runs found, median over the runs that found it
@@ -40,7 +43,7 @@ for t in targets:
         for s in sorted(naive_sigs):
             times = [x for r in runs for x, sig in r["found"] if sig == s]
             per_sig[s] = (statistics.median(times) if times else None, len(times))
-        data[f"{t}/{m}"] = {"execs_per_s": eps, "median_first_escape_s": statistics.median(firsts) if firsts else None,
+        data[f"{t}/{m}"] = {"execs_per_s": eps, "chains_per_s": cps, "median_first_escape_s": statistics.median(firsts) if firsts else None,
                             "runs_with_an_escape": len(firsts), "runs": len(runs),
                             "median_distinct": statistics.median(distinct) if distinct else 0,
                             "naive_signatures": {k: {"median_s": v[0], "runs": v[1]} for k, v in per_sig.items()}}
@@ -53,12 +56,14 @@ for t in targets:
     rss[t] = (int(p["131072"]) if "131072" in p else None, int(p["1048576"]) if "1048576" in p else None)
 
 md = [f"Side by side in one run: {seeds} seeds x {secs:.0f} s per target and mode (2 cores, two runs at a time).", "",
-      "| target | mode | execs/s (mean) | ratio | median time to first escape | runs with an escape | median distinct signatures |",
-      "|---|---|---|---|---|---|---|"]
+      "| target | mode | inputs/s (mean) | chains run/s | ratio (chains) | median time to first escape | runs with an escape | median distinct signatures |",
+      "|---|---|---|---|---|---|---|---|"]
 for t, m, eps, d in rows:
-    base = data[f"{t}/naive"]["execs_per_s"] or 1
+    base = data[f"{t}/naive"]["chains_per_s"] or 1
     mf = d["median_first_escape_s"]
-    md.append(f"| {t} | {m} | {eps:,.0f} | {eps / base:.1f}x | {'%.2f s' % mf if mf is not None else 'none'} | "
+    cps = d["chains_per_s"]
+    md.append(f"| {t} | {m} | {eps:,.0f} | {'%.0f' % cps if cps else 'n/a'} | {'%.1fx' % (cps / base) if cps else 'n/a'} | "
+              f"{'%.2f s' % mf if mf is not None else 'none'} | "
               f"{d['runs_with_an_escape']}/{d['runs']} | {d['median_distinct']:.0f} |")
 md += ["", "Signatures the naive runs found, and the median time the default mode took to find each "
        "(over the default runs that found it):", "",

@@ -38,7 +38,7 @@ static int want_json;
 static int escapes_continue; /* --escapes=continue: report each new signature once, no crash */
 static struct timespec started;
 static int chain_mutator = 1; /* --mutator=bytes turns the chain-aware mutator off */
-static unsigned long execs;
+static unsigned long execs, evaluated; /* inputs; inputs that decoded to a chain and ran */
 static char **known;
 static int nknown;
 
@@ -79,8 +79,9 @@ static gc_value_kind probe(const gc_chain *c, int stmt);
 static void print_stats(void)
 {
     const gc_nscache_stats *s = gc_nscache_stats_get();
-    fprintf(stderr, "gatecrash: stats: inputs %lu, namespace installs %lu, reuses %lu, drops %lu (%zu objects watched), state repairs %lu\n",
-            execs, s->installs, s->reuses, s->drops, s->watched, gc_state_total_repairs());
+    fprintf(stderr, "gatecrash: stats: inputs %lu, chains run %lu, namespace installs %lu, reuses %lu, drops %lu "
+            "(%zu objects watched), state repairs %lu\n",
+            execs, evaluated, s->installs, s->reuses, s->drops, s->watched, gc_state_total_repairs());
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -216,6 +217,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     gc_chain_parse(data, size, GC_PARSE_LENIENT, &chain, NULL);
     if (chain.nstmts == 0)
         return -1; /* nothing to run: do not add to the corpus */
+    evaluated++;
     int rc = gc_run_input(&target, &chain, &outcome, NULL, NULL, err, sizeof err);
     if (rc) {
         gc_die_msg("%s (after %lu inputs)", err, execs);

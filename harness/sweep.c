@@ -8,8 +8,10 @@
  *   - list and tuple: each element [i]; set and frozenset: each element with a name, [@name];
  *   - calls, a documented safe set only: `__subclasses__()` of a class, and every function
  *     defined in the gate module's own file, with no arguments, to capture its exception
- *     and traceback; in effect mode, a forbidden primitive is called with () and with ('')
- *     (the audit hooks and the harness keep it from taking effect).
+ *     and traceback; every generator, coroutine and async-generator function that needs no
+ *     argument (making one runs none of its body, and its frame may be reachable no other
+ *     way); in effect mode, a forbidden primitive is called with () and with ('') (the
+ *     audit hooks and the harness keep it from taking effect).
  * A value is a node the first time it is seen (by identity); bound methods and method
  * wrappers, made afresh on every access, are checked by the oracles but not expanded.  A
  * forbidden primitive is a leaf: the chain that reaches it is confirmed by replaying it
@@ -249,13 +251,14 @@ static void edge(sweep_ctx *x, int i, int kind, PyObject *key, PyObject *v, unsi
         }
         return; /* a leaf */
     }
-    if (is_transient(v) || visited(v))
+    if (is_transient(v))
         return;
     if (nnodes >= x->o->max_nodes) {
         x->st->cut_nodes++;
         return;
     }
-    push(v, key, i, kind, n->depth + 1, br);
+    if (!visited(v))
+        push(v, key, i, kind, n->depth + 1, br); /* kept alive from here on */
 }
 
 static int is_gate_function(sweep_ctx *x, PyObject *f)
@@ -264,6 +267,21 @@ static int is_gate_function(sweep_ctx *x, PyObject *f)
         return 0;
     PyCodeObject *co = (PyCodeObject *)PyFunction_GET_CODE(f);
     return PyUnicode_Compare(co->co_filename, x->gate_file) == 0;
+}
+
+/* A generator, coroutine or async-generator function that needs no argument: calling it
+ * runs none of its body, and the object it makes carries a frame (gi_frame / cr_frame /
+ * ag_frame) that may be reachable no other way. */
+static int makes_generator(PyObject *f)
+{
+    if (!PyFunction_Check(f))
+        return 0;
+    PyCodeObject *co = (PyCodeObject *)PyFunction_GET_CODE(f);
+    if (!(co->co_flags & (CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GENERATOR)))
+        return 0;
+    PyObject *defaults = PyFunction_GET_DEFAULTS(f);
+    int ndef = defaults ? (int)PyTuple_GET_SIZE(defaults) : 0;
+    return co->co_argcount - ndef <= 0 && co->co_kwonlyargcount == 0;
 }
 
 static PyObject *call0(sweep_ctx *x, PyObject *f, int *raised)
@@ -280,6 +298,36 @@ static PyObject *call0(sweep_ctx *x, PyObject *f, int *raised)
     }
     PyErr_Clear();
     return r;
+}
+
+/* order[0..n) sorted by the elements' (__module__, __qualname__), index as tie-break. */
+static const char *str_attr(PyObject *e, const char *name, PyObject **hold)
+{
+    *hold = PyObject_GetAttrString(e, name);
+    const char *s = *hold && PyUnicode_Check(*hold) ? PyUnicode_AsUTF8(*hold) : NULL;
+    PyErr_Clear();
+    return s ? s : "";
+}
+
+static void sort_by_name(PyObject *seq, Py_ssize_t *order, Py_ssize_t n)
+{
+    PyObject *keys = PyList_New(0);
+    for (Py_ssize_t k = 0; keys && k < n; k++) {
+        PyObject *e = PySequence_Fast_GET_ITEM(seq, k), *m, *q;
+        const char *ms = str_attr(e, "__module__", &m), *qs = str_attr(e, "__qualname__", &q);
+        PyObject *key = Py_BuildValue("(ssn)", ms, qs, k);
+        Py_XDECREF(m);
+        Py_XDECREF(q);
+        if (key)
+            PyList_Append(keys, key);
+        Py_XDECREF(key);
+        PyErr_Clear();
+    }
+    if (keys && PyList_GET_SIZE(keys) == n && PyList_Sort(keys) == 0)
+        for (Py_ssize_t k = 0; k < n; k++)
+            order[k] = PyLong_AsSsize_t(PyTuple_GET_ITEM(PyList_GET_ITEM(keys, k), 2));
+    PyErr_Clear();
+    Py_XDECREF(keys);
 }
 
 static void expand(sweep_ctx *x, int i)
@@ -360,14 +408,38 @@ static void expand(sweep_ctx *x, int i)
             n = GC_SWEEP_MAX_ITEMS;
         }
         /* [@name] where a name picks the element first (portable across Python
-         * versions, as __subclasses__() orders differ), else [i] */
+         * versions, as __subclasses__() orders differ), else [i].  A subclass list is in
+         * address order, which differs from run to run: walk it sorted by name instead,
+         * so which path first reaches a shared object is the same in every run. */
+        Py_ssize_t order[GC_SWEEP_MAX_ITEMS];
+        for (Py_ssize_t k = 0; k < n; k++)
+            order[k] = k;
+        int from_subclasses = nodes[i].kind == GC_T_CALL && nodes[i].parent >= 0 && nodes[nodes[i].parent].key &&
+                              PyUnicode_Check(nodes[nodes[i].parent].key) &&
+                              PyUnicode_CompareWithASCIIString(nodes[nodes[i].parent].key, "__subclasses__") == 0;
+        if (from_subclasses)
+            sort_by_name(seq, order, n);
         PyObject *seen_names = PySet_New(NULL);
-        for (Py_ssize_t k = 0; k < n; k++) {
+        /* first occurrences in the list's own order decide who may be named */
+        PyObject *first_of = PyDict_New();
+        for (Py_ssize_t k = 0; first_of && k < n; k++) {
+            PyObject *nm = PyObject_GetAttrString(PySequence_Fast_GET_ITEM(seq, k), "__name__");
+            PyErr_Clear();
+            if (nm && PyUnicode_Check(nm) && !PyDict_GetItem(first_of, nm)) {
+                PyObject *idx = PyLong_FromSsize_t(k);
+                PyDict_SetItem(first_of, nm, idx);
+                Py_XDECREF(idx);
+            }
+            Py_XDECREF(nm);
+        }
+        for (Py_ssize_t kk = 0; kk < n; kk++) {
+            Py_ssize_t k = order[kk];
             PyObject *e = PySequence_Fast_GET_ITEM(seq, k);
             PyObject *nm = PyObject_GetAttrString(e, "__name__");
             PyErr_Clear();
-            int named = nm && PyUnicode_Check(nm) && PyUnicode_IsIdentifier(nm) && PyUnicode_GET_LENGTH(nm) <= GC_MAX_NAME &&
-                        seen_names && PySet_Contains(seen_names, nm) == 0;
+            PyObject *fi = nm && PyUnicode_Check(nm) && first_of ? PyDict_GetItem(first_of, nm) : NULL;
+            int named = fi && PyLong_AsSsize_t(fi) == k && PyUnicode_IsIdentifier(nm) &&
+                        PyUnicode_GET_LENGTH(nm) <= GC_MAX_NAME && seen_names && PySet_Contains(seen_names, nm) == 0;
             if (nm && PyUnicode_Check(nm) && seen_names)
                 PySet_Add(seen_names, nm);
             if (named) {
@@ -381,6 +453,7 @@ static void expand(sweep_ctx *x, int i)
             PyErr_Clear();
         }
         Py_XDECREF(seen_names);
+        Py_XDECREF(first_of);
         Py_XDECREF(seq);
     } else if (PyAnySet_Check(v)) {
         /* elements by name, sorted: set order follows addresses, which differ per run */
@@ -417,18 +490,20 @@ static void expand(sweep_ctx *x, int i)
             PyObject *r = call0(x, f, &raised);
             /* as the chain `.__subclasses__()`: an attribute edge, then a call */
             PyObject *name = PyUnicode_FromString("__subclasses__");
-            if (r && !raised && PyList_Check(r) && !visited(r) && nnodes < x->o->max_nodes) {
+            /* (visited() only once the list is kept: a freed object's address must never
+             * count as seen, or the walk would depend on the allocator) */
+            if (r && !raised && PyList_Check(r) && nodes[i].depth + 2 <= x->o->depth && nnodes + 1 < x->o->max_nodes &&
+                !visited(r)) {
                 push(f, name, i, GC_T_ATTR, nodes[i].depth + 1, nodes[i].bridges | GC_BR_CLASS);
                 int fi = (int)nnodes - 1;
                 x->st->edges++;
-                if (nodes[i].depth + 2 <= x->o->depth)
-                    push(r, NULL, fi, GC_T_CALL, nodes[i].depth + 2, nodes[i].bridges | GC_BR_CLASS);
+                push(r, NULL, fi, GC_T_CALL, nodes[i].depth + 2, nodes[i].bridges | GC_BR_CLASS);
             }
             Py_XDECREF(name);
             Py_XDECREF(r);
             Py_DECREF(f);
         }
-    } else if (is_gate_function(x, v)) {
+    } else if (is_gate_function(x, v) || makes_generator(v)) {
         int raised;
         PyObject *r = call0(x, v, &raised);
         edge(x, i, GC_T_CALL, NULL, r, r ? gc_bridge_call(v, r, raised) : 0);
