@@ -24,8 +24,16 @@ for t in targets:
             ran = re.findall(r"gatecrash: stats: inputs \d+, chains run (\d+)", text)
             took = re.findall(r"Done (\d+) runs in (\d+) second", text)
             found = [(float(a), sig) for a, _, sig in re.findall(r"NEW-ESCAPE ([\d.]+) (\d+) (\S+)", text)]
-            n = int(execs[-1]) if execs else (int(took[-1][0]) if took else 0)
-            runs.append({"execs": n, "ran": int(ran[-1]) if ran else None, "seconds": secs, "found": found})
+            status = re.findall(r"^#(\d+)\s+\S+\s+cov:.*exec/s: (\d+)", text, re.M)
+            # a run that ended early (a hang past -timeout, a harness error) has no final stats:
+            # its last status line gives inputs and libFuzzer's own exec/s
+            n = int(execs[-1]) if execs else (int(took[-1][0]) if took else (int(status[-1][0]) if status else 0))
+            if not execs and not took and status:
+                secs_run = n / max(int(status[-1][1]), 1)
+            else:
+                secs_run = secs
+            runs.append({"execs": n, "ran": int(ran[-1]) if ran else None, "seconds": secs_run, "found": found,
+                         "complete": bool(execs or took)})
         res[(t, m)] = runs
 
 rows, data = [], {}
@@ -43,7 +51,8 @@ for t in targets:
         for s in sorted(naive_sigs):
             times = [x for r in runs for x, sig in r["found"] if sig == s]
             per_sig[s] = (statistics.median(times) if times else None, len(times))
-        data[f"{t}/{m}"] = {"execs_per_s": eps, "chains_per_s": cps, "median_first_escape_s": statistics.median(firsts) if firsts else None,
+        data[f"{t}/{m}"] = {"execs_per_s": eps, "chains_per_s": cps,
+                            "runs_ended_early": sum(1 for r in runs if not r["complete"]), "median_first_escape_s": statistics.median(firsts) if firsts else None,
                             "runs_with_an_escape": len(firsts), "runs": len(runs),
                             "median_distinct": statistics.median(distinct) if distinct else 0,
                             "naive_signatures": {k: {"median_s": v[0], "runs": v[1]} for k, v in per_sig.items()}}
@@ -65,6 +74,8 @@ for t, m, eps, d in rows:
     md.append(f"| {t} | {m} | {eps:,.0f} | {'%.0f' % cps if cps else 'n/a'} | {'%.1fx' % (cps / base) if cps else 'n/a'} | "
               f"{'%.2f s' % mf if mf is not None else 'none'} | "
               f"{d['runs_with_an_escape']}/{d['runs']} | {d['median_distinct']:.0f} |")
+md += ["", "Runs that ended early (a hang past -timeout, or a harness error; see docs/PERFORMANCE.md): " +
+       ", ".join(f"{k}: {v['runs_ended_early']}" for k, v in data.items())]
 md += ["", "Signatures the naive runs found, and the median time the default mode took to find each "
        "(over the default runs that found it):", "",
        "| target | signature | naive: runs | default: median time | default: runs |", "|---|---|---|---|---|"]

@@ -87,6 +87,23 @@ int gc_interp_start(const char *scratch, char *err, size_t errlen)
 
 PyObject *gc_interp_sink(void) { return sink; }
 
+int gc_interp_reset_sink(void)
+{
+    /* the harness's own write-open of /dev/null: not a chain's, so the hook stands aside */
+    int armed = gc_orc.armed;
+    gc_orc.armed = 0;
+    PyObject *io = PyImport_ImportModule("io");
+    PyObject *fresh = io ? PyObject_CallMethod(io, "open", "ssiss", "/dev/null", "w", -1, "utf-8", "replace") : NULL;
+    gc_orc.armed = armed;
+    Py_XDECREF(io);
+    if (!fresh) {
+        PyErr_Clear();
+        return -1;
+    }
+    Py_XSETREF(sink, fresh);
+    return set_std(sink);
+}
+
 int gc_interp_capture_begin(void)
 {
     PyObject *io = PyImport_ImportModule("io");

@@ -314,7 +314,19 @@ static int bind_entries(gc_target *t, char *err, size_t errlen)
     return 0;
 }
 
+static PyObject *install_once(gc_target *t, char *err, size_t errlen);
+
+/* A chain can break the output sink the gate prints to (sys.stdout.detach() on the real
+ * sys): an install that fails is retried once with a fresh sink before it counts. */
 PyObject *gc_target_install(gc_target *t, char *err, size_t errlen)
+{
+    PyObject *ns = install_once(t, err, errlen);
+    if (!ns && t->installs > 0 && gc_interp_reset_sink() == 0)
+        ns = install_once(t, err, errlen);
+    return ns;
+}
+
+static PyObject *install_once(gc_target *t, char *err, size_t errlen)
 {
     PyObject *ns = PyDict_New();
     PyObject *req = ns ? json_loads(t->spec.requires_json) : NULL; /* a fresh copy each time */

@@ -186,6 +186,10 @@ int main(int argc, char **argv)
     CHECK(!out.escaped && out.failed_steps == 0, "os.getcwd is back after the repair");
     run("subprocess.os.path");
     CHECK(out.state_repairs == 0, "an innocent chain changes nothing (%s)", out.state_note);
+    /* a chain that breaks the stream the gate prints to does not break later installs */
+    run("subprocess.os.sys.stdout.detach()");
+    run("subprocess.os.system");
+    CHECK(out.escaped, "the next input still installs and escapes after sys.stdout.detach()");
 
     rmdir(scratch);
     printf("%d passed, %d failed\n", checks - failures, failures);
