@@ -105,6 +105,44 @@ static char *make_scratch(void)
     return p;
 }
 
+/* Make a scratch folder and start the target in it (quietly unless asked); on failure the
+ * scratch folder is gone again.  Returns 0 or an exit code. */
+static int start_in_scratch(gc_target *t, gc_session_opts *o, char **scratch, int quiet)
+{
+    *scratch = make_scratch();
+    o->scratch = *scratch;
+    o->quiet = quiet;
+    int rc = gc_session_start(t, o);
+    if (rc)
+        gc_rm_tree(*scratch);
+    return rc;
+}
+
+/* This program's own path, to re-run cases in fresh processes. */
+static void self_exe(char *out, size_t len)
+{
+    ssize_t n = readlink("/proc/self/exe", out, len - 1);
+    out[n > 0 ? n : 0] = '\0';
+}
+
+/* A case folder: 'given' (relative to where the command started) or escapes/<name>;
+ * created, made absolute into out.  0 or an exit code. */
+static int case_folder(const char *given, const char *name, char out[PATH_MAX])
+{
+    char tmp[PATH_MAX * 2];
+    if (given && given[0] == '/')
+        snprintf(tmp, sizeof tmp, "%s", given);
+    else if (given)
+        snprintf(tmp, sizeof tmp, "%s/%s", gc_start_dir, given);
+    else
+        snprintf(tmp, sizeof tmp, "%s/escapes/%s", gc_start_dir, name);
+    if (gc_mkdirs(tmp) < 0 || !realpath(tmp, out)) {
+        gc_die_msg("cannot create case folder %s", tmp);
+        return GC_EXIT_USAGE;
+    }
+    return 0;
+}
+
 /* ---- replay ---- */
 
 static int cmd_replay(int argc, char **argv)
@@ -155,14 +193,11 @@ static int cmd_replay(int argc, char **argv)
     for (int i = first; i < args.n; i++)
         if (gc_collect_inputs(args.v[i], &files) < 0)
             return GC_EXIT_USAGE;
-    char *scratch = make_scratch();
-    o.scratch = scratch;
+    char *scratch;
     gc_target t;
-    int rc = gc_session_start(&t, &o);
-    if (rc) {
-        gc_rm_tree(scratch);
+    int rc = start_in_scratch(&t, &o, &scratch, o.quiet);
+    if (rc)
         return rc;
-    }
     static gc_chain chain;
     static gc_outcome out;
     int escaped = 0, blocked = 0, bad = 0;
@@ -414,30 +449,17 @@ static int cmd_triage(int argc, char **argv)
     for (int i = first; i < pos.n; i++)
         if (gc_collect_inputs(pos.v[i], &files) < 0)
             return GC_EXIT_USAGE;
-    char *scratch = make_scratch();
-    o.scratch = scratch;
-    o.quiet = 1;
+    char *scratch;
     gc_target t;
-    rc = gc_session_start(&t, &o);
-    if (rc) {
+    rc = start_in_scratch(&t, &o, &scratch, 1);
+    if (rc)
+        return rc;
+    char out_abs[PATH_MAX], exe[PATH_MAX];
+    if ((rc = case_folder(outdir, t.spec.name, out_abs))) {
         gc_rm_tree(scratch);
         return rc;
     }
-    char out_abs[PATH_MAX], tmp[PATH_MAX * 2];
-    if (outdir && outdir[0] != '/')
-        snprintf(tmp, sizeof tmp, "%s/%s", gc_start_dir, outdir);
-    else if (outdir)
-        snprintf(tmp, sizeof tmp, "%s", outdir);
-    else
-        snprintf(tmp, sizeof tmp, "%s/escapes/%s", gc_start_dir, t.spec.name);
-    if (gc_mkdirs(tmp) < 0 || !realpath(tmp, out_abs)) {
-        gc_die_msg("cannot create case folder %s", tmp);
-        gc_rm_tree(scratch);
-        return GC_EXIT_USAGE;
-    }
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    exe[n > 0 ? n : 0] = '\0';
+    self_exe(exe, sizeof exe);
     gc_triage_opts to = {exe, &o, out_abs, found_by, 0};
     gc_triage_summary sum = {0};
     for (int i = 0; i < files.n; i++) {
@@ -491,14 +513,13 @@ static int cmd_explain(int argc, char **argv)
         gc_die_msg("%s:%d:%d: %s", pos.v[first], perr.line, perr.col, prc < 0 ? perr.msg : "no statement");
         return GC_EXIT_USAGE;
     }
-    char *scratch = make_scratch();
-    o.scratch = scratch;
+    char *scratch;
     gc_target t;
-    int rc = gc_session_start(&t, &o);
-    if (!rc) {
-        static gc_outcome out;
-        rc = gc_explain(&t, &chain, &out);
-    }
+    int rc = start_in_scratch(&t, &o, &scratch, o.quiet);
+    if (rc)
+        return rc;
+    static gc_outcome out;
+    rc = gc_explain(&t, &chain, &out);
     gc_rm_tree(scratch);
     return rc;
 }
@@ -741,28 +762,14 @@ static int cmd_sweep(int argc, char **argv)
     int rc = absolutize_target(&o);
     if (rc)
         return rc;
-    char save_abs[PATH_MAX], tmp[PATH_MAX * 2];
-    if (save) {
-        snprintf(tmp, sizeof tmp, save[0] == '/' ? "%s" : "%s/%s", save[0] == '/' ? save : gc_start_dir, save);
-        if (save[0] == '/')
-            snprintf(tmp, sizeof tmp, "%s", save);
-        if (gc_mkdirs(tmp) < 0 || !realpath(tmp, save_abs)) {
-            gc_die_msg("cannot create case folder %s", tmp);
-            return GC_EXIT_USAGE;
-        }
-    }
-    char *scratch = make_scratch();
-    o.scratch = scratch;
-    o.quiet = 1;
-    gc_target t;
-    rc = gc_session_start(&t, &o);
-    if (rc) {
-        gc_rm_tree(scratch);
+    char save_abs[PATH_MAX] = "", exe[PATH_MAX];
+    if (save && (rc = case_folder(save, NULL, save_abs)))
         return rc;
-    }
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    exe[n > 0 ? n : 0] = '\0';
+    char *scratch;
+    gc_target t;
+    if ((rc = start_in_scratch(&t, &o, &scratch, 1)))
+        return rc;
+    self_exe(exe, sizeof exe);
     char found_by[64];
     snprintf(found_by, sizeof found_by, "gatecrash sweep (depth %d)", so.depth);
     gc_triage_opts to = {exe, &o, save_abs, found_by, 0};

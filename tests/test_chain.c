@@ -5,19 +5,8 @@
 #include <string.h>
 
 #include "chain.h"
+#include "check.h"
 
-static int failures, checks;
-
-#define CHECK(cond, ...)                                                     \
-    do {                                                                     \
-        checks++;                                                            \
-        if (!(cond)) {                                                       \
-            failures++;                                                      \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);             \
-            fprintf(stderr, __VA_ARGS__);                                    \
-            fputc('\n', stderr);                                             \
-        }                                                                    \
-    } while (0)
 
 static gc_chain a, b;
 
@@ -156,6 +145,5 @@ int main(void)
         gc_sb_free(&sb);
     }
 
-    printf("%d passed, %d failed\n", checks - failures, failures);
-    return failures ? 1 : 0;
+    return check_summary();
 }

@@ -11,19 +11,8 @@
 #include "eval.h"
 #include "session.h"
 #include "state.h"
+#include "check.h"
 
-static int failures, checks;
-
-#define CHECK(cond, ...)                                                     \
-    do {                                                                     \
-        checks++;                                                            \
-        if (!(cond)) {                                                       \
-            failures++;                                                      \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);             \
-            fprintf(stderr, __VA_ARGS__);                                    \
-            fputc('\n', stderr);                                             \
-        }                                                                    \
-    } while (0)
 
 static gc_target target;
 static gc_chain chain;
@@ -192,6 +181,5 @@ int main(int argc, char **argv)
     CHECK(out.escaped, "the next input still installs and escapes after sys.stdout.detach()");
 
     rmdir(scratch);
-    printf("%d passed, %d failed\n", checks - failures, failures);
-    return failures ? 1 : 0;
+    return check_summary();
 }
