@@ -242,8 +242,9 @@ static int cmd_replay(int argc, char **argv)
             }
         } else {
             blocked++;
-            printf("%s: blocked (%d steps, %d failed%s%s)\n", files.v[i], out.steps, out.failed_steps,
-                   out.refused[0] ? "; refused by the harness: " : "", out.refused);
+            printf("%s: blocked (%d steps, %d failed%s%s%s)\n", files.v[i], out.steps, out.failed_steps,
+                   out.refused[0] ? "; refused by the harness: " : "", out.refused,
+                   out.timed_out ? "; stopped by the per-input time limit" : "");
         }
         if (out.state_repairs)
             printf("%s: note: interpreter state changed by the chain and repaired: %s\n", files.v[i],

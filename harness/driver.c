@@ -10,6 +10,7 @@
  *   --mutator=bytes       libFuzzer's byte-level mutations only (no chain-aware mutator)
  *   --escapes=continue    an escape is reported once per signature ("NEW-ESCAPE seconds
  *                         inputs signature via chain") and is not a crash: benchmarks
+ *   --input-timeout=S     per-input time limit that interrupts Python (default 2; 0: off)
  *   --feedback=none       no Python-side features (libFuzzer sees only this file's coverage)
  *   --naive=1             the naive loop: --reuse=0 --feedback=none --mutator=bytes
  *   --reuse=0             a fresh install for every input (default: reuse the installed
@@ -30,6 +31,7 @@
 #include "nscache.h"
 #include "session.h"
 #include "state.h"
+#include "timelimit.h"
 
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
 
@@ -80,8 +82,9 @@ static void print_stats(void)
 {
     const gc_nscache_stats *s = gc_nscache_stats_get();
     fprintf(stderr, "gatecrash: stats: inputs %lu, chains run %lu, namespace installs %lu, reuses %lu, drops %lu "
-            "(%zu objects watched), state repairs %lu\n",
-            execs, evaluated, s->installs, s->reuses, s->drops, s->watched, gc_state_total_repairs());
+            "(%zu objects watched), state repairs %lu, inputs stopped by the time limit %lu\n",
+            execs, evaluated, s->installs, s->reuses, s->drops, s->watched, gc_state_total_repairs(),
+            gc_limit_timeouts);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -110,6 +113,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
             chain_mutator = strcmp(v, "bytes") != 0;
         else if ((v = opt(a, "--escapes")))
             escapes_continue = strcmp(v, "continue") == 0;
+        else if ((v = opt(a, "--input-timeout")))
+            gc_input_time_limit = atof(v);
         else if ((v = opt(a, "--feedback")))
             gc_feedback_enabled = strcmp(v, "none") != 0;
         else if ((v = opt(a, "--naive"))) /* the naive loop: fresh installs, blind, bytes */
@@ -223,6 +228,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         gc_die_msg("%s (after %lu inputs)", err, execs);
         exit(rc);
     }
+    if (outcome.timed_out && !outcome.escaped)
+        return -1; /* a hang, stopped: not worth keeping */
     if (outcome.escaped && is_known(outcome.signature))
         return -1; /* found before: neither a crash nor worth keeping in the corpus */
     if (outcome.escaped && escapes_continue) { /* benchmarks: time to each signature */

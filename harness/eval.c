@@ -12,6 +12,7 @@
 
 #include "feedback.h"
 #include "interp.h"
+#include "timelimit.h"
 #include "nscache.h"
 #include "state.h"
 
@@ -466,7 +467,7 @@ int gc_eval_chain(gc_evaluator *ev, const gc_chain *c, gc_outcome *out)
     Py_INCREF(prev);
     unsigned *stmt_bridges = calloc((size_t)c->nstmts + 1, sizeof *stmt_bridges);
     gc_orc.in_chain = 1;
-    for (int si = 0; si < c->nstmts && !out->escaped; si++) {
+    for (int si = 0; si < c->nstmts && !out->escaped && !gc_limit_expired; si++) {
         const gc_stmt *st = &c->s[si];
         gc_stmt *rst = &out->resolved.s[si];
         unsigned br = 0;
@@ -497,7 +498,7 @@ int gc_eval_chain(gc_evaluator *ev, const gc_chain *c, gc_outcome *out)
             Py_DECREF(v);
             break;
         }
-        for (int ti = 0; v && ti < st->ntrailers; ti++) {
+        for (int ti = 0; v && ti < st->ntrailers && !gc_limit_expired; ti++) {
             const gc_trailer *t = &st->t[ti];
             gc_trailer *rt = &rst->t[ti];
             PyObject *r = NULL;
@@ -636,7 +637,10 @@ int gc_run_input(gc_target *t, const gc_chain *c, gc_outcome *out, gc_step_cb cb
         return GC_EXIT_TARGET;
     gc_evaluator ev = {ns, NULL, cb, ctx};
     gc_state_begin();
+    gc_limits_arm();
     gc_eval_chain(&ev, c, out);
+    gc_limits_disarm();
+    out->timed_out = gc_limit_expired;
     Py_XDECREF(ev.tramp);
     Py_DECREF(ns);
     int rep = gc_state_end(out->state_note, sizeof out->state_note);

@@ -62,6 +62,7 @@ typedef struct {
     unsigned char stmt_failed[GC_MAX_STMTS]; /* a step of this statement failed: its value was None */
     char refused[96];       /* last harness refusal, if any */
     int state_repairs;      /* interpreter state repaired after this input */
+    int timed_out;          /* stopped by the per-input time limit (timelimit.c): not an escape */
     char state_note[256];
 } gc_outcome;
 

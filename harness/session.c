@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "eval.h"
+#include "timelimit.h"
 #include "state.h"
 
 void gc_die_msg(const char *fmt, ...)
@@ -84,7 +85,8 @@ int gc_session_start(gc_target *t, const gc_session_opts *o)
     }
     if (!o->quiet)
         show_log(t);
-    if (gc_state_snapshot(err, sizeof err) < 0 || gc_eval_init(err, sizeof err) < 0) {
+    if (gc_state_snapshot(err, sizeof err) < 0 || gc_eval_init(err, sizeof err) < 0 ||
+        gc_limits_init(err, sizeof err) < 0) {
         gc_die_msg("%s", err);
         return GC_EXIT_HARNESS;
     }

@@ -12,6 +12,7 @@
 #include "session.h"
 #include "state.h"
 #include "check.h"
+#include "timelimit.h"
 
 
 static gc_target target;
@@ -175,6 +176,12 @@ int main(int argc, char **argv)
     CHECK(!out.escaped && out.failed_steps == 0, "os.getcwd is back after the repair");
     run("subprocess.os.path");
     CHECK(out.state_repairs == 0, "an innocent chain changes nothing (%s)", out.state_note);
+    /* a chain that blocks (a wait with no timeout) is stopped by the per-input time limit */
+    gc_input_time_limit = 0.3;
+    run("__builtins__['__import__']('threading').Event().wait()");
+    CHECK(out.timed_out && !out.escaped, "a blocking wait is stopped, and is no escape");
+    run("subprocess.os.system");
+    CHECK(out.escaped && !out.timed_out, "the next input runs normally after a timeout");
     /* a chain that breaks the stream the gate prints to does not break later installs */
     run("subprocess.os.sys.stdout.detach()");
     run("subprocess.os.system");
