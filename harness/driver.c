@@ -17,7 +17,9 @@
  *                         namespace while no input changed it, see nscache.h)
  *   --skip-known=FILE     escapes whose signature is listed in FILE (one per line) are not
  *                         crashes: a campaign stops re-finding what it already has
- * The scratch folder is the working folder the engine is started in. */
+ * The scratch folder is the working folder the engine is started in.
+ * Environment: GATECRASH_TRACE_INPUTS=FILE writes every chain run to FILE (flushed), to
+ * find the input behind a process that ends without a report. */
 #include <stdint.h>
 #include <time.h>
 #include <stdio.h>
@@ -78,8 +80,18 @@ static const char *opt(const char *arg, const char *name)
 
 static gc_value_kind probe(const gc_chain *c, int stmt);
 
+static volatile int in_input; /* an input is running: an exit now is the input's doing */
+static gc_chain *current;
+
 static void print_stats(void)
 {
+    if (in_input && current) { /* something the chain reached ended the process */
+        gc_strbuf sb;
+        gc_sb_init(&sb);
+        gc_chain_print_oneline(current, &sb);
+        fprintf(stderr, "gatecrash: error: the process is exiting in the middle of an input: %s\n", sb.data);
+        gc_sb_free(&sb);
+    }
     const gc_nscache_stats *s = gc_nscache_stats_get();
     fprintf(stderr, "gatecrash: stats: inputs %lu, chains run %lu, namespace installs %lu, reuses %lu, drops %lu "
             "(%zu objects watched), state repairs %lu, inputs stopped by the time limit %lu\n",
@@ -223,7 +235,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (chain.nstmts == 0)
         return -1; /* nothing to run: do not add to the corpus */
     evaluated++;
+    current = &chain;
+    in_input = 1;
+    if (getenv("GATECRASH_TRACE_INPUTS")) { /* debugging: the last input before a sudden end */
+        static FILE *tf;
+        if (!tf)
+            tf = fopen(getenv("GATECRASH_TRACE_INPUTS"), "w");
+        gc_strbuf sb;
+        gc_sb_init(&sb);
+        gc_chain_print_oneline(&chain, &sb);
+        if (tf) {
+            fprintf(tf, "%s\n", sb.data);
+            fflush(tf);
+        }
+        gc_sb_free(&sb);
+    }
     int rc = gc_run_input(&target, &chain, &outcome, NULL, NULL, err, sizeof err);
+    in_input = 0;
     if (rc) {
         gc_die_msg("%s (after %lu inputs)", err, execs);
         exit(rc);
