@@ -19,7 +19,7 @@ for target in station-1.5.0 station-advisory-fix; do
   crash=$(ls "$WORK/$target/crashes"/crash-* 2>/dev/null | head -1)
   if [[ -n $crash ]]; then
     expect_exit 1 "$target: the crash input replays" -- "$GC" replay -q --raw "$SRC/targets/$target" "$crash"
-    expect_grep "${line#gatecrash: }" "$target: replay gives the same escape"
+    expect_fgrep "${line#gatecrash: }" "$target: replay gives the same escape"
   else
     fail "$target: no crash file saved"
   fi

@@ -22,6 +22,9 @@ expect_exit() {
 expect_grep() {
   if grep -qE -- "$1" "$WORK/out"; then ok; else fail "$2: no line matches /$1/"; sed 's/^/    /' "$WORK/out" | head -20 >&2; fi
 }
+expect_fgrep() { # a fixed string, not a pattern (chains hold [ ] . ( ))
+  if grep -qF -- "$1" "$WORK/out"; then ok; else fail "$2: no line contains [$1]"; sed 's/^/    /' "$WORK/out" | head -20 >&2; fi
+}
 expect_no_grep() {
   if grep -qE -- "$1" "$WORK/out"; then fail "$2: a line matches /$1/"; grep -E -- "$1" "$WORK/out" | head -5 >&2; else ok; fi
 }
