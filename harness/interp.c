@@ -85,8 +85,6 @@ int gc_interp_start(const char *scratch, char *err, size_t errlen)
     return 0;
 }
 
-PyObject *gc_interp_sink(void) { return sink; }
-
 int gc_interp_reset_sink(void)
 {
     /* the harness's own write-open of /dev/null: not a chain's, so the hook stands aside */

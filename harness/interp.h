@@ -21,8 +21,6 @@ PyObject *gc_interp_capture_end(void);
 /* The current exception as one line "Type: message" (clears it). */
 void gc_interp_error_line(char *buf, size_t len);
 
-/* sys.stdout / sys.stderr as the harness set them (the null sink), for state checks. */
-PyObject *gc_interp_sink(void);
 /* A new null sink for sys.stdout/sys.stderr (a chain can detach or close the old one). */
 int gc_interp_reset_sink(void);
 

@@ -113,8 +113,9 @@ static void note_add(char *note, size_t len, const char *what)
     snprintf(note + n, len - n, "%s%s", n ? ", " : "", what);
 }
 
-/* Put back every key the snapshot has; keys the chain added are dropped too, except in
- * sys.modules, where lazy imports add entries legitimately. */
+/* Put back every key the snapshot has.  Keys the chain added are dropped only when
+ * 'drop_added' (os.environ): sys.modules and module namespaces grow legitimately through
+ * lazy imports and caches. */
 static int restore_dict(watched_dict *w, int drop_added)
 {
     int changed = 0;

@@ -367,12 +367,6 @@ fail: {
     return NULL;
 }
 
-int gc_target_reload(gc_target *t, char *err, size_t errlen)
-{
-    int rc = import_gate(t, err, errlen);
-    return rc ? rc : bind_entries(t, err, errlen);
-}
-
 int gc_target_open(gc_target *t, const gc_target_spec *spec, const char *scratch, char *err,
                    size_t errlen)
 {

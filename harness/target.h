@@ -62,7 +62,5 @@ int gc_target_open(gc_target *t, const gc_target_spec *spec, const char *scratch
  * NULL with a message when the install raised. */
 PyObject *gc_target_install(gc_target *t, char *err, size_t errlen);
 
-/* Re-import the gate module from its file (after a chain damaged its globals). */
-int gc_target_reload(gc_target *t, char *err, size_t errlen);
 
 #endif
