@@ -386,13 +386,8 @@ static int cmd_fuzz(int argc, char **argv)
     char out_abs[PATH_MAX], seeds[PATH_MAX], dict_abs[PATH_MAX], fuzz_bin[PATH_MAX], rscratch[PATH_MAX + 32];
     /* the output folder is named after the target; read its name without starting Python */
     gc_target_spec spec;
-    char err[1024];
-    rc = o.sandbox ? gc_target_spec_from_args(o.sandbox, o.requires ? o.requires : "{}", &spec, err, sizeof err)
-                   : gc_target_spec_from_dir(o.target_dir, &spec, err, sizeof err);
-    if (rc) {
-        gc_die_msg("%s", err);
+    if ((rc = gc_session_spec(&o, &spec)))
         return rc;
-    }
     t.spec = spec;
     rc = campaign_paths(&c, &t, corpus, outdir, dict, fuzzer, out_abs, seeds, dict_abs, fuzz_bin);
     gc_target_spec_free(&spec);
@@ -579,12 +574,8 @@ static int cmd_gate(int argc, char **argv)
         return rc;
     gc_target_spec spec;
     char err[1024];
-    rc = o.sandbox ? gc_target_spec_from_args(o.sandbox, o.requires ? o.requires : "{}", &spec, err, sizeof err)
-                   : gc_target_spec_from_dir(o.target_dir, &spec, err, sizeof err);
-    if (rc) {
-        gc_die_msg("%s", err);
+    if ((rc = gc_session_spec(&o, &spec)))
         return rc;
-    }
     char name[128];
     snprintf(name, sizeof name, "%s", spec.name);
     gc_target t;

@@ -45,27 +45,34 @@ static void show_log(const gc_target *t)
         fprintf(stderr, "  | … (%zd bytes in all)\n", n);
 }
 
-int gc_session_start(gc_target *t, const gc_session_opts *o)
+int gc_session_spec(const gc_session_opts *o, gc_target_spec *spec)
 {
     char err[1024] = "";
-    gc_target_spec spec;
     int rc;
     if (o->sandbox || o->requires) {
         if (!o->sandbox || !o->requires) {
             gc_die_msg("--sandbox and --requires go together");
             return GC_EXIT_USAGE;
         }
-        rc = gc_target_spec_from_args(o->sandbox, o->requires, &spec, err, sizeof err);
+        rc = gc_target_spec_from_args(o->sandbox, o->requires, spec, err, sizeof err);
     } else if (o->target_dir) {
-        rc = gc_target_spec_from_dir(o->target_dir, &spec, err, sizeof err);
+        rc = gc_target_spec_from_dir(o->target_dir, spec, err, sizeof err);
     } else {
         gc_die_msg("no target: give a target folder, or --sandbox PATH --requires JSON");
         return GC_EXIT_USAGE;
     }
-    if (rc) {
+    if (rc)
         gc_die_msg("%s", err);
+    return rc;
+}
+
+int gc_session_start(gc_target *t, const gc_session_opts *o)
+{
+    char err[1024] = "";
+    gc_target_spec spec;
+    int rc = gc_session_spec(o, &spec);
+    if (rc)
         return rc;
-    }
     if (o->mode) {
         if (strcmp(o->mode, "reach") == 0)
             spec.mode = GC_MODE_REACH;

@@ -18,6 +18,9 @@ typedef struct {
     int quiet;              /* do not print the gate's start-up log */
 } gc_session_opts;
 
+/* Only the target's description (no interpreter): 0 or an exit code, message printed. */
+int gc_session_spec(const gc_session_opts *o, gc_target_spec *spec);
+
 /* Returns 0 or an exit code; prints a one-line "gatecrash: error: …" itself on failure. */
 int gc_session_start(gc_target *t, const gc_session_opts *o);
 
