@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# OSS-Fuzz / ClusterFuzzLite build script for gatecrash (also .clusterfuzzlite/build.sh).
+#
+# Honours the OSS-Fuzz build environment: $CC, $CFLAGS, $LIB_FUZZING_ENGINE, $OUT, $SRC
+# (and $WORK for objects).  Drives the compiler directly, like most OSS-Fuzz build.sh files:
+#   - the harness core (CMakeLists.txt GATECRASH_CORE_SOURCES) is compiled WITHOUT coverage
+#     instrumentation (-fsanitize=fuzzer-no-link / -fsanitize-coverage=* are stripped; with
+#     afl-clang-* an AFL_LLVM_ALLOWLIST names driver.c only), sanitizers kept;
+#   - harness/driver.c gets the full $CFLAGS, and the link adds $LIB_FUZZING_ENGINE
+#     (-fsanitize=fuzzer: libFuzzer with clang, libAFLDriver.a with afl-clang-fast) and
+#     harness/fuzz_gate.map.
+# Produces in $OUT:
+#   fuzz_gate                    the fuzz target (rpath $ORIGIN/lib)
+#   fuzz_gate_seed_corpus.zip    corpus/ (flat)
+#   fuzz_gate.dict               dict/gatecrash.dict
+#   fuzz_gate.options            libFuzzer/ASan defaults
+#   fuzz_gate.target/            the target folder fuzz_gate loads by default (target.json +
+#                                gate module), from $GATECRASH_FUZZ_TARGET
+#                                (default targets/station-1.5.0)
+#   lib/                         libpython3.11 and the other non-libc shared libraries it needs
+#   fuzz_gate.python/            the Python standard library (lib/python3.11), for runners
+#                                without Python 3.11 (used once the interpreter is told
+#                                to look there: docs/CI.md "libpython at run time")
+# Optional: PYTHON (default /usr/bin/python3.11 if present, else python3.11 on PATH),
+# GATECRASH_FUZZ_TARGET, GATECRASH_BUNDLE_PYTHON=0 to skip fuzz_gate.python/.
+set -euo pipefail
+
+die() { echo "oss-fuzz/build.sh: error: $*" >&2; exit 2; }
+
+: "${OUT:?OUT must name the output folder}"
+CC=${CC:-clang}
+CFLAGS=${CFLAGS:-}
+LIB_FUZZING_ENGINE=${LIB_FUZZING_ENGINE:--fsanitize=fuzzer}
+
+# The repository: $SRC/gatecrash in the OSS-Fuzz image (Dockerfile), else the tree this
+# script is in.
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+if [[ -n ${SRC:-} && -f $SRC/gatecrash/harness/driver.c ]]; then
+  root=$(cd "$SRC/gatecrash" && pwd)
+fi
+[[ -f $root/harness/driver.c ]] || die "no gatecrash sources at $root"
+
+if [[ -z ${PYTHON:-} ]]; then
+  if [[ -x /usr/bin/python3.11 ]]; then PYTHON=/usr/bin/python3.11; else PYTHON=$(command -v python3.11 || true); fi
+fi
+[[ -n $PYTHON && -x $PYTHON ]] || die "no python3.11 (set PYTHON=/path/to/python3.11)"
+PYTHON_CONFIG=${PYTHON_CONFIG:-$PYTHON-config}
+[[ -x $PYTHON_CONFIG ]] || die "$PYTHON_CONFIG not found (install libpython3.11-dev, or set PYTHON_CONFIG)"
+
+target=${GATECRASH_FUZZ_TARGET:-$root/targets/station-1.5.0}
+[[ -f $target/target.json ]] || die "$target has no target.json"
+
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+work=${WORK:-}
+if [[ -z $work ]]; then
+  work=$(mktemp -d "${TMPDIR:-/tmp}/gatecrash-oss-fuzz.XXXXXX")
+  trap 'rm -rf "$work"' EXIT
+fi
+obj=$work/gatecrash-obj
+rm -rf "$obj"
+mkdir -p "$obj"
+
+# The core list, read from CMakeLists.txt so the two builds cannot drift apart.
+mapfile -t core < <(sed -n '/^set(GATECRASH_CORE_SOURCES/,/)/p' "$root/CMakeLists.txt" |
+                    grep -o 'harness/[A-Za-z0-9_]*\.c')
+((${#core[@]} > 5)) || die "could not read GATECRASH_CORE_SOURCES from $root/CMakeLists.txt"
+
+# Core flags: $CFLAGS without coverage instrumentation (see CMakeLists.txt: only the engine
+# glue is instrumented; the signal is the Python-side feedback).
+core_cflags=()
+for f in $CFLAGS; do
+  case $f in
+    -fsanitize=fuzzer-no-link|-fsanitize=fuzzer|-fsanitize-coverage=*) ;;
+    *) core_cflags+=("$f") ;;
+  esac
+done
+read -r -a driver_cflags <<<"$CFLAGS"
+read -r -a py_includes <<<"$("$PYTHON_CONFIG" --includes)"
+read -r -a py_ldflags <<<"$("$PYTHON_CONFIG" --embed --ldflags)"
+common=(-std=gnu11 -Wall -Wextra -I"$root/harness" "${py_includes[@]}")
+
+case $(basename "${CC%% *}") in
+  afl-*)
+    # afl-clang-fast instruments whatever it compiles: keep that to driver.c.
+    echo "driver.c" >"$work/afl-allowlist.txt"
+    export AFL_LLVM_ALLOWLIST=$work/afl-allowlist.txt
+    export AFL_QUIET=1
+    ;;
+esac
+
+echo "oss-fuzz/build.sh: CC=$CC engine=$LIB_FUZZING_ENGINE, ${#core[@]} core sources from $root" >&2
+objs=()
+for src in "${core[@]}"; do
+  o=$obj/$(basename "$src" .c).o
+  $CC "${core_cflags[@]}" "${common[@]}" -c "$root/$src" -o "$o"
+  objs+=("$o")
+done
+$CC "${driver_cflags[@]}" "${common[@]}" -c "$root/harness/driver.c" -o "$obj/driver.o"
+
+# Link: the engine, the version script (libFuzzer's string-compare interceptors stay
+# local), libpython/cjson found at run time in $OUT/lib.
+# shellcheck disable=SC2086 # $LIB_FUZZING_ENGINE may hold several words
+$CC "${driver_cflags[@]}" "$obj/driver.o" "${objs[@]}" $LIB_FUZZING_ENGINE \
+  -Wl,--version-script="$root/harness/fuzz_gate.map" \
+  "${py_ldflags[@]}" -lcjson -lrt -lm -ldl -lpthread \
+  -Wl,-rpath,'$ORIGIN/lib' -o "$OUT/fuzz_gate"
+
+# Shared libraries the runner image may lack: everything but the C library family.
+mkdir -p "$OUT/lib"
+ldd "$OUT/fuzz_gate" | awk '$2 == "=>" && $3 ~ /^\// {print $3}' | while read -r lib; do
+  case $(basename "$lib") in
+    libc.so*|libm.so*|libdl.so*|libpthread.so*|librt.so*|libutil.so*|ld-linux*|libgcc_s.so*|libstdc++.so*) ;;
+    *) cp -L "$lib" "$OUT/lib/" ;;
+  esac
+done
+
+# The target the binary loads by default, and the fuzzing inputs.
+rm -rf "$OUT/fuzz_gate.target"
+cp -R "$target" "$OUT/fuzz_gate.target"
+rm -rf "$OUT/fuzz_gate.target/__pycache__"
+cp "$root/dict/gatecrash.dict" "$OUT/fuzz_gate.dict"
+rm -f "$OUT/fuzz_gate_seed_corpus.zip"
+(cd "$root/corpus" && zip -q -j "$OUT/fuzz_gate_seed_corpus.zip" -- *)
+cat >"$OUT/fuzz_gate.options" <<'OPTIONS'
+[libfuzzer]
+dict = fuzz_gate.dict
+max_len = 512
+timeout = 10
+rss_limit_mb = 2048
+
+[asan]
+# CPython keeps allocations alive until exit by design; its "leaks" are not findings.
+detect_leaks = 0
+OPTIONS
+
+# The standard library, for a runner without Python 3.11 (docs/CI.md).
+if [[ ${GATECRASH_BUNDLE_PYTHON:-1} != 0 ]]; then
+  stdlib=$("$PYTHON" -I -c 'import sysconfig; print(sysconfig.get_path("stdlib"))')
+  dynload=$("$PYTHON" -I -c 'import sysconfig; print(sysconfig.get_config_var("DESTSHARED"))')
+  dest=$OUT/fuzz_gate.python/lib/python3.11
+  rm -rf "$OUT/fuzz_gate.python"
+  mkdir -p "$dest"
+  tar -C "$stdlib" -cf - --exclude=./test --exclude=./idlelib --exclude=./tkinter --exclude=./turtledemo \
+      --exclude=./ensurepip --exclude=./site-packages --exclude=./dist-packages --exclude='./config-3.11*' . |
+    tar -C "$dest" -xf -
+  if [[ ! -d $dest/lib-dynload && -d $dynload ]]; then
+    cp -R "$dynload" "$dest/lib-dynload"
+  fi
+  [[ -f $dest/os.py ]] || die "the standard library copy in $dest has no os.py"
+fi
+echo "oss-fuzz/build.sh: built $OUT/fuzz_gate (target $(basename "$target"))" >&2

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# ci/oss-fuzz/build.sh with OSS-Fuzz's libFuzzer environment set by hand (no sanitizer, to
+# stay quick): it must produce the binary, the seed corpus zip, the dictionary, the options
+# and the target folder, the binary must find its libraries in $OUT/lib and its target beside
+# itself, and a bounded run from the unzipped seed corpus must find an escape on
+# station-1.5.0 (the default target).
+source "$(dirname "$0")/lib.sh" "$@"
+OUT=$WORK/oss-out  # ($WORK/out is lib.sh's capture file)
+expect_exit 0 "oss-fuzz build.sh (libFuzzer)" -- env SRC="$SRC/.." OUT="$OUT" WORK="$WORK/build" CC=clang \
+  CFLAGS="-O1 -fno-omit-frame-pointer -gline-tables-only -fsanitize=fuzzer-no-link" \
+  LIB_FUZZING_ENGINE=-fsanitize=fuzzer bash "$SRC/ci/oss-fuzz/build.sh"
+for f in fuzz_gate fuzz_gate_seed_corpus.zip fuzz_gate.dict fuzz_gate.options fuzz_gate.target/target.json \
+         fuzz_gate.target/module_sandbox.py lib/libpython3.11.so.1.0 fuzz_gate.python/lib/python3.11/os.py; do
+  [[ -s $OUT/$f ]] && ok || fail "build.sh did not produce \$OUT/$f"
+done
+ldd "$OUT/fuzz_gate" >"$WORK/out" 2>&1
+expect_fgrep "libpython3.11.so.1.0 => $OUT/lib/" "libpython is taken from \$OUT/lib (rpath \$ORIGIN/lib)"
+expect_no_grep "not found" "every shared library resolves"
+
+mkdir -p "$WORK/seeds" "$WORK/new" "$WORK/scratch"
+unzip -q "$OUT/fuzz_gate_seed_corpus.zip" -d "$WORK/seeds"
+n_zip=$(ls "$WORK/seeds" | wc -l)
+n_src=$(ls "$SRC/corpus" | wc -l)
+[[ $n_zip -eq $n_src && $n_zip -gt 0 ]] && ok || fail "seed corpus zip holds $n_zip inputs, corpus/ $n_src"
+
+# Bounded by -runs; -max_total_time is only a safety cap.  The target comes from
+# fuzz_gate.target beside the binary (no --target flag, as on ClusterFuzz).
+cd "$WORK/scratch" || exit 1
+expect_exit 77 "fuzz_gate finds an escape from the seed corpus" -- "$OUT/fuzz_gate" -runs=50000 -seed=1 \
+  -max_total_time=300 -dict="$OUT/fuzz_gate.dict" -max_len=512 -error_exitcode=77 "$WORK/new" "$WORK/seeds"
+expect_grep "^gatecrash: ESCAPE (reach|effect) (spawn|write) " "the ESCAPE line"
+expect_grep "^DEDUP_TOKEN: " "the dedup token"
+expect_fgrep "fuzz_gate.target/module_sandbox.py" "the target beside the binary was loaded"
+ls "$WORK/scratch"/crash-* >/dev/null 2>&1 && ok || fail "no crash input was written"
+finish
