@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The release gate: every saved escape of the target must now be blocked, and a fuzzing
+# campaign of TIME seconds must find nothing.  A thin wrapper around `gatecrash gate`.
+#
+#   ci/release-gate.sh [--no-build] TARGET_DIR
+# Environment: TIME (300), JOBS (nproc), ESCAPES (escapes/<name>), REPORT
+# (out/<name>/release-gate), SWEEP_DEPTH (0: no sweep), BUILD_DIR (build).  Defaults are in
+# the repository; paths you give are relative to where you start the script.
+# Exit: gatecrash gate's — 0 PASS, 1 FAIL (something escapes), 2 bad usage or an unreadable
+# case, 3 the target failed to load, 4 harness error.
+set -euo pipefail
+die() { echo "release-gate: error: $*" >&2; exit "${2:-2}"; }
+skip_build=${SKIP_BUILD:-0}
+[[ ${1:-} == --no-build ]] && { skip_build=1; shift; }
+(($# == 1)) || die "usage: ci/release-gate.sh [--no-build] TARGET_DIR"
+[[ -f $1/target.json ]] || die "$1 has no target.json"
+target=$(realpath -- "$1")
+name=$(/usr/bin/python3.11 -I -c 'import json, sys; print(json.load(open(sys.argv[1]))["name"])' "$target/target.json") ||
+  die "cannot read the name in $target/target.json"
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+escapes=$(realpath -m -- "${ESCAPES:-$root/escapes/$name}")
+report=$(realpath -m -- "${REPORT:-$root/out/$name/release-gate}")
+build=$(realpath -m -- "${BUILD_DIR:-$root/build}")
+cd "$root"
+if [[ $skip_build != 1 ]]; then
+  BUILD_DIR=$build bash ci/build.sh || die "the build failed" 4
+fi
+args=("$target" --time "${TIME:-300}" --jobs "${JOBS:-$(nproc)}" --report "$report" --out "$report/campaign")
+[[ -d $escapes ]] && args+=(--escapes "$escapes")
+[[ ${SWEEP_DEPTH:-0} != 0 ]] && args+=(--sweep-depth "$SWEEP_DEPTH")
+exec "$build/gatecrash" gate "${args[@]}"

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# ci/nightly.sh on station-1.5.0, bounded (--runs, fixed seed, one job; --time is only a
+# cap): with a clean escapes folder it exits 1 and writes report.md/.json/.sarif, campaign.png
+# and the merged corpus; run again with the escapes it saved on the same crash inputs, they
+# are all known and it exits 0.  The repository's corpus/ and escapes/ are never
+# written (everything goes to a temporary folder).
+source "$(dirname "$0")/lib.sh" "$@"
+snap() { (cd "$SRC" && find corpus escapes -type f -printf '%p %s %T@\n' | sort | md5sum); }
+before=$(snap)
+nightly() { # nightly REPORT CORPUS
+  env BUILD_DIR="$BIN" bash "$SRC/ci/nightly.sh" --no-build --time 120 --runs 3000 --seed 1 --jobs 1 \
+    --engine libfuzzer --escapes "$WORK/esc" --report "$WORK/$1" --corpus "$WORK/$2" "$SRC/targets/station-1.5.0"
+}
+expect_exit 1 "first night, clean escapes folder: new escapes" -- nightly report1 corpus1
+expect_grep "NEW escape signature" "first night says what is new"
+for f in report.md report.json report.sarif campaign.png triage.log new-escapes.txt; do
+  [[ -s $WORK/report1/$f ]] && ok || fail "first night did not write $f"
+done
+[[ $(head -c 8 "$WORK/report1/campaign.png" | od -An -tx1 | tr -d ' \n') == 89504e470d0a1a0a ]] && ok || fail "campaign.png is not a PNG"
+n_new=$(wc -l <"$WORK/report1/new-escapes.txt")
+n_cases=$(ls "$WORK/esc"/*.chain 2>/dev/null | wc -l)
+[[ $n_new -gt 0 && $n_new -eq $n_cases ]] && ok || fail "$n_new new signature(s) listed, $n_cases case(s) saved"
+grep -q '^## Nightly campaign' "$WORK/report1/report.md" && ok || fail "report.md lacks the nightly section"
+/usr/bin/python3.11 -I "$SRC/tests/check_sarif.py" "$WORK/report1/report.sarif" >"$WORK/out" 2>&1 && ok ||
+  { fail "report.sarif does not check"; cat "$WORK/out" >&2; }
+[[ $(ls "$WORK/corpus1" | wc -l) -gt $(ls "$SRC/corpus" | wc -l) ]] && ok || fail "the merged corpus is not bigger than the seeds"
+
+# again with the saved escapes in place, on the same crash inputs (--time 0: triage and
+# report only; a second fuzzing run would explore other inputs and may well find other
+# signatures, which is what the nightly is for): every escape is known, exit 0
+crashes=$WORK/report1/campaign/run/crashes
+[[ -n $(ls -A "$crashes") ]] && ok || fail "first night kept no crash inputs"
+expect_exit 0 "second night, escapes in place: nothing new" -- env BUILD_DIR="$BIN" bash "$SRC/ci/nightly.sh" \
+  --no-build --time 0 --crashes "$crashes" --escapes "$WORK/esc" --report "$WORK/report2" "$SRC/targets/station-1.5.0"
+expect_grep "nothing new" "second night says nothing new"
+expect_grep "0 new, [1-9][0-9]* known" "second night: the crash inputs are all known"
+[[ -f $WORK/report2/report.md && ! -s $WORK/report2/new-escapes.txt ]] && ok || fail "second night: report or new list"
+[[ $(ls "$WORK/esc"/*.chain | wc -l) -eq $n_cases ]] && ok || fail "second night saved more cases"
+expect_exit 2 "--time 0 without --crashes" -- bash "$SRC/ci/nightly.sh" --no-build --time 0 "$SRC/targets/station-1.5.0"
+
+expect_exit 2 "bad engine" -- env ENGINE=honggfuzz bash "$SRC/ci/nightly.sh" --no-build "$SRC/targets/station-1.5.0"
+expect_grep "^nightly: error: ENGINE must be" "one-line error"
+expect_exit 2 "no target" -- bash "$SRC/ci/nightly.sh" --no-build
+[[ $(snap) == "$before" ]] && ok || fail "the repository's corpus/ or escapes/ changed"
+finish
