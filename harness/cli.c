@@ -242,9 +242,16 @@ static int cmd_replay(int argc, char **argv)
             }
         } else {
             blocked++;
-            printf("%s: blocked (%d steps, %d failed%s%s%s)\n", files.v[i], out.steps, out.failed_steps,
+            printf("%s: blocked (%d steps, %d failed%s%s%s%s)\n", files.v[i], out.steps, out.failed_steps,
                    out.refused[0] ? "; refused by the harness: " : "", out.refused,
-                   out.timed_out ? "; stopped by the per-input time limit" : "");
+                   out.timed_out ? "; stopped by the per-input time limit" : "",
+                   out.oom ? "; stopped by the per-input memory limit" : "");
+            /* a limit is a finding of its own kind, never an escape */
+            if (out.timed_out || out.oom)
+                printf("%s: LIMIT %s (not an escape)\n", files.v[i], out.timed_out ? "timeout" : "out-of-memory");
+            if (json && (out.timed_out || out.oom))
+                printf("{\"limit\": \"%s\", \"escaped\": false, \"steps\": %d}\n", out.timed_out ? "timeout" : "oom",
+                       out.steps);
         }
         if (out.state_repairs)
             printf("%s: note: interpreter state changed by the chain and repaired: %s\n", files.v[i],

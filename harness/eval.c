@@ -467,7 +467,7 @@ int gc_eval_chain(gc_evaluator *ev, const gc_chain *c, gc_outcome *out)
     Py_INCREF(prev);
     unsigned *stmt_bridges = calloc((size_t)c->nstmts + 1, sizeof *stmt_bridges);
     gc_orc.in_chain = 1;
-    for (int si = 0; si < c->nstmts && !out->escaped && !gc_limit_expired; si++) {
+    for (int si = 0; si < c->nstmts && !out->escaped && !gc_limit_expired && !gc_limit_oom; si++) {
         const gc_stmt *st = &c->s[si];
         gc_stmt *rst = &out->resolved.s[si];
         unsigned br = 0;
@@ -498,7 +498,7 @@ int gc_eval_chain(gc_evaluator *ev, const gc_chain *c, gc_outcome *out)
             Py_DECREF(v);
             break;
         }
-        for (int ti = 0; v && ti < st->ntrailers && !gc_limit_expired; ti++) {
+        for (int ti = 0; v && ti < st->ntrailers && !gc_limit_expired && !gc_limit_oom; ti++) {
             const gc_trailer *t = &st->t[ti];
             gc_trailer *rt = &rst->t[ti];
             PyObject *r = NULL;
@@ -641,11 +641,12 @@ int gc_run_input(gc_target *t, const gc_chain *c, gc_outcome *out, gc_step_cb cb
     gc_eval_chain(&ev, c, out);
     gc_limits_disarm();
     out->timed_out = gc_limit_expired;
+    out->oom = gc_limit_oom;
     Py_XDECREF(ev.tramp);
     Py_DECREF(ns);
     int rep = gc_state_end(out->state_note, sizeof out->state_note);
     if (rep < 0) {
-        snprintf(err, errlen, "interpreter state could not be restored after the input");
+        snprintf(err, errlen, "interpreter state could not be restored after the input: %s", out->state_note);
         return GC_EXIT_HARNESS;
     }
     gc_nscache_after();

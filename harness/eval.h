@@ -63,6 +63,7 @@ typedef struct {
     char refused[96];       /* last harness refusal, if any */
     int state_repairs;      /* interpreter state repaired after this input */
     int timed_out;          /* stopped by the per-input time limit (timelimit.c): not an escape */
+    int oom;                /* stopped by the per-input memory limit (timelimit.c): not an escape */
     char state_note[256];
 } gc_outcome;
 

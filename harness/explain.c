@@ -121,8 +121,8 @@ static void on_step(void *ctx, const gc_step_info *s)
         snprintf(rep, sizeof rep, "%s", rs ? rs : "<repr failed>");
         if (rs && strlen(rs) >= sizeof rep - 1)
             memcpy(rep + sizeof rep - 4, "...", 4);
-        for (char *c = rep; *c; c++)
-            if (*c == '\n')
+        for (char *c = rep; *c; c++) /* a repr is the gate's text: one line, no control bytes */
+            if ((unsigned char)*c < 0x20 || *c == 0x7f)
                 *c = ' ';
         Py_XDECREF(r);
         PyErr_Clear();

@@ -275,6 +275,10 @@ void gc_oracle_set_escape(gc_kind kind, gc_cap cap, const char *primitive, const
     gc_orc.escape.cap = cap;
     snprintf(gc_orc.escape.primitive, sizeof gc_orc.escape.primitive, "%s", primitive);
     snprintf(gc_orc.escape.detail, sizeof gc_orc.escape.detail, "%s", detail ? detail : "");
+    /* a detail is a repr the gate may shape: it must not break the harness's lines */
+    for (char *c = gc_orc.escape.detail; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = '?';
 }
 
 void gc_oracle_set_refused(const char *what)

@@ -1,5 +1,12 @@
 /* target.c — see target.h.  target.json is read with cJSON (Debian's libcjson); the
- * requires block is handed to the gate as the Python objects json.loads would give. */
+ * requires block is handed to the gate as the Python objects json.loads would give.
+ *
+ * A gate is code under test and may be hostile: its import and first install run under
+ * the time and memory limits (GATECRASH_IMPORT_TIMEOUT, default 10 s), and a gate that
+ * ends the process with os._exit (which raises no exception and no audit event) is caught
+ * by this file's _exit, which the dynamic linker binds libpython's calls to: one error
+ * line and exit 3 instead of a silent "nothing escaped". */
+#define _GNU_SOURCE
 #include "target.h"
 
 #include <cjson/cJSON.h>
@@ -9,8 +16,33 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "interp.h"
+#include "timelimit.h"
+
+/* What gate code is doing right now, for _exit's message (NULL: not gate code). */
+static const char *volatile gate_phase;
+
+/* os._exit() ends in libc's _exit; so does nothing else the harness relies on (exit()
+ * calls its own internal alias).  While gate code runs, an exit is the gate's doing. */
+void _exit(int status)
+{
+    const char *phase = gate_phase ? gate_phase : gc_orc.in_chain ? "running a chain" : NULL;
+    if (phase) {
+        char msg[256];
+        int n = snprintf(msg, sizeof msg, "gatecrash: error: the gate ended the process (exit status %d) while %s\n",
+                         status, phase);
+        if (n > 0) {
+            ssize_t w = write(2, msg, (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1);
+            (void)w;
+        }
+        status = GC_EXIT_TARGET;
+    }
+    syscall(SYS_exit_group, status);
+    __builtin_unreachable();
+}
 
 static char *read_text(const char *path, size_t limit, char *err, size_t errlen)
 {
@@ -320,9 +352,13 @@ static PyObject *install_once(gc_target *t, char *err, size_t errlen);
  * sys): an install that fails is retried once with a fresh sink before it counts. */
 PyObject *gc_target_install(gc_target *t, char *err, size_t errlen)
 {
+    const char *outer = gate_phase;
+    if (!outer)
+        gate_phase = "installing it";
     PyObject *ns = install_once(t, err, errlen);
     if (!ns && t->installs > 0 && gc_interp_reset_sink() == 0)
         ns = install_once(t, err, errlen);
+    gate_phase = outer;
     return ns;
 }
 
@@ -396,12 +432,32 @@ int gc_target_open(gc_target *t, const gc_target_spec *spec, const char *scratch
     Py_XINCREF(t->builtins);
     Py_XDECREF(bi);
 
+    if (gc_limits_init(err, errlen) < 0)
+        return GC_EXIT_HARNESS;
+
     gc_interp_capture_begin();
+    double limit = gc_limits_import_seconds();
+    gc_limits_arm_for(limit);
+    gate_phase = "importing it";
     int rc = import_gate(t, err, errlen);
     if (!rc)
         rc = bind_entries(t, err, errlen);
+    gate_phase = "installing it";
     PyObject *ns = rc ? NULL : gc_target_install(t, err, errlen);
+    gate_phase = NULL;
+    int expired = gc_limit_expired, oom = gc_limit_oom;
+    gc_limits_disarm();
     t->startup_log = gc_interp_capture_end();
+    if (expired || oom) {
+        Py_XDECREF(ns);
+        if (expired)
+            snprintf(err, errlen, "%s did not finish importing and installing within %g s (the gate hangs on import?)",
+                     t->spec.sandbox, limit);
+        else
+            snprintf(err, errlen, "%s ran out of memory while importing and installing (limit %zu MiB)",
+                     t->spec.sandbox, gc_input_memory_limit >> 20);
+        return GC_EXIT_TARGET;
+    }
     if (rc)
         return rc;
     if (!ns)

@@ -1,30 +1,51 @@
-/* timelimit.c — a per-input time limit that interrupts Python.
+/* timelimit.c — the per-input limits: time and memory.
  *
- * Owns: a POSIX timer per process that, when an input runs past its limit, delivers a
+ * Time: a POSIX timer per process that, when an input runs past its limit, delivers a
  * real-time signal whose Python-level handler is a C function raising gatecrash.Timeout.
  * CPython runs that handler at the next bytecode boundary and also when a blocking call
  * (poll, select, wait, sleep, read) is interrupted by the signal (PEP 475 retries only after
- * checking signals), so both a `while True` in Python and a blocked syscall end.  A loop
- * inside C code that never checks signals is beyond it: libFuzzer's -timeout stays the
- * backstop.  The signal and handler are set from C at start-up; chains cannot reach them
- * (every signal.* call is refused by the harness). */
+ * checking signals), so both a `while True` in Python and a blocked syscall end.  The timer
+ * repeats every 100 ms past the limit, so code that swallows the exception gets it again.
+ * The hard limit: when Python has not ended the input 3 s past its limit (a loop in C that
+ * never checks signals, or gate code swallowing every Timeout), the tools print one line
+ * and exit 4; under libFuzzer its -timeout is the backstop instead (a timeout artifact,
+ * which fork mode ignores).  The signal and handler are set from C at start-up; chains
+ * cannot reach them (every signal.* and _signal.* call is refused by the harness, and
+ * state.c puts dispositions back after every input).
+ *
+ * Memory: Python's raw allocator (every block pymalloc does not serve, so every large
+ * one) and its arena allocator are wrapped.  Blocks of 256 KiB and more are tracked; while
+ * an input runs, an allocation that would grow tracked blocks plus arenas past the input's
+ * budget fails, which Python turns into MemoryError.  So `'x' * 999999999` is refused at
+ * once, without touching a page, and the input is an out-of-memory finding. */
+#define _GNU_SOURCE
 #include "timelimit.h"
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "oracle.h"
 
 double gc_input_time_limit = 2.0;
 volatile int gc_limit_expired;
 unsigned long gc_limit_timeouts;
+size_t gc_input_memory_limit = (size_t)512 << 20;
+volatile int gc_limit_oom;
+unsigned long gc_limit_ooms;
 
 static timer_t timer;
-static int ready;
+static int ready, sig_no;
 static volatile int armed;
 static PyObject *timeout_exc;
+
+/* libFuzzer defines this; in its binaries its -timeout is the hard backstop */
+extern int LLVMFuzzerRunDriver(int *argc, char ***argv, int (*cb)(const uint8_t *, size_t)) __attribute__((weak));
 
 static PyObject *on_timeout(PyObject *self, PyObject *args)
 {
@@ -41,8 +62,212 @@ static PyObject *on_timeout(PyObject *self, PyObject *args)
 
 static PyMethodDef on_timeout_def = {"gatecrash_timeout", on_timeout, METH_VARARGS, "per-input time limit"};
 
+/* ---- the hard limit: a C handler in front of Python's ---- */
+
+static struct sigaction python_sa;
+static volatile sig_atomic_t ticks;
+#define HARD_TICKS 31 /* the first expiry, then 30 repeats 100 ms apart: 3 s */
+
+static void hard_tramp(int s, siginfo_t *si, void *uc)
+{
+    if (armed && ++ticks > HARD_TICKS && !LLVMFuzzerRunDriver) {
+        static const char msg[] = "gatecrash: error: the input ran 3 s past its time limit and Python could not "
+                                  "interrupt it (a loop in C, or code that swallows gatecrash.Timeout); exiting\n";
+        ssize_t w = write(2, msg, sizeof msg - 1);
+        (void)w;
+        syscall(SYS_exit_group, 4);
+    }
+    if (python_sa.sa_flags & SA_SIGINFO)
+        python_sa.sa_sigaction(s, si, uc);
+    else if (python_sa.sa_handler != SIG_DFL && python_sa.sa_handler != SIG_IGN)
+        python_sa.sa_handler(s);
+}
+
+/* ---- the memory limit ---- */
+
+#define BIG ((size_t)256 << 10)
+#define SLOTS 16384 /* power of two */
+typedef struct {
+    void *p;   /* NULL: empty; TOMB: deleted */
+    size_t n;
+} big_slot;
+#define TOMB ((void *)1)
+static big_slot big[SLOTS];
+static size_t nbig, ntomb, big_bytes, arena_bytes, budget_base;
+static atomic_flag lock = ATOMIC_FLAG_INIT;
+static PyMemAllocatorEx raw_orig;
+static PyObjectArenaAllocator arena_orig;
+
+static void lk(void) { while (atomic_flag_test_and_set_explicit(&lock, memory_order_acquire)) ; }
+static void ulk(void) { atomic_flag_clear_explicit(&lock, memory_order_release); }
+static size_t slot_of(const void *p) { return ((uintptr_t)p >> 4) * 0x9E3779B97F4A7C15ull >> 50 & (SLOTS - 1); }
+
+static void track(void *p, size_t n)
+{
+    if (nbig + ntomb + 1 > SLOTS * 3 / 4) { /* rebuild without tombstones */
+        big_slot *old = malloc(sizeof big);
+        if (!old)
+            return;
+        memcpy(old, big, sizeof big);
+        memset(big, 0, sizeof big);
+        ntomb = 0;
+        size_t live = 0;
+        for (size_t i = 0; i < SLOTS; i++)
+            if (old[i].p && old[i].p != TOMB) {
+                size_t h = slot_of(old[i].p);
+                while (big[h].p)
+                    h = (h + 1) & (SLOTS - 1);
+                big[h] = old[i];
+                live++;
+            }
+        free(old);
+        nbig = live;
+        if (nbig + 1 > SLOTS * 3 / 4)
+            return; /* full: this block goes untracked */
+    }
+    size_t h = slot_of(p);
+    while (big[h].p && big[h].p != TOMB)
+        h = (h + 1) & (SLOTS - 1);
+    if (big[h].p == TOMB)
+        ntomb--;
+    big[h].p = p;
+    big[h].n = n;
+    nbig++;
+    big_bytes += n;
+}
+
+static size_t untrack(void *p)
+{
+    if (!p || !nbig)
+        return 0;
+    for (size_t h = slot_of(p), k = 0; big[h].p && k < SLOTS; h = (h + 1) & (SLOTS - 1), k++)
+        if (big[h].p == p) {
+            size_t n = big[h].n;
+            big[h].p = TOMB;
+            nbig--;
+            ntomb++;
+            big_bytes -= n;
+            return n;
+        }
+    return 0;
+}
+
+/* Would 'grow' more bytes exceed the input's budget?  Counts the refusal. */
+static int over_budget(size_t grow)
+{
+    if (!armed || !gc_input_memory_limit)
+        return 0;
+    size_t now = big_bytes + arena_bytes;
+    size_t used = now > budget_base ? now - budget_base : 0;
+    if (grow <= gc_input_memory_limit && used <= gc_input_memory_limit - grow)
+        return 0;
+    if (!gc_limit_oom)
+        gc_limit_ooms++;
+    gc_limit_oom = 1;
+    return 1;
+}
+
+static void *raw_malloc(void *ctx, size_t n)
+{
+    (void)ctx;
+    if (n < BIG)
+        return raw_orig.malloc(raw_orig.ctx, n);
+    lk();
+    void *p = over_budget(n) ? NULL : raw_orig.malloc(raw_orig.ctx, n);
+    if (p)
+        track(p, n);
+    ulk();
+    return p;
+}
+
+static void *raw_calloc(void *ctx, size_t nelem, size_t elsize)
+{
+    (void)ctx;
+    if (elsize && nelem > SIZE_MAX / elsize)
+        return NULL;
+    size_t n = nelem * elsize;
+    if (n < BIG)
+        return raw_orig.calloc(raw_orig.ctx, nelem, elsize);
+    lk();
+    void *p = over_budget(n) ? NULL : raw_orig.calloc(raw_orig.ctx, nelem, elsize);
+    if (p)
+        track(p, n);
+    ulk();
+    return p;
+}
+
+static void *raw_realloc(void *ctx, void *ptr, size_t n)
+{
+    (void)ctx;
+    if (n < BIG && !nbig)
+        return raw_orig.realloc(raw_orig.ctx, ptr, n);
+    lk();
+    size_t old = untrack(ptr);
+    void *q = n >= BIG && over_budget(n > old ? n - old : 0) ? NULL : raw_orig.realloc(raw_orig.ctx, ptr, n);
+    if (!q) {
+        if (old)
+            track(ptr, old);
+    } else if (n >= BIG) {
+        track(q, n);
+    }
+    ulk();
+    return q;
+}
+
+static void raw_free(void *ctx, void *ptr)
+{
+    (void)ctx;
+    if (nbig) {
+        lk();
+        untrack(ptr);
+        ulk();
+    }
+    raw_orig.free(raw_orig.ctx, ptr);
+}
+
+static void *arena_alloc(void *ctx, size_t n)
+{
+    (void)ctx;
+    if (over_budget(n))
+        return NULL;
+    void *p = arena_orig.alloc(arena_orig.ctx, n);
+    if (p)
+        arena_bytes += n;
+    return p;
+}
+
+static void arena_free(void *ctx, void *p, size_t n)
+{
+    (void)ctx;
+    if (p)
+        arena_bytes -= n;
+    arena_orig.free(arena_orig.ctx, p, n);
+}
+
+static void hook_allocators(void)
+{
+    const char *mb = getenv("GATECRASH_INPUT_MEMORY_MB");
+    if (mb && *mb)
+        gc_input_memory_limit = (size_t)strtoull(mb, NULL, 10) << 20;
+    PyMem_GetAllocator(PYMEM_DOMAIN_RAW, &raw_orig);
+    PyMemAllocatorEx raw = {NULL, raw_malloc, raw_calloc, raw_realloc, raw_free};
+    PyMem_SetAllocator(PYMEM_DOMAIN_RAW, &raw);
+    PyObject_GetArenaAllocator(&arena_orig);
+    PyObjectArenaAllocator ar = {NULL, arena_alloc, arena_free};
+    PyObject_SetArenaAllocator(&ar);
+}
+
+static void print_totals(void)
+{
+    if (gc_limit_timeouts || gc_limit_ooms)
+        fprintf(stderr, "gatecrash: limits: %lu input(s) stopped by the time limit, %lu by the memory limit "
+                "(findings of their own kind, not escapes)\n", gc_limit_timeouts, gc_limit_ooms);
+}
+
 int gc_limits_init(char *err, size_t errlen)
 {
+    if (ready)
+        return 0;
     int sig = SIGRTMIN + 1;
     timeout_exc = PyErr_NewException("gatecrash.Timeout", PyExc_BaseException, NULL);
     PyObject *sigmod = PyImport_ImportModule("signal");
@@ -56,6 +281,15 @@ int gc_limits_init(char *err, size_t errlen)
         snprintf(err, errlen, "could not set up the per-input time limit");
         return -1;
     }
+    /* our C handler in front of Python's, for the hard limit */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    if (sigaction(sig, NULL, &python_sa) == 0) {
+        sa.sa_sigaction = hard_tramp;
+        sa.sa_flags = SA_SIGINFO | (python_sa.sa_flags & SA_ONSTACK);
+        sa.sa_mask = python_sa.sa_mask;
+        sigaction(sig, &sa, NULL);
+    }
     struct sigevent sev;
     memset(&sev, 0, sizeof sev);
     sev.sigev_notify = SIGEV_SIGNAL;
@@ -64,24 +298,43 @@ int gc_limits_init(char *err, size_t errlen)
         snprintf(err, errlen, "could not create the per-input timer");
         return -1;
     }
+    sig_no = sig;
+    hook_allocators();
+    atexit(print_totals);
     ready = 1;
     return 0;
 }
 
-void gc_limits_arm(void)
+int gc_limits_signal(void) { return sig_no; }
+
+double gc_limits_import_seconds(void)
+{
+    const char *s = getenv("GATECRASH_IMPORT_TIMEOUT");
+    double v = s && *s ? atof(s) : 10.0;
+    return v > 0 ? v : 10.0;
+}
+
+void gc_limits_arm_for(double secs)
 {
     gc_limit_expired = 0;
-    if (!ready || gc_input_time_limit <= 0)
+    gc_limit_oom = 0;
+    ticks = 0;
+    budget_base = big_bytes + arena_bytes;
+    if (!ready)
         return;
     armed = 1;
+    if (secs <= 0)
+        return;
     struct itimerspec its;
     memset(&its, 0, sizeof its);
-    its.it_value.tv_sec = (time_t)gc_input_time_limit;
-    its.it_value.tv_nsec = (long)((gc_input_time_limit - (double)(time_t)gc_input_time_limit) * 1e9);
+    its.it_value.tv_sec = (time_t)secs;
+    its.it_value.tv_nsec = (long)((secs - (double)(time_t)secs) * 1e9);
     /* then every 100 ms: a blocked call that swallowed one interruption gets another */
     its.it_interval.tv_nsec = 100000000L;
     timer_settime(timer, 0, &its, NULL);
 }
+
+void gc_limits_arm(void) { gc_limits_arm_for(gc_input_time_limit); }
 
 void gc_limits_disarm(void)
 {

@@ -1,4 +1,5 @@
-/* timelimit.h — the per-input time limit (see timelimit.c). */
+/* timelimit.h — the per-input limits: time (a POSIX timer that interrupts Python) and
+ * memory (a bound on what Python allocates during an input).  See timelimit.c. */
 #ifndef GATECRASH_TIMELIMIT_H
 #define GATECRASH_TIMELIMIT_H
 
@@ -8,10 +9,23 @@ extern double gc_input_time_limit; /* seconds; 0 turns the limit off */
 extern volatile int gc_limit_expired; /* the current input ran past its limit */
 extern unsigned long gc_limit_timeouts;
 
-/* Once, after Py_Initialize: the timer and its Python-level handler. */
+/* Memory: the most an input may grow Python's large blocks and object arenas, in bytes
+ * (GATECRASH_INPUT_MEMORY_MB, default 512); 0 turns the limit off.  An allocation past
+ * it fails with MemoryError, and the input is an out-of-memory finding, not an escape. */
+extern size_t gc_input_memory_limit;
+extern volatile int gc_limit_oom; /* the current input hit the memory limit */
+extern unsigned long gc_limit_ooms;
+
+/* Once, after Py_Initialize: the timer, its Python-level handler, the allocator hooks.
+ * Idempotent. */
 int gc_limits_init(char *err, size_t errlen);
 void gc_limits_arm(void);    /* before an input */
 void gc_limits_disarm(void); /* after it */
+/* The same limits around the gate's import and first install: 'seconds' (the time limit
+ * is GATECRASH_IMPORT_TIMEOUT, default 10 s, there). */
+void gc_limits_arm_for(double seconds);
+double gc_limits_import_seconds(void);
 int gc_limits_is_timeout(PyObject *exc_type_or_value);
+int gc_limits_signal(void); /* the timer's signal number (state.c keeps its handler) */
 
 #endif
