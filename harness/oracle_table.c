@@ -82,6 +82,8 @@ const gc_prim_spec gc_prim_table[] = {
     {"os", "wait4", HX, 0}, {"os", "waitid", HX, 0}, {"os", "set_blocking", HX, 0},
     {"os", "set_inheritable", HX, 0}, {"os", "lockf", HX, 0},
     {"signal", "*", HX, GC_PRIM_ALL}, {"faulthandler", "*", HX, GC_PRIM_ALL},
+    /* signal.signal & co. are Python wrappers: the C functions under them too */
+    {"_signal", "*", HX, GC_PRIM_ALL},
     {"fcntl", "*", HX, GC_PRIM_ALL}, {"resource", "setrlimit", HX, 0},
     {"resource", "prlimit", HX, 0},
     {"sys", "exit", HX, 0}, {"sys", "audit", HX, 0}, {"sys", "addaudithook", HX, 0},

@@ -1,41 +1,86 @@
 /* state.c — see state.h.  Change detection uses CPython 3.11's per-dict version tag
  * (ma_version_tag), which every mutation of a dict bumps: comparing one integer per watched
- * dict is what makes checking after every input affordable. */
+ * dict is what makes checking after every input affordable.
+ *
+ * Besides module namespaces, the values every module holds at snapshot time are watched one
+ * level deep: the instance dict of an object (os.environ.__dict__, a logger), the contents
+ * of a module-level list (warnings.filters), dict and set (os.supports_dir_fd), and the
+ * namespace of a module object that is not in sys.modules (a gate's cached proxy).  Process
+ * state outside Python objects is checked with a few calls: trace/profile functions, signal
+ * dispositions and mask, threads, the gc freeze count, the locale. */
+#define _GNU_SOURCE
 #include "state.h"
 
 #include <Python.h>
 #include <limits.h>
+#include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "oracle.h"
+#include "timelimit.h"
 
 typedef struct {
     PyObject *dict;     /* the live dict (strong ref) */
     PyObject *snap;     /* a copy taken at snapshot time */
+    PyObject *owner;    /* for an instance dict: its object (strong ref), else NULL */
+    PyObject **slot;    /* where the owner keeps its dict (fixed while the owner lives) */
     uint64_t tag;       /* version tag before the current chain */
+    int exact;          /* keys added by a chain are removed too (os.environ) */
     char name[64];
 } watched_dict;
 
 typedef struct {
-    PyObject *list;     /* live list (strong ref) */
-    PyObject *snap;     /* tuple copy */
-    const char *name;
-} watched_list;
+    PyObject *obj;      /* live list or set (strong ref) */
+    PyObject *snap;     /* tuple copy (list) or frozenset copy (set) */
+    char name[64];
+} watched_seq;
 
 static watched_dict *dicts;
 static size_t ndicts;
-static watched_list lists[3];
+static watched_seq *lists, *sets;
+static size_t nlists, nsets;
+static PyObject *seen_ids; /* set of addresses of watched containers (no duplicates) */
 static int rec_limit;
 static mode_t saved_umask;
 static unsigned long total_repairs;
 
+/* process state */
+static Py_tracefunc saved_trace, saved_profile;
+static PyObject *thread_count_fn, *freeze_count_fn, *unfreeze_fn;
+static long base_threads, base_frozen;
+static char *saved_locale;
+static int sig_snapped; /* taken at the first input: the engine sets its handlers after start-up */
+static struct sigaction saved_sa[NSIG];
+static sigset_t saved_mask;
+static PyObject *getsignal_fn, *setsignal_fn, *saved_py_handlers; /* list, index = signal */
+
 static uint64_t tag_of(PyObject *d) { return ((PyDictObject *)d)->ma_version_tag; }
 
-static int watch_dict(PyObject *d, const char *name)
+/* 1 if 'o' is watched already (or cannot be recorded), else records it and returns 0. */
+static int seen_before(PyObject *o)
 {
+    PyObject *id = PyLong_FromVoidPtr(o);
+    int r = id ? PySet_Contains(seen_ids, id) : 1;
+    if (r == 0 && PySet_Add(seen_ids, id) < 0)
+        r = 1;
+    Py_XDECREF(id);
+    PyErr_Clear();
+    return r != 0;
+}
+
+static int watch_dict_owned(PyObject *d, PyObject *owner, int exact, const char *name)
+{
+    PyObject **slot = owner ? _PyObject_GetDictPtr(owner) : NULL;
+    PyErr_Clear();
+    if (owner && (!slot || *slot != d))
+        return 0;
+    if (seen_before(d))
+        return 0;
     watched_dict *nd = realloc(dicts, (ndicts + 1) * sizeof *dicts);
     if (!nd)
         return -1;
@@ -43,6 +88,10 @@ static int watch_dict(PyObject *d, const char *name)
     watched_dict *w = &dicts[ndicts];
     w->dict = d;
     Py_INCREF(d);
+    w->owner = owner;
+    w->slot = slot;
+    Py_XINCREF(owner);
+    w->exact = exact;
     w->snap = PyDict_Copy(d);
     if (!w->snap)
         return -1;
@@ -52,8 +101,140 @@ static int watch_dict(PyObject *d, const char *name)
     return 0;
 }
 
+static int watch_dict(PyObject *d, const char *name) { return watch_dict_owned(d, NULL, 0, name); }
+
+static int watch_seq(watched_seq **arr, size_t *n, PyObject *o, const char *name)
+{
+    if (seen_before(o))
+        return 0;
+    watched_seq *na = realloc(*arr, (*n + 1) * sizeof **arr);
+    if (!na)
+        return -1;
+    *arr = na;
+    watched_seq *w = &na[*n];
+    w->snap = PyList_Check(o) ? PyList_AsTuple(o) : PyFrozenSet_New(o);
+    if (!w->snap)
+        return -1;
+    w->obj = o;
+    Py_INCREF(o);
+    snprintf(w->name, sizeof w->name, "%s", name);
+    (*n)++;
+    return 0;
+}
+
+/* The values a module holds, one level deep. */
+static int watch_module_values(PyObject *modules, PyObject *mdict, const char *mname)
+{
+    PyObject *k, *v;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(mdict, &pos, &k, &v)) {
+        const char *kn = PyUnicode_Check(k) ? PyUnicode_AsUTF8(k) : NULL;
+        if (!kn) {
+            PyErr_Clear();
+            continue;
+        }
+        char name[64];
+        snprintf(name, sizeof name, "%s.%s", mname, kn);
+        int rc = 0;
+        if (PyType_Check(v) || PyCFunction_Check(v) || PyFunction_Check(v))
+            continue; /* classes: setattr is audited and refused; functions: see docs */
+        if (PyModule_Check(v)) {
+            PyObject *mn = PyModule_GetNameObject(v);
+            PyObject *in = mn ? PyDict_GetItemWithError(modules, mn) : NULL;
+            Py_XDECREF(mn);
+            PyErr_Clear();
+            if (in != v) /* a module object outside sys.modules: a proxy */
+                rc = watch_dict(PyModule_GetDict(v), name);
+        } else if (PyList_CheckExact(v)) {
+            rc = watch_seq(&lists, &nlists, v, name);
+        } else if (PyDict_CheckExact(v)) {
+            rc = watch_dict(v, name);
+        } else if (PySet_CheckExact(v)) {
+            rc = watch_seq(&sets, &nsets, v, name);
+        } else if (Py_TYPE(v)->tp_dictoffset != 0 || (Py_TYPE(v)->tp_flags & Py_TPFLAGS_MANAGED_DICT)) {
+            PyObject **dp = _PyObject_GetDictPtr(v);
+            PyErr_Clear();
+            if (dp && *dp && PyDict_CheckExact(*dp))
+                rc = watch_dict_owned(*dp, v, 0, name);
+        }
+        if (rc < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static PyObject *attr_of(const char *mod, const char *name)
+{
+    PyObject *m = PyImport_ImportModule(mod);
+    PyObject *f = m ? PyObject_GetAttrString(m, name) : NULL;
+    Py_XDECREF(m);
+    return f;
+}
+
+static long call_long(PyObject *fn)
+{
+    PyObject *r = fn ? PyObject_CallNoArgs(fn) : NULL;
+    long v = r ? PyLong_AsLong(r) : -1;
+    Py_XDECREF(r);
+    PyErr_Clear();
+    return v;
+}
+
+/* Signal dispositions and mask, as they are before the first input (the fuzzing engine
+ * installs its handlers after start-up), with Python's own table for each signal. */
+static void snapshot_signals(void)
+{
+    sig_snapped = 1;
+    sigemptyset(&saved_mask);
+    pthread_sigmask(SIG_SETMASK, NULL, &saved_mask);
+    saved_py_handlers = PyList_New(NSIG);
+    for (int s = 1; s < NSIG; s++) {
+        sigaction(s, NULL, &saved_sa[s]);
+        PyObject *h = saved_py_handlers && getsignal_fn ? PyObject_CallFunction(getsignal_fn, "i", s) : NULL;
+        if (!h) {
+            PyErr_Clear();
+            h = Py_None;
+            Py_INCREF(h);
+        }
+        if (saved_py_handlers)
+            PyList_SET_ITEM(saved_py_handlers, s, h);
+        else
+            Py_DECREF(h);
+    }
+    if (saved_py_handlers) {
+        Py_INCREF(Py_None);
+        PyList_SET_ITEM(saved_py_handlers, 0, Py_None);
+    }
+}
+
+#ifndef SA_RESTORER
+#define SA_RESTORER 0x04000000 /* added by libc whenever it sets a handler */
+#endif
+static int same_action(const struct sigaction *a, const struct sigaction *b)
+{
+    return a->sa_sigaction == b->sa_sigaction && ((a->sa_flags ^ b->sa_flags) & ~SA_RESTORER) == 0;
+}
+
+/* Put signal 's' back: Python's table first (it may install its own C handler), then the
+ * exact disposition. */
+static void restore_signal(int s)
+{
+    PyObject *h = saved_py_handlers ? PyList_GET_ITEM(saved_py_handlers, s) : Py_None;
+    PyObject *r = NULL;
+    if (setsignal_fn && h != Py_None)
+        r = PyObject_CallFunction(setsignal_fn, "iO", s, h);
+    else if (setsignal_fn && s != SIGKILL && s != SIGSTOP)
+        r = PyObject_CallFunction(setsignal_fn, "ii", s, 0); /* SIG_DFL in Python's table */
+    Py_XDECREF(r);
+    PyErr_Clear();
+    sigaction(s, &saved_sa[s], NULL);
+}
+
 int gc_state_snapshot(char *err, size_t errlen)
 {
+    seen_ids = PySet_New(NULL);
+    if (!seen_ids)
+        goto fail;
     PyObject *modules = PyImport_GetModuleDict();
     if (watch_dict(modules, "sys.modules") < 0)
         goto fail;
@@ -76,22 +257,54 @@ int gc_state_snapshot(char *err, size_t errlen)
         Py_XDECREF(data);
         goto fail;
     }
+    /* os.environ must be exactly as it was: its instance dict too (_data, encodekey) */
+    {
+        PyObject *osm = PyImport_ImportModule("os");
+        PyObject *env = osm ? PyObject_GetAttrString(osm, "environ") : NULL;
+        PyObject **dp = env ? _PyObject_GetDictPtr(env) : NULL;
+        int rc = dp && *dp ? watch_dict_owned(*dp, env, 1, "os.environ.__dict__") : -1;
+        Py_XDECREF(env);
+        Py_XDECREF(osm);
+        if (rc < 0) {
+            Py_DECREF(data);
+            goto fail;
+        }
+    }
     Py_DECREF(data);
     static const char *lnames[3] = {"path", "meta_path", "path_hooks"};
     for (int i = 0; i < 3; i++) {
         PyObject *l = PySys_GetObject(lnames[i]);
-        if (!l || !PyList_Check(l))
+        char nm[32];
+        snprintf(nm, sizeof nm, "sys.%s", lnames[i]);
+        if (!l || !PyList_Check(l) || watch_seq(&lists, &nlists, l, nm) < 0)
             goto fail;
-        Py_INCREF(l);
-        lists[i].list = l;
-        lists[i].snap = PyList_AsTuple(l);
-        lists[i].name = lnames[i];
-        if (!lists[i].snap)
+    }
+    /* everything else the loaded modules hold, one level deep */
+    pos = 0;
+    while (PyDict_Next(modules, &pos, &k, &v)) {
+        if (!PyModule_Check(v))
+            continue;
+        const char *n = PyUnicode_Check(k) ? PyUnicode_AsUTF8(k) : "?";
+        if (watch_module_values(modules, PyModule_GetDict(v), n ? n : "?") < 0)
             goto fail;
     }
     rec_limit = Py_GetRecursionLimit();
     saved_umask = umask(022);
     umask(saved_umask);
+    PyThreadState *ts = PyThreadState_Get();
+    saved_trace = ts->c_tracefunc;
+    saved_profile = ts->c_profilefunc;
+    thread_count_fn = attr_of("_thread", "_count");
+    freeze_count_fn = attr_of("gc", "get_freeze_count");
+    unfreeze_fn = attr_of("gc", "unfreeze");
+    getsignal_fn = attr_of("_signal", "getsignal");
+    setsignal_fn = attr_of("_signal", "signal");
+    if (!thread_count_fn || !freeze_count_fn || !unfreeze_fn || !getsignal_fn || !setsignal_fn)
+        goto fail;
+    base_threads = call_long(thread_count_fn);
+    base_frozen = call_long(freeze_count_fn);
+    const char *loc = setlocale(LC_ALL, NULL);
+    saved_locale = strdup(loc ? loc : "C");
     return 0;
 fail:
     PyErr_Clear();
@@ -101,6 +314,8 @@ fail:
 
 void gc_state_begin(void)
 {
+    if (!sig_snapped)
+        snapshot_signals();
     for (size_t i = 0; i < ndicts; i++)
         dicts[i].tag = tag_of(dicts[i].dict);
 }
@@ -144,43 +359,120 @@ static int restore_dict(watched_dict *w, int drop_added)
     return changed;
 }
 
+/* Threads a chain started (through gate code: the harness refuses direct starts) cannot
+ * be left running into later inputs: each gets SystemExit, and the harness waits up to a
+ * second for them to end.  -1 if some are still alive (blocked in C). */
+static int stop_threads(void)
+{
+    PyThreadState *me = PyThreadState_Get();
+    for (int round = 0; round < 200 && call_long(thread_count_fn) > base_threads; round++) {
+        for (PyThreadState *ts = PyInterpreterState_ThreadHead(me->interp); ts; ts = PyThreadState_Next(ts))
+            if (ts != me)
+                PyThreadState_SetAsyncExc(ts->thread_id, PyExc_SystemExit);
+        Py_BEGIN_ALLOW_THREADS
+        struct timespec d = {0, 5000000};
+        nanosleep(&d, NULL);
+        Py_END_ALLOW_THREADS
+    }
+    return call_long(thread_count_fn) > base_threads ? -1 : 0;
+}
+
+static int seq_same(const watched_seq *w)
+{
+    if (PyList_Check(w->obj)) {
+        Py_ssize_t n = PyTuple_GET_SIZE(w->snap);
+        if (PyList_GET_SIZE(w->obj) != n)
+            return 0;
+        for (Py_ssize_t j = 0; j < n; j++)
+            if (PyList_GET_ITEM(w->obj, j) != PyTuple_GET_ITEM(w->snap, j))
+                return 0;
+        return 1;
+    }
+    if (PySet_GET_SIZE(w->obj) != PySet_GET_SIZE(w->snap))
+        return 0;
+    Py_ssize_t pos = 0;
+    PyObject *k;
+    Py_hash_t h;
+    while (_PySet_NextEntry(w->snap, &pos, &k, &h))
+        if (PySet_Contains(w->obj, k) != 1) {
+            PyErr_Clear();
+            return 0;
+        }
+    return 1;
+}
+
+static int seq_restore(watched_seq *w)
+{
+    if (PyList_Check(w->obj))
+        return PyList_SetSlice(w->obj, 0, PyList_GET_SIZE(w->obj), w->snap);
+    if (PySet_Clear(w->obj) < 0)
+        return -1;
+    PyObject *it = PyObject_GetIter(w->snap), *x;
+    while (it && (x = PyIter_Next(it))) {
+        PySet_Add(w->obj, x);
+        Py_DECREF(x);
+    }
+    Py_XDECREF(it);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+#define FAIL_NOTE(what) do { snprintf(note, len, "%s", what); return -1; } while (0)
+
 int gc_state_end(char *note, size_t len)
 {
     int repairs = 0;
     note[0] = '\0';
+    /* first what runs on its own: threads, trace and profile functions */
+    if (call_long(thread_count_fn) > base_threads) {
+        if (stop_threads() < 0)
+            FAIL_NOTE("a thread started during the input could not be stopped");
+        repairs++;
+        note_add(note, len, "threads stopped");
+    }
+    PyThreadState *ts = PyThreadState_Get();
+    if (ts->c_tracefunc != saved_trace || ts->c_profilefunc != saved_profile) {
+        if (!saved_trace)
+            PyEval_SetTrace(NULL, NULL);
+        if (!saved_profile)
+            PyEval_SetProfile(NULL, NULL);
+        PyErr_Clear();
+        if (ts->c_tracefunc != saved_trace || ts->c_profilefunc != saved_profile)
+            FAIL_NOTE("a trace or profile function could not be removed");
+        repairs++;
+        note_add(note, len, "trace/profile function");
+    }
     for (size_t i = 0; i < ndicts; i++) {
         watched_dict *w = &dicts[i];
+        if (w->slot && *w->slot != w->dict) { /* an instance dict replaced as a whole */
+            Py_INCREF(w->dict);
+            Py_XSETREF(*w->slot, w->dict);
+            w->tag = 0; /* force the content check */
+        }
         if (tag_of(w->dict) == w->tag)
             continue;
         /* sys.modules and module namespaces may grow through lazy imports and caches:
          * what was there must stay; os.environ must be exactly as it was. */
-        int r = restore_dict(w, strcmp(w->name, "os.environ") == 0);
+        int r = restore_dict(w, w->exact || strcmp(w->name, "os.environ") == 0);
         if (r < 0)
-            return -1;
+            FAIL_NOTE("a module namespace could not be restored");
         if (r > 0) {
             repairs++;
             note_add(note, len, w->name);
         }
     }
-    for (int i = 0; i < 3; i++) {
-        watched_list *l = &lists[i];
-        Py_ssize_t n = PyTuple_GET_SIZE(l->snap);
-        int same = PyList_GET_SIZE(l->list) == n;
-        for (Py_ssize_t j = 0; same && j < n; j++)
-            same = PyList_GET_ITEM(l->list, j) == PyTuple_GET_ITEM(l->snap, j);
-        if (!same) {
-            if (PyList_SetSlice(l->list, 0, PyList_GET_SIZE(l->list), l->snap) < 0)
-                return -1;
-            repairs++;
-            char what[32];
-            snprintf(what, sizeof what, "sys.%s", l->name);
-            note_add(note, len, what);
-        }
+    for (size_t i = 0; i < nlists + nsets; i++) {
+        watched_seq *l = i < nlists ? &lists[i] : &sets[i - nlists];
+        if (seq_same(l))
+            continue;
+        if (seq_restore(l) < 0)
+            FAIL_NOTE("a list or set could not be restored");
+        repairs++;
+        note_add(note, len, l->name);
     }
     char cwd[PATH_MAX];
     if (!getcwd(cwd, sizeof cwd) || strcmp(cwd, gc_orc.scratch) != 0) {
         if (chdir(gc_orc.scratch) != 0)
-            return -1;
+            FAIL_NOTE("the working folder could not be restored");
         repairs++;
         note_add(note, len, "working folder");
     }
@@ -194,10 +486,57 @@ int gc_state_end(char *note, size_t len)
         repairs++;
         note_add(note, len, "gc disabled");
     }
+    if (call_long(freeze_count_fn) != base_frozen) {
+        PyObject *r = PyObject_CallNoArgs(unfreeze_fn);
+        Py_XDECREF(r);
+        PyErr_Clear();
+        repairs++;
+        note_add(note, len, "gc frozen");
+    }
     mode_t m = umask(saved_umask);
     if (m != saved_umask) {
         repairs++;
         note_add(note, len, "umask");
+    }
+    if (sig_snapped) {
+        sigset_t mask;
+        sigemptyset(&mask);
+        pthread_sigmask(SIG_SETMASK, NULL, &mask);
+        int mask_changed = 0;
+        for (int s = 1; s < NSIG; s++)
+            if (sigismember(&mask, s) != sigismember(&saved_mask, s)) {
+                mask_changed = 1;
+            }
+        if (mask_changed) {
+            pthread_sigmask(SIG_SETMASK, &saved_mask, NULL);
+            repairs++;
+            note_add(note, len, "signal mask");
+        }
+        int ts_sig = gc_limits_signal();
+        /* the standard signals and the timer's (real-time signals nobody sends are not checked) */
+        for (int s = 1; s < NSIG && (s < SIGRTMIN || s <= ts_sig); s++) {
+            struct sigaction cur;
+            if ((s >= SIGRTMIN && s != ts_sig) || sigaction(s, NULL, &cur) != 0 || same_action(&cur, &saved_sa[s]))
+                continue;
+            restore_signal(s);
+            repairs++;
+            note_add(note, len, "signal handlers");
+        }
+        /* the time limit's own handler, which lives in Python's table */
+        PyObject *h = ts_sig > 0 ? PyObject_CallFunction(getsignal_fn, "i", ts_sig) : NULL;
+        PyErr_Clear();
+        if (h && saved_py_handlers && h != PyList_GET_ITEM(saved_py_handlers, ts_sig)) {
+            restore_signal(ts_sig);
+            repairs++;
+            note_add(note, len, "signal handlers");
+        }
+        Py_XDECREF(h);
+    }
+    const char *loc = setlocale(LC_ALL, NULL);
+    if (saved_locale && (!loc || strcmp(loc, saved_locale) != 0)) {
+        setlocale(LC_ALL, saved_locale);
+        repairs++;
+        note_add(note, len, "locale");
     }
     total_repairs += (unsigned long)repairs;
     return repairs;

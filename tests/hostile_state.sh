@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Interpreter wreckers: every hostile chain in fixtures/hostile/state-chains is followed by
+# probe(), which escapes (hands out a real network primitive) exactly when some state the
+# hostile chain wrecked was carried into the next input (fixtures/hostile/state).  Each
+# wrecker must be refused by the harness, or detected after the input and repaired.
+source "$(dirname "$0")/lib.sh" "$@"
+T=$SRC/tests/fixtures/hostile/state
+CH=$SRC/tests/fixtures/hostile/state-chains
+printf 'probe()\n' >"$WORK/probe.chain"
+args=()
+n=0
+for f in "$CH"/*.chain; do args+=("$f" "$WORK/probe.chain"); n=$((n + 1)); done
+[[ $n -ge 25 ]] && ok || fail "hostile chains missing ($n)"
+
+# sanity: the probe does escape when state differs (a wrecker inside the same input)
+printf '%s\n' "__builtins__['__import__']('os').environ._data.clear()" "probe()" >"$WORK/same-input.chain"
+expect_exit 1 "probe() sees damage done earlier in the same input" -- "$GC" replay -q "$T" "$WORK/same-input.chain"
+
+# 1. the tools: one process replays hostile, probe, hostile, probe, ...
+expect_exit 0 "no hostile chain's damage reaches the next input (replay)" -- "$GC" replay -q "$T" "${args[@]}"
+expect_count "$n" "probe.chain: blocked" "every probe after a hostile chain is blocked"
+expect_no_grep "ESCAPE" "nothing escapes"
+for name in modules-clear modules-replace environ-data environ-attr environ-dict delattr setattr gate-globals \
+            gate-cache gate-items gate-proxy warnings set-clear signal-gate signal-mask thread-gate; do
+  expect_grep "$name.chain: note: interpreter state changed by the chain and repaired" "$name is detected and repaired"
+done
+for name in recursionlimit setprofile gc-disable gc-freeze environ-set chdir umask signal signal-c thread; do
+  expect_grep "$name.chain: blocked .*refused by the harness" "$name is refused"
+done
+expect_fgrep "thread-gate.chain: note: interpreter state changed by the chain and repaired: threads stopped" "a gate thread is stopped"
+expect_fgrep "signal-c.chain: blocked (5 steps, 1 failed; refused by the harness: _signal.signal)" "_signal.signal refused"
+
+# 2. the fuzzer: the same inputs, in this order, in one fuzz_gate process (namespace reuse on)
+mkdir -p "$WORK/scratch"
+(cd "$WORK/scratch" && "$FUZZ" --target="$T" "${args[@]}") >"$WORK/out" 2>&1
+rc=$?
+[[ $rc -eq 0 ]] && ok || { fail "fuzz_gate over hostile, probe, ...: exit $rc"; grep -E "ESCAPE|error" "$WORK/out" | head -5 >&2; }
+expect_no_grep "ESCAPE" "fuzz_gate: no probe escapes"
+expect_grep "gatecrash: stats: inputs $((2 * n)), .* state repairs [1-9]" "fuzz_gate ran every input and repaired state"
+
+# 3. a bounded fuzzing run seeded with the hostile chains and the probe (largest, so it runs
+#    after them); escapes are reported, not crashes, and the probe's must never appear
+mkdir -p "$WORK/corpus"
+cp "$CH"/*.chain "$WORK/corpus/"
+{ printf 'probe()\n'; for i in $(seq 1 20); do printf '# the seed corpus runs smallest first: this probe runs last\n'; done; } >"$WORK/corpus/zz-probe"
+(cd "$WORK/scratch" && "$FUZZ" --target="$T" --escapes=continue -runs=400 -seed=1 "$WORK/corpus") >"$WORK/out" 2>&1
+rc=$?
+[[ $rc -eq 0 ]] && ok || { fail "bounded fuzz_gate run: exit $rc"; tail -5 "$WORK/out" >&2; }
+expect_no_grep "NEW-ESCAPE .* via probe\(\)" "the probe never escapes while fuzzing"
+expect_grep "gatecrash: stats: .* state repairs [1-9]" "the run repaired state"
+finish
