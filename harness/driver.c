@@ -1,5 +1,8 @@
 /* driver.c — engine glue: the libFuzzer entry points (LLVMFuzzerInitialize,
- * LLVMFuzzerTestOneInput).  Everything else is in the shared harness library.
+ * LLVMFuzzerTestOneInput, the custom mutator).  Everything else is in the shared harness
+ * library.  The same file is fuzz_gate (libFuzzer) and, compiled by afl-clang-fast with
+ * GATECRASH_AFL and linked with AFL++'s libAFLDriver, fuzz_gate_afl: persistent mode, the
+ * fork server deferred until LLVMFuzzerInitialize has started Python and loaded the gate.
  *
  * Options (libFuzzer ignores flags that start with "--", so ours travel in the same argv
  * and survive -fork, -jobs and -minimize_crash re-executions):
@@ -12,6 +15,8 @@
  *                         inputs signature via chain") and is not a crash: benchmarks
  *   --input-timeout=S     per-input time limit that interrupts Python (default 2; 0: off)
  *   --feedback=none       no Python-side features (libFuzzer sees only this file's coverage)
+ *   --feedback=full       all features (the default with libFuzzer); --feedback=coarse: all
+ *                         but (type of value, name taken) (the default with AFL++)
  *   --naive=1             the naive loop: --reuse=0 --feedback=none --mutator=bytes
  *   --reuse=0             a fresh install for every input (default: reuse the installed
  *                         namespace while no input changed it, see nscache.h)
@@ -104,6 +109,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     gc_session_opts o = {0};
     const char *v;
     gc_nscache_enabled = 1; /* cheap fresh namespaces; --reuse=0 for the naive loop */
+#ifdef GATECRASH_AFL
+    /* AFL++ keeps every input that reaches a new map byte and has no chain-aware mutator to
+     * make use of them: the (type, name) feature floods its queue (thousands of entries in
+     * a minute, no escape found) and is off unless --feedback=full. */
+    gc_feedback_names = 0;
+#endif
     static char beside[4096];
     for (int i = 1; i < *argc; i++) {
         const char *a = (*argv)[i];
@@ -127,13 +138,32 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
             escapes_continue = strcmp(v, "continue") == 0;
         else if ((v = opt(a, "--input-timeout")))
             gc_input_time_limit = atof(v);
-        else if ((v = opt(a, "--feedback")))
+        else if ((v = opt(a, "--feedback"))) {
             gc_feedback_enabled = strcmp(v, "none") != 0;
+            gc_feedback_names = strcmp(v, "full") == 0;
+        }
         else if ((v = opt(a, "--naive"))) /* the naive loop: fresh installs, blind, bytes */
             gc_nscache_enabled = gc_feedback_enabled = chain_mutator = strcmp(v, "1") != 0;
         else if ((v = opt(a, "--reuse")))
             gc_nscache_enabled = strcmp(v, "0") != 0;
     }
+#ifdef GATECRASH_AFL
+    /* Our options end here: AFL++'s driver has already chosen between fuzzing (under
+     * afl-fuzz: inputs from shared memory) and running the files named in argv[1..] (any
+     * "--" options after them), and must not see them again.  (libFuzzer keeps them: its
+     * fork mode passes them on to its children.) */
+    int kept = 1;
+    for (int i = 1; i < *argc; i++)
+        if (strncmp((*argv)[i], "--", 2) != 0)
+            (*argv)[kept++] = (*argv)[i];
+    (*argv)[kept] = NULL;
+    *argc = kept;
+    /* the Python-side features go to AFL++'s map; before the deferred fork server starts */
+    if (gc_feedback_enabled && !gc_feedback_attach_afl()) {
+        gc_die_msg("this fuzz_gate_afl has no AFL++ runtime (link it with afl-clang-fast)");
+        exit(GC_EXIT_HARNESS);
+    }
+#endif
     if (!o.target_dir && !o.sandbox)
         o.target_dir = getenv("GATECRASH_TARGET");
     if (!o.target_dir && !o.sandbox) {

@@ -13,6 +13,34 @@
 __attribute__((section("__libfuzzer_extra_counters"), used)) static uint8_t counters[GC_COUNTERS];
 
 int gc_feedback_enabled = 1;
+int gc_feedback_names = 1;
+
+/* AFL++ ignores that section: its feedback is the shared coverage map behind
+ * __afl_area_ptr, sized by the number of edges the instrumented code registered.  So the
+ * features register GC_COUNTERS edges of their own, through the same sanitizer-coverage
+ * interface the compiler's instrumentation uses (AFL++'s runtime hands out map indices
+ * for them and grows the map it announces to afl-fuzz), and each feature then bumps its
+ * edge's map byte.  Both symbols are weak: they exist only in binaries linked with
+ * AFL++'s runtime (fuzz_gate_afl); this file itself is never AFL-instrumented. */
+extern uint8_t *__afl_area_ptr __attribute__((weak));
+void __sanitizer_cov_trace_pc_guard_init(uint32_t *start, uint32_t *stop) __attribute__((weak));
+static uint32_t afl_edges[GC_COUNTERS];
+static int afl_attached;
+
+/* Registered as early as the compiler's own coverage module constructors (priority 2,
+ * before AFL++'s runtime sizes and maps the shared memory and before any fork server):
+ * edges registered later cannot be announced to afl-fuzz. */
+__attribute__((constructor(2))) static void register_afl_edges(void)
+{
+    if (&__afl_area_ptr && __sanitizer_cov_trace_pc_guard_init)
+        __sanitizer_cov_trace_pc_guard_init(afl_edges, afl_edges + GC_COUNTERS);
+}
+
+int gc_feedback_attach_afl(void)
+{
+    afl_attached = afl_edges[0] != 0;
+    return afl_attached;
+}
 
 static uint32_t fnv(uint32_t h, const char *s)
 {
@@ -23,6 +51,13 @@ static uint32_t fnv(uint32_t h, const char *s)
 
 static void hit(uint32_t h)
 {
+    if (afl_attached) {
+        uint32_t e = afl_edges[h % GC_COUNTERS];
+        uint8_t *c = &__afl_area_ptr[e];
+        if (e && *c < 255)
+            (*c)++;
+        return;
+    }
     uint8_t *c = &counters[h % GC_COUNTERS];
     if (*c < 255)
         (*c)++;
@@ -37,7 +72,7 @@ void gc_feedback_step(PyObject *in, int op, const char *name, PyObject *out)
     h = fnv(h * 31u, Py_TYPE(out)->tp_name);
     hit(h);
     /* which edge of the object graph: the name taken from this kind of value */
-    if (name)
+    if (name && gc_feedback_names)
         hit(fnv(fnv(0xed6eu, in ? Py_TYPE(in)->tp_name : "<root>"), name));
     if (PyModule_Check(out)) {
         const char *name = PyModule_GetName(out);
