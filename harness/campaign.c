@@ -4,6 +4,8 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
 #include <limits.h>
 #include <poll.h>
 #include <stdio.h>
@@ -20,6 +22,7 @@ typedef struct {
     gc_target *t;
     gc_campaign_result *r;
     const char *known_path; /* signatures found so far, for fuzz_gate --skip-known */
+    const char *pattern;    /* glob of the engine's crash inputs */
     gc_strlist seen;
 } scan_state;
 
@@ -47,22 +50,19 @@ static void parse_status(const char *line, unsigned long *execs, unsigned long *
 static void scan_crashes(scan_state *fs)
 {
     gc_strlist files = {0};
-    DIR *d = opendir(fs->r->crashes);
-    if (!d)
-        return;
-    struct dirent *e;
-    while ((e = readdir(d)))
-        if (strncmp(e->d_name, "crash-", 6) == 0)
-            gc_sl_add(&files, e->d_name);
-    closedir(d);
+    glob_t g;
+    if (glob(fs->pattern, 0, NULL, &g) == 0) {
+        for (size_t i = 0; i < g.gl_pathc; i++)
+            gc_sl_add(&files, g.gl_pathv[i]);
+        globfree(&g);
+    }
     static gc_chain chain;
     static gc_outcome out;
     for (int i = 0; i < files.n; i++) {
         if (gc_sl_contains(&fs->seen, files.v[i]))
             continue;
         gc_sl_add(&fs->seen, files.v[i]);
-        char path[PATH_MAX * 2];
-        snprintf(path, sizeof path, "%s/%s", fs->r->crashes, files.v[i]);
+        const char *path = files.v[i];
         size_t len = 0;
         unsigned char *data = gc_read_file(path, &len);
         if (!data)
@@ -90,7 +90,8 @@ static void scan_crashes(scan_state *fs)
                     abort();
             }
             memset(&fs->r->found[k], 0, sizeof fs->r->found[k]);
-            snprintf(fs->r->found[k].first, sizeof fs->r->found[k].first, "%s", files.v[i]);
+            const char *base = strrchr(path, '/');
+            snprintf(fs->r->found[k].first, sizeof fs->r->found[k].first, "%s", base ? base + 1 : path);
             fs->r->nfound++;
             snprintf(fs->r->found[k].sig, sizeof fs->r->found[k].sig, "%s", out.signature);
             snprintf(fs->r->found[k].kind, sizeof fs->r->found[k].kind, "%s", gc_kind_name(out.escape.kind));
@@ -136,7 +137,15 @@ int gc_campaign_prepare(const gc_campaign_opts *o)
         }
     }
     if (access(o->fuzzer, X_OK) != 0) {
-        gc_die_msg("fuzzer binary %s not found (build with clang: cmake -DGATECRASH_ENGINE=libfuzzer)", o->fuzzer);
+        gc_die_msg(o->engine == GC_ENGINE_AFL ? "fuzzer binary %s not found (install afl++ and rebuild: it is built "
+                                                "when afl-clang-fast is on PATH)"
+                                              : "fuzzer binary %s not found (build with clang: cmake "
+                                                "-DGATECRASH_ENGINE=libfuzzer)",
+                   o->fuzzer);
+        return GC_EXIT_USAGE;
+    }
+    if (o->engine == GC_ENGINE_AFL && system("command -v afl-fuzz >/dev/null 2>&1") != 0) {
+        gc_die_msg("afl-fuzz is not on PATH (apt-get install afl++)");
         return GC_EXIT_USAGE;
     }
     struct stat st;
@@ -155,34 +164,65 @@ int gc_campaign_prepare(const gc_campaign_opts *o)
     return 0;
 }
 
-int gc_campaign_run(gc_target *t, const gc_campaign_opts *o, gc_campaign_result *r)
+int gc_engine_parse(const char *name)
 {
-    memset(r, 0, sizeof *r);
-    char crashes[PATH_MAX + 32], work_corpus[PATH_MAX + 32], scratch[PATH_MAX + 32], known_path[PATH_MAX + 32];
-    snprintf(crashes, sizeof crashes, "%s/crashes", o->out);
-    snprintf(r->crashes, sizeof r->crashes, "%s", crashes);
-    snprintf(work_corpus, sizeof work_corpus, "%s/corpus", o->out);
-    snprintf(scratch, sizeof scratch, "%s/scratch", o->out);
-    snprintf(known_path, sizeof known_path, "%s/known-signatures", o->out);
-    remove(known_path);
+    return strcmp(name, "libfuzzer") == 0 ? GC_ENGINE_LIBFUZZER : strcmp(name, "afl") == 0 ? GC_ENGINE_AFL : -1;
+}
 
-    /* The engine's command line: our flags (--…) travel with libFuzzer's. */
-    gc_strlist cmd = {0};
+/* Our options for fuzz_gate / fuzz_gate_afl: which target, which oracle. */
+static void add_target_flags(gc_strlist *cmd, const gc_campaign_opts *o)
+{
     char buf[PATH_MAX * 2];
-    gc_sl_add(&cmd, o->fuzzer);
     if (o->target->sandbox) {
         snprintf(buf, sizeof buf, "--sandbox=%s", o->target->sandbox);
-        gc_sl_add(&cmd, buf);
+        gc_sl_add(cmd, buf);
         snprintf(buf, sizeof buf, "--requires=%s", o->target->requires);
-        gc_sl_add(&cmd, buf);
+        gc_sl_add(cmd, buf);
     } else {
         snprintf(buf, sizeof buf, "--target=%s", o->target->target_dir);
-        gc_sl_add(&cmd, buf);
+        gc_sl_add(cmd, buf);
     }
     if (o->target->mode) {
         snprintf(buf, sizeof buf, "--mode=%s", o->target->mode);
-        gc_sl_add(&cmd, buf);
+        gc_sl_add(cmd, buf);
     }
+}
+
+/* Start argv in folder 'cwd' with stdout and stderr on 'outfd'; -1 on failure. */
+static pid_t spawn_in(char **argv, const char *cwd, int outfd, int closefd)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid != 0)
+        return pid;
+    if (chdir(cwd) != 0)
+        _exit(127);
+    dup2(outfd, 2);
+    dup2(outfd, 1);
+    if (closefd >= 0)
+        close(closefd);
+    if (outfd > 2)
+        close(outfd);
+    execvp(argv[0], argv);
+    fprintf(stderr, "gatecrash: error: cannot run %s: %s\n", argv[0], strerror(errno));
+    _exit(127);
+}
+
+static void progress(const gc_campaign_opts *o, gc_campaign_result *r, time_t start, unsigned long eps)
+{
+    if (!o->quiet)
+        fprintf(stderr, "[%4lds] execs %lu (%lu/s)  corpus %lu  escapes %d  distinct %d\n",
+                (long)(time(NULL) - start), r->execs, eps, r->corpus, r->reproduced, r->nfound);
+}
+
+/* libFuzzer in fork mode: one child, whose status lines arrive on a pipe. */
+static int run_libfuzzer(const gc_campaign_opts *o, gc_campaign_result *r, scan_state *fs, const char *known_path,
+                         const char *work_corpus, const char *scratch, time_t start, pid_t *pid_out)
+{
+    gc_strlist cmd = {0};
+    char buf[PATH_MAX * 2];
+    gc_sl_add(&cmd, o->fuzzer);
+    add_target_flags(&cmd, o);
     /* Escapes already in the table stop being crashes for jobs started later. */
     snprintf(buf, sizeof buf, "--skip-known=%s", known_path);
     gc_sl_add(&cmd, buf);
@@ -203,7 +243,7 @@ int gc_campaign_run(gc_target *t, const gc_campaign_opts *o, gc_campaign_result 
     gc_sl_add(&cmd, buf);
     snprintf(buf, sizeof buf, "-dict=%s", o->dict);
     gc_sl_add(&cmd, buf);
-    snprintf(buf, sizeof buf, "-artifact_prefix=%s/", crashes);
+    snprintf(buf, sizeof buf, "-artifact_prefix=%s/", r->crashes);
     gc_sl_add(&cmd, buf);
     gc_sl_add(&cmd, work_corpus); /* new inputs go here */
     gc_sl_add(&cmd, o->seeds);    /* read only */
@@ -218,28 +258,19 @@ int gc_campaign_run(gc_target *t, const gc_campaign_opts *o, gc_campaign_result 
     char logpath[PATH_MAX + 32];
     snprintf(logpath, sizeof logpath, "%s/fuzz.log", o->out);
     FILE *log = fopen(logpath, "w");
-    fflush(NULL);
-    pid_t pid = fork();
+    pid_t pid = spawn_in(cmd.v, scratch, pipefd[1], pipefd[0]); /* the engine works in its own scratch */
+    gc_sl_free(&cmd);
+    close(pipefd[1]);
     if (pid < 0) {
         gc_die_msg("fork: %s", strerror(errno));
-        gc_sl_free(&cmd);
+        close(pipefd[0]);
+        if (log)
+            fclose(log);
         return GC_EXIT_HARNESS;
     }
-    if (pid == 0) { /* the engine works in its own scratch folder */
-        if (chdir(scratch) != 0)
-            _exit(127);
-        dup2(pipefd[1], 2);
-        dup2(pipefd[1], 1);
-        close(pipefd[0]);
-        close(pipefd[1]);
-        execv(cmd.v[0], cmd.v);
-        _exit(127);
-    }
-    close(pipefd[1]);
-    gc_sl_free(&cmd);
-    scan_state fs = {.t = t, .r = r, .known_path = known_path};
+    *pid_out = pid;
     unsigned long eps = 0, last_execs = 0, ignored_eps = 0;
-    time_t start = time(NULL), last = start;
+    time_t last = start;
     char line[8192];
     size_t have = 0;
     for (;;) {
@@ -270,18 +301,253 @@ int gc_campaign_run(gc_target *t, const gc_campaign_opts *o, gc_campaign_result 
             eps = (r->execs - last_execs) / (unsigned long)(now - last);
             last_execs = r->execs;
             last = now;
-            scan_crashes(&fs);
-            if (!o->quiet)
-                fprintf(stderr, "[%4lds] execs %lu (%lu/s)  corpus %lu  escapes %d  distinct %d\n",
-                        (long)(now - start), r->execs, eps, r->corpus, r->reproduced, r->nfound);
+            scan_crashes(fs);
+            progress(o, r, start, eps);
         }
     }
     close(pipefd[0]);
     if (log)
         fclose(log);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    r->engine_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    return 0;
+}
+
+/* An AFL++ instance's progress: execs from fuzzer_stats ("execs_done : N", rewritten every
+ * minute, and at the end), the queue size from the newest "Fuzzing test case #i (N total"
+ * line of its log (afl-fuzz without its UI prints one per queue entry it picks). */
+static void afl_progress(const char *stats, const char *log, unsigned long *execs, unsigned long *corpus)
+{
+    char line[1024];
+    unsigned long e = 0, c = 0;
+    FILE *f = fopen(stats, "r");
+    while (f && fgets(line, sizeof line, f)) {
+        if (strncmp(line, "execs_done", 10) == 0 && strchr(line, ':'))
+            e = strtoul(strchr(line, ':') + 1, NULL, 10);
+        if (strncmp(line, "corpus_count", 12) == 0 && strchr(line, ':'))
+            c = strtoul(strchr(line, ':') + 1, NULL, 10);
+    }
+    if (f)
+        fclose(f);
+    f = fopen(log, "r");
+    if (f && fseek(f, -16384, SEEK_END) != 0)
+        rewind(f);
+    while (f && fgets(line, sizeof line, f)) {
+        const char *t = strstr(line, "Fuzzing test case #");
+        const char *p = t ? strchr(t, '(') : NULL;
+        if (p && strstr(p, " total"))
+            c = strtoul(p + 1, NULL, 10) > c ? strtoul(p + 1, NULL, 10) : c;
+    }
+    if (f)
+        fclose(f);
+    *execs += e;
+    *corpus += c;
+}
+
+/* AFL++: one -M instance and jobs-1 -S instances sharing <out>/afl (they sync through it),
+ * each logging to <out>/afl-<name>.log.  Progress is read from their fuzzer_stats. */
+static int run_afl(const gc_campaign_opts *o, gc_campaign_result *r, scan_state *fs, const char *known_path,
+                   const char *scratch, time_t start, int *status_out)
+{
+    char afl_out[PATH_MAX + 32], buf[PATH_MAX * 2];
+    snprintf(afl_out, sizeof afl_out, "%s/afl", o->out);
+    gc_rm_tree(afl_out); /* a fresh run: afl-fuzz refuses to reuse an old output folder */
+    long jobs = o->jobs < 1 ? 1 : o->jobs;
+    /* afl-fuzz's own checks that do not apply to a batch run on a shared machine */
+    setenv("AFL_NO_UI", "1", 1);
+    setenv("AFL_SKIP_CPUFREQ", "1", 1);
+    setenv("AFL_NO_AFFINITY", "1", 1);
+    setenv("AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES", "1", 1);
+    setenv("AFL_QUIET", "1", 1);
+    /* afl-fuzz refuses sanitizer options that would hide a crash from it */
+    if (getenv("ASAN_OPTIONS"))
+        setenv("ASAN_OPTIONS", "abort_on_error=1:symbolize=0:detect_leaks=0", 1);
+    if (getenv("UBSAN_OPTIONS"))
+        setenv("UBSAN_OPTIONS", "halt_on_error=1:abort_on_error=1:symbolize=0", 1);
+    pid_t *pids = calloc((size_t)jobs, sizeof *pids);
+    if (!pids)
+        return GC_EXIT_HARNESS;
+    for (long j = 0; j < jobs; j++) {
+        gc_strlist cmd = {0};
+        char name[32];
+        snprintf(name, sizeof name, j == 0 ? "main" : "s%ld", j);
+        gc_sl_add(&cmd, "afl-fuzz");
+        gc_sl_add(&cmd, "-i");
+        gc_sl_add(&cmd, o->seeds);
+        gc_sl_add(&cmd, "-o");
+        gc_sl_add(&cmd, afl_out);
+        gc_sl_add(&cmd, j == 0 ? "-M" : "-S");
+        gc_sl_add(&cmd, name);
+        gc_sl_add(&cmd, "-x");
+        gc_sl_add(&cmd, o->dict);
+        gc_sl_add(&cmd, "-t");
+        gc_sl_add(&cmd, "10000"); /* the harness's own limit (2 s) stops a slow input first */
+        gc_sl_add(&cmd, "-m");
+        gc_sl_add(&cmd, "none");
+        snprintf(buf, sizeof buf, "%ld", o->seed + j);
+        gc_sl_add(&cmd, "-s");
+        gc_sl_add(&cmd, buf);
+        snprintf(buf, sizeof buf, "%ld", o->seconds);
+        gc_sl_add(&cmd, "-V");
+        gc_sl_add(&cmd, buf);
+        if (o->runs >= 0) {
+            snprintf(buf, sizeof buf, "%ld", o->runs / jobs > 0 ? o->runs / jobs : 1);
+            gc_sl_add(&cmd, "-E");
+            gc_sl_add(&cmd, buf);
+        }
+        gc_sl_add(&cmd, "--");
+        gc_sl_add(&cmd, o->fuzzer);
+        add_target_flags(&cmd, o);
+        snprintf(buf, sizeof buf, "--skip-known=%s", known_path);
+        gc_sl_add(&cmd, buf);
+        gc_sl_add(&cmd, NULL);
+        snprintf(buf, sizeof buf, "%s/afl-%s.log", o->out, name);
+        int logfd = open(buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (logfd < 0) {
+            gc_die_msg("cannot write %s: %s", buf, strerror(errno));
+            gc_sl_free(&cmd);
+            free(pids);
+            return GC_EXIT_USAGE;
+        }
+        pids[j] = spawn_in(cmd.v, scratch, logfd, -1);
+        close(logfd);
+        gc_sl_free(&cmd);
+        if (pids[j] < 0) {
+            gc_die_msg("fork: %s", strerror(errno));
+            free(pids);
+            return GC_EXIT_HARNESS;
+        }
+    }
+    long running = jobs;
+    unsigned long last_execs = 0;
+    time_t last = start;
+    *status_out = 0;
+    while (running > 0) {
+        sleep(1);
+        for (long j = 0; j < jobs; j++) {
+            int st;
+            if (pids[j] > 0 && waitpid(pids[j], &st, WNOHANG) == pids[j]) {
+                int code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+                if (code && !*status_out)
+                    *status_out = code;
+                pids[j] = 0;
+                running--;
+            }
+        }
+        time_t now = time(NULL);
+        if (now - last >= 5 || running == 0) {
+            unsigned long execs = 0, corpus = 0;
+            for (long j = 0; j < jobs; j++) {
+                char name[32], stats[PATH_MAX + 64];
+                snprintf(name, sizeof name, j == 0 ? "main" : "s%ld", j);
+                snprintf(stats, sizeof stats, "%s/%s/fuzzer_stats", afl_out, name);
+                snprintf(buf, sizeof buf, "%s/afl-%s.log", o->out, name);
+                afl_progress(stats, buf, &execs, &corpus);
+            }
+            r->execs = execs;
+            r->corpus = corpus;
+            unsigned long eps = now > last && execs >= last_execs ? (execs - last_execs) / (unsigned long)(now - last) : 0;
+            last_execs = execs;
+            last = now;
+            scan_crashes(fs);
+            if (running)
+                progress(o, r, start, eps);
+        }
+    }
+    free(pids);
+    return 0;
+}
+
+/* Merge the run's finds into corpus_out, pruned to what adds coverage (libFuzzer's -merge=1
+ * into an empty folder, then that folder replaces corpus_out's inputs).  Both engines'
+ * corpora go through fuzz_gate, so one corpus folder serves both. */
+static void merge_corpus(const gc_campaign_opts *o, gc_campaign_result *r, const char *found, const char *scratch)
+{
+    if (!o->merger || !o->corpus_out || access(o->merger, X_OK) != 0)
+        return;
+    char tmp[PATH_MAX + 32], logpath[PATH_MAX + 32];
+    snprintf(tmp, sizeof tmp, "%s/corpus.merging", o->out);
+    gc_rm_tree(tmp);
+    if (gc_mkdirs(tmp) < 0 || gc_mkdirs(o->corpus_out) < 0)
+        return;
+    gc_strlist cmd = {0};
+    gc_sl_add(&cmd, o->merger);
+    add_target_flags(&cmd, o);
+    gc_sl_add(&cmd, "-merge=1");
+    gc_sl_add(&cmd, "-timeout=10");
+    gc_sl_add(&cmd, "-max_len=512");
+    gc_sl_add(&cmd, tmp);
+    gc_sl_add(&cmd, o->corpus_out);
+    if (strcmp(o->seeds, o->corpus_out) != 0)
+        gc_sl_add(&cmd, o->seeds);
+    if (strcmp(found, o->corpus_out) != 0)
+        gc_sl_add(&cmd, found);
+    gc_sl_add(&cmd, NULL);
+    snprintf(logpath, sizeof logpath, "%s/merge.log", o->out);
+    int logfd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    pid_t pid = logfd >= 0 ? spawn_in(cmd.v, scratch, logfd, -1) : -1;
+    if (logfd >= 0)
+        close(logfd);
+    gc_sl_free(&cmd);
+    int st = 0;
+    if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        gc_die_msg("corpus merge failed (see %s); %s left as it was", logpath, o->corpus_out);
+        gc_rm_tree(tmp);
+        return;
+    }
+    /* the merged set replaces corpus_out's inputs: new ones in, pruned ones out */
+    gc_strlist keep = {0}, have = {0};
+    gc_collect_inputs(tmp, &keep);
+    gc_collect_inputs(o->corpus_out, &have);
+    for (int i = 0; i < keep.n; i++) {
+        const char *base = strrchr(keep.v[i], '/') + 1;
+        char dst[PATH_MAX * 2];
+        snprintf(dst, sizeof dst, "%s/%s", o->corpus_out, base);
+        if (access(dst, F_OK) != 0)
+            gc_copy_file(keep.v[i], dst);
+    }
+    for (int i = 0; i < have.n; i++) {
+        const char *base = strrchr(have.v[i], '/') + 1;
+        char src[PATH_MAX * 2];
+        snprintf(src, sizeof src, "%s/%s", tmp, base);
+        if (access(src, F_OK) != 0)
+            unlink(have.v[i]);
+    }
+    r->merged = (unsigned long)keep.n;
+    gc_sl_free(&keep);
+    gc_sl_free(&have);
+    gc_rm_tree(tmp);
+}
+
+int gc_campaign_run(gc_target *t, const gc_campaign_opts *o, gc_campaign_result *r)
+{
+    memset(r, 0, sizeof *r);
+    char work_corpus[PATH_MAX + 32], scratch[PATH_MAX + 32], known_path[PATH_MAX + 32], pattern[PATH_MAX + 64];
+    snprintf(work_corpus, sizeof work_corpus, "%s/corpus", o->out);
+    snprintf(scratch, sizeof scratch, "%s/scratch", o->out);
+    snprintf(known_path, sizeof known_path, "%s/known-signatures", o->out);
+    remove(known_path);
+    if (o->engine == GC_ENGINE_AFL) {
+        snprintf(r->crashes, sizeof r->crashes, "%s/afl/*/crashes", o->out);
+        snprintf(pattern, sizeof pattern, "%s/id:*", r->crashes);
+    } else {
+        snprintf(r->crashes, sizeof r->crashes, "%s/crashes", o->out);
+        snprintf(pattern, sizeof pattern, "%s/crash-*", r->crashes);
+    }
+    scan_state fs = {.t = t, .r = r, .known_path = known_path, .pattern = pattern};
+    time_t start = time(NULL);
+    int status = 0, rc;
+    if (o->engine == GC_ENGINE_AFL) {
+        rc = run_afl(o, r, &fs, known_path, scratch, start, &status);
+    } else {
+        pid_t pid = -1;
+        rc = run_libfuzzer(o, r, &fs, known_path, work_corpus, scratch, start, &pid);
+        if (pid > 0) {
+            waitpid(pid, &status, 0);
+            status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        }
+    }
+    if (rc)
+        return rc;
+    r->engine_status = status;
     scan_crashes(&fs);
     gc_sl_free(&fs.seen);
     r->elapsed = (long)(time(NULL) - start);
@@ -290,10 +556,16 @@ int gc_campaign_run(gc_target *t, const gc_campaign_opts *o, gc_campaign_result 
                 r->elapsed, r->execs, r->elapsed > 0 ? r->execs / (unsigned long)r->elapsed : r->execs, r->corpus,
                 r->reproduced, r->nfound);
     if (r->execs == 0 && r->engine_status != 0) {
-        gc_die_msg("the fuzzer did not run (exit %d; see %s)", r->engine_status, logpath);
+        gc_die_msg("the fuzzer did not run (exit %d; see the logs in %s)", r->engine_status, o->out);
         return r->engine_status >= GC_EXIT_USAGE && r->engine_status <= GC_EXIT_HARNESS ? r->engine_status
                                                                                         : GC_EXIT_HARNESS;
     }
+    char found[PATH_MAX + 32];
+    if (o->engine == GC_ENGINE_AFL)
+        snprintf(found, sizeof found, "%s/afl/main/queue", o->out);
+    else
+        snprintf(found, sizeof found, "%s", work_corpus);
+    merge_corpus(o, r, found, scratch);
     return 0;
 }
 

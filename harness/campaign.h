@@ -1,19 +1,26 @@
 /* campaign.h — running an engine on a target and keeping score.
  *
- * Owns: the engine's command line (libFuzzer fork mode: flags, dictionary, seeds, a
- * working corpus, artifacts), its child process and output, progress lines, and the live
- * table of distinct escapes: every crash input the engine writes is replayed in this
- * process as it appears (decoded as the fuzzer decoded it) and folded by signature.  Used
- * by `gatecrash fuzz` and by the fuzzing half of `gatecrash gate`. */
+ * Owns: the engines' command lines (libFuzzer fork mode with -fork=N; AFL++ as one -M and
+ * N-1 -S afl-fuzz instances: flags, dictionary, seeds, a working corpus, artifacts), their
+ * child processes and output, progress lines (libFuzzer's status lines, AFL++'s
+ * fuzzer_stats), the end-of-run corpus merge (libFuzzer's -merge=1, for both engines'
+ * finds), and the live table of distinct escapes: every crash input an engine writes is
+ * replayed in this process as it appears (decoded as the fuzzer decoded it) and folded by
+ * signature.  Used by `gatecrash fuzz` and by the fuzzing half of `gatecrash gate`. */
 #ifndef GATECRASH_CAMPAIGN_H
 #define GATECRASH_CAMPAIGN_H
 
 #include "fsutil.h"
 #include "session.h"
 
+typedef enum { GC_ENGINE_LIBFUZZER, GC_ENGINE_AFL } gc_engine;
+
 typedef struct {
     const gc_session_opts *target; /* absolute paths */
-    const char *fuzzer;            /* fuzz_gate binary */
+    gc_engine engine;
+    const char *fuzzer;            /* fuzz_gate (libFuzzer) or fuzz_gate_afl binary */
+    const char *merger;            /* fuzz_gate, for the end-of-run -merge=1 (NULL: no merge) */
+    const char *corpus_out;        /* folder the merged, pruned corpus goes to */
     const char *out;               /* output folder (absolute): crashes/, corpus/, scratch/, fuzz.log */
     const char *seeds;             /* read-only seed corpus folder */
     const char *dict;              /* dictionary file */
@@ -36,9 +43,12 @@ typedef struct {
     unsigned long execs, corpus;
     long elapsed;
     int engine_status; /* exit code of the engine, 128+signal when killed */
-    char crashes[4096];
+    char crashes[4096]; /* where crash inputs are: a folder, or a glob for AFL++'s instances */
+    unsigned long merged; /* inputs in corpus_out after the merge */
 } gc_campaign_result;
 
+/* "libfuzzer" or "afl" → engine; -1 for anything else. */
+int gc_engine_parse(const char *name);
 /* Validate paths and make the output folders.  0 or an exit code (message printed). */
 int gc_campaign_prepare(const gc_campaign_opts *o);
 /* Run the engine to the end.  't' is an open target (its own scratch) used to replay

@@ -38,8 +38,8 @@ static void usage(FILE *f)
 {
     fputs("usage:\n"
           "  gatecrash replay TARGET [--expect escape|blocked] [--raw] [--json] [--mode M] FILE|DIR...\n"
-          "  gatecrash fuzz TARGET [--time S] [--jobs N] [--corpus DIR] [--out DIR] [--seed N]\n"
-          "                        [--dict FILE] [--fuzzer PATH] [--mode M]\n"
+          "  gatecrash fuzz TARGET [--engine libfuzzer|afl] [--time S] [--jobs N] [--corpus DIR]\n"
+          "                        [--out DIR] [--seed N] [--runs N] [--dict FILE] [--fuzzer PATH] [--mode M]\n"
           "  gatecrash triage TARGET [--out escapes/NAME] [--found-by ENGINE] CRASH...|DIR\n"
           "  gatecrash explain TARGET [--raw] FILE\n"
           "  gatecrash sweep TARGET [--depth D] [--max-nodes N] [--time S] [--save DIR] [--json]\n"
@@ -308,7 +308,14 @@ static int campaign_opt(int argc, char **argv, int *i, gc_campaign_opts *c, cons
         *dict = val;
     else if (strcmp(a, "--fuzzer") == 0)
         *fuzzer = val;
-    else
+    else if (strcmp(a, "--engine") == 0) {
+        int e = gc_engine_parse(val);
+        if (e < 0) {
+            gc_die_msg("--engine must be libfuzzer or afl, not '%s'", val);
+            exit(GC_EXIT_USAGE);
+        }
+        c->engine = (gc_engine)e;
+    } else
         return 0;
     ++*i;
     return 1;
@@ -321,10 +328,16 @@ static int campaign_paths(gc_campaign_opts *c, const gc_target *t, const char *c
                           char dict_abs[PATH_MAX], char fuzz_bin[PATH_MAX])
 {
     char tmp[PATH_MAX * 2], bindir[PATH_MAX];
+    static char merger[PATH_MAX + 16], corpus_out[PATH_MAX + 16];
     gc_exe_dir(bindir, sizeof bindir);
-    snprintf(fuzz_bin, PATH_MAX, "%s/fuzz_gate", bindir);
+    snprintf(fuzz_bin, PATH_MAX, "%s/%s", bindir, c->engine == GC_ENGINE_AFL ? "fuzz_gate_afl" : "fuzz_gate");
     if (fuzzer && !realpath(fuzzer, fuzz_bin))
         snprintf(fuzz_bin, PATH_MAX, "%s", fuzzer);
+    /* the corpus merge runs the libFuzzer binary: the one given, or the one beside us */
+    snprintf(merger, sizeof merger, "%s", c->engine == GC_ENGINE_LIBFUZZER ? fuzz_bin : "");
+    if (c->engine == GC_ENGINE_AFL)
+        snprintf(merger, sizeof merger, "%s/fuzz_gate", bindir);
+    c->merger = merger;
     snprintf(tmp, sizeof tmp, "%s", outdir ? outdir : "");
     if (!outdir)
         snprintf(tmp, sizeof tmp, "%s/out/%s", gc_start_dir, t->spec.name);
@@ -342,6 +355,13 @@ static int campaign_paths(gc_campaign_opts *c, const gc_target *t, const char *c
         gc_die_msg("dictionary %s is not readable", tmp);
         return GC_EXIT_USAGE;
     }
+    /* --corpus DIR is the campaign's own corpus: seeds from it, the merged finds back into
+     * it.  Without it the seeds are the repository's corpus/ (never written) and the merged
+     * corpus stays in the output folder. */
+    snprintf(corpus_out, sizeof corpus_out, "%s/corpus", out_abs);
+    if (corpus)
+        snprintf(corpus_out, sizeof corpus_out, "%s", seeds);
+    c->corpus_out = corpus_out;
     c->out = out_abs;
     c->seeds = seeds;
     c->dict = dict_abs;
@@ -403,14 +423,17 @@ static int cmd_fuzz(int argc, char **argv)
     rc = open_for_campaign(&t, &so, out_abs, rscratch, sizeof rscratch);
     if (rc)
         return rc;
-    fprintf(stderr, "gatecrash: fuzzing %s for %lds with %ld job(s); crashes in %s/crashes\n", t.spec.name,
-            c.seconds, c.jobs, out_abs);
+    fprintf(stderr, "gatecrash: fuzzing %s for %lds with %ld job(s) of %s; crashes in %s/%s\n", t.spec.name,
+            c.seconds, c.jobs, c.engine == GC_ENGINE_AFL ? "AFL++" : "libFuzzer", out_abs,
+            c.engine == GC_ENGINE_AFL ? "afl/*/crashes" : "crashes");
     gc_campaign_result r;
     rc = gc_campaign_run(&t, &c, &r);
     gc_rm_tree(rscratch);
     if (rc)
         return rc;
     gc_campaign_print_table(&r, t.spec.name);
+    if (r.merged)
+        printf("corpus: %lu input(s) after merging into %s\n", r.merged, c.corpus_out);
     rc = r.nfound ? GC_EXIT_ESCAPE : GC_EXIT_OK;
     gc_campaign_result_free(&r);
     return rc;

@@ -167,3 +167,23 @@ int gc_sl_contains(const gc_strlist *l, const char *s)
             return 1;
     return 0;
 }
+
+int gc_copy_file(const char *src, const char *dst)
+{
+    size_t len = 0;
+    unsigned char *data = gc_read_file(src, &len);
+    if (!data)
+        return -1;
+    char tmp[PATH_MAX + 32];
+    snprintf(tmp, sizeof tmp, "%s.tmp%ld", dst, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    int ok = f && fwrite(data, 1, len, f) == len;
+    if (f && fclose(f) != 0)
+        ok = 0;
+    free(data);
+    if (!ok || rename(tmp, dst) != 0) {
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}

@@ -21,6 +21,8 @@ int gc_collect_inputs(const char *arg, gc_strlist *out);
 /* Whole file (up to 64 MiB); NULL when unreadable. */
 unsigned char *gc_read_file(const char *path, size_t *len);
 void gc_rm_tree(const char *dir);
+/* Copy a regular file (temp file and rename: the destination is whole or absent). */
+int gc_copy_file(const char *src, const char *dst);
 int gc_mkdirs(const char *path);
 /* Folder of the running executable. */
 void gc_exe_dir(char *out, size_t len);
