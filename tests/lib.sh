@@ -6,7 +6,7 @@ GC=$BIN/gatecrash
 FUZZ=$BIN/fuzz_gate
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/gatecrash-test.XXXXXX")
-trap 'rm -rf "$WORK"' EXIT
+trap '[[ -n ${KEEP_WORK:-} ]] || rm -rf "$WORK"' EXIT
 fails=0
 passes=0
 ok() { passes=$((passes + 1)); }

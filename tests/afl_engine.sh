@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The AFL++ engine: `gatecrash fuzz --engine afl` (afl-fuzz driving fuzz_gate_afl: persistent
+# mode, deferred fork server, Python-side features in AFL++'s map) finds escapes on
+# station-1.5.0 in a bounded run (-V 120 at most; AFL_BENCH_UNTIL_CRASH ends it at the first
+# crash).  Its crash inputs mean the same to both engines' binaries (same DEDUP_TOKEN), and
+# triage of AFL++'s crashes and of the same bytes saved as libFuzzer crashes gives the same
+# cases, byte for byte.  Then --jobs 2 with libFuzzer: fork mode, and the corpus folder is
+# merged and pruned at the end (-merge=1).
+source "$(dirname "$0")/lib.sh" "$@"
+T=$SRC/targets/station-1.5.0
+AFL=$BIN/fuzz_gate_afl
+[[ -x $AFL ]] || { echo "FAIL: $AFL was not built (afl-clang-fast missing?)"; exit 1; }
+command -v afl-fuzz >/dev/null || { echo "FAIL: afl-fuzz not installed"; exit 1; }
+
+export AFL_BENCH_UNTIL_CRASH=1
+expect_exit 1 "AFL++ finds an escape within 120 s" -- \
+  "$GC" fuzz "$T" --engine afl --time 120 --seed 1 --out "$WORK/afl"
+expect_grep "^reach +(spawn|write) " "the table lists the escape"
+unset AFL_BENCH_UNTIL_CRASH
+crashes=$(ls "$WORK"/afl/afl/*/crashes/id:* 2>/dev/null)
+[[ -n $crashes ]] && ok || fail "no crash input saved by afl-fuzz"
+
+# the same input, both engines' binaries: the same signature
+mkdir -p "$WORK/lf" "$WORK/scratch"
+for c in $crashes; do
+  { (cd "$WORK/scratch" && "$AFL" --target="$T" "$c") >"$WORK/a.txt" 2>&1; } 2>/dev/null
+  { (cd "$WORK/scratch" && "$FUZZ" --target="$T" "$c") >"$WORK/l.txt" 2>&1; } 2>/dev/null
+  a=$(grep -m1 '^DEDUP_TOKEN:' "$WORK/a.txt"); l=$(grep -m1 '^DEDUP_TOKEN:' "$WORK/l.txt")
+  if [[ -n $a && $a == "$l" ]]; then ok; else fail "$(basename "$c"): AFL++ [$a] vs libFuzzer [$l]"; fi
+  cp "$c" "$WORK/lf/crash-$(sha1sum <"$c" | cut -c1-40)"
+done
+
+# triage: AFL++'s crash folders and the same bytes as libFuzzer crashes give the same cases
+expect_exit 0 "triage of AFL++'s crashes" -- "$GC" triage "$T" --found-by AFL++ --out "$WORK/esc-afl" $crashes
+expect_exit 0 "triage of the same inputs as libFuzzer crashes" -- "$GC" triage "$T" --out "$WORK/esc-lf" "$WORK/lf"
+(cd "$WORK/esc-afl" && ls *.chain) >"$WORK/a.txt"
+(cd "$WORK/esc-lf" && ls *.chain) >"$WORK/l.txt"
+if [[ -s $WORK/a.txt ]] && cmp -s "$WORK/a.txt" "$WORK/l.txt"; then ok; else fail "different cases: $(paste -sd' ' "$WORK/a.txt") vs $(paste -sd' ' "$WORK/l.txt")"; fi
+for f in $(cat "$WORK/a.txt"); do # the same case; only the provenance line names the engine
+  if diff <(grep -v '^# found-by:' "$WORK/esc-afl/$f") <(grep -v '^# found-by:' "$WORK/esc-lf/$f") >/dev/null; then ok
+  else fail "$f differs between the engines' triage"; fi
+done
+
+# libFuzzer with --jobs 2 (fork mode): the corpus folder given is merged and pruned into
+mkdir -p "$WORK/corpus"
+cp "$SRC"/corpus/* "$WORK/corpus/"
+expect_exit 1 "libFuzzer --jobs 2" -- "$GC" fuzz "$T" --jobs 2 --time 10 --seed 1 --corpus "$WORK/corpus" --out "$WORK/lf-run"
+expect_grep "with 2 job\(s\) of libFuzzer" "fork mode with 2 jobs"
+expect_grep "^corpus: [0-9]+ input\(s\) after merging into $WORK/corpus" "the corpus folder was merged"
+n=$(sed -n 's/^corpus: \([0-9]*\) input.*/\1/p' "$WORK/out")
+have=$(ls "$WORK/corpus" | wc -l)
+[[ -n $n && $n -gt 0 && $have -eq $n ]] && ok || fail "corpus folder holds $have inputs, the merge reported [$n]"
+finish
