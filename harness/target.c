@@ -439,6 +439,8 @@ int gc_target_open(gc_target *t, const gc_target_spec *spec, const char *scratch
     double limit = gc_limits_import_seconds();
     gc_limits_arm_for(limit);
     gate_phase = "importing it";
+    gc_limits_hard_what = "importing the gate";
+    gc_limits_hard_code = GC_EXIT_TARGET;
     int rc = import_gate(t, err, errlen);
     if (!rc)
         rc = bind_entries(t, err, errlen);
@@ -447,6 +449,12 @@ int gc_target_open(gc_target *t, const gc_target_spec *spec, const char *scratch
     gate_phase = NULL;
     int expired = gc_limit_expired, oom = gc_limit_oom;
     gc_limits_disarm();
+    gc_limits_hard_what = "the input";
+    gc_limits_hard_code = GC_EXIT_HARNESS;
+    if (expired)
+        gc_limit_timeouts--; /* not an input: the error below says it */
+    if (oom)
+        gc_limit_ooms--;
     t->startup_log = gc_interp_capture_end();
     if (expired || oom) {
         Py_XDECREF(ns);

@@ -27,5 +27,8 @@ void gc_limits_arm_for(double seconds);
 double gc_limits_import_seconds(void);
 int gc_limits_is_timeout(PyObject *exc_type_or_value);
 int gc_limits_signal(void); /* the timer's signal number (state.c keeps its handler) */
+/* The hard limit's line names this and exits with this code ("the input", 4). */
+extern const char *volatile gc_limits_hard_what;
+extern volatile int gc_limits_hard_code;
 
 #endif
