@@ -72,6 +72,18 @@ int gc_interp_start(const char *scratch, char *err, size_t errlen)
     config.tracemalloc = 0;
     /* The system interpreter, whatever python3 comes first on PATH. */
     PyStatus st = PyConfig_SetBytesString(&config, &config.program_name, "/usr/bin/python3.11");
+    /* Unless a standard library travels beside the binary (BINARY.python/lib/python3.11):
+     * OSS-Fuzz's runner image has no /usr/lib/python3.11 (ci/oss-fuzz/build.sh bundles it),
+     * and the isolated configuration ignores PYTHONHOME. */
+    char exe[PATH_MAX], home[PATH_MAX + 16], landmark[PATH_MAX + 64];
+    ssize_t el = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (el > 0) {
+        exe[el] = '\0';
+        snprintf(home, sizeof home, "%s.python", exe);
+        snprintf(landmark, sizeof landmark, "%s/lib/python3.11/os.py", home);
+        if (!PyStatus_Exception(st) && access(landmark, R_OK) == 0)
+            st = PyConfig_SetBytesString(&config, &config.home, home);
+    }
     if (!PyStatus_Exception(st))
         st = Py_InitializeFromConfig(&config);
     PyConfig_Clear(&config);

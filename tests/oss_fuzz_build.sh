@@ -32,4 +32,16 @@ expect_grep "^gatecrash: ESCAPE (reach|effect) (spawn|write) " "the ESCAPE line"
 expect_grep "^DEDUP_TOKEN: " "the dedup token"
 expect_fgrep "fuzz_gate.target/module_sandbox.py" "the target beside the binary was loaded"
 ls "$WORK/scratch"/crash-* >/dev/null 2>&1 && ok || fail "no crash input was written"
+
+# The runner image has no /usr/lib/python3.11: hide it (a private mount namespace, root
+# only) and the binary must start from the standard library bundled beside it.
+if [[ $(id -u) -eq 0 ]] && command -v unshare >/dev/null; then
+  mkdir -p "$WORK/empty"
+  expect_exit 77 "fuzz_gate starts with the system's standard library hidden" -- unshare -m bash -c \
+    "mount --bind '$WORK/empty' /usr/lib/python3.11 && exec '$OUT/fuzz_gate' -runs=50000 -seed=1 -max_total_time=300 \
+     -dict='$OUT/fuzz_gate.dict' -max_len=512 -error_exitcode=77 '$WORK/seeds'"
+  expect_grep "^gatecrash: ESCAPE (reach|effect) (spawn|write) " "the ESCAPE line, bundled standard library"
+else
+  echo "note: not root, the bundled standard library was not exercised"
+fi
 finish
