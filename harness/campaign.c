@@ -226,9 +226,15 @@ static int run_libfuzzer(const gc_campaign_opts *o, gc_campaign_result *r, scan_
     /* Escapes already in the table stop being crashes for jobs started later. */
     snprintf(buf, sizeof buf, "--skip-known=%s", known_path);
     gc_sl_add(&cmd, buf);
-    snprintf(buf, sizeof buf, "-fork=%ld", o->jobs < 1 ? 1 : o->jobs);
-    gc_sl_add(&cmd, buf);
-    gc_sl_add(&cmd, "-ignore_crashes=1");
+    if (o->runs >= 0 && o->jobs <= 1) {
+        /* A bounded one-job run is deterministic: one process, escapes saved and fuzzing
+         * goes on (fuzz_gate --escapes=record), so the same run twice finds the same. */
+        gc_sl_add(&cmd, "--escapes=record");
+    } else {
+        snprintf(buf, sizeof buf, "-fork=%ld", o->jobs < 1 ? 1 : o->jobs);
+        gc_sl_add(&cmd, buf);
+        gc_sl_add(&cmd, "-ignore_crashes=1");
+    }
     gc_sl_add(&cmd, "-timeout=10");
     gc_sl_add(&cmd, "-rss_limit_mb=2048");
     gc_sl_add(&cmd, "-max_len=512");

@@ -13,6 +13,8 @@
  *   --mutator=bytes       libFuzzer's byte-level mutations only (no chain-aware mutator)
  *   --escapes=continue    an escape is reported once per signature ("NEW-ESCAPE seconds
  *                         inputs signature via chain") and is not a crash: benchmarks
+ *   --escapes=record      the same, and the input is saved as -artifact_prefix's crash-HASH:
+ *                         a deterministic campaign (gatecrash fuzz --runs N, one job)
  *   --input-timeout=S     per-input time limit that interrupts Python (default 2; 0: off)
  *   --feedback=none       no Python-side features (libFuzzer sees only this file's coverage)
  *   --feedback=full       all features (the default with libFuzzer); --feedback=coarse: all
@@ -44,7 +46,9 @@ size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
 
 static gc_target target;
 static int want_json;
-static int escapes_continue; /* --escapes=continue: report each new signature once, no crash */
+static int escapes_continue; /* --escapes=continue|record: report each new signature once, no crash */
+static int record_escapes; /* --escapes=record: each new signature's input is saved too */
+static const char *artifact_prefix = "./"; /* libFuzzer's -artifact_prefix, which record mode honours */
 static struct timespec started;
 static int chain_mutator = 1; /* --mutator=bytes turns the chain-aware mutator off */
 static unsigned long execs, evaluated; /* inputs; inputs that decoded to a chain and ran */
@@ -134,8 +138,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
             load_known(v);
         else if ((v = opt(a, "--mutator")))
             chain_mutator = strcmp(v, "bytes") != 0;
-        else if ((v = opt(a, "--escapes")))
-            escapes_continue = strcmp(v, "continue") == 0;
+        else if ((v = opt(a, "--escapes"))) {
+            escapes_continue = strcmp(v, "continue") == 0 || strcmp(v, "record") == 0;
+            record_escapes = strcmp(v, "record") == 0;
+        } else if ((v = opt(a, "-artifact_prefix")))
+            artifact_prefix = v;
         else if ((v = opt(a, "--input-timeout")))
             gc_input_time_limit = atof(v);
         else if ((v = opt(a, "--feedback"))) {
@@ -255,6 +262,28 @@ size_t LLVMFuzzerCustomCrossOver(const uint8_t *d1, size_t s1, const uint8_t *d2
     return ha + (s2 - tb);
 }
 
+/* --escapes=record: the input is saved as libFuzzer would save a crash (prefix + "crash-" +
+ * a hash of the bytes; temp file and rename), and fuzzing goes on.  One process, one seed,
+ * a bounded number of runs, and no input ending the run: the same campaign twice finds the
+ * same escapes (libFuzzer's fork mode cannot promise that: its jobs get time slices). */
+static void record_input(const uint8_t *data, size_t size)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < size; i++)
+        h = (h ^ data[i]) * 1099511628211ull;
+    char path[4096], tmp[4200];
+    snprintf(path, sizeof path, "%scrash-%016llx", artifact_prefix, (unsigned long long)h);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "wb");
+    int ok = f && fwrite(data, 1, size, f) == size;
+    if (f && fclose(f) != 0)
+        ok = 0;
+    if (!ok || rename(tmp, path) != 0) {
+        fprintf(stderr, "gatecrash: error: cannot save %s\n", path);
+        remove(tmp);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static gc_chain chain;    /* large: keep off the stack */
@@ -298,6 +327,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         gc_sb_init(&sb);
         gc_escape_chain_text(&outcome, &sb);
         fprintf(stderr, "gatecrash: NEW-ESCAPE %.3f %lu %s via %s\n", t, execs, outcome.signature, sb.data);
+        if (record_escapes)
+            record_input(data, size);
         gc_sb_free(&sb);
         char **nk = realloc(known, (size_t)(nknown + 1) * sizeof *known);
         if (nk) {
