@@ -9,7 +9,8 @@
 #   --jobs N     JOBS     parallel jobs (nproc)
 #   --engine E   ENGINE   libfuzzer (default) or afl (`gatecrash fuzz --engine afl`)
 #   --seed N     SEED     engine seed (0: the engine picks)
-#   --runs N     RUNS     stop after N inputs (unset: no bound; tests use it for determinism)
+#   --runs N     RUNS     stop after N inputs (unset: no bound).  With --jobs 1 the campaign
+#                         is then deterministic: the same night twice finds the same escapes
 #   --corpus D   CORPUS   corpus kept between nights (nightly/<name>/corpus); restored as seeds
 #                         together with the repository's corpus/, replaced by the merged corpus
 #   --escapes D  ESCAPES  saved cases (escapes/<name>); new escapes are triaged into it
@@ -99,20 +100,13 @@ rc=$?
 set -e
 ((rc <= 1)) || die "gatecrash fuzz failed (exit $rc; see $camp/run/fuzz.log)" "$rc"
 
-# 3. merge the corpus (libFuzzer's -merge=1 works on inputs from either engine): last
-#    night's corpus, the seeds and what this run added, minimized into CORPUS
-new_inputs=("$camp/seeds")
-while IFS= read -r d; do new_inputs+=("$d"); done < <(find "$camp/run" -type d \( -name corpus -o -name queue \) | sort)
-mkdir -p "$camp/merge-scratch" "$CORPUS.merging"
-rm -rf "${CORPUS:?}.merging"/*
-if ! (cd "$camp/merge-scratch" && "$fuzzer" --target="$target" --quiet -merge=1 -timeout=10 -rss_limit_mb=2048 \
-        -max_len=512 "$CORPUS.merging" "${new_inputs[@]}") >"$camp/merge.log" 2>&1; then
-  die "the corpus merge failed (see $camp/merge.log)" 4
-fi
+# 3. the corpus: `gatecrash fuzz --corpus` merged and pruned the run's finds (either
+#    engine's) into the restored seeds with libFuzzer's -merge=1; they become CORPUS
 rm -rf "$CORPUS.old"
 [[ -d $CORPUS ]] && mv "$CORPUS" "$CORPUS.old"
-mv "$CORPUS.merging" "$CORPUS"
-rm -rf "$CORPUS.old" "$camp/merge-scratch"
+mkdir -p "$(dirname "$CORPUS")"
+cp -r "$camp/seeds" "$CORPUS"
+rm -rf "$CORPUS.old"
 echo "nightly: corpus $CORPUS: $(ls "$CORPUS" | wc -l) input(s) after the merge" >&2
 fi
 
