@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,8 +43,15 @@ void gc_case_slug(const char *sig, char *out, size_t len)
 
 int gc_write_atomic(const char *path, const char *data, size_t len, int exclusive)
 {
+    /* the temp file is hidden (.NAME.tmp.PID.XXXXXX): a run killed before the rename leaves
+     * nothing that replay, gate or a later triage takes for a case; gc_clean_stale
+     * removes it once its process is gone */
     char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld.XXXXXX", path, (long)getpid());
+    const char *slash = strrchr(path, '/');
+    if (slash)
+        snprintf(tmp, sizeof tmp, "%.*s/.%s.tmp.%ld.XXXXXX", (int)(slash - path), path, slash + 1, (long)getpid());
+    else
+        snprintf(tmp, sizeof tmp, ".%s.tmp.%ld.XXXXXX", path, (long)getpid());
     int fd = mkstemp(tmp);
     if (fd < 0)
         return -1;
@@ -67,6 +75,46 @@ int gc_write_atomic(const char *path, const char *data, size_t len, int exclusiv
         unlink(tmp);
     errno = saved;
     return rc;
+}
+
+/* Temp files (.NAME.tmp.PID.XXXXXX) and probes (.SLUG.probe.PID) of runs that were killed:
+ * removed when process PID is gone. */
+static void clean_stale(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        const char *n = e->d_name;
+        if (n[0] != '.')
+            continue;
+        const char *m = strstr(n, ".tmp.");
+        if (!m)
+            m = strstr(n, ".probe.");
+        if (!m)
+            continue;
+        m = strchr(m + 1, '.') + 1;
+        char *end;
+        long pid = strtol(m, &end, 10);
+        if (end == m || pid <= 0 || (*end && *end != '.'))
+            continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue; /* that run is still going (or not ours to judge) */
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, n);
+        if (unlink(path) == 0)
+            printf("cleaned   %s: left by a run that was killed\n", n);
+    }
+    if (d)
+        closedir(d);
+}
+
+void gc_clean_stale(const char *dir)
+{
+    static char done[4096];
+    if (strcmp(done, dir) == 0)
+        return; /* once per folder and run */
+    snprintf(done, sizeof done, "%s", dir);
+    clean_stale(dir);
 }
 
 int gc_case_known(const char *dir, const char *signature)
@@ -197,6 +245,7 @@ static void case_text(const gc_target *t, const gc_outcome *o, const gc_chain *c
 
 void gc_triage_one(gc_target *t, const gc_triage_opts *o, const char *path, gc_triage_summary *sum)
 {
+    gc_clean_stale(o->outdir);
     static gc_chain in, best;
     static gc_outcome out;
     const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
@@ -235,6 +284,7 @@ void gc_triage_one(gc_target *t, const gc_triage_opts *o, const char *path, gc_t
 void gc_triage_save(gc_target *t, const gc_triage_opts *o, const gc_chain *bestp, const gc_outcome *outp,
                     const char *base, const gc_min_stats *stp, gc_triage_summary *sum)
 {
+    gc_clean_stale(o->outdir);
     gc_strbuf text;
     gc_sb_init(&text);
     gc_chain_print_oneline(bestp, &text);
