@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "eval.h"
+#include "spawn.h"
 
 typedef struct {
     gc_target *t;
@@ -119,6 +120,22 @@ static void scan_crashes(scan_state *fs)
 }
 
 
+/* 'name' is an executable on PATH. */
+static int on_path(const char *name)
+{
+    const char *path = getenv("PATH");
+    char dir[PATH_MAX], full[PATH_MAX * 2];
+    while (path && *path) {
+        size_t n = strcspn(path, ":");
+        snprintf(dir, sizeof dir, "%.*s", (int)n, path);
+        snprintf(full, sizeof full, "%s/%s", n ? dir : ".", name);
+        if (access(full, X_OK) == 0)
+            return 1;
+        path += n + (path[n] == ':');
+    }
+    return 0;
+}
+
 int gc_campaign_prepare(const gc_campaign_opts *o)
 {
     const char *sub[] = {"crashes", "corpus", "scratch"};
@@ -144,7 +161,7 @@ int gc_campaign_prepare(const gc_campaign_opts *o)
                    o->fuzzer);
         return GC_EXIT_USAGE;
     }
-    if (o->engine == GC_ENGINE_AFL && system("command -v afl-fuzz >/dev/null 2>&1") != 0) {
+    if (o->engine == GC_ENGINE_AFL && !on_path("afl-fuzz")) {
         gc_die_msg("afl-fuzz is not on PATH (apt-get install afl++)");
         return GC_EXIT_USAGE;
     }
@@ -188,24 +205,11 @@ static void add_target_flags(gc_strlist *cmd, const gc_campaign_opts *o)
     }
 }
 
-/* Start argv in folder 'cwd' with stdout and stderr on 'outfd'; -1 on failure. */
-static pid_t spawn_in(char **argv, const char *cwd, int outfd, int closefd)
+/* Start argv in folder 'cwd' with stdout and stderr on 'outfd' (through the spawner:
+ * spawn.h); -1 on failure. */
+static pid_t spawn_in(char **argv, const char *cwd, int outfd)
 {
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid != 0)
-        return pid;
-    if (chdir(cwd) != 0)
-        _exit(127);
-    dup2(outfd, 2);
-    dup2(outfd, 1);
-    if (closefd >= 0)
-        close(closefd);
-    if (outfd > 2)
-        close(outfd);
-    execvp(argv[0], argv);
-    fprintf(stderr, "gatecrash: error: cannot run %s: %s\n", argv[0], strerror(errno));
-    _exit(127);
+    return gc_spawn(argv, cwd, outfd, outfd);
 }
 
 static void progress(const gc_campaign_opts *o, gc_campaign_result *r, time_t start, unsigned long eps)
@@ -264,7 +268,7 @@ static int run_libfuzzer(const gc_campaign_opts *o, gc_campaign_result *r, scan_
     char logpath[PATH_MAX + 32];
     snprintf(logpath, sizeof logpath, "%s/fuzz.log", o->out);
     FILE *log = fopen(logpath, "w");
-    pid_t pid = spawn_in(cmd.v, scratch, pipefd[1], pipefd[0]); /* the engine works in its own scratch */
+    pid_t pid = spawn_in(cmd.v, scratch, pipefd[1]); /* the engine works in its own scratch */
     gc_sl_free(&cmd);
     close(pipefd[1]);
     if (pid < 0) {
@@ -413,7 +417,7 @@ static int run_afl(const gc_campaign_opts *o, gc_campaign_result *r, scan_state 
             free(pids);
             return GC_EXIT_USAGE;
         }
-        pids[j] = spawn_in(cmd.v, scratch, logfd, -1);
+        pids[j] = spawn_in(cmd.v, scratch, logfd);
         close(logfd);
         gc_sl_free(&cmd);
         if (pids[j] < 0) {
@@ -430,7 +434,7 @@ static int run_afl(const gc_campaign_opts *o, gc_campaign_result *r, scan_state 
         sleep(1);
         for (long j = 0; j < jobs; j++) {
             int st;
-            if (pids[j] > 0 && waitpid(pids[j], &st, WNOHANG) == pids[j]) {
+            if (pids[j] > 0 && gc_spawn_wait(pids[j], &st, 1) == pids[j]) {
                 int code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
                 if (code && !*status_out)
                     *status_out = code;
@@ -489,12 +493,12 @@ static void merge_corpus(const gc_campaign_opts *o, gc_campaign_result *r, const
     gc_sl_add(&cmd, NULL);
     snprintf(logpath, sizeof logpath, "%s/merge.log", o->out);
     int logfd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    pid_t pid = logfd >= 0 ? spawn_in(cmd.v, scratch, logfd, -1) : -1;
+    pid_t pid = logfd >= 0 ? spawn_in(cmd.v, scratch, logfd) : -1;
     if (logfd >= 0)
         close(logfd);
     gc_sl_free(&cmd);
     int st = 0;
-    if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+    if (pid < 0 || gc_spawn_wait(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
         gc_die_msg("corpus merge failed (see %s); %s left as it was", logpath, o->corpus_out);
         gc_rm_tree(tmp);
         return;
@@ -547,7 +551,7 @@ int gc_campaign_run(gc_target *t, const gc_campaign_opts *o, gc_campaign_result 
         pid_t pid = -1;
         rc = run_libfuzzer(o, r, &fs, known_path, work_corpus, scratch, start, &pid);
         if (pid > 0) {
-            waitpid(pid, &status, 0);
+            gc_spawn_wait(pid, &status, 0);
             status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
         }
     }

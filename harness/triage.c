@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "spawn.h"
 #include "reproducer.h"
 
 void gc_case_slug(const char *sig, char *out, size_t len)
@@ -166,23 +167,17 @@ int gc_confirm_fresh(const gc_triage_opts *o, const char *file, int raw, char *s
     argv[n++] = file;
     argv[n] = NULL;
     int pfd[2];
-    if (pipe(pfd) != 0)
+    if (pipe2(pfd, O_CLOEXEC) != 0)
         return -1;
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0)
-        return -1;
-    if (pid == 0) {
-        dup2(pfd[1], 1);
-        int nul = open("/dev/null", O_WRONLY);
-        if (nul >= 0)
-            dup2(nul, 2);
-        close(pfd[0]);
-        close(pfd[1]);
-        execv(o->exe, (char *const *)argv);
-        _exit(127);
-    }
+    int nul = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    pid_t pid = gc_spawn((char *const *)argv, NULL, pfd[1], nul);
+    if (nul >= 0)
+        close(nul);
     close(pfd[1]);
+    if (pid < 0) {
+        close(pfd[0]);
+        return -1;
+    }
     char buf[16384];
     size_t have = 0;
     ssize_t r;
@@ -190,8 +185,8 @@ int gc_confirm_fresh(const gc_triage_opts *o, const char *file, int raw, char *s
         have += (size_t)r;
     buf[have] = '\0';
     close(pfd[0]);
-    int status;
-    waitpid(pid, &status, 0);
+    int status = 0;
+    gc_spawn_wait(pid, &status, 0);
     if (!WIFEXITED(status) || WEXITSTATUS(status) > 1)
         return -1;
     if (WEXITSTATUS(status) == 0)

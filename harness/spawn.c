@@ -1,0 +1,214 @@
+/* spawn.c — see spawn.h.  Written by hand: a zygote is the only way for a process under a
+ * seccomp filter that forbids process creation to still start processes, and it is small.
+ *
+ * Protocol, over a SOCK_SEQPACKET socket pair (one request, one reply; the command is
+ * single-threaded and asks one thing at a time):
+ *   'S' cwd\0 argv0\0 … \0\0 env0\0 … \0\0  (+ up to two fds by SCM_RIGHTS)  -> pid_t
+ *   'W' pid_t nohang                                                        -> pid_t, int status */
+#define _GNU_SOURCE
+#include "spawn.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#define MSG_MAX (256 * 1024)
+
+static int sock = -1; /* the command's end; -1: no spawner */
+
+static void child_exec(char *const argv[], const char *cwd, int out_fd, int err_fd, char *const envp[])
+{
+    if (cwd && chdir(cwd) != 0)
+        _exit(127);
+    if (out_fd >= 0)
+        dup2(out_fd, 1);
+    if (err_fd >= 0)
+        dup2(err_fd, 2);
+    if (envp)
+        environ = (char **)envp;
+    execvp(argv[0], argv);
+    fprintf(stderr, "gatecrash: error: cannot run %s: %s\n", argv[0], strerror(errno));
+    _exit(127);
+}
+
+static pid_t direct_spawn(char *const argv[], const char *cwd, int out_fd, int err_fd, char *const envp[])
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0)
+        child_exec(argv, cwd, out_fd, err_fd, envp);
+    return pid;
+}
+
+/* Split "a\0b\0\0" into a NULL-terminated vector; returns the byte after the list. */
+static char *split(char *p, char *end, char **vec, int max)
+{
+    int n = 0;
+    while (p < end && *p && n < max - 1) {
+        vec[n++] = p;
+        p += strlen(p) + 1;
+    }
+    vec[n] = NULL;
+    return p + 1;
+}
+
+static void serve(int s)
+{
+    static char buf[MSG_MAX];
+    static char *argv[1024], *envp[4096];
+    for (;;) {
+        int fds[2] = {-1, -1};
+        char cbuf[CMSG_SPACE(sizeof fds)];
+        struct iovec iov = {buf, sizeof buf - 2};
+        struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof cbuf};
+        ssize_t n = recvmsg(s, &m, MSG_CMSG_CLOEXEC);
+        if (n <= 0)
+            _exit(0); /* the command is gone */
+        buf[n] = buf[n + 1] = '\0';
+        int nfds = 0;
+        for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
+            if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
+                nfds = (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+                memcpy(fds, CMSG_DATA(c), (size_t)(nfds > 2 ? 2 : nfds) * sizeof(int));
+            }
+        if (buf[0] == 'S') {
+            char *p = buf + 1, *end = buf + n;
+            unsigned char which = (unsigned char)*p++; /* bit 0: out fd sent, bit 1: err fd sent */
+            char *cwd = p;
+            p += strlen(p) + 1;
+            p = split(p, end, argv, 1024);
+            split(p, end, envp, 4096);
+            int k = 0, out_fd = (which & 1) ? fds[k++] : -1, err_fd = (which & 2) ? fds[k] : -1;
+            pid_t pid = argv[0] ? direct_spawn(argv, *cwd ? cwd : NULL, out_fd, err_fd, envp) : -1;
+            for (int i = 0; i < 2; i++)
+                if (fds[i] >= 0)
+                    close(fds[i]);
+            send(s, &pid, sizeof pid, 0);
+        } else if (buf[0] == 'W' && n >= (ssize_t)(1 + sizeof(pid_t) + 1)) {
+            pid_t pid;
+            memcpy(&pid, buf + 1, sizeof pid);
+            int nohang = buf[1 + sizeof pid];
+            int st = 0;
+            pid_t r;
+            do
+                r = waitpid(pid, &st, nohang ? WNOHANG : 0);
+            while (r < 0 && errno == EINTR);
+            char rep[sizeof(pid_t) + sizeof(int)];
+            memcpy(rep, &r, sizeof r);
+            memcpy(rep + sizeof r, &st, sizeof st);
+            send(s, rep, sizeof rep, 0);
+        }
+    }
+}
+
+int gc_spawner_start(char *err, size_t errlen)
+{
+    if (sock >= 0)
+        return 0;
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0) {
+        snprintf(err, errlen, "spawner: socketpair: %s", strerror(errno));
+        return -1;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(err, errlen, "spawner: fork: %s", strerror(errno));
+        close(sv[0]);
+        close(sv[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        close(sv[0]);
+        signal(SIGINT, SIG_IGN); /* a ^C is the command's to handle; its children get it too */
+        serve(sv[1]);
+    }
+    close(sv[1]);
+    sock = sv[0];
+    return 0;
+}
+
+pid_t gc_spawn(char *const argv[], const char *cwd, int out_fd, int err_fd)
+{
+    if (sock < 0)
+        return direct_spawn(argv, cwd, out_fd, err_fd, NULL);
+    static char buf[MSG_MAX];
+    size_t n = 0;
+    int ok = 1;
+#define PUT(s)                                                                                                        \
+    do {                                                                                                              \
+        size_t l_ = strlen(s) + 1;                                                                                    \
+        if (n + l_ + 2 > sizeof buf)                                                                                  \
+            ok = 0;                                                                                                   \
+        else {                                                                                                        \
+            memcpy(buf + n, s, l_);                                                                                   \
+            n += l_;                                                                                                  \
+        }                                                                                                             \
+    } while (0)
+    buf[n++] = 'S';
+    buf[n++] = (char)((out_fd >= 0 ? 1 : 0) | (err_fd >= 0 ? 2 : 0));
+    PUT(cwd ? cwd : "");
+    for (int i = 0; argv[i]; i++)
+        PUT(argv[i]);
+    buf[n++] = '\0';
+    for (char **e = environ; e && *e; e++)
+        PUT(*e);
+    buf[n++] = '\0';
+#undef PUT
+    if (!ok) {
+        errno = E2BIG;
+        return -1;
+    }
+    int fds[2], nfds = 0;
+    if (out_fd >= 0)
+        fds[nfds++] = out_fd;
+    if (err_fd >= 0)
+        fds[nfds++] = err_fd;
+    char cbuf[CMSG_SPACE(sizeof fds)];
+    memset(cbuf, 0, sizeof cbuf);
+    struct iovec iov = {buf, n};
+    struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1};
+    if (nfds) {
+        m.msg_control = cbuf;
+        m.msg_controllen = CMSG_SPACE((size_t)nfds * sizeof(int));
+        struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+        c->cmsg_level = SOL_SOCKET;
+        c->cmsg_type = SCM_RIGHTS;
+        c->cmsg_len = CMSG_LEN((size_t)nfds * sizeof(int));
+        memcpy(CMSG_DATA(c), fds, (size_t)nfds * sizeof(int));
+    }
+    fflush(NULL);
+    pid_t pid = -1;
+    if (sendmsg(sock, &m, 0) < 0 || recv(sock, &pid, sizeof pid, 0) != (ssize_t)sizeof pid)
+        return -1;
+    return pid;
+}
+
+pid_t gc_spawn_wait(pid_t pid, int *status, int nohang)
+{
+    if (sock < 0) {
+        pid_t r;
+        do
+            r = waitpid(pid, status, nohang ? WNOHANG : 0);
+        while (r < 0 && errno == EINTR);
+        return r;
+    }
+    char req[1 + sizeof(pid_t) + 1];
+    req[0] = 'W';
+    memcpy(req + 1, &pid, sizeof pid);
+    req[1 + sizeof pid] = (char)(nohang != 0);
+    char rep[sizeof(pid_t) + sizeof(int)];
+    if (send(sock, req, sizeof req, 0) < 0 || recv(sock, rep, sizeof rep, 0) != (ssize_t)sizeof rep)
+        return -1;
+    pid_t r;
+    memcpy(&r, rep, sizeof r);
+    memcpy(status, rep + sizeof r, sizeof *status);
+    return r;
+}
