@@ -122,7 +122,7 @@ set +e
 rc=$?
 set -e
 ((rc == 0)) || die "gatecrash triage failed (exit $rc; see $REPORT/triage.log)" "$rc"
-grep -E '^new ' "$REPORT/triage.log" | sed -E 's/^new +.*?: ((reach|effect):[^ ]+) .*/\1/' | sort -u >"$REPORT/new-escapes.txt" || true
+grep -E '^new ' "$REPORT/triage.log" | sed -E 's/^new +.*?: ((reach|effect|syscall):[^ ]+) .*/\1/' | sort -u >"$REPORT/new-escapes.txt" || true
 new=$(grep -c '^new ' "$REPORT/triage.log" || true)
 tail -1 "$REPORT/triage.log" >&2
 
@@ -158,7 +158,7 @@ cp "$camp/run/fuzz.log" "$REPORT/fuzz.log" 2>/dev/null || true
   if ((new)); then
     echo "| new case | signature | chain |"
     echo "|---|---|---|"
-    grep -E '^new ' "$REPORT/triage.log" | sed -E 's/^new +(.*?): ((reach|effect):[^ ]+)  (.*)$/| `\1` | `\2` | `\4` |/'
+    grep -E '^new ' "$REPORT/triage.log" | sed -E 's/^new +(.*?): ((reach|effect|syscall):[^ ]+)  (.*)$/| `\1` | `\2` | `\4` |/'
     echo
   fi
   if ((TIME > 0)); then

@@ -21,12 +21,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "backstop.h"
 #include "campaign.h"
 #include "eval.h"
 #include "explain.h"
 #include "fsutil.h"
 #include "report.h"
 #include "session.h"
+#include "spawn.h"
 #include "sweep.h"
 #include "triage.h"
 
@@ -813,6 +815,20 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
     if (!getcwd(gc_start_dir, sizeof gc_start_dir))
         snprintf(gc_start_dir, sizeof gc_start_dir, ".");
+    /* The seccomp backstop (backstop.h) before anything runs a chain: commands that start
+     * processes (engines, fresh-process replays) get them from a spawner forked first. */
+    static const char *known[] = {"replay", "fuzz", "triage", "explain", "gate", "sweep"};
+    int is_cmd = 0;
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        is_cmd |= strcmp(argv[1], known[i]) == 0;
+    if (is_cmd) {
+        char err[256];
+        int starts = strcmp(argv[1], "replay") != 0 && strcmp(argv[1], "explain") != 0;
+        if ((starts && gc_spawner_start(err, sizeof err) != 0) || gc_backstop_arm(err, sizeof err) != 0) {
+            gc_die_msg("%s", err);
+            return GC_EXIT_HARNESS;
+        }
+    }
     if (strcmp(argv[1], "replay") == 0)
         return cmd_replay(argc - 2, argv + 2);
     if (strcmp(argv[1], "fuzz") == 0)

@@ -34,6 +34,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "backstop.h"
 #include "eval.h"
 #include "feedback.h"
 #include "mutator.h"
@@ -224,10 +225,23 @@ static void probe_step(void *ctx, const gc_step_info *s)
                : GC_VK_OTHER;
 }
 
+/* The seccomp backstop goes on with the first input (or probe), in the process that runs
+ * inputs: never in libFuzzer's fork/merge/minimize parents or AFL++'s fork server, which
+ * start processes and run no input. */
+static void arm_backstop(void)
+{
+    char err[256];
+    if (!gc_backstop_armed() && gc_backstop_arm(err, sizeof err) != 0) {
+        gc_die_msg("%s", err);
+        exit(GC_EXIT_HARNESS);
+    }
+}
+
 static gc_value_kind probe(const gc_chain *c, int stmt)
 {
     static gc_outcome out;
     char err[256];
+    arm_backstop();
     probe_stmt = stmt;
     probe_kind = GC_VK_NONE;
     if (gc_run_input(&target, c, &out, probe_step, NULL, err, sizeof err) != 0 || out.escaped)
@@ -294,6 +308,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (chain.nstmts == 0)
         return -1; /* nothing to run: do not add to the corpus */
     evaluated++;
+    arm_backstop();
     current = &chain;
     in_input = 1;
     if (getenv("GATECRASH_TRACE_INPUTS")) { /* debugging: the last input before a sudden end */

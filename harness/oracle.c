@@ -44,7 +44,10 @@ const char *gc_cap_name(gc_cap cap)
     return cap < GC_CAP_COUNT ? names[cap] : "?";
 }
 
-const char *gc_kind_name(gc_kind k) { return k == GC_KIND_EFFECT ? "effect" : "reach"; }
+const char *gc_kind_name(gc_kind k)
+{
+    return k == GC_KIND_EFFECT ? "effect" : k == GC_KIND_SYSCALL ? "syscall" : "reach";
+}
 
 static size_t hash_ptr(const void *p)
 {

@@ -19,7 +19,9 @@ typedef enum {
 } gc_cap;
 
 typedef enum { GC_MODE_REACH = 0, GC_MODE_EFFECT } gc_mode;
-typedef enum { GC_KIND_REACH = 0, GC_KIND_EFFECT } gc_kind;
+/* reach: a forbidden primitive reached (identity); effect: its audit event seen; syscall:
+ * the process-creation system call itself, stopped by the seccomp backstop (backstop.h). */
+typedef enum { GC_KIND_REACH = 0, GC_KIND_EFFECT, GC_KIND_SYSCALL } gc_kind;
 
 #define GC_MAX_GLOBS 32
 

@@ -141,14 +141,16 @@ static cJSON *sarif_report(const gc_gate_report *r, const escape_view *e, int ne
     cJSON_AddStringToObject(driver, "name", "gatecrash");
     cJSON_AddStringToObject(driver, "version", GATECRASH_VERSION);
     cJSON *rules = cJSON_AddArrayToObject(driver, "rules");
-    static const char *kinds[] = {"reach", "effect"};
+    static const char *kinds[] = {"reach", "effect", "syscall"};
     static const char *caps[] = {"spawn", "write", "network"};
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < 3; k++)
         for (int c = 0; c < 3; c++) {
             char id[64], text[256];
+            if (k == 2 && c != 0)
+                continue; /* the backstop stops process creation only */
             snprintf(id, sizeof id, "gatecrash/%s/%s", kinds[k], caps[c]);
             snprintf(text, sizeof text, "Handler code %s a real %s primitive the policy forbids",
-                     k == 0 ? "reaches" : "makes an effect through", caps[c]);
+                     k == 0 ? "reaches" : k == 1 ? "makes an effect through" : "makes the system call of", caps[c]);
             cJSON *rule = cJSON_CreateObject();
             cJSON_AddStringToObject(rule, "id", id);
             cJSON_AddStringToObject(rule, "name", id + 10);
