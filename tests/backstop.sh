@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The seccomp backstop (harness/backstop.c): a gate whose diagnostics.run() starts /bin/sh
+# through _posixsubprocess.fork_exec — no audit event, not a chain step, invisible to both
+# oracles (tests/fixtures/backstop).  With the backstop no process starts (the shell would
+# touch $MARKER) and the chain is an escape of kind "syscall", under every way inputs run:
+# replay, libFuzzer in one process, in fork mode, -minimize_crash, AFL++'s fork server,
+# the campaign's live replay, triage, and the sweep.
+source "$(dirname "$0")/lib.sh" "$@"
+T=$SRC/tests/fixtures/backstop
+export GATECRASH_TEST_MARKER=$WORK/MARKER
+no_marker() { [[ ! -e $MARKER_PATH ]] && ok || { fail "$1: a process ran (the marker exists)"; rm -f "$MARKER_PATH"; }; }
+MARKER_PATH=$GATECRASH_TEST_MARKER
+mkdir -p "$WORK/seeds" "$WORK/corpus" "$WORK/crashes" "$WORK/scratch"
+echo 'diagnostics.run()' >"$WORK/run.chain"
+echo 'diagnostics' >"$WORK/seeds/a"
+printf '".run()"\n"run"\n' >"$WORK/dict"
+
+expect_exit 1 "replay: the unaudited spawn is an escape" -- "$GC" replay "$T" "$WORK/run.chain"
+expect_fgrep "ESCAPE syscall spawn vfork via diagnostics.run()" "replay names the system call"
+no_marker replay
+
+cd "$WORK/scratch" || exit 1
+expect_exit 77 "libFuzzer, one process" -- "$FUZZ" --target="$T" -runs=20000 -seed=1 -error_exitcode=77 \
+  -dict="$WORK/dict" -artifact_prefix="$WORK/crashes/" "$WORK/corpus" "$WORK/seeds"
+expect_grep "^DEDUP_TOKEN: syscall:spawn:vfork:" "libFuzzer: the backstop's signature"
+no_marker "libFuzzer, one process"
+crash=$(ls "$WORK"/crashes/crash-* 2>/dev/null | head -1)
+[[ -n $crash ]] && ok || fail "libFuzzer saved no crash input"
+
+rm -rf "$WORK/crashes2" && mkdir -p "$WORK/crashes2" "$WORK/corpus2"
+expect_exit 77 "libFuzzer fork mode: the parent still starts its jobs" -- "$FUZZ" --target="$T" -fork=1 \
+  -ignore_crashes=1 -runs=20000 -seed=1 -max_total_time=120 -error_exitcode=77 -dict="$WORK/dict" \
+  -artifact_prefix="$WORK/crashes2/" "$WORK/corpus2" "$WORK/seeds"
+ls "$WORK"/crashes2/crash-* >/dev/null 2>&1 && ok || fail "fork mode saved no crash input"
+no_marker "libFuzzer fork mode"
+
+expect_exit 0 "-minimize_crash: the parent still starts its steps" -- "$FUZZ" --target="$T" -minimize_crash=1 \
+  -runs=200 -exact_artifact_path="$WORK/min" "$crash"
+expect_grep "DEDUP_TOKEN: syscall:spawn:vfork:" "the minimizer keeps the backstop's signature"
+no_marker "-minimize_crash"
+cd "$WORK" || exit 1
+
+if [[ -x $BIN/fuzz_gate_afl ]]; then
+  expect_exit 1 "AFL++: the fork server still forks, the input process is stopped" -- \
+    env AFL_BENCH_UNTIL_CRASH=1 "$GC" fuzz "$T" --engine afl --time 120 --corpus "$WORK/seeds" --dict "$WORK/dict" \
+    --out "$WORK/afl"
+  expect_grep "^syscall +spawn +vfork " "AFL++: the campaign's table (replayed live, in the armed command)"
+  no_marker "AFL++"
+else
+  fail "fuzz_gate_afl was not built"
+fi
+
+expect_exit 0 "triage of the crash (fresh-process replay through the spawner)" -- \
+  "$GC" triage "$T" --out "$WORK/esc" "$crash"
+expect_grep "^new +crash-[0-9a-f]+: syscall:spawn:vfork:" "triage saves a syscall case"
+no_marker triage
+
+"$GC" sweep "$T" --depth 3 >"$WORK/out" 2>&1
+rc=$?
+[[ $rc -le 1 ]] && ok || fail "sweep exited $rc"
+no_marker sweep
+finish
