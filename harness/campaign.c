@@ -543,6 +543,17 @@ int gc_campaign_run(gc_target *t, const gc_campaign_opts *o, gc_campaign_result 
         snprintf(pattern, sizeof pattern, "%s/crash-*", r->crashes);
     }
     scan_state fs = {.t = t, .r = r, .known_path = known_path, .pattern = pattern};
+    /* The engines' own temporary files (libFuzzer's fork-mode folders, AFL++'s) stay in
+     * the campaign's folder too: nothing the campaign does writes outside it. */
+    char tmpdir[PATH_MAX + 32];
+    snprintf(tmpdir, sizeof tmpdir, "%s/tmp", o->out);
+    gc_rm_tree(tmpdir);
+    if (gc_mkdirs(tmpdir) == 0)
+        setenv("TMPDIR", tmpdir, 1);
+    char stats_path[PATH_MAX + 32];
+    snprintf(stats_path, sizeof stats_path, "%s/job-stats.log", o->out);
+    remove(stats_path);
+    setenv("GATECRASH_STATS_FILE", stats_path, 1);
     time_t start = time(NULL);
     int status = 0, rc;
     if (o->engine == GC_ENGINE_AFL) {

@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <fcntl.h>
 
 #include "backstop.h"
 #include "eval.h"
@@ -103,10 +104,23 @@ static void print_stats(void)
         gc_sb_free(&sb);
     }
     const gc_nscache_stats *s = gc_nscache_stats_get();
-    fprintf(stderr, "gatecrash: stats: inputs %lu, chains run %lu, namespace installs %lu, reuses %lu, drops %lu "
-            "(%zu objects watched), state repairs %lu, inputs stopped by the time limit %lu\n",
-            execs, evaluated, s->installs, s->reuses, s->drops, s->watched, gc_state_total_repairs(),
-            gc_limit_timeouts);
+    char line[512];
+    snprintf(line, sizeof line,
+             "gatecrash: stats: inputs %lu, chains run %lu, namespace installs %lu, reuses %lu, drops %lu "
+             "(%zu objects watched), state repairs %lu, inputs stopped by the time limit %lu, by the memory "
+             "limit %lu, process creations stopped by the backstop %lu\n",
+             execs, evaluated, s->installs, s->reuses, s->drops, s->watched, gc_state_total_repairs(),
+             gc_limit_timeouts, gc_limit_ooms, gc_backstop_blocked);
+    fputs(line, stderr);
+    /* $GATECRASH_STATS_FILE: one line per process, appended in one write (libFuzzer's
+     * fork-mode jobs log to files it deletes; the campaign and the soak add these up) */
+    const char *path = getenv("GATECRASH_STATS_FILE");
+    int fd = path ? open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644) : -1;
+    if (fd >= 0) {
+        ssize_t w = write(fd, line, strlen(line));
+        (void)w;
+        close(fd);
+    }
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -365,6 +379,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         /* -minimize_crash keeps inputs whose token matches: the same escape */
         fprintf(stderr, "DEDUP_TOKEN: %s\n", outcome.signature);
         gc_sb_free(&sb);
+        in_input = 0;
+        print_stats(); /* abort() skips atexit */
         fflush(stderr);
         abort();
     }
