@@ -1,8 +1,10 @@
 /* driver.c — engine glue: the libFuzzer entry points (LLVMFuzzerInitialize,
  * LLVMFuzzerTestOneInput, the custom mutator).  Everything else is in the shared harness
- * library.  The same file is fuzz_gate (libFuzzer) and, compiled by afl-clang-fast with
- * GATECRASH_AFL and linked with AFL++'s libAFLDriver, fuzz_gate_afl: persistent mode, the
- * fork server deferred until LLVMFuzzerInitialize has started Python and loaded the gate.
+ * library.  The same file is fuzz_gate (libFuzzer) and, compiled by afl-clang-fast and
+ * linked with AFL++'s libAFLDriver, fuzz_gate_afl: persistent mode, the fork server
+ * deferred until LLVMFuzzerInitialize has started Python and loaded the gate.  Which
+ * engine it runs under is seen at run time (gc_feedback_afl_runtime), so OSS-Fuzz's AFL++
+ * build of this file needs nothing special.
  *
  * Options (libFuzzer ignores flags that start with "--", so ours travel in the same argv
  * and survive -fork, -jobs and -minimize_crash re-executions):
@@ -128,12 +130,13 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     gc_session_opts o = {0};
     const char *v;
     gc_nscache_enabled = 1; /* cheap fresh namespaces; --reuse=0 for the naive loop */
-#ifdef GATECRASH_AFL
-    /* AFL++ keeps every input that reaches a new map byte and has no chain-aware mutator to
-     * make use of them: the (type, name) feature floods its queue (thousands of entries in
-     * a minute, no escape found) and is off unless --feedback=full. */
-    gc_feedback_names = 0;
-#endif
+    /* Linked with AFL++'s runtime (fuzz_gate_afl, or an OSS-Fuzz AFL++ build of this same
+     * file): AFL++ keeps every input that reaches a new map byte and has no chain-aware
+     * mutator to make use of them, so the (type, name) feature floods its queue (thousands
+     * of entries in a minute, no escape found); it is off unless --feedback=full. */
+    int afl = gc_feedback_afl_runtime();
+    if (afl)
+        gc_feedback_names = 0;
     static char beside[4096];
     for (int i = 1; i < *argc; i++) {
         const char *a = (*argv)[i];
@@ -169,23 +172,21 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         else if ((v = opt(a, "--reuse")))
             gc_nscache_enabled = strcmp(v, "0") != 0;
     }
-#ifdef GATECRASH_AFL
-    /* Our options end here: AFL++'s driver has already chosen between fuzzing (under
-     * afl-fuzz: inputs from shared memory) and running the files named in argv[1..] (any
-     * "--" options after them), and must not see them again.  (libFuzzer keeps them: its
-     * fork mode passes them on to its children.) */
-    int kept = 1;
-    for (int i = 1; i < *argc; i++)
-        if (strncmp((*argv)[i], "--", 2) != 0)
-            (*argv)[kept++] = (*argv)[i];
-    (*argv)[kept] = NULL;
-    *argc = kept;
-    /* the Python-side features go to AFL++'s map; before the deferred fork server starts */
-    if (gc_feedback_enabled && !gc_feedback_attach_afl()) {
-        gc_die_msg("this fuzz_gate_afl has no AFL++ runtime (link it with afl-clang-fast)");
-        exit(GC_EXIT_HARNESS);
+    if (afl) {
+        /* AFL++'s driver reads argv when this returns (a loop count, or files to run): ours
+         * must be gone.  (libFuzzer keeps them: its fork mode passes them to its jobs.) */
+        int kept = 1;
+        for (int i = 1; i < *argc; i++)
+            if (strncmp((*argv)[i], "--", 2) != 0)
+                (*argv)[kept++] = (*argv)[i];
+        (*argv)[kept] = NULL;
+        *argc = kept;
+        /* the Python-side features go to AFL++'s map, not to libFuzzer's counters */
+        if (gc_feedback_enabled && !gc_feedback_attach_afl()) {
+            gc_die_msg("AFL++'s runtime did not take the Python-side features' edges");
+            exit(GC_EXIT_HARNESS);
+        }
     }
-#endif
     if (!o.target_dir && !o.sandbox)
         o.target_dir = getenv("GATECRASH_TARGET");
     if (!o.target_dir && !o.sandbox) {

@@ -36,6 +36,8 @@ __attribute__((constructor(2))) static void register_afl_edges(void)
         __sanitizer_cov_trace_pc_guard_init(afl_edges, afl_edges + GC_COUNTERS);
 }
 
+int gc_feedback_afl_runtime(void) { return &__afl_area_ptr != NULL; }
+
 int gc_feedback_attach_afl(void)
 {
     afl_attached = afl_edges[0] != 0;

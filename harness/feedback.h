@@ -19,5 +19,7 @@ extern int gc_feedback_names; /* the (type of value, name taken) feature; 0: off
 /* Write the features into AFL++'s coverage map instead (fuzz_gate_afl): call before the
  * fork server starts.  1 when attached, 0 when this binary has no AFL++ runtime. */
 int gc_feedback_attach_afl(void);
+/* This binary is linked with AFL++'s runtime. */
+int gc_feedback_afl_runtime(void);
 
 #endif

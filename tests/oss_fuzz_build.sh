@@ -33,6 +33,26 @@ expect_grep "^DEDUP_TOKEN: " "the dedup token"
 expect_fgrep "fuzz_gate.target/module_sandbox.py" "the target beside the binary was loaded"
 ls "$WORK/scratch"/crash-* >/dev/null 2>&1 && ok || fail "no crash input was written"
 
+# The AFL++ engine, as OSS-Fuzz builds it: afl-clang-fast with -fsanitize=fuzzer (AFL++'s
+# libAFLDriver), this same driver.c.  The binary runs a file and reports the escape, and
+# under afl-showmap the Python-side features show in AFL++'s map beyond the driver's own
+# edges (the map grows by the 8192 feature edges).
+if command -v afl-clang-fast >/dev/null; then
+  AOUT=$WORK/oss-afl
+  expect_exit 0 "oss-fuzz build.sh (AFL++)" -- env SRC="$SRC/.." OUT="$AOUT" WORK="$WORK/build-afl" CC=afl-clang-fast \
+    CFLAGS="-O1 -fno-omit-frame-pointer -gline-tables-only" LIB_FUZZING_ENGINE=-fsanitize=fuzzer \
+    bash "$SRC/ci/oss-fuzz/build.sh"
+  echo 'subprocess.os.system' >"$WORK/esc.chain"
+  expect_exit 134 "the AFL++ build runs a file and aborts on the escape" -- "$AOUT/fuzz_gate" "$WORK/esc.chain"
+  expect_fgrep "ESCAPE reach spawn os.system via subprocess.os.system" "the AFL++ build's ESCAPE line"
+  echo 'subprocess.os.sys.modules' >"$WORK/walk.chain"
+  expect_exit 0 "afl-showmap on the AFL++ build" -- afl-showmap -q -o "$WORK/map.txt" -- "$AOUT/fuzz_gate" "$WORK/walk.chain"
+  big=$(awk -F: '$1+0 > 1000' "$WORK/map.txt" | wc -l)
+  [[ $big -gt 0 ]] && ok || fail "no Python-side feature in AFL++'s map: $(paste -sd' ' "$WORK/map.txt")"
+else
+  fail "afl-clang-fast not installed"
+fi
+
 # The runner image has no /usr/lib/python3.11: hide it (a private mount namespace, root
 # only) and the binary must start from the standard library bundled beside it.
 if [[ $(id -u) -eq 0 ]] && command -v unshare >/dev/null; then
