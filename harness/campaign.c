@@ -367,6 +367,22 @@ static int run_afl(const gc_campaign_opts *o, gc_campaign_result *r, scan_state 
     setenv("AFL_NO_AFFINITY", "1", 1);
     setenv("AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES", "1", 1);
     setenv("AFL_QUIET", "1", 1);
+    /* the chain-aware mutator, blind (it runs in afl-fuzz, without Python): it needs the
+     * roots the gate hands out and the names of the forbidden primitives */
+    if (o->afl_mutator && access(o->afl_mutator, R_OK) == 0) {
+        char roots[64][65], list[8192] = "";
+        int n = gc_session_roots(fs->t, roots, 64);
+        for (int i = 0; i < n; i++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? "," : "", roots[i]);
+        setenv("GATECRASH_MUTATOR_ROOTS", list, 1);
+        const char *names[256];
+        n = gc_oracle_target_names(names, 256);
+        list[0] = '\0';
+        for (int i = 0; i < n; i++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? "," : "", names[i]);
+        setenv("GATECRASH_MUTATOR_TARGETS", list, 1);
+        setenv("AFL_CUSTOM_MUTATOR_LIBRARY", o->afl_mutator, 1);
+    }
     /* afl-fuzz refuses sanitizer options that would hide a crash from it */
     if (getenv("ASAN_OPTIONS"))
         setenv("ASAN_OPTIONS", "abort_on_error=1:symbolize=0:detect_leaks=0", 1);

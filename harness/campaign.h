@@ -21,6 +21,7 @@ typedef struct {
     const char *fuzzer;            /* fuzz_gate (libFuzzer) or fuzz_gate_afl binary */
     const char *merger;            /* fuzz_gate, for the end-of-run -merge=1 (NULL: no merge) */
     const char *corpus_out;        /* folder the merged, pruned corpus goes to */
+    const char *afl_mutator;       /* AFL++ custom mutator library (NULL: AFL++'s own stages only) */
     const char *out;               /* output folder (absolute): crashes/, corpus/, scratch/, fuzz.log */
     const char *seeds;             /* read-only seed corpus folder */
     const char *dict;              /* dictionary file */

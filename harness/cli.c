@@ -337,8 +337,12 @@ static int campaign_paths(gc_campaign_opts *c, const gc_target *t, const char *c
         snprintf(fuzz_bin, PATH_MAX, "%s", fuzzer);
     /* the corpus merge runs the libFuzzer binary: the one given, or the one beside us */
     snprintf(merger, sizeof merger, "%s", c->engine == GC_ENGINE_LIBFUZZER ? fuzz_bin : "");
-    if (c->engine == GC_ENGINE_AFL)
+    static char afl_mutator[PATH_MAX + 40];
+    if (c->engine == GC_ENGINE_AFL) {
         snprintf(merger, sizeof merger, "%s/fuzz_gate", bindir);
+        snprintf(afl_mutator, sizeof afl_mutator, "%s/libgatecrash_afl_mutator.so", bindir);
+        c->afl_mutator = afl_mutator;
+    }
     c->merger = merger;
     snprintf(tmp, sizeof tmp, "%s", outdir ? outdir : "");
     if (!outdir)

@@ -16,6 +16,8 @@ export AFL_BENCH_UNTIL_CRASH=1
 expect_exit 1 "AFL++ finds an escape within 120 s" -- \
   "$GC" fuzz "$T" --engine afl --time 120 --seed 1 --out "$WORK/afl"
 expect_grep "^reach +(spawn|write) " "the table lists the escape"
+grep -q "Loading custom mutator library from '.*libgatecrash_afl_mutator.so'" "$WORK"/afl/afl-main.log && ok ||
+  fail "afl-fuzz did not load the chain-aware mutator"
 unset AFL_BENCH_UNTIL_CRASH
 crashes=$(ls "$WORK"/afl/afl/*/crashes/id:* 2>/dev/null)
 [[ -n $crashes ]] && ok || fail "no crash input saved by afl-fuzz"
