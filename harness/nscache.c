@@ -116,7 +116,7 @@ static void add(PyObject *o, wkind kind)
 static void walk(PyObject *o, int depth)
 {
     if (mark_seen(o) || PyType_Check(o))
-        return; /* classes: mutating one is refused by the oracle's audit hook */
+        return; /* classes: state.c watches module-level classes and puts them back */
     if (PyDict_Check(o) || PyModule_Check(o)) {
         PyObject *d = PyModule_Check(o) ? PyModule_GetDict(o) : o;
         if (PyModule_Check(o) && mark_seen(d))
@@ -142,16 +142,26 @@ static void walk(PyObject *o, int depth)
         add(o, W_LIST);
         return;
     }
-    PyObject **dp = _PyObject_GetDictPtr(o);
-    if (dp && *dp && PyDict_Check(*dp) && !mark_seen(*dp)) {
-        add(*dp, W_DICT);
+    /* An instance's attributes: CPython 3.11 keeps them in inline values until something
+     * asks for __dict__, and a change there bumps no version tag.  Asking for it makes the
+     * dict (the object behaves the same), and from then on every attribute set shows. */
+    if (Py_TYPE(o)->tp_dictoffset == 0)
+        return;
+    PyObject *d = PyObject_GenericGetDict(o, NULL);
+    if (!d) {
+        PyErr_Clear();
+        return;
+    }
+    if (PyDict_Check(d) && !mark_seen(d)) {
+        add(d, W_DICT);
         if (depth < 2) {
             PyObject *k, *v;
             Py_ssize_t pos = 0;
-            while (PyDict_Next(*dp, &pos, &k, &v))
+            while (PyDict_Next(d, &pos, &k, &v))
                 walk(v, depth + 1);
         }
     }
+    Py_DECREF(d);
 }
 
 void gc_nscache_reset(void)

@@ -31,6 +31,7 @@ typedef struct {
     PyObject **slot;    /* where the owner keeps its dict (fixed while the owner lives) */
     uint64_t tag;       /* version tag before the current chain */
     int exact;          /* keys added by a chain are removed too (os.environ) */
+    PyObject *type;     /* for a class's dict: the class (strong ref), restored through setattr */
     char name[64];
 } watched_dict;
 
@@ -92,6 +93,7 @@ static int watch_dict_owned(PyObject *d, PyObject *owner, int exact, const char 
     w->slot = slot;
     Py_XINCREF(owner);
     w->exact = exact;
+    w->type = NULL;
     w->snap = PyDict_Copy(d);
     if (!w->snap)
         return -1;
@@ -102,6 +104,55 @@ static int watch_dict_owned(PyObject *d, PyObject *owner, int exact, const char 
 }
 
 static int watch_dict(PyObject *d, const char *name) { return watch_dict_owned(d, NULL, 0, name); }
+
+/* A class's own dict.  CPython 3.11 audits no class attribute set (C.x = 1 raises no
+ * event), and stdlib code run by a chain does it (copyreg caches __slotnames__ on the class
+ * when __getstate__ runs): dir() of its instances then differs, and so does what `.#K`
+ * names in later inputs.  Heap types only: static types cannot be changed. */
+static int watch_type(PyObject *t, const char *name)
+{
+    PyTypeObject *tp = (PyTypeObject *)t;
+    if (!(tp->tp_flags & Py_TPFLAGS_HEAPTYPE) || (tp->tp_flags & Py_TPFLAGS_IMMUTABLETYPE) || !tp->tp_dict)
+        return 0;
+    size_t before = ndicts;
+    if (watch_dict_owned(tp->tp_dict, NULL, 1, name) < 0)
+        return -1;
+    if (ndicts > before) {
+        dicts[before].type = t;
+        Py_INCREF(t);
+    }
+    return 0;
+}
+
+/* A class's dict back as it was, through setattr/delattr so that the class's slots and
+ * caches follow (a direct dict write would leave a __getattr__ slot behind). */
+static int restore_type(watched_dict *w)
+{
+    int changed = 0;
+    PyObject *k, *v;
+    Py_ssize_t pos = 0;
+    PyObject *keys = PyDict_Keys(w->dict);
+    for (Py_ssize_t i = 0; keys && i < PyList_GET_SIZE(keys); i++) {
+        PyObject *key = PyList_GET_ITEM(keys, i);
+        if (!PyDict_Contains(w->snap, key)) {
+            if (PyObject_DelAttr(w->type, key) < 0)
+                PyDict_DelItem(w->dict, key); /* not an attribute name: the dict itself */
+            changed = 1;
+        }
+    }
+    Py_XDECREF(keys);
+    while (PyDict_Next(w->snap, &pos, &k, &v)) {
+        PyObject *cur = PyDict_GetItemWithError(w->dict, k);
+        if (cur != v) {
+            if (PyObject_SetAttr(w->type, k, v) < 0 && PyDict_SetItem(w->dict, k, v) < 0)
+                return -1;
+            changed = 1;
+        }
+    }
+    PyType_Modified((PyTypeObject *)w->type);
+    PyErr_Clear();
+    return changed;
+}
 
 static int watch_seq(watched_seq **arr, size_t *n, PyObject *o, const char *name)
 {
@@ -136,8 +187,13 @@ static int watch_module_values(PyObject *modules, PyObject *mdict, const char *m
         char name[64];
         snprintf(name, sizeof name, "%s.%s", mname, kn);
         int rc = 0;
-        if (PyType_Check(v) || PyCFunction_Check(v) || PyFunction_Check(v))
-            continue; /* classes: setattr is audited and refused; functions: see docs */
+        if (PyType_Check(v)) {
+            if (watch_type(v, name) < 0)
+                return -1;
+            continue;
+        }
+        if (PyCFunction_Check(v) || PyFunction_Check(v))
+            continue; /* functions: see docs */
         if (PyModule_Check(v)) {
             PyObject *mn = PyModule_GetNameObject(v);
             PyObject *in = mn ? PyDict_GetItemWithError(modules, mn) : NULL;
@@ -152,6 +208,10 @@ static int watch_module_values(PyObject *modules, PyObject *mdict, const char *m
         } else if (PySet_CheckExact(v)) {
             rc = watch_seq(&sets, &nsets, v, name);
         } else if (Py_TYPE(v)->tp_dictoffset != 0 || (Py_TYPE(v)->tp_flags & Py_TPFLAGS_MANAGED_DICT)) {
+            /* 3.11 keeps an instance's attributes in inline values until __dict__ is asked
+             * for, and changes there bump no version tag: ask, so that the dict exists */
+            PyObject *d = PyObject_GenericGetDict(v, NULL);
+            Py_XDECREF(d);
             PyObject **dp = _PyObject_GetDictPtr(v);
             PyErr_Clear();
             if (dp && *dp && PyDict_CheckExact(*dp))
@@ -452,7 +512,7 @@ int gc_state_end(char *note, size_t len)
             continue;
         /* sys.modules and module namespaces may grow through lazy imports and caches:
          * what was there must stay; os.environ must be exactly as it was. */
-        int r = restore_dict(w, w->exact || strcmp(w->name, "os.environ") == 0);
+        int r = w->type ? restore_type(w) : restore_dict(w, w->exact || strcmp(w->name, "os.environ") == 0);
         if (r < 0)
             FAIL_NOTE("a module namespace could not be restored");
         if (r > 0) {
