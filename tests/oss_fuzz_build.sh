@@ -46,7 +46,7 @@ if command -v afl-clang-fast >/dev/null; then
   expect_exit 134 "the AFL++ build runs a file and aborts on the escape" -- "$AOUT/fuzz_gate" "$WORK/esc.chain"
   expect_fgrep "ESCAPE reach spawn os.system via subprocess.os.system" "the AFL++ build's ESCAPE line"
   echo 'subprocess.os.sys.modules' >"$WORK/walk.chain"
-  expect_exit 0 "afl-showmap on the AFL++ build" -- afl-showmap -q -o "$WORK/map.txt" -- "$AOUT/fuzz_gate" "$WORK/walk.chain"
+  expect_exit 0 "afl-showmap on the AFL++ build" -- afl-showmap -q -t 30000 -o "$WORK/map.txt" -- "$AOUT/fuzz_gate" "$WORK/walk.chain"
   big=$(awk -F: '$1+0 > 1000' "$WORK/map.txt" | wc -l)
   [[ $big -gt 0 ]] && ok || fail "no Python-side feature in AFL++'s map: $(paste -sd' ' "$WORK/map.txt")"
 else
