@@ -540,6 +540,14 @@ static int judge(const ev_spec *ev, const char *event, PyObject *args, int judgi
         return block(event);
     }
     case EV_WRITE:
+        if (strcmp(event, "open") == 0 && nargs > 0 && PyLong_Check(PyTuple_GET_ITEM(args, 0))) {
+            /* open(fd) / os.fdopen(fd): the file object closes that descriptor when it goes,
+             * whatever it is (stderr, the engine's corpus or log): fd juggling, refused */
+            if (!judging)
+                return 0;
+            gc_oracle_set_refused("open(fd)");
+            return block("open(fd)");
+        }
         if (strcmp(event, "open") == 0 && !open_writes(args))
             return 0;
         if (strcmp(event, "sqlite3.connect") == 0 && nargs > 0 && PyUnicode_Check(PyTuple_GET_ITEM(args, 0))) {
