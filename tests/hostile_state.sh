@@ -24,7 +24,7 @@ for name in modules-clear modules-replace environ-data environ-attr environ-dict
             gate-cache gate-items gate-proxy warnings set-clear signal-gate signal-mask thread-gate; do
   expect_grep "$name.chain: note: interpreter state changed by the chain and repaired" "$name is detected and repaired"
 done
-for name in recursionlimit setprofile gc-disable gc-freeze environ-set chdir umask signal signal-c thread; do
+for name in recursionlimit setprofile gc-disable gc-freeze environ-set chdir umask signal signal-c thread open-fd fdopen; do
   expect_grep "$name.chain: blocked .*refused by the harness" "$name is refused"
 done
 expect_fgrep "thread-gate.chain: note: interpreter state changed by the chain and repaired: threads stopped" "a gate thread is stopped"
