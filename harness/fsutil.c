@@ -75,7 +75,8 @@ int gc_collect_inputs(const char *arg, gc_strlist *out)
             gc_sl_add(out, p);
     }
     closedir(d);
-    qsort(out->v + first, (size_t)(out->n - first), sizeof *out->v, cmp_str);
+    if (out->n > first) /* out->v may still be NULL: no arithmetic on it */
+        qsort(out->v + first, (size_t)(out->n - first), sizeof *out->v, cmp_str);
     return 0;
 }
 

@@ -642,7 +642,8 @@ int gc_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st)
     if (!o->quiet)
         fprintf(stderr, "[sweep %5.2fs] done: %ld nodes, %ld edges (%.0f edges/s), %d escape signature(s)\n", took,
                 nnodes, st->edges, took > 0 ? st->edges / took : 0.0, nfinds);
-    qsort(finds, (size_t)nfinds, sizeof *finds, cmp_found);
+    if (nfinds > 1) /* qsort(NULL, 0) is undefined */
+        qsort(finds, (size_t)nfinds, sizeof *finds, cmp_found);
     print_report(t, o, st);
     fflush(stdout);
     if (o->save) {
