@@ -255,8 +255,8 @@ int gc_policy_allows_path(const gc_policy *p, const char *abspath)
 {
     if (!p->write_restricted)
         return 1;
-    if (!abspath)
-        return 0;
+    if (!abspath) /* a path that resolves to nothing ('' or an unknown dir_fd) */
+        return p->write_everywhere;
     for (int i = 0; i < p->nglobs; i++)
         if (glob_match(p->globs[i], abspath))
             return 1;

@@ -17,6 +17,7 @@ os.sys.modules['os'].symlink('/etc/passwd', '$C/link')
 subprocess.os.open('$C/written-os-open', 577)
 os.sys.modules['shutil'].copyfile('/etc/hostname', '$C/copied')
 __builtins__['__import__']('sqlite3').connect('$C/db.sqlite')
+os.sys.modules['os'].rmdir('')
 CH
 # writes that resolve outside scratch only through links made inside it
 cat >"$WORK/links.chain" <<CH
