@@ -321,10 +321,11 @@ static int run_libfuzzer(const gc_campaign_opts *o, gc_campaign_result *r, scan_
     return 0;
 }
 
-/* An AFL++ instance's progress: execs from fuzzer_stats ("execs_done : N", rewritten every
- * minute, and at the end), the queue size from the newest "Fuzzing test case #i (N total"
+/* An AFL++ instance's progress: execs and execs/s from fuzzer_stats ("execs_done : N",
+ * rewritten every minute, and at the end), the queue size from the newest "Fuzzing test case #i (N total"
  * line of its log (afl-fuzz without its UI prints one per queue entry it picks). */
-static void afl_progress(const char *stats, const char *log, unsigned long *execs, unsigned long *corpus)
+static void afl_progress(const char *stats, const char *log, unsigned long *execs, unsigned long *corpus,
+                         unsigned long *eps)
 {
     char line[1024];
     unsigned long e = 0, c = 0;
@@ -334,6 +335,8 @@ static void afl_progress(const char *stats, const char *log, unsigned long *exec
             e = strtoul(strchr(line, ':') + 1, NULL, 10);
         if (strncmp(line, "corpus_count", 12) == 0 && strchr(line, ':'))
             c = strtoul(strchr(line, ':') + 1, NULL, 10);
+        if (strncmp(line, "execs_per_sec", 13) == 0 && strchr(line, ':'))
+            *eps += (unsigned long)strtod(strchr(line, ':') + 1, NULL);
     }
     if (f)
         fclose(f);
@@ -443,7 +446,6 @@ static int run_afl(const gc_campaign_opts *o, gc_campaign_result *r, scan_state 
         }
     }
     long running = jobs;
-    unsigned long last_execs = 0;
     time_t last = start;
     *status_out = 0;
     while (running > 0) {
@@ -460,18 +462,18 @@ static int run_afl(const gc_campaign_opts *o, gc_campaign_result *r, scan_state 
         }
         time_t now = time(NULL);
         if (now - last >= 5 || running == 0) {
-            unsigned long execs = 0, corpus = 0;
+            unsigned long execs = 0, corpus = 0, eps = 0; /* AFL++'s own average execs/s */
             for (long j = 0; j < jobs; j++) {
                 char name[32], stats[PATH_MAX + 64];
                 snprintf(name, sizeof name, j == 0 ? "main" : "s%ld", j);
                 snprintf(stats, sizeof stats, "%s/%s/fuzzer_stats", afl_out, name);
                 snprintf(buf, sizeof buf, "%s/afl-%s.log", o->out, name);
-                afl_progress(stats, buf, &execs, &corpus);
+                afl_progress(stats, buf, &execs, &corpus, &eps);
             }
             r->execs = execs;
             r->corpus = corpus;
-            unsigned long eps = now > last && execs >= last_execs ? (execs - last_execs) / (unsigned long)(now - last) : 0;
-            last_execs = execs;
+            if (execs < 1000)
+                eps = 0; /* the first stats are from calibration: not a rate */
             last = now;
             scan_crashes(fs);
             if (running)
