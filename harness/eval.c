@@ -62,10 +62,19 @@ void gc_bridges_format(unsigned bridges, char *buf, size_t len)
         snprintf(buf, len, "direct");
 }
 
+/* strcmp() == 0 without strcmp: in fuzz_gate libFuzzer's strcmp interceptor would record
+ * every comparison (a twelfth of each input's instructions, and no signal). */
+static int eq(const char *a, const char *b)
+{
+    while (*a && *a == *b)
+        a++, b++;
+    return *a == *b;
+}
+
 static int name_in(const char *n, const char *const *list)
 {
     for (; *list; list++)
-        if (strcmp(n, *list) == 0)
+        if (eq(n, *list))
             return 1;
     return 0;
 }
@@ -97,16 +106,16 @@ unsigned gc_bridge_attr(PyObject *v, const char *n, PyObject *r)
         return GC_BR_FUNC;
     if (name_in(n, imports))
         return GC_BR_IMPORT;
-    if (strcmp(n, "__self__") == 0)
+    if (eq(n, "__self__"))
         return GC_BR_SELF;
-    if (strcmp(n, "__dict__") == 0)
+    if (eq(n, "__dict__"))
         return GC_BR_DICT;
-    if (strcmp(n, "__builtins__") == 0)
+    if (eq(n, "__builtins__"))
         return GC_BR_BUILTINS;
     if (PyModule_Check(v)) {
         const char *mn = PyModule_GetName(v);
         PyErr_Clear();
-        if (strcmp(n, "modules") == 0 && mn && strcmp(mn, "sys") == 0)
+        if (eq(n, "modules") && mn && eq(mn, "sys"))
             return GC_BR_SYSMODULES;
     }
     /* a module-valued attribute: the advisory's leak (a proxy carrying a real module) */
@@ -129,8 +138,8 @@ unsigned gc_bridge_call(PyObject *f, PyObject *r, int raised)
         return GC_BR_EXC;
     PyObject *fname = PyObject_GetAttrString(f, "__name__");
     const char *fs = fname && PyUnicode_Check(fname) ? PyUnicode_AsUTF8(fname) : NULL;
-    unsigned b = fs && strcmp(fs, "__import__") == 0 ? GC_BR_IMPORT
-               : fs && strcmp(fs, "__subclasses__") == 0 ? GC_BR_CLASS
+    unsigned b = fs && eq(fs, "__import__") ? GC_BR_IMPORT
+               : fs && eq(fs, "__subclasses__") ? GC_BR_CLASS
                : PyFrame_Check(r) ? GC_BR_FRAME : GC_BR_CALL;
     Py_XDECREF(fname);
     PyErr_Clear();
@@ -151,10 +160,81 @@ static struct {
     PyObject *names;
 } dir_cache[DIR_CACHE];
 
+/* dir() of a class, memoised too: walks take `.#K` of a few hundred classes over and over,
+ * and dir(C) merges the dicts of C's whole MRO and sorts them (a third of each input's
+ * instructions before).  type.__dir__(C) depends only on the dicts and bases of C and its
+ * bases; CPython invalidates C's version tag whenever any of them changes (PyType_Modified
+ * reaches every subclass), so (C, valid tag) is the key.  dir() of an object without an
+ * instance dict whose class keeps object's __dir__ and __class__ is dir() of its class. */
+#define TYPE_DIR_CACHE 512
+static struct {
+    PyTypeObject *tp; /* strong */
+    unsigned int tag;
+    PyObject *names;
+} type_dir_cache[TYPE_DIR_CACHE];
+static PyObject *obj_dir_descr, *obj_class_descr, *str_dir, *str_class, *str_dict;
+
+static int tag_valid(PyTypeObject *tp, unsigned int *tag)
+{
+    if (!PyType_HasFeature(tp, Py_TPFLAGS_VALID_VERSION_TAG)) {
+        (void)_PyType_Lookup(tp, str_dir); /* assigns a tag when it can */
+        if (!PyType_HasFeature(tp, Py_TPFLAGS_VALID_VERSION_TAG) || !tp->tp_version_tag)
+            return 0;
+    }
+    *tag = tp->tp_version_tag;
+    return *tag != 0;
+}
+
+/* The class whose dir() v's dir() is, or NULL when it is not cacheable. */
+static PyTypeObject *dir_class(PyObject *v)
+{
+    if (!str_dir) {
+        str_dir = PyUnicode_InternFromString("__dir__");
+        str_class = PyUnicode_InternFromString("__class__");
+        str_dict = PyUnicode_InternFromString("__dict__");
+        obj_dir_descr = str_dir ? PyDict_GetItemWithError(PyBaseObject_Type.tp_dict, str_dir) : NULL;
+        obj_class_descr = str_class ? PyDict_GetItemWithError(PyBaseObject_Type.tp_dict, str_class) : NULL;
+        PyErr_Clear();
+    }
+    if (!obj_dir_descr || !obj_class_descr || !str_dict)
+        return NULL;
+    if (PyType_CheckExact(v))
+        return (PyTypeObject *)v; /* type.__dir__ */
+    PyTypeObject *tp = Py_TYPE(v);
+    if (PyType_Check(v) || tp->tp_getattro != PyObject_GenericGetAttr || _PyType_Lookup(tp, str_dir) != obj_dir_descr ||
+        _PyType_Lookup(tp, str_class) != obj_class_descr || !PyType_CheckExact((PyObject *)tp))
+        return NULL;
+    PyObject *dd = _PyType_Lookup(tp, str_dict); /* object.__dir__ reads v.__dict__ */
+    if (dd && !Py_IS_TYPE(dd, &PyGetSetDescr_Type))
+        return NULL;
+    PyObject **dp = _PyObject_GetDictPtr(v);
+    if (dp && *dp && (!PyDict_Check(*dp) || PyDict_GET_SIZE(*dp) != 0))
+        return NULL;
+    return tp;
+}
+
 static PyObject *dir_of(PyObject *v)
 {
-    if (!PyModule_CheckExact(v))
-        return PyObject_Dir(v);
+    if (!PyModule_CheckExact(v)) {
+        PyTypeObject *tp = dir_class(v);
+        unsigned int tag;
+        if (!tp || !tag_valid(tp, &tag))
+            return PyObject_Dir(v);
+        size_t slot = ((uintptr_t)tp >> 4) % TYPE_DIR_CACHE;
+        if (type_dir_cache[slot].tp == tp && type_dir_cache[slot].tag == tag) {
+            Py_INCREF(type_dir_cache[slot].names);
+            return type_dir_cache[slot].names;
+        }
+        PyObject *names = PyObject_Dir((PyObject *)tp);
+        if (!names || !PyType_HasFeature(tp, Py_TPFLAGS_VALID_VERSION_TAG) || tp->tp_version_tag != tag)
+            return names; /* (dir() ran code that changed the class: not cached) */
+        Py_XSETREF(type_dir_cache[slot].names, names);
+        Py_INCREF(names);
+        Py_INCREF(tp);
+        Py_XSETREF(type_dir_cache[slot].tp, tp);
+        type_dir_cache[slot].tag = tag;
+        return names;
+    }
     PyObject *d = PyModule_GetDict(v);
     uint64_t tag = ((PyDictObject *)d)->ma_version_tag;
     size_t slot = ((uintptr_t)v >> 4) % DIR_CACHE;
@@ -367,7 +447,7 @@ static const gc_prim *callee_prim(PyObject *f)
     const gc_prim *p = gc_oracle_lookup(f);
     if (p)
         return p;
-    if (strcmp(Py_TYPE(f)->tp_name, "method-wrapper") == 0) {
+    if (eq(Py_TYPE(f)->tp_name, "method-wrapper")) {
         PyObject *self = PyObject_GetAttrString(f, "__self__");
         if (self) {
             p = gc_oracle_lookup(self);
@@ -649,7 +729,8 @@ int gc_run_input(gc_target *t, const gc_chain *c, gc_outcome *out, gc_step_cb cb
         snprintf(err, errlen, "interpreter state could not be restored after the input: %s", out->state_note);
         return GC_EXIT_HARNESS;
     }
-    gc_nscache_after();
+    if (gc_state_code_ran()) /* reads of C objects change nothing the cache watches */
+        gc_nscache_after();
     out->state_repairs = rep;
     return 0;
 }

@@ -16,7 +16,9 @@
 #include <locale.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -49,6 +51,28 @@ static PyObject *seen_ids; /* set of addresses of watched containers (no duplica
 static int rec_limit;
 static mode_t saved_umask;
 static unsigned long total_repairs;
+/* the standard descriptors: a chain that closes or replaces one (an open(2) whose file
+ * object closed it) would silence the engine's log for the rest of the run */
+static struct stat std_st[3];
+static int std_copy[3] = {-1, -1, -1};
+
+/* Python frames started, counted by a PEP 523 frame-evaluation hook.  Reading attributes and
+ * items of C objects changes none of the state watched here; only code does: Python code
+ * (a gate's __getattr__, a property, a finalizer, a module __getattr__) or a call, and every
+ * call of a chain runs through the Python trampoline in eval.c.  So an input during which no
+ * frame started needs no check at all, and the dicts' version tags taken at the end of the
+ * last check stay valid until a frame starts (an install, for one). */
+static unsigned long py_frames, frames_at_begin, frames_at_end = (unsigned long)-1;
+static int hook_set;
+static PyObject *count_frames(PyThreadState *ts, struct _PyInterpreterFrame *f, int throwflag)
+{
+    py_frames++;
+    return _PyEval_EvalFrameDefault(ts, f, throwflag);
+}
+static int hook_intact(void)
+{
+    return hook_set && _PyInterpreterState_GetEvalFrameFunc(PyThreadState_Get()->interp) == count_frames;
+}
 
 /* process state */
 static Py_tracefunc saved_trace, saved_profile;
@@ -365,6 +389,13 @@ int gc_state_snapshot(char *err, size_t errlen)
     base_frozen = call_long(freeze_count_fn);
     const char *loc = setlocale(LC_ALL, NULL);
     saved_locale = strdup(loc ? loc : "C");
+    for (int fd = 0; fd < 3; fd++)
+        if (fstat(fd, &std_st[fd]) == 0)
+            std_copy[fd] = fcntl(fd, F_DUPFD_CLOEXEC, 100);
+    if (!getenv("GATECRASH_CHECK_EVERY_INPUT")) { /* the full check after every input: for comparison */
+        _PyInterpreterState_SetEvalFrameFunc(PyThreadState_Get()->interp, count_frames);
+        hook_set = 1;
+    }
     return 0;
 fail:
     PyErr_Clear();
@@ -376,9 +407,13 @@ void gc_state_begin(void)
 {
     if (!sig_snapped)
         snapshot_signals();
-    for (size_t i = 0; i < ndicts; i++)
-        dicts[i].tag = tag_of(dicts[i].dict);
+    if (!hook_intact() || py_frames != frames_at_end)
+        for (size_t i = 0; i < ndicts; i++)
+            dicts[i].tag = tag_of(dicts[i].dict);
+    frames_at_begin = py_frames;
 }
+
+int gc_state_code_ran(void) { return !hook_intact() || py_frames != frames_at_begin; }
 
 static void note_add(char *note, size_t len, const char *what)
 {
@@ -482,6 +517,15 @@ int gc_state_end(char *note, size_t len)
 {
     int repairs = 0;
     note[0] = '\0';
+    if (!gc_state_code_ran()) { /* nothing ran that could change anything (see count_frames) */
+        frames_at_end = py_frames;
+        return 0;
+    }
+    if (hook_set && !hook_intact()) { /* someone replaced the frame hook: put it back */
+        _PyInterpreterState_SetEvalFrameFunc(PyThreadState_Get()->interp, count_frames);
+        repairs++;
+        note_add(note, len, "frame evaluation hook");
+    }
     /* first what runs on its own: threads, trace and profile functions */
     if (call_long(thread_count_fn) > base_threads) {
         if (stop_threads() < 0)
@@ -519,6 +563,7 @@ int gc_state_end(char *note, size_t len)
             repairs++;
             note_add(note, len, w->name);
         }
+        w->tag = tag_of(w->dict); /* checked: the next input starts from here */
     }
     for (size_t i = 0; i < nlists + nsets; i++) {
         watched_seq *l = i < nlists ? &lists[i] : &sets[i - nlists];
@@ -528,6 +573,15 @@ int gc_state_end(char *note, size_t len)
             FAIL_NOTE("a list or set could not be restored");
         repairs++;
         note_add(note, len, l->name);
+    }
+    for (int fd = 0; fd < 3; fd++) {
+        struct stat st;
+        if (std_copy[fd] < 0 || (fstat(fd, &st) == 0 && st.st_dev == std_st[fd].st_dev && st.st_ino == std_st[fd].st_ino))
+            continue;
+        if (dup2(std_copy[fd], fd) < 0)
+            FAIL_NOTE("a standard file descriptor could not be restored");
+        repairs++;
+        note_add(note, len, "standard file descriptors");
     }
     char cwd[PATH_MAX];
     if (!getcwd(cwd, sizeof cwd) || strcmp(cwd, gc_orc.scratch) != 0) {
@@ -599,6 +653,7 @@ int gc_state_end(char *note, size_t len)
         note_add(note, len, "locale");
     }
     total_repairs += (unsigned long)repairs;
+    frames_at_end = py_frames;
     return repairs;
 }
 
