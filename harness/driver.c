@@ -20,7 +20,9 @@
  *   --input-timeout=S     per-input time limit that interrupts Python (default 2; 0: off)
  *   --feedback=none       no Python-side features (libFuzzer sees only this file's coverage)
  *   --feedback=full       all features (the default with libFuzzer); --feedback=coarse: all
- *                         but (type of value, name taken) (the default with AFL++)
+ *                         but (type of value, name taken) (the default with AFL++);
+ *                         --feedback=full,-gate,+counts: the default without the gate's
+ *                         lines, with hit counts (see feedback.h)
  *   --naive=1             the naive loop: --reuse=0 --feedback=none --mutator=bytes
  *   --reuse=0             a fresh install for every input (default: reuse the installed
  *                         namespace while no input changed it, see nscache.h)
@@ -136,7 +138,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
      * of entries in a minute, no escape found); it is off unless --feedback=full. */
     int afl = gc_feedback_afl_runtime();
     if (afl)
-        gc_feedback_names = 0;
+        gc_feedback_signals &= ~(unsigned)GC_FB_NAMES;
     static char beside[4096];
     for (int i = 1; i < *argc; i++) {
         const char *a = (*argv)[i];
@@ -164,8 +166,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         else if ((v = opt(a, "--input-timeout")))
             gc_input_time_limit = atof(v);
         else if ((v = opt(a, "--feedback"))) {
-            gc_feedback_enabled = strcmp(v, "none") != 0;
-            gc_feedback_names = strcmp(v, "full") == 0;
+            if (gc_feedback_parse(v, &gc_feedback_signals) < 0) {
+                fprintf(stderr, "gatecrash: error: --feedback=%s: signals are transitions, names, modules, "
+                        "classes, prims, gate, counts\n", v);
+                exit(GC_EXIT_USAGE);
+            }
+            gc_feedback_enabled = gc_feedback_signals != 0;
         }
         else if ((v = opt(a, "--naive"))) /* the naive loop: fresh installs, blind, bytes */
             gc_nscache_enabled = gc_feedback_enabled = chain_mutator = strcmp(v, "1") != 0;
@@ -209,6 +215,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     for (int i = 0; i < n; i++)
         ptrs[i] = roots[i];
     gc_mutator_set_roots(ptrs, n);
+    if (gc_feedback_enabled)
+        gc_feedback_gate_module(target.module);
     static const char *targets[256];
     gc_mutator_set_targets(targets, gc_oracle_target_names(targets, 256));
     if (chain_mutator)
@@ -255,7 +263,7 @@ static void arm_backstop(void)
 /* What the last statement of each input run lately ended on, by a hash of the input's
  * bytes: libFuzzer mutates the input it has just run (up to -mutate_depth times in a row)
  * or a corpus entry it ran before, so the probe rarely has to evaluate a chain again. */
-#define KIND_CACHE 65536
+#define KIND_CACHE 16384
 static struct {
     uint64_t h;
     unsigned char kind;

@@ -499,6 +499,15 @@ PyObject *gc_eval_exception_value(void)
     return v;
 }
 
+/* snprintf("%.*s") without the formatting machinery (a few per step) */
+static void copy_name(char *dst, size_t cap, const char *src, size_t n)
+{
+    if (n >= cap)
+        n = cap - 1;
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
 static void step(gc_evaluator *ev, gc_outcome *out, int si, int ti, PyObject *value, const char *error)
 {
     out->steps++;
@@ -569,7 +578,7 @@ int gc_eval_chain(gc_evaluator *ev, const gc_chain *c, gc_outcome *out)
         step(ev, out, si, -1, v, v ? NULL : "no such root in the namespace");
         if (v) {
             char rn[GC_MAX_NAME + 1];
-            snprintf(rn, sizeof rn, "%.*s", (int)st->root.len, gc_chain_str(c, st->root));
+            copy_name(rn, sizeof rn, gc_chain_str(c, st->root), st->root.len);
             gc_feedback_step(NULL, 0, st->is_prev ? "_" : rn, v);
         }
         if (v && reach_check(v, out, si, -1)) {
@@ -590,7 +599,7 @@ int gc_eval_chain(gc_evaluator *ev, const gc_chain *c, gc_outcome *out)
                 r = name ? PyObject_GetAttr(v, name) : NULL;
                 Py_XDECREF(name);
                 char nb[GC_MAX_NAME + 1];
-                snprintf(nb, sizeof nb, "%.*s", (int)t->s.len, gc_chain_str(c, t->s));
+                copy_name(nb, sizeof nb, gc_chain_str(c, t->s), t->s.len);
                 if (r)
                     br |= gc_bridge_attr(v, nb, r);
                 break;
@@ -671,7 +680,7 @@ int gc_eval_chain(gc_evaluator *ev, const gc_chain *c, gc_outcome *out)
                 char nb[GC_MAX_NAME + 1];
                 int named = rt->kind == GC_T_ATTR || rt->kind == GC_T_ITEM_STR || rt->kind == GC_T_NAMED;
                 if (named)
-                    snprintf(nb, sizeof nb, "%.*s", (int)rt->s.len, gc_chain_str(&out->resolved, rt->s));
+                    copy_name(nb, sizeof nb, gc_chain_str(&out->resolved, rt->s), rt->s.len);
                 gc_feedback_step(v, (int)t->kind + 1, named ? nb : NULL, r);
             }
             Py_DECREF(v);

@@ -1,11 +1,15 @@
 /* feedback.c — see feedback.h.  Features are hashed from type and module *names*, never
  * from addresses, so the same chain yields the same features in every process. */
+#define Py_BUILD_CORE 1 /* struct _PyInterpreterFrame: which module's code a frame runs */
 #include "feedback.h"
 
+#include <internal/pycore_frame.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "oracle.h"
+#include "state.h"
 
 #define GC_COUNTERS 8192
 
@@ -13,7 +17,35 @@
 __attribute__((section("__libfuzzer_extra_counters"), used)) static uint8_t counters[GC_COUNTERS];
 
 int gc_feedback_enabled = 1;
-int gc_feedback_names = 1;
+unsigned gc_feedback_signals = GC_FB_DEFAULT;
+
+static const char *const signal_names[] = {"transitions", "names", "modules", "classes", "prims", "gate", "counts"};
+
+int gc_feedback_parse(const char *spec, unsigned *out)
+{
+    unsigned m = 0;
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", spec);
+    int first = 1;
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ","), first = 0) {
+        int sign = *tok == '-' ? -1 : *tok == '+' ? 1 : 0;
+        const char *w = sign ? tok + 1 : tok;
+        unsigned bit = 0;
+        if (first && !sign && strcmp(w, "full") == 0) { m = GC_FB_DEFAULT; continue; }
+        if (first && !sign && strcmp(w, "coarse") == 0) { m = GC_FB_DEFAULT & ~(unsigned)GC_FB_NAMES; continue; }
+        if (first && !sign && strcmp(w, "none") == 0) { m = 0; continue; }
+        for (unsigned i = 0; i < sizeof signal_names / sizeof *signal_names; i++)
+            if (strcmp(w, signal_names[i]) == 0)
+                bit = 1u << i;
+        if (!bit)
+            return -1;
+        if (first && sign)
+            m = GC_FB_DEFAULT; /* "-names": the default but; "+counts": the default and */
+        m = sign < 0 ? m & ~bit : m | bit;
+    }
+    *out = m;
+    return 0;
+}
 
 /* AFL++ ignores that section: its feedback is the shared coverage map behind
  * __afl_area_ptr, sized by the number of edges the instrumented code registered.  So the
@@ -53,15 +85,18 @@ static uint32_t fnv(uint32_t h, const char *s)
 
 static void hit(uint32_t h)
 {
+    uint8_t *c;
     if (afl_attached) {
         uint32_t e = afl_edges[h % GC_COUNTERS];
-        uint8_t *c = &__afl_area_ptr[e];
-        if (e && *c < 255)
-            (*c)++;
-        return;
+        if (!e)
+            return;
+        c = &__afl_area_ptr[e];
+    } else {
+        c = &counters[h % GC_COUNTERS];
     }
-    uint8_t *c = &counters[h % GC_COUNTERS];
-    if (*c < 255)
+    if (!(gc_feedback_signals & GC_FB_COUNTS))
+        *c = 1;
+    else if (*c < 255)
         (*c)++;
 }
 
@@ -69,15 +104,18 @@ void gc_feedback_step(PyObject *in, int op, const char *name, PyObject *out)
 {
     if (!gc_feedback_enabled || !out)
         return;
-    uint32_t h = 2166136261u ^ (uint32_t)op;
-    h = fnv(h, in ? Py_TYPE(in)->tp_name : "<root>");
-    h = fnv(h * 31u, Py_TYPE(out)->tp_name);
-    hit(h);
+    unsigned sig = gc_feedback_signals;
+    if (sig & GC_FB_TRANSITIONS) {
+        uint32_t h = 2166136261u ^ (uint32_t)op;
+        h = fnv(h, in ? Py_TYPE(in)->tp_name : "<root>");
+        h = fnv(h * 31u, Py_TYPE(out)->tp_name);
+        hit(h);
+    }
     /* which edge of the object graph: the name taken from this kind of value */
-    if (name && gc_feedback_names)
+    if (name && (sig & GC_FB_NAMES))
         hit(fnv(fnv(0xed6eu, in ? Py_TYPE(in)->tp_name : "<root>"), name));
     if (PyModule_Check(out)) {
-        const char *name = PyModule_GetName(out);
+        const char *name = (sig & GC_FB_MODULES) ? PyModule_GetName(out) : NULL;
         if (name) {
             /* a real module (the one in sys.modules) and a proxy of it are different finds */
             PyObject *nm = PyModule_GetNameObject(out);
@@ -90,19 +128,90 @@ void gc_feedback_step(PyObject *in, int op, const char *name, PyObject *out)
         PyErr_Clear();
     } else if (PyType_Check(out)) {
         /* which class a walk has reached (object, type, str…): the stepping stones of class walks */
-        hit(fnv(0x7e5u, ((PyTypeObject *)out)->tp_name));
-        const gc_prim *p = gc_oracle_lookup(out);
+        if (sig & GC_FB_CLASSES)
+            hit(fnv(0x7e5u, ((PyTypeObject *)out)->tp_name));
+        const gc_prim *p = (sig & GC_FB_PRIMS) ? gc_oracle_lookup(out) : NULL;
         if (p)
             hit(fnv(0xfeedu, p->name));
     } else {
-        const gc_prim *p = gc_oracle_lookup(out);
+        const gc_prim *p = (sig & GC_FB_PRIMS) ? gc_oracle_lookup(out) : NULL;
         if (p)
             hit(fnv(0xfeedu, p->name));
         /* the subclass list of which class (a call of C.__subclasses__) */
-        if (in && PyCFunction_Check(in) && PyList_Check(out)) {
+        if ((sig & GC_FB_CLASSES) && in && PyCFunction_Check(in) && PyList_Check(out)) {
             PyObject *self = PyCFunction_GET_SELF(in);
             if (self && PyType_Check(self))
                 hit(fnv(0x5abc1u, ((PyTypeObject *)self)->tp_name));
         }
     }
+}
+
+/* ---- the gate module's own code ---- */
+
+static PyObject *gate_dict;
+static int tracing; /* our line tracer is on (a gate frame runs innermost) */
+
+/* A code object's identity that is the same in every process: qualname and first line. */
+static uint32_t code_key(PyCodeObject *co)
+{
+    static struct {
+        PyCodeObject *co;
+        uint32_t key;
+    } cache[256];
+    size_t slot = ((uintptr_t)co >> 4) & 255;
+    if (cache[slot].co == co)
+        return cache[slot].key;
+    const char *qn = PyUnicode_Check(co->co_qualname) ? PyUnicode_AsUTF8(co->co_qualname) : NULL;
+    PyErr_Clear();
+    uint32_t k = fnv(0x9a7eu ^ (uint32_t)co->co_firstlineno, qn ? qn : "?");
+    cache[slot].co = co;
+    cache[slot].key = k;
+    return k;
+}
+
+static int line_trace(PyObject *obj, PyFrameObject *fr, int what, PyObject *arg)
+{
+    (void)obj;
+    (void)arg;
+    if (what == PyTrace_LINE && gc_feedback_enabled) {
+        PyCodeObject *co = PyFrame_GetCode(fr);
+        hit(code_key(co) * 31u + (uint32_t)PyFrame_GetLineNumber(fr));
+        Py_DECREF(co);
+    }
+    return 0;
+}
+
+static void set_trace(PyThreadState *ts, Py_tracefunc fn)
+{
+    /* what PyEval_SetTrace does, without its audit event (the oracle refuses sys.settrace
+     * in chains) and without a trace object */
+    ts->c_tracefunc = fn;
+    ts->c_traceobj = NULL;
+    ts->cframe->use_tracing = fn || ts->c_profilefunc ? 255 : 0;
+}
+
+static PyObject *gate_eval(PyThreadState *ts, struct _PyInterpreterFrame *f, int throwflag)
+{
+    int gate = f->f_globals == gate_dict;
+    if (gate == tracing || (ts->c_tracefunc && ts->c_tracefunc != line_trace) ||
+        (!ts->c_tracefunc && !gate) || !gc_feedback_enabled)
+        return _PyEval_EvalFrameDefault(ts, f, throwflag);
+    Py_tracefunc saved = ts->c_tracefunc;
+    int saved_tracing = tracing;
+    if (gate)
+        hit(code_key(f->f_code)); /* the function entered */
+    set_trace(ts, gate ? line_trace : NULL);
+    tracing = gate;
+    PyObject *r = _PyEval_EvalFrameDefault(ts, f, throwflag);
+    set_trace(ts, saved);
+    tracing = saved_tracing;
+    return r;
+}
+
+void gc_feedback_gate_module(PyObject *module)
+{
+    if (!(gc_feedback_signals & GC_FB_GATE) || !module || !PyModule_Check(module))
+        return;
+    gate_dict = PyModule_GetDict(module);
+    gc_state_frame_observer = gate_eval;
 }

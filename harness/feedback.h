@@ -15,7 +15,28 @@
  * (NULL for other steps). */
 void gc_feedback_step(PyObject *in, int op, const char *name, PyObject *out);
 extern int gc_feedback_enabled;
-extern int gc_feedback_names; /* the (type of value, name taken) feature; 0: off */
+/* The signals, each of which can be turned off (the ablation of bench/ablation.sh):
+ *   transitions  (type of value, operation, type of result)
+ *   names        (type of value, name taken)
+ *   modules      first reach of each module, real (the one in sys.modules) or not
+ *   classes      which class a walk reached; whose __subclasses__() it took
+ *   prims        which real primitive (of the oracle's table) was reached
+ *   gate         the gate module's own code: each function entered and each line run
+ *                (a C trace function, on only while a frame of the gate module runs)
+ *   counts       hit counts (libFuzzer buckets them: 1, 2, 3, 4-7, ...); off (the
+ *                default): each feature is one bit.  With counts the corpus grows by a
+ *                fifth and no more escapes were found (docs/PERFORMANCE.md, ablation) */
+enum {
+    GC_FB_TRANSITIONS = 1, GC_FB_NAMES = 2, GC_FB_MODULES = 4, GC_FB_CLASSES = 8, GC_FB_PRIMS = 16,
+    GC_FB_GATE = 32, GC_FB_COUNTS = 64, GC_FB_ALL = 127, GC_FB_DEFAULT = GC_FB_ALL & ~GC_FB_COUNTS
+};
+extern unsigned gc_feedback_signals;
+/* "none" | "full" (the default set) | "coarse" (full but names), then ",-signal" /
+ * ",+signal"; or "-signal"/"+signal" alone (from the default); or a plain list
+ * "transitions,modules".  Returns 0, or -1 on an unknown word. */
+int gc_feedback_parse(const char *spec, unsigned *out);
+/* Gate-code coverage: frames whose globals are this module's namespace. */
+void gc_feedback_gate_module(PyObject *module);
 /* Write the features into AFL++'s coverage map instead (fuzz_gate_afl): call before the
  * fork server starts.  1 when attached, 0 when this binary has no AFL++ runtime. */
 int gc_feedback_attach_afl(void);

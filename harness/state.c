@@ -63,15 +63,19 @@ static int std_copy[3] = {-1, -1, -1};
  * frame started needs no check at all, and the dicts' version tags taken at the end of the
  * last check stay valid until a frame starts (an install, for one). */
 static unsigned long py_frames, frames_at_begin, frames_at_end = (unsigned long)-1;
-static int hook_set;
+static int hook_set, check_every_input;
+gc_frame_eval_fn gc_state_frame_observer;
 static PyObject *count_frames(PyThreadState *ts, struct _PyInterpreterFrame *f, int throwflag)
 {
     py_frames++;
+    if (gc_state_frame_observer)
+        return gc_state_frame_observer(ts, f, throwflag);
     return _PyEval_EvalFrameDefault(ts, f, throwflag);
 }
 static int hook_intact(void)
 {
-    return hook_set && _PyInterpreterState_GetEvalFrameFunc(PyThreadState_Get()->interp) == count_frames;
+    return hook_set && !check_every_input &&
+           _PyInterpreterState_GetEvalFrameFunc(PyThreadState_Get()->interp) == count_frames;
 }
 
 /* process state */
@@ -392,10 +396,9 @@ int gc_state_snapshot(char *err, size_t errlen)
     for (int fd = 0; fd < 3; fd++)
         if (fstat(fd, &std_st[fd]) == 0)
             std_copy[fd] = fcntl(fd, F_DUPFD_CLOEXEC, 100);
-    if (!getenv("GATECRASH_CHECK_EVERY_INPUT")) { /* the full check after every input: for comparison */
-        _PyInterpreterState_SetEvalFrameFunc(PyThreadState_Get()->interp, count_frames);
-        hook_set = 1;
-    }
+    check_every_input = getenv("GATECRASH_CHECK_EVERY_INPUT") != NULL; /* for comparison */
+    _PyInterpreterState_SetEvalFrameFunc(PyThreadState_Get()->interp, count_frames);
+    hook_set = 1;
     return 0;
 fail:
     PyErr_Clear();
@@ -521,7 +524,8 @@ int gc_state_end(char *note, size_t len)
         frames_at_end = py_frames;
         return 0;
     }
-    if (hook_set && !hook_intact()) { /* someone replaced the frame hook: put it back */
+    if (hook_set && _PyInterpreterState_GetEvalFrameFunc(PyThreadState_Get()->interp) != count_frames) {
+        /* someone replaced the frame hook: put it back */
         _PyInterpreterState_SetEvalFrameFunc(PyThreadState_Get()->interp, count_frames);
         repairs++;
         note_add(note, len, "frame evaluation hook");

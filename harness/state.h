@@ -19,5 +19,11 @@ unsigned long gc_state_total_repairs(void);
 /* Did any Python code run since gc_state_begin (or can that not be told)?  When not, the
  * input changed nothing that state.c or nscache.c watch, and gc_state_end returns 0 at once. */
 int gc_state_code_ran(void);
+/* Called for every Python frame (instead of _PyEval_EvalFrameDefault, which it must call)
+ * when set: the gate-code coverage of feedback.c. */
+struct _PyInterpreterFrame;
+struct _ts;
+typedef struct _object *(*gc_frame_eval_fn)(struct _ts *ts, struct _PyInterpreterFrame *f, int throwflag);
+extern gc_frame_eval_fn gc_state_frame_observer;
 
 #endif
