@@ -1,6 +1,7 @@
 """Tables and a plot from bench/speed.sh's runs (the honest tool for a small report)."""
 import glob
 import json
+import math
 import os
 import re
 import statistics
@@ -12,95 +13,143 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 out, secs, seeds = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
+naive_long, hard_secs, hard_seeds = float(sys.argv[4]), float(sys.argv[5]), int(sys.argv[6])
 targets = ["station-1.5.0", "station-advisory-fix"]
 modes = ["naive", "default"]
-res = {}
-for t in targets:
-    for m in modes:
-        runs = []
-        for log in sorted(glob.glob(f"{out}/{t}-{m}-*/log")):
-            text = open(log, errors="replace").read()
-            execs = re.findall(r"stat::number_of_executed_units: (\d+)", text)
-            ran = re.findall(r"gatecrash: stats: inputs \d+, chains run (\d+)", text)
-            took = re.findall(r"Done (\d+) runs in (\d+) second", text)
-            found = [(float(a), sig) for a, _, sig in re.findall(r"NEW-ESCAPE ([\d.]+) (\d+) (\S+)", text)]
-            status = re.findall(r"^#(\d+)\s+\S+\s+cov:.*exec/s: (\d+)", text, re.M)
-            # a run that ended early (a hang past -timeout, a harness error) has no final stats:
-            # its last status line gives inputs and libFuzzer's own exec/s
-            n = int(execs[-1]) if execs else (int(took[-1][0]) if took else (int(status[-1][0]) if status else 0))
-            if not execs and not took and status:
-                secs_run = n / max(int(status[-1][1]), 1)
-            else:
-                secs_run = secs
-            runs.append({"execs": n, "ran": int(ran[-1]) if ran else None, "seconds": secs_run, "found": found,
-                         "complete": bool(execs or took)})
-        res[(t, m)] = runs
+INF = math.inf
 
-rows, data = [], {}
+
+def trailers(chain):
+    """Steps of a printed chain: attribute, item and call trailers (string contents ignored)."""
+    bare = re.sub(r"'(?:[^'\\]|\\.)*'", "''", chain)
+    return sum(bare.count(c) for c in ".[(")
+
+
+def parse(log, seconds):
+    text = open(log, errors="replace").read() if os.path.exists(log) else ""
+    execs = re.findall(r"stat::number_of_executed_units: (\d+)", text)
+    ran = re.findall(r"gatecrash: stats: inputs \d+, chains run (\d+)", text)
+    found = [(float(a), sig, chain) for a, _, sig, chain in
+             re.findall(r"NEW-ESCAPE ([\d.]+) (\d+) (\S+) via (.*)", text)]
+    pulses = {int(n): (int(c), int(r)) for n, c, r in
+              re.findall(r"^#(\d+)\s+pulse .*?corp: (\d+)/.*?rss: (\d+)Mb", text, re.M)}
+    return {"execs": int(execs[-1]) if execs else 0, "ran": int(ran[-1]) if ran else 0, "seconds": seconds,
+            "found": found, "complete": bool(execs), "pulses": pulses}
+
+
+def median(xs):
+    return statistics.median(xs) if xs else None
+
+
+def fmt_s(x):
+    return "none" if x is None or x == INF else f"{x:.2f} s"
+
+
+res = {(t, m): [parse(f, secs) for f in sorted(glob.glob(f"{out}/{t}-{m}-[0-9]*/log"))] for t in targets for m in modes}
+long_runs = {t: parse(f"{out}/{t}-naive-long/log", naive_long) for t in targets}
+data = {}
+md = [f"Side by side in one run: {seeds} seeds x {secs:.0f} s per target and mode, two single-process runs at a "
+      "time on the 2 cores. Medians over seeds; a run that did not find something counts as not finding it "
+      "within its time (so a median is 'none' unless at least half the runs found it).", "",
+      "| target | mode | inputs/s (mean) | chains run/s (mean) | ratio (chains run) | median time to first escape "
+      "| runs with an escape | median distinct signatures |", "|---|---|---|---|---|---|---|---|"]
 for t in targets:
-    naive_sigs = {s for r in res[(t, "naive")] for _, s in r["found"]}
     for m in modes:
         runs = res[(t, m)]
         eps = statistics.mean(r["execs"] / r["seconds"] for r in runs) if runs else 0
-        rps = [r["ran"] / r["seconds"] for r in runs if r["ran"] is not None]
-        cps = statistics.mean(rps) if rps else None
-        firsts = [min(x for x, _ in r["found"]) for r in runs if r["found"]]
-        distinct = [len(r["found"]) for r in runs]
-        # time to each signature the naive runs found, median over the runs that found it
-        per_sig = {}
-        for s in sorted(naive_sigs):
-            times = [x for r in runs for x, sig in r["found"] if sig == s]
-            per_sig[s] = (statistics.median(times) if times else None, len(times))
-        data[f"{t}/{m}"] = {"execs_per_s": eps, "chains_per_s": cps,
-                            "runs_ended_early": sum(1 for r in runs if not r["complete"]), "median_first_escape_s": statistics.median(firsts) if firsts else None,
-                            "runs_with_an_escape": len(firsts), "runs": len(runs),
-                            "median_distinct": statistics.median(distinct) if distinct else 0,
-                            "naive_signatures": {k: {"median_s": v[0], "runs": v[1]} for k, v in per_sig.items()}}
-        rows.append((t, m, eps, data[f"{t}/{m}"]))
+        cps = statistics.mean(r["ran"] / r["seconds"] for r in runs) if runs else 0
+        firsts = [min((x for x, _, _ in r["found"]), default=INF) for r in runs]
+        d = {"inputs_per_s": eps, "chains_per_s": cps, "median_first_escape_s": median(firsts),
+             "runs_with_an_escape": sum(1 for f in firsts if f < INF), "runs": len(runs),
+             "runs_ended_early": sum(1 for r in runs if not r["complete"]),
+             "median_distinct": median([len(r["found"]) for r in runs]) or 0}
+        data[f"{t}/{m}"] = d
+    base = data[f"{t}/naive"]["chains_per_s"] or 1
+    for m in modes:
+        d = data[f"{t}/{m}"]
+        d["ratio"] = d["chains_per_s"] / base
+        md.append(f"| {t} | {m} | {d['inputs_per_s']:,.0f} | {d['chains_per_s']:,.0f} | {d['ratio']:.1f}x | "
+                  f"{fmt_s(d['median_first_escape_s'])} | {d['runs_with_an_escape']}/{d['runs']} | "
+                  f"{d['median_distinct']:.0f} |")
+md += ["", "Runs that ended early (no final stats): " + ", ".join(f"{k}: {v['runs_ended_early']}" for k, v in data.items())]
 
+md += ["", f"Every signature the naive loop found — one naive run of {naive_long:.0f} s per target plus the "
+       f"{seeds} short naive runs — and the time the default mode took to find it (median over its {seeds} runs):", "",
+       "| target | signature | found by the naive loop after | default: median time | default: runs that found it "
+       "| under 60 s |", "|---|---|---|---|---|---|"]
+for t in targets:
+    naive_first = {}
+    for r in [long_runs[t]] + res[(t, "naive")]:
+        for x, s, _ in r["found"]:
+            naive_first[s] = min(naive_first.get(s, INF), x)
+    data[f"{t}/naive_long"] = {"inputs": long_runs[t]["execs"], "chains_run": long_runs[t]["ran"],
+                               "signatures": len(long_runs[t]["found"])}
+    sig_rows = {}
+    for s in sorted(naive_first, key=naive_first.get):
+        times = [min((x for x, sig, _ in r["found"] if sig == s), default=INF) for r in res[(t, "default")]]
+        med = median(times)
+        sig_rows[s] = {"naive_s": naive_first[s], "default_median_s": med,
+                       "default_runs": sum(1 for x in times if x < INF)}
+        md.append(f"| {t} | `{s}` | {naive_first[s]:.1f} s | {fmt_s(med)} | {sig_rows[s]['default_runs']}/{len(times)} "
+                  f"| {'yes' if med is not None and med < 60 else 'no'} |")
+    if not naive_first:
+        md.append(f"| {t} | (the naive loop found none in {naive_long:.0f} s: {long_runs[t]['execs']:,} inputs, "
+                  f"{long_runs[t]['ran']:,} chains run) | | | | |")
+    data[f"{t}/naive_signatures"] = sig_rows
+
+md += ["", "Memory: one default run of 1.1M inputs per target (libFuzzer's pulse lines).", "",
+       "| target | RSS at 2^17 (131,072) inputs | corpus | RSS at 2^20 (1,048,576) | corpus | growth |",
+       "|---|---|---|---|---|---|"]
 rss = {}
 for t in targets:
-    text = open(f"{out}/{t}-rss/log", errors="replace").read() if os.path.exists(f"{out}/{t}-rss/log") else ""
-    p = dict(re.findall(r"#(\d+)\s+pulse .*?rss: (\d+)Mb", text))
-    rss[t] = (int(p["131072"]) if "131072" in p else None, int(p["1048576"]) if "1048576" in p else None)
+    p = parse(f"{out}/{t}-rss/log", 0)["pulses"]
+    a, b = p.get(131072), p.get(1048576)
+    g = (b[1] - a[1]) / a[1] * 100 if a and b else None
+    rss[t] = {"rss_2_17": a and a[1], "rss_2_20": b and b[1], "corpus_2_17": a and a[0], "corpus_2_20": b and b[0],
+              "growth_pct": g}
+    md.append(f"| {t} | {a[1] if a else 'n/a'} MB | {a[0] if a else ''} | {b[1] if b else 'n/a'} MB | "
+              f"{b[0] if b else ''} | {'%.1f%%' % g if g is not None else 'n/a'} |")
 
-md = [f"Side by side in one run: {seeds} seeds x {secs:.0f} s per target and mode (2 cores, two runs at a time).", "",
-      "| target | mode | inputs/s (mean) | chains run/s | ratio (chains) | median time to first escape | runs with an escape | median distinct signatures |",
-      "|---|---|---|---|---|---|---|---|"]
-for t, m, eps, d in rows:
-    base = data[f"{t}/naive"]["chains_per_s"] or 1
-    mf = d["median_first_escape_s"]
-    cps = d["chains_per_s"]
-    md.append(f"| {t} | {m} | {eps:,.0f} | {'%.0f' % cps if cps else 'n/a'} | {'%.1fx' % (cps / base) if cps else 'n/a'} | "
-              f"{'%.2f s' % mf if mf is not None else 'none'} | "
-              f"{d['runs_with_an_escape']}/{d['runs']} | {d['median_distinct']:.0f} |")
-md += ["", "Runs that ended early (a hang past -timeout, or a harness error; see docs/PERFORMANCE.md): " +
-       ", ".join(f"{k}: {v['runs_ended_early']}" for k, v in data.items())]
-md += ["", "Signatures the naive runs found, and the median time the default mode took to find each "
-       "(over the default runs that found it):", "",
-       "| target | signature | naive: runs | default: median time | default: runs |", "|---|---|---|---|---|"]
-for t in targets:
-    for s, v in data[f"{t}/default"]["naive_signatures"].items():
-        nv = data[f"{t}/naive"]["naive_signatures"][s]["runs"]
-        md.append(f"| {t} | `{s}` | {nv} | {'%.2f s' % v['median_s'] if v['median_s'] is not None else 'not found'} | {v['runs']} |")
-md += ["", "| target | RSS after 2^17 (~131k) inputs | after 2^20 (~1.05M) | growth |", "|---|---|---|---|"]
-for t, (a, b) in rss.items():
-    g = f"{(b - a) / a * 100:.1f}%" if a and b else "n/a"
-    md.append(f"| {t} | {a} MB | {b} MB | {g} |")
+hard = [parse(f, hard_secs) for f in sorted(glob.glob(f"{out}/constants-only-default-*/log"),
+                                            key=lambda f: int(f.split("-")[-1].split("/")[0]))]
+md += ["", f"targets/constants-only (every escape a class walk of 4+ steps): {len(hard)} default runs of "
+       f"{hard_secs:.0f} s.", "", "| seed | first escape (4+ steps) after | its chain | steps | distinct signatures |",
+       "|---|---|---|---|---|"]
+hard_firsts = []
+for i, r in enumerate(hard, 1):
+    deep = [(x, s, c) for x, s, c in r["found"] if trailers(c) >= 4]
+    f = min(deep, default=None)
+    hard_firsts.append(f[0] if f else INF)
+    md.append(f"| {i} | {fmt_s(f[0]) if f else 'not found'} | {'`' + f[2] + '`' if f else ''} | "
+              f"{trailers(f[2]) if f else ''} | {len(r['found'])} |")
+hm = median(hard_firsts)
+md += ["", f"Median time to the first 4+ step escape on constants-only: {fmt_s(hm)} "
+       f"({sum(1 for x in hard_firsts if x < INF)}/{len(hard)} runs found one within {hard_secs:.0f} s)."]
+data["constants-only"] = {"first_deep_escape_s": [None if x == INF else x for x in hard_firsts],
+                          "median_s": None if hm in (None, INF) else hm}
+
 open("bench/results/speed.md", "w").write("\n".join(md) + "\n")
 json.dump({"results": data, "rss_mb": rss}, open("bench/results/speed.json", "w"), indent=1)
 
-fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=False)
-for ax, t in zip(axes, targets):
-    for m, color in (("naive", "tab:gray"), ("default", "tab:red")):
-        for i, r in enumerate(res[(t, m)]):
-            xs = sorted(x for x, _ in r["found"])
-            ax.step([0] + xs + [secs], [0] + list(range(1, len(xs) + 1)) + [len(xs)], where="post",
-                    color=color, alpha=0.5, label=m if i == 0 else None)
+fig, axes = plt.subplots(1, 3, figsize=(15, 4))
+for ax, t in zip(axes, targets + ["constants-only"]):
+    groups = [("naive", "tab:gray", res.get((t, "naive"), [])), ("default", "tab:red", res.get((t, "default"), []))]
+    if t == "constants-only":
+        groups = [("default", "tab:red", hard)]
+    for m, color, runs in groups:
+        for i, r in enumerate(runs):
+            xs = sorted(x for x, _, _ in r["found"])
+            ax.step([0] + xs + [r["seconds"]], [0] + list(range(1, len(xs) + 1)) + [len(xs)], where="post",
+                    color=color, alpha=0.5, label=f"{m} ({len(runs)} seeds)" if i == 0 else None)
+    if t in long_runs:
+        xs = sorted(x for x, _, _ in long_runs[t]["found"])
+        ax.step([0] + xs + [naive_long], [0] + list(range(1, len(xs) + 1)) + [len(xs)], where="post", color="black",
+                linestyle="--", label=f"naive, {naive_long:.0f} s run")
+    ax.set_xscale("symlog", linthresh=1)
     ax.set_title(t)
-    ax.set_xlabel("seconds")
+    ax.set_xlabel("seconds (log scale past 1 s)")
     ax.set_ylabel("distinct escape signatures")
-    ax.legend()
+    ax.legend(loc="upper left")
 fig.tight_layout()
 fig.savefig("bench/results/escapes-over-time.png", dpi=90)
 print("\n".join(md))
