@@ -228,7 +228,7 @@ static int watch_module_values(PyObject *modules, PyObject *mdict, const char *m
             Py_XDECREF(mn);
             PyErr_Clear();
             if (in != v) /* a module object outside sys.modules: a proxy */
-                rc = watch_dict(PyModule_GetDict(v), name);
+                rc = watch_dict_owned(PyModule_GetDict(v), NULL, 1, name); /* exact: no lazy imports grow a proxy */
         } else if (PyList_CheckExact(v)) {
             rc = watch_seq(&lists, &nlists, v, name);
         } else if (PyDict_CheckExact(v)) {
