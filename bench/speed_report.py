@@ -34,7 +34,7 @@ def parse(log, seconds):
     pulses = {int(n): (int(c), int(r)) for n, c, r in
               re.findall(r"^#(\d+)\s+pulse .*?corp: (\d+)/.*?rss: (\d+)Mb", text, re.M)}
     return {"execs": int(execs[-1]) if execs else 0, "ran": int(ran[-1]) if ran else 0, "seconds": seconds,
-            "found": found, "complete": bool(execs), "pulses": pulses}
+            "found": found, "complete": bool(execs) and bool(ran), "pulses": pulses}
 
 
 def median(xs):
@@ -56,8 +56,11 @@ md = [f"Side by side in one run: {seeds} seeds x {secs:.0f} s per target and mod
 for t in targets:
     for m in modes:
         runs = res[(t, m)]
-        eps = statistics.mean(r["execs"] / r["seconds"] for r in runs) if runs else 0
-        cps = statistics.mean(r["ran"] / r["seconds"] for r in runs) if runs else 0
+        # throughput over the runs that ended normally (a run killed by the outer timeout
+        # under heavy machine load has no stats line)
+        done = [r for r in runs if r["complete"]]
+        eps = statistics.mean(r["execs"] / r["seconds"] for r in done) if done else 0
+        cps = statistics.mean(r["ran"] / r["seconds"] for r in done) if done else 0
         firsts = [min((x for x, _, _ in r["found"]), default=INF) for r in runs]
         d = {"inputs_per_s": eps, "chains_per_s": cps, "median_first_escape_s": median(firsts),
              "runs_with_an_escape": sum(1 for f in firsts if f < INF), "runs": len(runs),
@@ -71,7 +74,23 @@ for t in targets:
         md.append(f"| {t} | {m} | {d['inputs_per_s']:,.0f} | {d['chains_per_s']:,.0f} | {d['ratio']:.1f}x | "
                   f"{fmt_s(d['median_first_escape_s'])} | {d['runs_with_an_escape']}/{d['runs']} | "
                   f"{d['median_distinct']:.0f} |")
-md += ["", "Runs that ended early (no final stats): " + ", ".join(f"{k}: {v['runs_ended_early']}" for k, v in data.items())]
+# the two runs of a seed ran at the same time, on the same machine load: their ratio is the
+# side-by-side figure least disturbed by other processes
+md += ["", "Per seed (the naive and default runs of a seed ran at the same time): chains run by the default "
+       "/ by the naive loop.", "", "| target | per-seed ratios | median | min | max |", "|---|---|---|---|---|"]
+for t in targets:
+    pairs = {}
+    for m in modes:
+        for f in sorted(glob.glob(f"{out}/{t}-{m}-[0-9]*/log")):
+            r = parse(f, secs)
+            pairs.setdefault(int(f.split("-")[-1].split("/")[0]), {})[m] = r["ran"] if r["complete"] else None
+    ratios = [p["default"] / p["naive"] for _, p in sorted(pairs.items()) if p.get("naive") and p.get("default")]
+    data[f"{t}/pair_ratios"] = ratios
+    if ratios:
+        md.append(f"| {t} | {', '.join('%.1f' % r for r in ratios)} | {statistics.median(ratios):.1f}x | "
+                  f"{min(ratios):.1f}x | {max(ratios):.1f}x |")
+md += ["", "Runs without gatecrash's final stats line (left out of the throughput figures; their escapes "
+       "still count): " + ", ".join(f"{k}: {v['runs_ended_early']}" for k, v in data.items() if isinstance(v, dict) and 'runs_ended_early' in v)]
 
 md += ["", f"Every signature the naive loop found — one naive run of {naive_long:.0f} s per target plus the "
        f"{seeds} short naive runs — and the time the default mode took to find it (median over its {seeds} runs):", "",
