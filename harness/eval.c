@@ -278,6 +278,71 @@ static int is_mapping(PyObject *v)
     return r;
 }
 
+/* A set iterates in hash order, and objects hash by address: `os.supports_dir_fd[#K]`
+ * named another function in every process (a crash that did not replay).  Set elements are
+ * put in an order every process agrees on: by type, then __qualname__ (or __name__), then
+ * repr, in place. */
+static int sort_by_name(PyObject *list)
+{
+    Py_ssize_t n = PyList_GET_SIZE(list);
+    PyObject *keyed = PyList_New(n);
+    if (!keyed)
+        return -1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *x = PyList_GET_ITEM(list, i);
+        PyObject *name = PyObject_GetAttrString(x, "__qualname__");
+        if (!name || !PyUnicode_Check(name)) {
+            PyErr_Clear();
+            Py_XDECREF(name);
+            name = PyObject_GetAttrString(x, "__name__");
+        }
+        if (!name || !PyUnicode_Check(name)) {
+            PyErr_Clear();
+            Py_XDECREF(name);
+            name = PyUnicode_FromString("");
+        }
+        PyObject *repr = PyObject_Repr(x);
+        if (!repr) {
+            PyErr_Clear();
+            repr = PyUnicode_FromString("");
+        }
+        PyObject *t = name && repr ? Py_BuildValue("(sOOO)", Py_TYPE(x)->tp_name, name, repr, x) : NULL;
+        Py_XDECREF(name);
+        Py_XDECREF(repr);
+        if (!t) {
+            Py_DECREF(keyed);
+            return -1;
+        }
+        PyList_SET_ITEM(keyed, i, t);
+    }
+    /* compare the keys only: equal keys keep the set's order (tuples would compare the
+     * elements themselves, which need not be orderable) */
+    PyObject *sorted = NULL;
+    PyObject *bi = PyImport_ImportModule("builtins");
+    PyObject *op = PyImport_ImportModule("operator");
+    PyObject *getter = op ? PyObject_CallMethod(op, "itemgetter", "iii", 0, 1, 2) : NULL;
+    PyObject *kw = getter ? Py_BuildValue("{s:O}", "key", getter) : NULL;
+    PyObject *fn = bi && kw ? PyObject_GetAttrString(bi, "sorted") : NULL;
+    PyObject *args = fn ? PyTuple_Pack(1, keyed) : NULL;
+    sorted = args ? PyObject_Call(fn, args, kw) : NULL;
+    Py_XDECREF(args);
+    Py_XDECREF(fn);
+    Py_XDECREF(kw);
+    Py_XDECREF(getter);
+    Py_XDECREF(op);
+    Py_XDECREF(bi);
+    Py_DECREF(keyed);
+    if (!sorted)
+        return -1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *x = PyTuple_GET_ITEM(PyList_GET_ITEM(sorted, i), 3);
+        Py_INCREF(x);
+        PyList_SetItem(list, i, x);
+    }
+    Py_DECREF(sorted);
+    return 0;
+}
+
 /* Up to 'limit' items of v: for a mapping its keys, else its elements (a new list). */
 static PyObject *walk(PyObject *v, Py_ssize_t limit, int *mapping)
 {
@@ -303,6 +368,10 @@ static PyObject *walk(PyObject *v, Py_ssize_t limit, int *mapping)
     Py_DECREF(it);
     if (PyErr_Occurred()) {
         Py_XDECREF(out);
+        return NULL;
+    }
+    if (PyAnySet_Check(v) && sort_by_name(out) < 0) {
+        Py_DECREF(out);
         return NULL;
     }
     return out;
