@@ -108,14 +108,13 @@ static void scan_crashes(scan_state *fs)
     for (int i = 0; i < files.n; i++)
         free(files.v[i]);
     free(files.v);
-    if (fs->known_path) { /* temp file and rename: a reader never sees half a list */
-        char tmp[PATH_MAX + 8];
-        snprintf(tmp, sizeof tmp, "%s.tmp", fs->known_path);
-        FILE *f = fopen(tmp, "w");
-        for (int k = 0; f && k < fs->r->nfound; k++)
-            fprintf(f, "%s\n", fs->r->found[k].sig);
-        if (f && fclose(f) == 0)
-            rename(tmp, fs->known_path);
+    if (fs->known_path) { /* atomic: a reader never sees half a list */
+        gc_strbuf list;
+        gc_sb_init(&list);
+        for (int k = 0; k < fs->r->nfound; k++)
+            gc_sb_printf(&list, "%s\n", fs->r->found[k].sig);
+        gc_write_atomic(fs->known_path, list.data ? list.data : "", list.len, 0);
+        gc_sb_free(&list);
     }
 }
 

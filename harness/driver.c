@@ -42,6 +42,7 @@
 #include "backstop.h"
 #include "eval.h"
 #include "feedback.h"
+#include "fsutil.h"
 #include "mutator.h"
 #include "nscache.h"
 #include "session.h"
@@ -330,17 +331,10 @@ static void record_input(const uint8_t *data, size_t size)
     uint64_t h = 1469598103934665603ull;
     for (size_t i = 0; i < size; i++)
         h = (h ^ data[i]) * 1099511628211ull;
-    char path[4096], tmp[4200];
+    char path[4096];
     snprintf(path, sizeof path, "%scrash-%016llx", artifact_prefix, (unsigned long long)h);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "wb");
-    int ok = f && fwrite(data, 1, size, f) == size;
-    if (f && fclose(f) != 0)
-        ok = 0;
-    if (!ok || rename(tmp, path) != 0) {
+    if (gc_write_atomic(path, (const char *)data, size, 0) != 0)
         fprintf(stderr, "gatecrash: error: cannot save %s\n", path);
-        remove(tmp);
-    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -169,22 +169,49 @@ int gc_sl_contains(const gc_strlist *l, const char *s)
     return 0;
 }
 
+int gc_write_atomic(const char *path, const char *data, size_t len, int exclusive)
+{
+    /* the temp file is hidden (.NAME.tmp.PID.XXXXXX): a run killed before the rename leaves
+     * nothing that replay, gate, a later triage or an engine takes for an input; triage's
+     * gc_clean_stale removes it once its process is gone */
+    char tmp[4096];
+    const char *slash = strrchr(path, '/');
+    if (slash)
+        snprintf(tmp, sizeof tmp, "%.*s/.%s.tmp.%ld.XXXXXX", (int)(slash - path), path, slash + 1, (long)getpid());
+    else
+        snprintf(tmp, sizeof tmp, ".%s.tmp.%ld.XXXXXX", path, (long)getpid());
+    int fd = mkstemp(tmp);
+    if (fd < 0)
+        return -1;
+    size_t done = 0;
+    while (done < len) {
+        ssize_t n = write(fd, data + done, len - done);
+        if (n <= 0) {
+            close(fd);
+            unlink(tmp);
+            return -1;
+        }
+        done += (size_t)n;
+    }
+    if (fsync(fd) != 0 || fchmod(fd, 0644) != 0 || close(fd) != 0) {
+        unlink(tmp);
+        return -1;
+    }
+    int rc = exclusive ? link(tmp, path) : rename(tmp, path);
+    int saved = errno;
+    if (exclusive || rc != 0)
+        unlink(tmp);
+    errno = saved;
+    return rc;
+}
+
 int gc_copy_file(const char *src, const char *dst)
 {
     size_t len = 0;
     unsigned char *data = gc_read_file(src, &len);
     if (!data)
         return -1;
-    char tmp[PATH_MAX + 32];
-    snprintf(tmp, sizeof tmp, "%s.tmp%ld", dst, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    int ok = f && fwrite(data, 1, len, f) == len;
-    if (f && fclose(f) != 0)
-        ok = 0;
+    int rc = gc_write_atomic(dst, (const char *)data, len, 0);
     free(data);
-    if (!ok || rename(tmp, dst) != 0) {
-        unlink(tmp);
-        return -1;
-    }
-    return 0;
+    return rc;
 }

@@ -21,7 +21,12 @@ int gc_collect_inputs(const char *arg, gc_strlist *out);
 /* Whole file (up to 64 MiB); NULL when unreadable. */
 unsigned char *gc_read_file(const char *path, size_t *len);
 void gc_rm_tree(const char *dir);
-/* Copy a regular file (temp file and rename: the destination is whole or absent). */
+/* Write 'data' to 'path' atomically (a hidden temp file in the same folder, fsync'd, then
+ * rename, or link when 'exclusive': then it fails with EEXIST if 'path' exists).  0 or -1
+ * (errno set).  Killed at any point, it leaves either no file or the whole file at 'path';
+ * the hidden temp file (.NAME.tmp.PID.XXXXXX) matches no case, crash or corpus pattern. */
+int gc_write_atomic(const char *path, const char *data, size_t len, int exclusive);
+/* Copy a regular file with gc_write_atomic. */
 int gc_copy_file(const char *src, const char *dst);
 int gc_mkdirs(const char *path);
 /* Folder of the running executable. */

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "fsutil.h"
 #include "triage.h"
 
 #define GATECRASH_VERSION "0.1.0"

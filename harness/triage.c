@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fsutil.h"
 #include "spawn.h"
 #include "reproducer.h"
 
@@ -40,42 +41,6 @@ void gc_case_slug(const char *sig, char *out, size_t len)
         out[o++] = c;
     }
     out[o] = '\0';
-}
-
-int gc_write_atomic(const char *path, const char *data, size_t len, int exclusive)
-{
-    /* the temp file is hidden (.NAME.tmp.PID.XXXXXX): a run killed before the rename leaves
-     * nothing that replay, gate or a later triage takes for a case; gc_clean_stale
-     * removes it once its process is gone */
-    char tmp[4096];
-    const char *slash = strrchr(path, '/');
-    if (slash)
-        snprintf(tmp, sizeof tmp, "%.*s/.%s.tmp.%ld.XXXXXX", (int)(slash - path), path, slash + 1, (long)getpid());
-    else
-        snprintf(tmp, sizeof tmp, ".%s.tmp.%ld.XXXXXX", path, (long)getpid());
-    int fd = mkstemp(tmp);
-    if (fd < 0)
-        return -1;
-    size_t done = 0;
-    while (done < len) {
-        ssize_t n = write(fd, data + done, len - done);
-        if (n <= 0) {
-            close(fd);
-            unlink(tmp);
-            return -1;
-        }
-        done += (size_t)n;
-    }
-    if (fsync(fd) != 0 || fchmod(fd, 0644) != 0 || close(fd) != 0) {
-        unlink(tmp);
-        return -1;
-    }
-    int rc = exclusive ? link(tmp, path) : rename(tmp, path);
-    int saved = errno;
-    if (exclusive || rc != 0)
-        unlink(tmp);
-    errno = saved;
-    return rc;
 }
 
 /* Temp files (.NAME.tmp.PID.XXXXXX) and probes (.SLUG.probe.PID) of runs that were killed:

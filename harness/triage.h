@@ -39,11 +39,6 @@ int gc_confirm_fresh(const gc_triage_opts *o, const char *file, int raw, char *s
 /* The case's file name stem for a signature: reach-spawn-os.system-via-modattr */
 void gc_case_slug(const char *signature, char *out, size_t len);
 
-/* Write 'data' to 'path' atomically (a hidden temp file in the same folder, fsync'd, then
- * rename, or link when 'exclusive': then it fails with EEXIST if 'path' exists).  0 or -1
- * (errno set).  Killed at any point, it leaves either no file or the whole file at 'path'. */
-int gc_write_atomic(const char *path, const char *data, size_t len, int exclusive);
-
 /* Remove what killed runs left in a case folder (hidden temp files and probes whose
  * process is gone); once per folder per run.  Triage calls it before saving. */
 void gc_clean_stale(const char *dir);
