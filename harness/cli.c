@@ -120,12 +120,6 @@ static int start_in_scratch(gc_target *t, gc_session_opts *o, char **scratch, in
     return rc;
 }
 
-/* This program's own path, to re-run cases in fresh processes. */
-static void self_exe(char *out, size_t len)
-{
-    ssize_t n = readlink("/proc/self/exe", out, len - 1);
-    out[n > 0 ? n : 0] = '\0';
-}
 
 /* A case folder: 'given' (relative to where the command started) or escapes/<name>;
  * created, made absolute into out.  0 or an exit code. */
@@ -491,7 +485,7 @@ static int cmd_triage(int argc, char **argv)
         gc_rm_tree(scratch);
         return rc;
     }
-    self_exe(exe, sizeof exe);
+    gc_exe_path(exe, sizeof exe); /* to re-run cases in fresh processes */
     gc_triage_opts to = {exe, &o, out_abs, found_by, 0};
     gc_triage_summary sum = {0};
     for (int i = 0; i < files.n; i++) {
@@ -797,7 +791,7 @@ static int cmd_sweep(int argc, char **argv)
     gc_target t;
     if ((rc = start_in_scratch(&t, &o, &scratch, 1)))
         return rc;
-    self_exe(exe, sizeof exe);
+    gc_exe_path(exe, sizeof exe); /* to re-run cases in fresh processes */
     char found_by[64];
     snprintf(found_by, sizeof found_by, "gatecrash sweep (depth %d)", so.depth);
     gc_triage_opts to = {exe, &o, save_abs, found_by, 0};

@@ -136,15 +136,20 @@ int gc_mkdirs(const char *path)
     return mkdir(tmp, 0755) == 0 || errno == EEXIST ? 0 : -1;
 }
 
+int gc_exe_path(char *out, size_t len)
+{
+    ssize_t n = readlink("/proc/self/exe", out, len - 1);
+    out[n > 0 ? n : 0] = '\0';
+    return n > 0 ? 0 : -1;
+}
+
 void gc_exe_dir(char *out, size_t len)
 {
     char self[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0) {
+    if (gc_exe_path(self, sizeof self) != 0) {
         snprintf(out, len, ".");
         return;
     }
-    self[n] = '\0';
     char *slash = strrchr(self, '/');
     if (slash)
         *slash = '\0';

@@ -29,6 +29,8 @@ int gc_write_atomic(const char *path, const char *data, size_t len, int exclusiv
 /* Copy a regular file with gc_write_atomic. */
 int gc_copy_file(const char *src, const char *dst);
 int gc_mkdirs(const char *path);
+/* Path of the running executable ("" and -1 when unknown). */
+int gc_exe_path(char *out, size_t len);
 /* Folder of the running executable. */
 void gc_exe_dir(char *out, size_t len);
 

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fsutil.h"
 #include "oracle.h"
 
 static PyObject *sink;    /* open(os.devnull, 'w'): where handler prints go */
@@ -76,9 +77,7 @@ int gc_interp_start(const char *scratch, char *err, size_t errlen)
      * OSS-Fuzz's runner image has no /usr/lib/python3.11 (ci/oss-fuzz/build.sh bundles it),
      * and the isolated configuration ignores PYTHONHOME. */
     char exe[PATH_MAX], home[PATH_MAX + 16], landmark[PATH_MAX + 64];
-    ssize_t el = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (el > 0) {
-        exe[el] = '\0';
+    if (gc_exe_path(exe, sizeof exe) == 0) {
         snprintf(home, sizeof home, "%s.python", exe);
         snprintf(landmark, sizeof landmark, "%s/lib/python3.11/os.py", home);
         if (!PyStatus_Exception(st) && access(landmark, R_OK) == 0)
