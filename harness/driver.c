@@ -113,9 +113,9 @@ static void print_stats(void)
     snprintf(line, sizeof line,
              "gatecrash: stats: inputs %lu, chains run %lu, namespace installs %lu, reuses %lu, drops %lu "
              "(%zu objects watched), state repairs %lu, inputs stopped by the time limit %lu, by the memory "
-             "limit %lu, process creations stopped by the backstop %lu\n",
+             "limit %lu, process creations stopped by the backstop %lu, full state checks %lu\n",
              execs, evaluated, s->installs, s->reuses, s->drops, s->watched, gc_state_total_repairs(),
-             gc_limit_timeouts, gc_limit_ooms, gc_backstop_blocked);
+             gc_limit_timeouts, gc_limit_ooms, gc_backstop_blocked, gc_state_total_checks());
     fputs(line, stderr);
     /* $GATECRASH_STATS_FILE: one line per process, appended in one write (libFuzzer's
      * fork-mode jobs log to files it deletes; the campaign and the soak add these up) */

@@ -50,7 +50,7 @@ static size_t nlists, nsets;
 static PyObject *seen_ids; /* set of addresses of watched containers (no duplicates) */
 static int rec_limit;
 static mode_t saved_umask;
-static unsigned long total_repairs;
+static unsigned long total_repairs, total_checks;
 /* the standard descriptors: a chain that closes or replaces one (an open(2) whose file
  * object closed it) would silence the engine's log for the rest of the run */
 static struct stat std_st[3];
@@ -524,6 +524,7 @@ int gc_state_end(char *note, size_t len)
         frames_at_end = py_frames;
         return 0;
     }
+    total_checks++;
     if (hook_set && _PyInterpreterState_GetEvalFrameFunc(PyThreadState_Get()->interp) != count_frames) {
         /* someone replaced the frame hook: put it back */
         _PyInterpreterState_SetEvalFrameFunc(PyThreadState_Get()->interp, count_frames);
@@ -662,3 +663,4 @@ int gc_state_end(char *note, size_t len)
 }
 
 unsigned long gc_state_total_repairs(void) { return total_repairs; }
+unsigned long gc_state_total_checks(void) { return total_checks; }

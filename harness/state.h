@@ -16,6 +16,8 @@ void gc_state_begin(void); /* before a chain runs */
  * 'note' names what changed. */
 int gc_state_end(char *note, size_t len);
 unsigned long gc_state_total_repairs(void);
+/* inputs after which the full check ran (code ran during them, see state.c) */
+unsigned long gc_state_total_checks(void);
 /* Did any Python code run since gc_state_begin (or can that not be told)?  When not, the
  * input changed nothing that state.c or nscache.c watch, and gc_state_end returns 0 at once. */
 int gc_state_code_ran(void);

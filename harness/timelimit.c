@@ -1,10 +1,15 @@
 /* timelimit.c — the per-input limits: time and memory.
  *
- * Time: a POSIX timer per process that, when an input runs past its limit, delivers a
+ * Time: a watchdog thread that, when an input runs past its limit, sends the main thread a
  * real-time signal whose Python-level handler is a C function raising gatecrash.Timeout.
+ * Arming and disarming only store a deadline (no syscall: a POSIX timer set and cleared
+ * around every input cost two timer_settime calls, ~4% of an input's time); the thread
+ * wakes at least every 100 ms, reads the deadline, and sleeps until it.  A signal that
+ * arrives after its input ended, or before the current input's deadline (the thread read
+ * an older one), is ignored.
  * CPython runs that handler at the next bytecode boundary and also when a blocking call
  * (poll, select, wait, sleep, read) is interrupted by the signal (PEP 475 retries only after
- * checking signals), so both a `while True` in Python and a blocked syscall end.  The timer
+ * checking signals), so both a `while True` in Python and a blocked syscall end.  The signal
  * repeats every 100 ms past the limit, so code that swallows the exception gets it again.
  * The hard limit: when Python has not ended the input 3 s past its limit (a loop in C that
  * never checks signals, or gate code swallowing every Timeout), the tools print one line
@@ -21,11 +26,14 @@
 #define _GNU_SOURCE
 #include "timelimit.h"
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -42,10 +50,70 @@ unsigned long gc_limit_ooms;
 const char *volatile gc_limits_hard_what = "the input";
 volatile int gc_limits_hard_code = 4;
 
-static timer_t timer;
 static int ready, sig_no;
 static volatile int armed;
 static PyObject *timeout_exc;
+
+/* ---- the watchdog ---- */
+
+#define TICK_NS 100000000ull /* 100 ms: the longest sleep, and the repeat past a deadline */
+static _Atomic uint64_t deadline_ns; /* CLOCK_MONOTONIC; 0: no input is timed */
+static pid_t main_tid;               /* the thread that runs inputs: where the signal goes */
+static int watchdog_running;         /* in this process (a fork has no watchdog: pthread_atfork) */
+
+static uint64_t now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t); /* vDSO: no syscall */
+    return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+/* Past the current input's deadline?  (A signal sent for an earlier input is not.) */
+static int past_deadline(void)
+{
+    uint64_t d = atomic_load_explicit(&deadline_ns, memory_order_relaxed);
+    return d && now_ns() >= d;
+}
+
+static void *watchdog(void *arg)
+{
+    (void)arg;
+    for (;;) {
+        uint64_t d = atomic_load_explicit(&deadline_ns, memory_order_relaxed), now = now_ns();
+        uint64_t wake = now + TICK_NS;
+        if (d && now >= d)
+            syscall(SYS_tgkill, getpid(), main_tid, sig_no);
+        else if (d && d < wake)
+            wake = d;
+        struct timespec t = {(time_t)(wake / 1000000000ull), (long)(wake % 1000000000ull)};
+        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t, NULL) == EINTR)
+            ;
+    }
+    return NULL;
+}
+
+static void forked_child(void) { watchdog_running = 0; }
+
+/* Started at the first arm in each process, from the thread that runs inputs; it takes no
+ * signal (all blocked) and makes no Python call. */
+static int start_watchdog(void)
+{
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    pthread_attr_t at;
+    pthread_attr_init(&at);
+    pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+    pthread_attr_setstacksize(&at, 64 << 10);
+    pthread_t th;
+    main_tid = (pid_t)syscall(SYS_gettid);
+    int rc = pthread_create(&th, &at, watchdog, NULL);
+    pthread_attr_destroy(&at);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (rc == 0)
+        watchdog_running = 1;
+    return rc == 0 ? 0 : -1;
+}
 
 /* libFuzzer defines this; in its binaries its -timeout is the hard backstop */
 extern int LLVMFuzzerRunDriver(int *argc, char ***argv, int (*cb)(const uint8_t *, size_t)) __attribute__((weak));
@@ -54,8 +122,8 @@ static PyObject *on_timeout(PyObject *self, PyObject *args)
 {
     (void)self;
     (void)args;
-    if (!armed)
-        Py_RETURN_NONE; /* a late signal after the input ended */
+    if (!armed || !past_deadline())
+        Py_RETURN_NONE; /* a late signal after the input ended, or one for an earlier input */
     if (!gc_limit_expired)
         gc_limit_timeouts++;
     gc_limit_expired = 1;
@@ -69,12 +137,12 @@ static PyMethodDef on_timeout_def = {"gatecrash_timeout", on_timeout, METH_VARAR
 
 static struct sigaction python_sa;
 static volatile sig_atomic_t ticks;
-#define HARD_TICKS 31 /* the first expiry, then 30 repeats 100 ms apart: 3 s */
+#define HARD_TICKS 31 /* the first signal, then 30 repeats 100 ms apart: 3 s */
 
 static void hard_tramp(int s, siginfo_t *si, void *uc)
 {
     /* under libFuzzer an input's hang is its -timeout's; start-up has no other backstop */
-    if (armed && ++ticks > HARD_TICKS && (!LLVMFuzzerRunDriver || gc_limits_hard_code != 4)) {
+    if (armed && past_deadline() && ++ticks > HARD_TICKS && (!LLVMFuzzerRunDriver || gc_limits_hard_code != 4)) {
         static const char head[] = "gatecrash: error: ";
         static const char tail[] = " ran 3 s past its time limit and Python could not interrupt it "
                                    "(a loop in C, or code that swallows gatecrash.Timeout); exiting\n";
@@ -298,15 +366,12 @@ int gc_limits_init(char *err, size_t errlen)
         sa.sa_mask = python_sa.sa_mask;
         sigaction(sig, &sa, NULL);
     }
-    struct sigevent sev;
-    memset(&sev, 0, sizeof sev);
-    sev.sigev_notify = SIGEV_SIGNAL;
-    sev.sigev_signo = sig;
-    if (timer_create(CLOCK_MONOTONIC, &sev, &timer) != 0) {
-        snprintf(err, errlen, "could not create the per-input timer");
+    sig_no = sig;
+    pthread_atfork(NULL, NULL, forked_child);
+    if (!watchdog_running && start_watchdog() != 0) {
+        snprintf(err, errlen, "could not start the per-input time limit's watchdog thread");
         return -1;
     }
-    sig_no = sig;
     hook_allocators();
     atexit(print_totals);
     ready = 1;
@@ -330,16 +395,15 @@ void gc_limits_arm_for(double secs)
     budget_base = big_bytes + arena_bytes;
     if (!ready)
         return;
-    armed = 1;
-    if (secs <= 0)
+    if (secs <= 0) {
+        atomic_store_explicit(&deadline_ns, 0, memory_order_relaxed);
+        armed = 1;
         return;
-    struct itimerspec its;
-    memset(&its, 0, sizeof its);
-    its.it_value.tv_sec = (time_t)secs;
-    its.it_value.tv_nsec = (long)((secs - (double)(time_t)secs) * 1e9);
-    /* then every 100 ms: a blocked call that swallowed one interruption gets another */
-    its.it_interval.tv_nsec = 100000000L;
-    timer_settime(timer, 0, &its, NULL);
+    }
+    if (!watchdog_running) /* the first input after a fork (AFL++'s fork server) */
+        start_watchdog();
+    atomic_store_explicit(&deadline_ns, now_ns() + (uint64_t)(secs * 1e9), memory_order_relaxed);
+    armed = 1;
 }
 
 void gc_limits_arm(void) { gc_limits_arm_for(gc_input_time_limit); }
@@ -347,11 +411,7 @@ void gc_limits_arm(void) { gc_limits_arm_for(gc_input_time_limit); }
 void gc_limits_disarm(void)
 {
     armed = 0;
-    if (!ready)
-        return;
-    struct itimerspec its;
-    memset(&its, 0, sizeof its);
-    timer_settime(timer, 0, &its, NULL);
+    atomic_store_explicit(&deadline_ns, 0, memory_order_relaxed);
 }
 
 int gc_limits_is_timeout(PyObject *exc) { return exc && timeout_exc && PyErr_GivenExceptionMatches(exc, timeout_exc); }
