@@ -31,7 +31,6 @@ typedef struct {
     PyObject *snap;     /* a copy taken at snapshot time */
     PyObject *owner;    /* for an instance dict: its object (strong ref), else NULL */
     PyObject **slot;    /* where the owner keeps its dict (fixed while the owner lives) */
-    uint64_t tag;       /* version tag before the current chain */
     int exact;          /* keys added by a chain are removed too (os.environ) */
     PyObject *type;     /* for a class's dict: the class (strong ref), restored through setattr */
     char name[64];
@@ -40,10 +39,20 @@ typedef struct {
 typedef struct {
     PyObject *obj;      /* live list or set (strong ref) */
     PyObject *snap;     /* tuple copy (list) or frozenset copy (set) */
+    setentry *tbl;      /* set: a copy of its hash table when last seen equal to snap */
+    Py_ssize_t tbl_n;
     char name[64];
 } watched_seq;
 
 static watched_dict *dicts;
+/* What the check after every input reads, packed apart from the rest (dicts[i] <-> hot[i]):
+ * the loop over several hundred dicts touched a 120-byte record per dict before */
+typedef struct {
+    PyObject *dict;
+    PyObject **slot;    /* dicts[i].slot */
+    uint64_t tag;       /* version tag before the current chain */
+} hot_dict;
+static hot_dict *hot;
 static size_t ndicts;
 static watched_seq *lists, *sets;
 static size_t nlists, nsets;
@@ -114,6 +123,10 @@ static int watch_dict_owned(PyObject *d, PyObject *owner, int exact, const char 
     if (!nd)
         return -1;
     dicts = nd;
+    hot_dict *nh = realloc(hot, (ndicts + 1) * sizeof *hot);
+    if (!nh)
+        return -1;
+    hot = nh;
     watched_dict *w = &dicts[ndicts];
     w->dict = d;
     Py_INCREF(d);
@@ -125,7 +138,7 @@ static int watch_dict_owned(PyObject *d, PyObject *owner, int exact, const char 
     w->snap = PyDict_Copy(d);
     if (!w->snap)
         return -1;
-    w->tag = tag_of(d);
+    hot[ndicts] = (hot_dict){d, slot, tag_of(d)};
     snprintf(w->name, sizeof w->name, "%s", name);
     ndicts++;
     return 0;
@@ -182,6 +195,19 @@ static int restore_type(watched_dict *w)
     return changed;
 }
 
+/* A set's hash table, as it is now, kept for the quick test of seq_same. */
+static void keep_table(watched_seq *w)
+{
+    PySetObject *so = (PySetObject *)w->obj;
+    Py_ssize_t n = so->mask + 1;
+    setentry *t = realloc(w->tbl, (size_t)n * sizeof *t);
+    if (!t)
+        return; /* the slow comparison still works */
+    memcpy(t, so->table, (size_t)n * sizeof *t);
+    w->tbl = t;
+    w->tbl_n = n;
+}
+
 static int watch_seq(watched_seq **arr, size_t *n, PyObject *o, const char *name)
 {
     if (seen_before(o))
@@ -196,6 +222,10 @@ static int watch_seq(watched_seq **arr, size_t *n, PyObject *o, const char *name
         return -1;
     w->obj = o;
     Py_INCREF(o);
+    w->tbl = NULL;
+    w->tbl_n = 0;
+    if (!PyList_Check(o))
+        keep_table(w);
     snprintf(w->name, sizeof w->name, "%s", name);
     (*n)++;
     return 0;
@@ -412,7 +442,7 @@ void gc_state_begin(void)
         snapshot_signals();
     if (!hook_intact() || py_frames != frames_at_end)
         for (size_t i = 0; i < ndicts; i++)
-            dicts[i].tag = tag_of(dicts[i].dict);
+            hot[i].tag = tag_of(hot[i].dict);
     frames_at_begin = py_frames;
 }
 
@@ -475,7 +505,7 @@ static int stop_threads(void)
     return call_long(thread_count_fn) > base_threads ? -1 : 0;
 }
 
-static int seq_same(const watched_seq *w)
+static int seq_same(watched_seq *w)
 {
     if (PyList_Check(w->obj)) {
         Py_ssize_t n = PyTuple_GET_SIZE(w->snap);
@@ -488,6 +518,10 @@ static int seq_same(const watched_seq *w)
     }
     if (PySet_GET_SIZE(w->obj) != PySet_GET_SIZE(w->snap))
         return 0;
+    /* quick: the same table, slot for slot (same key objects), as when last seen equal */
+    PySetObject *so = (PySetObject *)w->obj;
+    if (w->tbl && so->mask + 1 == w->tbl_n && memcmp(so->table, w->tbl, (size_t)w->tbl_n * sizeof *w->tbl) == 0)
+        return 1;
     Py_ssize_t pos = 0;
     PyObject *k;
     Py_hash_t h;
@@ -496,6 +530,7 @@ static int seq_same(const watched_seq *w)
             PyErr_Clear();
             return 0;
         }
+    keep_table(w);
     return 1;
 }
 
@@ -551,14 +586,15 @@ int gc_state_end(char *note, size_t len)
         note_add(note, len, "trace/profile function");
     }
     for (size_t i = 0; i < ndicts; i++) {
-        watched_dict *w = &dicts[i];
-        if (w->slot && *w->slot != w->dict) { /* an instance dict replaced as a whole */
-            Py_INCREF(w->dict);
-            Py_XSETREF(*w->slot, w->dict);
-            w->tag = 0; /* force the content check */
+        hot_dict *h = &hot[i];
+        if (h->slot && *h->slot != h->dict) { /* an instance dict replaced as a whole */
+            Py_INCREF(h->dict);
+            Py_XSETREF(*h->slot, h->dict);
+            h->tag = 0; /* force the content check */
         }
-        if (tag_of(w->dict) == w->tag)
+        if (tag_of(h->dict) == h->tag)
             continue;
+        watched_dict *w = &dicts[i];
         /* sys.modules and module namespaces may grow through lazy imports and caches:
          * what was there must stay; os.environ must be exactly as it was. */
         int r = w->type ? restore_type(w) : restore_dict(w, w->exact || strcmp(w->name, "os.environ") == 0);
@@ -568,7 +604,7 @@ int gc_state_end(char *note, size_t len)
             repairs++;
             note_add(note, len, w->name);
         }
-        w->tag = tag_of(w->dict); /* checked: the next input starts from here */
+        h->tag = tag_of(h->dict); /* checked: the next input starts from here */
     }
     for (size_t i = 0; i < nlists + nsets; i++) {
         watched_seq *l = i < nlists ? &lists[i] : &sets[i - nlists];
@@ -576,6 +612,8 @@ int gc_state_end(char *note, size_t len)
             continue;
         if (seq_restore(l) < 0)
             FAIL_NOTE("a list or set could not be restored");
+        if (!PyList_Check(l->obj))
+            keep_table(l);
         repairs++;
         note_add(note, len, l->name);
     }
