@@ -46,6 +46,13 @@ c swallow-all "swallow_all()"
 expect_exit 4 "code swallowing every interruption" -- "$GC" replay -q "$T" "$WORK/swallow-all.chain"
 expect_grep "^gatecrash: error: the input ran 3 s past its time limit and Python could not interrupt it" "hard limit line"
 
+# interpreter crashers: types CPython 3.11 lets a chain call and then dereferences NULL in
+# (found by fuzzing constants-only); the harness refuses the call instead of dying
+c csv-reader "$I('_csv').Reader()[#0]"; c csv-writer "$I('_csv').Writer().writerow(1)"
+expect_exit 0 "half-made objects are refused, not run" -- "$GC" replay -q "$T" $(ch csv-reader csv-writer after)
+expect_fgrep "csv-reader.chain: blocked (5 steps, 1 failed; refused by the harness: _csv.Reader)" "_csv.Reader() refused"
+expect_fgrep "csv-writer.chain: blocked (5 steps, 1 failed; refused by the harness: _csv.Writer)" "_csv.Writer() refused"
+
 # the fuzzer: a bounded campaign over these seeds is never ended by them
 mkdir -p "$WORK/corpus" "$WORK/scratch"
 for n in spin getattr stuck forever recurse mul zfill; do cp "$WORK/$n.chain" "$WORK/corpus/"; done
