@@ -4,6 +4,7 @@
 #include "backstop.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <sched.h>
@@ -11,13 +12,49 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdatomic.h>
+#include <stdlib.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "oracle.h"
 
 volatile unsigned long gc_backstop_blocked;
-static int armed;
+static int armed, watching;
+static _Atomic unsigned dirty = GC_DIRTY_ALL;
+
+unsigned gc_backstop_take_dirty(void)
+{
+    if (!watching)
+        return GC_DIRTY_ALL;
+    return atomic_exchange(&dirty, 0);
+}
+
+/* A watched call: which state it changes (0: it is a process creation, stopped). */
+static unsigned watched_bit(int nr)
+{
+    switch (nr) {
+    case SYS_rt_sigaction: return GC_DIRTY_SIGNALS;
+    case SYS_close: case SYS_dup2: case SYS_dup3: case SYS_close_range: return GC_DIRTY_FDS;
+    case SYS_chdir: case SYS_fchdir: return GC_DIRTY_CWD;
+    case SYS_umask: return GC_DIRTY_UMASK;
+    default: return 0;
+    }
+}
+
+/* SECCOMP_USER_NOTIF_FLAG_CONTINUE is Linux 5.5 */
+static int kernel_continues(void)
+{
+    struct utsname u;
+    if (uname(&u) != 0)
+        return 0;
+    int major = atoi(u.release), minor = 0;
+    const char *dot = strchr(u.release, '.');
+    if (dot)
+        minor = atoi(dot + 1);
+    return major > 5 || (major == 5 && minor >= 5);
+}
 
 static const char *syscall_name(int nr)
 {
@@ -38,7 +75,13 @@ static const char *syscall_name(int nr)
  * every signal around vfork, and a blocked SIGSYS from seccomp kills the process.) */
 static void *supervise(void *arg)
 {
-    int fd = (int)(intptr_t)arg;
+    int hand = (int)(intptr_t)arg, fd = -1;
+    ssize_t got;
+    while ((got = read(hand, &fd, sizeof fd)) < 0 && errno == EINTR)
+        ;
+    close(hand);
+    if (got != (ssize_t)sizeof fd || fd < 0)
+        return NULL;
     struct seccomp_notif *req = NULL;
     struct seccomp_notif_resp *resp = NULL;
     if (seccomp_notify_alloc(&req, &resp) != 0)
@@ -49,6 +92,15 @@ static void *supervise(void *arg)
             if (errno == EINTR || errno == ENOENT || errno == ECANCELED)
                 continue;
             break;
+        }
+        unsigned bit = watched_bit(req->data.nr);
+        if (bit) { /* watched, not stopped: mark it, then let the call run */
+            atomic_fetch_or(&dirty, bit);
+            memset(resp, 0, sizeof *resp);
+            resp->id = req->id;
+            resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+            seccomp_notify_respond(fd, resp);
+            continue;
         }
         gc_backstop_blocked++;
         if (gc_orc.in_chain && gc_policy_forbids(&gc_orc.policy, GC_CAP_SPAWN))
@@ -77,35 +129,69 @@ int gc_backstop_arm(char *err, size_t errlen)
     /* clone: a new thread (CLONE_THREAD) passes, anything else is a new process */
     if (rc == 0)
         rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(clone), 1, SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0));
+    /* watched (state.c's dirty bits): a new signal action; 0-2 closed or replaced; the
+     * working folder; the umask */
+    int watch = rc == 0 && kernel_continues() && !getenv("GATECRASH_CHECK_EVERY_INPUT");
+    if (watch) {
+        rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(rt_sigaction), 1, SCMP_A1(SCMP_CMP_NE, 0, 0));
+        if (rc == 0)
+            rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(close), 1, SCMP_A0(SCMP_CMP_LE, 2, 0));
+        if (rc == 0)
+            rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(close_range), 1, SCMP_A0(SCMP_CMP_LE, 2, 0));
+        if (rc == 0)
+            rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(dup2), 1, SCMP_A1(SCMP_CMP_LE, 2, 0));
+        if (rc == 0)
+            rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(dup3), 1, SCMP_A1(SCMP_CMP_LE, 2, 0));
+        static const int always[] = {SCMP_SYS(chdir), SCMP_SYS(fchdir), SCMP_SYS(umask)};
+        for (size_t i = 0; rc == 0 && i < sizeof always / sizeof always[0]; i++)
+            rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, always[i], 0);
+    }
     /* clone3 passes its flags in memory the filter cannot read: ENOSYS makes glibc use clone */
     if (rc == 0)
         rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
+    /* The supervisor starts first, unfiltered, and waits for the listener's number on a
+     * pipe: glibc installs its own signal handlers (rt_sigaction) at a process's first
+     * pthread_create, and once the filter watches rt_sigaction nobody would answer that. */
+    int hand[2] = {-1, -1};
+    if (rc == 0 && pipe2(hand, O_CLOEXEC) != 0)
+        rc = -errno;
+    pthread_t th;
+    if (rc == 0) {
+        pthread_attr_t at;
+        pthread_attr_init(&at);
+        pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+        pthread_attr_setstacksize(&at, 64 * 1024);
+        /* every signal stays with the main thread (the time limit's, libFuzzer's) */
+        sigset_t all, old;
+        sigfillset(&all);
+        pthread_sigmask(SIG_BLOCK, &all, &old);
+        int prc = pthread_create(&th, &at, supervise, (void *)(intptr_t)hand[0]);
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+        pthread_attr_destroy(&at);
+        if (prc != 0) {
+            close(hand[0]);
+            close(hand[1]);
+            seccomp_release(ctx);
+            snprintf(err, errlen, "backstop: the supervisor thread could not start: %s", strerror(prc));
+            return -1;
+        }
+    }
     if (rc == 0)
         rc = seccomp_load(ctx);
     int fd = rc == 0 ? seccomp_notify_fd(ctx) : -1;
     if (ctx)
         seccomp_release(ctx); /* the filter and its listener fd stay */
+    if (hand[1] >= 0) { /* the listener's number, or -1: the supervisor then ends */
+        ssize_t w = write(hand[1], &fd, sizeof fd);
+        (void)w;
+        close(hand[1]);
+    }
     if (rc != 0 || fd < 0) {
         snprintf(err, errlen, "backstop: the seccomp filter could not be installed: %s",
                  strerror(rc ? -rc : errno));
         return -1;
     }
-    pthread_t th;
-    pthread_attr_t at;
-    pthread_attr_init(&at);
-    pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
-    pthread_attr_setstacksize(&at, 64 * 1024);
-    /* every signal stays with the main thread (the time limit's timer, libFuzzer's) */
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, &old);
-    rc = pthread_create(&th, &at, supervise, (void *)(intptr_t)fd);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    pthread_attr_destroy(&at);
-    if (rc != 0) {
-        snprintf(err, errlen, "backstop: the supervisor thread could not start: %s", strerror(rc));
-        return -1;
-    }
     armed = 1;
+    watching = watch;
     return 0;
 }

@@ -12,7 +12,15 @@
  * it applies to input execution only: in fuzz_gate / fuzz_gate_afl at the first input
  * (libFuzzer's fork-mode, -merge and -minimize_crash parents and AFL++'s fork server run
  * no input and stay unfiltered), and in the gatecrash command after its spawner (spawn.h)
- * is up: every process the command starts comes from the spawner, which has no filter. */
+ * is up: every process the command starts comes from the spawner, which has no filter.
+ *
+ * The same filter also reports, without stopping them, the system calls that change the
+ * process state state.c must put back after an input: setting a signal disposition
+ * (rt_sigaction with a new action), closing or replacing descriptors 0-2 (close, dup2,
+ * dup3, close_range from 0-2), chdir, fchdir and umask.  The supervisor marks them dirty
+ * and lets the call run (SECCOMP_USER_NOTIF_FLAG_CONTINUE).  So the check after an input
+ * skips some forty system calls (one sigaction per signal, fstat of 0-2, getcwd, umask)
+ * when nothing was marked, and such calls are rare: the notification costs only then. */
 #ifndef GATECRASH_BACKSTOP_H
 #define GATECRASH_BACKSTOP_H
 
@@ -23,5 +31,10 @@ int gc_backstop_arm(char *err, size_t errlen);
 int gc_backstop_armed(void);
 /* Process-creation calls the filter stopped (in and out of chain steps). */
 extern volatile unsigned long gc_backstop_blocked;
+
+/* What changed since the last call: GC_DIRTY_* bits, cleared by the call.  Every bit is
+ * set while the filter does not watch (not armed, or a kernel before 5.5). */
+enum { GC_DIRTY_SIGNALS = 1, GC_DIRTY_FDS = 2, GC_DIRTY_CWD = 4, GC_DIRTY_UMASK = 8, GC_DIRTY_ALL = 15 };
+unsigned gc_backstop_take_dirty(void);
 
 #endif

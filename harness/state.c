@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "backstop.h"
 #include "oracle.h"
 #include "timelimit.h"
 
@@ -617,7 +618,10 @@ int gc_state_end(char *note, size_t len)
         repairs++;
         note_add(note, len, l->name);
     }
-    for (int fd = 0; fd < 3; fd++) {
+    /* the process state only system calls change: the backstop's filter tells which were
+     * made (backstop.h); all of it when it cannot tell */
+    unsigned dirty = check_every_input ? GC_DIRTY_ALL : gc_backstop_take_dirty();
+    for (int fd = 0; fd < 3 && (dirty & GC_DIRTY_FDS); fd++) {
         struct stat st;
         if (std_copy[fd] < 0 || (fstat(fd, &st) == 0 && st.st_dev == std_st[fd].st_dev && st.st_ino == std_st[fd].st_ino))
             continue;
@@ -627,7 +631,7 @@ int gc_state_end(char *note, size_t len)
         note_add(note, len, "standard file descriptors");
     }
     char cwd[PATH_MAX];
-    if (!getcwd(cwd, sizeof cwd) || strcmp(cwd, gc_orc.scratch) != 0) {
+    if ((dirty & GC_DIRTY_CWD) && (!getcwd(cwd, sizeof cwd) || strcmp(cwd, gc_orc.scratch) != 0)) {
         if (chdir(gc_orc.scratch) != 0)
             FAIL_NOTE("the working folder could not be restored");
         repairs++;
@@ -650,7 +654,7 @@ int gc_state_end(char *note, size_t len)
         repairs++;
         note_add(note, len, "gc frozen");
     }
-    mode_t m = umask(saved_umask);
+    mode_t m = dirty & GC_DIRTY_UMASK ? umask(saved_umask) : saved_umask;
     if (m != saved_umask) {
         repairs++;
         note_add(note, len, "umask");
@@ -671,7 +675,7 @@ int gc_state_end(char *note, size_t len)
         }
         int ts_sig = gc_limits_signal();
         /* the standard signals and the timer's (real-time signals nobody sends are not checked) */
-        for (int s = 1; s < NSIG && (s < SIGRTMIN || s <= ts_sig); s++) {
+        for (int s = 1; s < NSIG && (s < SIGRTMIN || s <= ts_sig) && (dirty & GC_DIRTY_SIGNALS); s++) {
             struct sigaction cur;
             if ((s >= SIGRTMIN && s != ts_sig) || sigaction(s, NULL, &cur) != 0 || same_action(&cur, &saved_sa[s]))
                 continue;
@@ -695,6 +699,8 @@ int gc_state_end(char *note, size_t len)
         repairs++;
         note_add(note, len, "locale");
     }
+    if (dirty)
+        gc_backstop_take_dirty(); /* what the repairs above did themselves */
     total_repairs += (unsigned long)repairs;
     frames_at_end = py_frames;
     return repairs;
