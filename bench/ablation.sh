@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # With and without each Python-side signal (issue 4): the default fuzz_gate against the
-# same with one signal off (--feedback=full,-SIGNAL, see harness/feedback.h) or on
-# (+counts: hit counts, off by default), and with no
-# Python-side feedback at all (chain mutator and namespace reuse kept).  For each target,
+# same with one of its signals off (-SIGNAL: --feedback=default,-SIGNAL, see
+# harness/feedback.h) or one more on (+SIGNAL), with every signal ("full"), and with no
+# Python-side feedback at all ("none"; chain mutator and namespace reuse kept).  For each target,
 # variant and seed, one single-process run of SECONDS (escapes reported once per signature,
 # not as crashes), two runs at a time.  Writes bench/results/ablation.{md,json}.
 # RUNS=N bounds each run by N inputs instead of SECONDS (then every figure but chains run/s is
@@ -21,11 +21,11 @@ root=$PWD
 name=${NAME:-ablation}
 out=bench/results/$name-runs
 [[ -n ${REPORT_ONLY:-} ]] || { rm -rf "$out" && mkdir -p "$out"; }
-variants=${VARIANTS:-"full +counts -gate -names -transitions -modules -classes -prims none"}
+variants=${VARIANTS:-"default full none -transitions -classes -prims +names +modules +gate +counts"}
 seed_inputs=$(ls "$root"/corpus/* | paste -sd,)
 run() { # target variant seed
   local t=$1 v=$2 s=$3 fb
-  case $v in full|none) fb=$v ;; *) fb="full,$v" ;; esac
+  case $v in default|full|none) fb=$v ;; *) fb="default,$v" ;; esac
   local d=$out/$t.$v.$s bound=(-max_total_time="$secs")
   [[ -n ${RUNS:-} ]] && bound=(-runs="$RUNS" -max_total_time=$((secs * 20)))
   mkdir -p "$d/scratch"
@@ -86,7 +86,8 @@ for t in targets:
              "median_distinct": statistics.median(r["distinct"] for r in rows) if rows else 0,
              "median_corpus": statistics.median(r["corpus"] for r in rows) if rows else 0, "runs": rows}
         data[f"{t}/{v}"] = d
-        name = {"full": "default (all but counts)", "none": "none"}.get(
+        name = {"default": "default (transitions, classes, prims)", "full": "full (all but counts)",
+                "none": "none"}.get(
             v, ("default but " if v[0] == "-" else "default and ") + v[1:])
         fe, fi = d["median_first_escape_s"], d["median_first_escape_inputs"]
         md.append(f"| {t} | {name} | {d['chains_per_s']:,.0f} | {'{:,.0f}'.format(fi) if fi is not None else 'none'} | "

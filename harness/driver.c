@@ -19,10 +19,11 @@
  *                         a deterministic campaign (gatecrash fuzz --runs N, one job)
  *   --input-timeout=S     per-input time limit that interrupts Python (default 2; 0: off)
  *   --feedback=none       no Python-side features (libFuzzer sees only this file's coverage)
- *   --feedback=full       all features (the default with libFuzzer); --feedback=coarse: all
- *                         but (type of value, name taken) (the default with AFL++);
- *                         --feedback=full,-gate,+counts: the default without the gate's
- *                         lines, with hit counts (see feedback.h)
+ *   --feedback=default    transitions, classes, prims: the signals shown to help (the
+ *                         default with libFuzzer, see feedback.h); --feedback=full: every
+ *                         signal but hit counts; --feedback=coarse: full but (type of
+ *                         value, name taken) (the default with AFL++); --feedback=+gate,
+ *                         -prims: the default with the gate's lines, without prims
  *   --naive=1             the naive loop: --reuse=0 --feedback=none --mutator=bytes
  *   --reuse=0             a fresh install for every input (default: reuse the installed
  *                         namespace while no input changed it, see nscache.h)
@@ -135,12 +136,13 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     const char *v;
     gc_nscache_enabled = 1; /* cheap fresh namespaces; --reuse=0 for the naive loop */
     /* Linked with AFL++'s runtime (fuzz_gate_afl, or an OSS-Fuzz AFL++ build of this same
-     * file): AFL++ keeps every input that reaches a new map byte and has no chain-aware
-     * mutator to make use of them, so the (type, name) feature floods its queue (thousands
-     * of entries in a minute, no escape found); it is off unless --feedback=full. */
+     * file): every signal but (type, name), which floods AFL++'s queue (thousands of
+     * entries in a minute, no escape found: it keeps every input that reaches a new map
+     * byte, and its mutator does not probe values); the set measured with AFL++
+     * (docs/PERFORMANCE.md).  --feedback= still picks. */
     int afl = gc_feedback_afl_runtime();
     if (afl)
-        gc_feedback_signals &= ~(unsigned)GC_FB_NAMES;
+        gc_feedback_signals = GC_FB_COARSE;
     static char beside[4096];
     for (int i = 1; i < *argc; i++) {
         const char *a = (*argv)[i];

@@ -31,8 +31,9 @@ int gc_feedback_parse(const char *spec, unsigned *out)
         int sign = *tok == '-' ? -1 : *tok == '+' ? 1 : 0;
         const char *w = sign ? tok + 1 : tok;
         unsigned bit = 0;
-        if (first && !sign && strcmp(w, "full") == 0) { m = GC_FB_DEFAULT; continue; }
-        if (first && !sign && strcmp(w, "coarse") == 0) { m = GC_FB_DEFAULT & ~(unsigned)GC_FB_NAMES; continue; }
+        if (first && !sign && strcmp(w, "default") == 0) { m = GC_FB_DEFAULT; continue; }
+        if (first && !sign && strcmp(w, "full") == 0) { m = GC_FB_FULL; continue; }
+        if (first && !sign && strcmp(w, "coarse") == 0) { m = GC_FB_COARSE; continue; }
         if (first && !sign && strcmp(w, "none") == 0) { m = 0; continue; }
         for (unsigned i = 0; i < sizeof signal_names / sizeof *signal_names; i++)
             if (strcmp(w, signal_names[i]) == 0)

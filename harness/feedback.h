@@ -15,7 +15,7 @@
  * (NULL for other steps). */
 void gc_feedback_step(PyObject *in, int op, const char *name, PyObject *out);
 extern int gc_feedback_enabled;
-/* The signals, each of which can be turned off (the ablation of bench/ablation.sh):
+/* The signals, each of which can be turned on or off (the ablation of bench/ablation.sh):
  *   transitions  (type of value, operation, type of result)
  *   names        (type of value, name taken)
  *   modules      first reach of each module, real (the one in sys.modules) or not
@@ -23,17 +23,25 @@ extern int gc_feedback_enabled;
  *   prims        which real primitive (of the oracle's table) was reached
  *   gate         the gate module's own code: each function entered and each line run
  *                (a C trace function, on only while a frame of the gate module runs)
- *   counts       hit counts (libFuzzer buckets them: 1, 2, 3, 4-7, ...); off (the
- *                default): each feature is one bit.  With counts the corpus grows by a
- *                fifth and no more escapes were found (docs/PERFORMANCE.md, ablation) */
+ *   counts       hit counts (libFuzzer buckets them: 1, 2, 3, 4-7, ...); off: each
+ *                feature is one bit
+ * The default is the signals the ablation showed to help find escapes on the hard case
+ * (targets/constants-only, class walks of 4+ steps; docs/PERFORMANCE.md): transitions,
+ * classes and prims.  Without any of them the median number of inputs to the first escape
+ * rose; names, modules, gate and counts showed no gain there, and names and modules grow
+ * libFuzzer's corpus most (every attribute name, every importable module), which costs
+ * time per input and memory.  "full" is every signal but counts. */
 enum {
     GC_FB_TRANSITIONS = 1, GC_FB_NAMES = 2, GC_FB_MODULES = 4, GC_FB_CLASSES = 8, GC_FB_PRIMS = 16,
-    GC_FB_GATE = 32, GC_FB_COUNTS = 64, GC_FB_ALL = 127, GC_FB_DEFAULT = GC_FB_ALL & ~GC_FB_COUNTS
+    GC_FB_GATE = 32, GC_FB_COUNTS = 64, GC_FB_ALL = 127,
+    GC_FB_FULL = GC_FB_ALL & ~GC_FB_COUNTS,
+    GC_FB_COARSE = GC_FB_FULL & ~GC_FB_NAMES, /* AFL++'s default (see driver.c) */
+    GC_FB_DEFAULT = GC_FB_TRANSITIONS | GC_FB_CLASSES | GC_FB_PRIMS
 };
 extern unsigned gc_feedback_signals;
-/* "none" | "full" (the default set) | "coarse" (full but names), then ",-signal" /
- * ",+signal"; or "-signal"/"+signal" alone (from the default); or a plain list
- * "transitions,modules".  Returns 0, or -1 on an unknown word. */
+/* "none" | "default" | "full" (every signal but counts) | "coarse" (full but names), then
+ * ",-signal" / ",+signal"; or "-signal"/"+signal" alone (from the default); or a plain
+ * list "transitions,modules".  Returns 0, or -1 on an unknown word. */
 int gc_feedback_parse(const char *spec, unsigned *out);
 /* Gate-code coverage: frames whose globals are this module's namespace. */
 void gc_feedback_gate_module(PyObject *module);
