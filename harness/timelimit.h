@@ -1,4 +1,4 @@
-/* timelimit.h — the per-input limits: time (a POSIX timer that interrupts Python) and
+/* timelimit.h — the per-input limits: time (a watchdog thread whose signal interrupts Python) and
  * memory (a bound on what Python allocates during an input).  See timelimit.c. */
 #ifndef GATECRASH_TIMELIMIT_H
 #define GATECRASH_TIMELIMIT_H
@@ -16,7 +16,7 @@ extern size_t gc_input_memory_limit;
 extern volatile int gc_limit_oom; /* the current input hit the memory limit */
 extern unsigned long gc_limit_ooms;
 
-/* Once, after Py_Initialize: the timer, its Python-level handler, the allocator hooks.
+/* Once, after Py_Initialize: the watchdog, its signal's Python-level handler, the allocator hooks.
  * Idempotent. */
 int gc_limits_init(char *err, size_t errlen);
 void gc_limits_arm(void);    /* before an input */
@@ -26,7 +26,7 @@ void gc_limits_disarm(void); /* after it */
 void gc_limits_arm_for(double seconds);
 double gc_limits_import_seconds(void);
 int gc_limits_is_timeout(PyObject *exc_type_or_value);
-int gc_limits_signal(void); /* the timer's signal number (state.c keeps its handler) */
+int gc_limits_signal(void); /* the time limit's signal number (state.c keeps its handler) */
 /* The hard limit's line names this and exits with this code ("the input", 4). */
 extern const char *volatile gc_limits_hard_what;
 extern volatile int gc_limits_hard_code;
