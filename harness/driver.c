@@ -17,7 +17,8 @@
  *                         inputs signature via chain") and is not a crash: benchmarks
  *   --escapes=record      the same, and the input is saved as -artifact_prefix's crash-HASH:
  *                         a deterministic campaign (gatecrash fuzz --runs N, one job)
- *   --input-timeout=S     per-input time limit that interrupts Python (default 2; 0: off)
+ *   --input-timeout=S     per-input time limit that interrupts Python (default 0.02; the
+ *                         gatecrash command's 2; 0: off)
  *   --feedback=none       no Python-side features (libFuzzer sees only this file's coverage)
  *   --feedback=default    transitions, classes, prims: the signals shown to help (the
  *                         default with libFuzzer, see feedback.h); --feedback=full: every
@@ -31,7 +32,8 @@
  *                         crashes: a campaign stops re-finding what it already has
  * The scratch folder is the working folder the engine is started in.
  * Environment: GATECRASH_TRACE_INPUTS=FILE writes every chain run to FILE (flushed), to
- * find the input behind a process that ends without a report. */
+ * find the input behind a process that ends without a report; GATECRASH_TRACE_TIMEOUTS=1
+ * prints each chain stopped by the time limit. */
 #include <stdint.h>
 #include <time.h>
 #include <stdio.h>
@@ -135,6 +137,14 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     gc_session_opts o = {0};
     const char *v;
     gc_nscache_enabled = 1; /* cheap fresh namespaces; --reuse=0 for the naive loop */
+    /* A chain runs in tens of microseconds; the ones that reach the limit are blocked for
+     * good (subprocess._PopenSelector().select() polls with no timeout, and every station
+     * proxy carries it; an event loop's run_forever, a queue's get), and each costs the
+     * whole limit.  A one-minute station-1.5.0 run with the replay's 2 s spent 44 s of its
+     * 64 in 22 of them; at 0.02 s a run meets 40-110 a minute (1-4% of its time).  A slow
+     * but legitimate step cut short (a big import) keeps what it did (imported submodules
+     * stay) and gets further the next time.  Replay, triage and the sweep keep 2 s. */
+    gc_input_time_limit = 0.02;
     /* Linked with AFL++'s runtime (fuzz_gate_afl, or an OSS-Fuzz AFL++ build of this same
      * file): every signal but (type, name), which floods AFL++'s queue (thousands of
      * entries in a minute, no escape found: it keeps every input that reaches a new map
@@ -400,8 +410,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         gc_die_msg("%s (after %lu inputs)", err, execs);
         exit(rc);
     }
-    if (outcome.timed_out && !outcome.escaped)
+    if (outcome.timed_out && !outcome.escaped) {
+        if (getenv("GATECRASH_TRACE_TIMEOUTS")) { /* which chains block (see the time limit above) */
+            gc_strbuf sb;
+            gc_sb_init(&sb);
+            gc_chain_print_oneline(&chain, &sb);
+            fprintf(stderr, "gatecrash: TIMEOUT via %s\n", sb.data);
+            gc_sb_free(&sb);
+        }
         return -1; /* a hang, stopped: not worth keeping */
+    }
     if (outcome.escaped && is_known(outcome.signature))
         return -1; /* found before: neither a crash nor worth keeping in the corpus */
     if (outcome.escaped && escapes_continue) { /* benchmarks: time to each signature */
