@@ -352,7 +352,11 @@ static void record_input(const uint8_t *data, size_t size)
 
 /* Resident memory now, and the peak, at input 2^16, 2^17, ... and at 100k, 1M, 10M: the
  * engines report only the peak, which one input's short-lived allocation (a string of
- * 100 MB, within the per-input budget) raises for good; growth shows in the resident size. */
+ * 100 MB, within the per-input budget) raises for good; growth shows in the resident size.
+ * With it, what Python holds (its allocated blocks, the modules loaded), to tell the
+ * interpreter's growth from the engine's corpus. */
+Py_ssize_t _Py_GetAllocatedBlocks(void); /* libpython's (sys.getallocatedblocks), no public header */
+
 static void report_memory(void)
 {
     if ((execs < 65536 || (execs & (execs - 1))) && execs != 100000 && execs != 1000000 && execs != 10000000)
@@ -366,8 +370,13 @@ static void report_memory(void)
     }
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
-    fprintf(stderr, "gatecrash: memory at input %lu: resident %.1f MB, peak %.1f MB\n", execs,
-            resident < 0 ? -1.0 : (double)resident * (double)sysconf(_SC_PAGESIZE) / 1048576.0, ru.ru_maxrss / 1024.0);
+    /* what Python holds: blocks allocated, loaded modules */
+    Py_ssize_t blocks = _Py_GetAllocatedBlocks();
+    PyObject *mods = PyImport_GetModuleDict();
+    fprintf(stderr, "gatecrash: memory at input %lu: resident %.1f MB, peak %.1f MB, Python blocks %zd, "
+            "modules %zd\n", execs,
+            resident < 0 ? -1.0 : (double)resident * (double)sysconf(_SC_PAGESIZE) / 1048576.0, ru.ru_maxrss / 1024.0,
+            blocks, mods ? PyDict_GET_SIZE(mods) : (Py_ssize_t)-1);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
