@@ -18,6 +18,7 @@ secs=${1:-20} seeds=${2:-3} build=${3:-build}
 targets=${4:-"station-1.5.0 station-advisory-fix"}
 root=$PWD
 [[ $build == /* ]] || build=$root/$build
+[[ -x $build/fuzz_gate ]] || { bash ci/install-deps.sh && BUILD_DIR=$build bash ci/build.sh; } || exit 2
 name=${NAME:-ablation}
 out=bench/results/$name-runs
 [[ -n ${REPORT_ONLY:-} ]] || { rm -rf "$out" && mkdir -p "$out"; }
