@@ -42,6 +42,7 @@
 #include <unistd.h>
 #include <fcntl.h>
 #include <sys/resource.h>
+#include <malloc.h>
 
 #include "backstop.h"
 #include "eval.h"
@@ -385,6 +386,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static gc_outcome outcome;
     char err[512];
     execs++;
+    /* Give freed memory back every 4096 inputs: after one input's short-lived big
+     * allocation (within its budget) glibc keeps the pages (its mmap threshold rises to
+     * the freed size), and a long single process then looks like it grows: on station-1.5.0
+     * the resident size went 45 -> 68 MB from 100k to 1M inputs without this, 44 -> 50 MB
+     * with it.  A trim costs well under a millisecond. */
+    if ((execs & 4095) == 0)
+        malloc_trim(0);
     report_memory();
     gc_chain_parse(data, size, GC_PARSE_LENIENT, &chain, NULL);
     if (chain.nstmts == 0)
