@@ -393,6 +393,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
      * with it.  A trim costs well under a millisecond. */
     if ((execs & 4095) == 0)
         malloc_trim(0);
+    /* and collect cyclic garbage every 65536: in a long process it piles up in the oldest
+     * generation, which CPython collects rarely (100k -> 1M inputs on station-1.5.0:
+     * Python's blocks +28% without, +14% with; resident +10.3% / +7.6%) */
+    if ((execs & 65535) == 0)
+        gc_eval_collect_first = 1;
     report_memory();
     gc_chain_parse(data, size, GC_PARSE_LENIENT, &chain, NULL);
     if (chain.nstmts == 0)

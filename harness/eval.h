@@ -81,6 +81,9 @@ int gc_eval_init(char *err, size_t errlen);
  * an internal error (message in out->state_note). */
 int gc_eval_chain(gc_evaluator *ev, const gc_chain *c, gc_outcome *out);
 
+/* Set: the next gc_run_input starts with a full garbage collection, inside the input's
+ * state-check and time-limit window (fuzz_gate sets it now and then). */
+extern int gc_eval_collect_first;
 /* A fresh namespace (installed, or cached while nothing could have changed it: nscache.h),
  * evaluation, interpreter state check and repair: one fuzz input.
  * Returns 0, or an exit code (GC_EXIT_TARGET when the install failed, GC_EXIT_HARNESS when
