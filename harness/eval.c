@@ -154,11 +154,35 @@ PyObject *gc_eval_trampoline(PyObject *ns) { return PyFunction_New(tramp_code, n
  * times, and dir() builds and sorts a few hundred names each time.  A module's dir() is
  * its namespace's keys (sorted), so the namespace's version tag says when to redo it. */
 #define DIR_CACHE 64
-static struct {
-    PyObject *mod;  /* strong */
-    uint64_t tag;
+typedef struct {
+    PyObject *key;  /* the module or class (strong) */
+    uint64_t tag;   /* its namespace's version tag, or its type version tag */
     PyObject *names;
-} dir_cache[DIR_CACHE];
+} dir_entry;
+static dir_entry dir_cache[DIR_CACHE];
+
+/* The names kept for (key, tag) in the entry key's address picks, as a new reference;
+ * NULL when there are none. */
+static PyObject *dir_cached(dir_entry *cache, size_t n, PyObject *key, uint64_t tag)
+{
+    dir_entry *e = &cache[((uintptr_t)key >> 4) % n];
+    if (e->key != key || e->tag != tag)
+        return NULL;
+    Py_INCREF(e->names);
+    return e->names;
+}
+
+/* Keep 'names' (a new reference, returned) for (key, tag), in place of what was there. */
+static PyObject *dir_keep(dir_entry *cache, size_t n, PyObject *key, uint64_t tag, PyObject *names)
+{
+    dir_entry *e = &cache[((uintptr_t)key >> 4) % n];
+    Py_INCREF(names);
+    Py_XSETREF(e->names, names);
+    Py_INCREF(key);
+    Py_XSETREF(e->key, key);
+    e->tag = tag;
+    return names;
+}
 
 /* dir() of a class, memoised too: walks take `.#K` of a few hundred classes over and over,
  * and dir(C) merges the dicts of C's whole MRO and sorts them (a third of each input's
@@ -167,11 +191,7 @@ static struct {
  * reaches every subclass), so (C, valid tag) is the key.  dir() of an object without an
  * instance dict whose class keeps object's __dir__ and __class__ is dir() of its class. */
 #define TYPE_DIR_CACHE 512
-static struct {
-    PyTypeObject *tp; /* strong */
-    unsigned int tag;
-    PyObject *names;
-} type_dir_cache[TYPE_DIR_CACHE];
+static dir_entry type_dir_cache[TYPE_DIR_CACHE];
 static PyObject *obj_dir_descr, *obj_class_descr, *str_dir, *str_class, *str_dict;
 
 static int tag_valid(PyTypeObject *tp, unsigned int *tag)
@@ -220,37 +240,20 @@ static PyObject *dir_of(PyObject *v)
         unsigned int tag;
         if (!tp || !tag_valid(tp, &tag))
             return PyObject_Dir(v);
-        size_t slot = ((uintptr_t)tp >> 4) % TYPE_DIR_CACHE;
-        if (type_dir_cache[slot].tp == tp && type_dir_cache[slot].tag == tag) {
-            Py_INCREF(type_dir_cache[slot].names);
-            return type_dir_cache[slot].names;
-        }
-        PyObject *names = PyObject_Dir((PyObject *)tp);
+        PyObject *names = dir_cached(type_dir_cache, TYPE_DIR_CACHE, (PyObject *)tp, tag);
+        if (names)
+            return names;
+        names = PyObject_Dir((PyObject *)tp);
         if (!names || !PyType_HasFeature(tp, Py_TPFLAGS_VALID_VERSION_TAG) || tp->tp_version_tag != tag)
             return names; /* (dir() ran code that changed the class: not cached) */
-        Py_XSETREF(type_dir_cache[slot].names, names);
-        Py_INCREF(names);
-        Py_INCREF(tp);
-        Py_XSETREF(type_dir_cache[slot].tp, tp);
-        type_dir_cache[slot].tag = tag;
+        return dir_keep(type_dir_cache, TYPE_DIR_CACHE, (PyObject *)tp, tag, names);
+    }
+    uint64_t tag = ((PyDictObject *)PyModule_GetDict(v))->ma_version_tag;
+    PyObject *names = dir_cached(dir_cache, DIR_CACHE, v, tag);
+    if (names)
         return names;
-    }
-    PyObject *d = PyModule_GetDict(v);
-    uint64_t tag = ((PyDictObject *)d)->ma_version_tag;
-    size_t slot = ((uintptr_t)v >> 4) % DIR_CACHE;
-    if (dir_cache[slot].mod == v && dir_cache[slot].tag == tag) {
-        Py_INCREF(dir_cache[slot].names);
-        return dir_cache[slot].names;
-    }
-    PyObject *names = PyObject_Dir(v);
-    if (!names)
-        return NULL;
-    Py_XSETREF(dir_cache[slot].names, names);
-    Py_INCREF(names);
-    Py_INCREF(v);
-    Py_XSETREF(dir_cache[slot].mod, v);
-    dir_cache[slot].tag = tag;
-    return names;
+    names = PyObject_Dir(v);
+    return names ? dir_keep(dir_cache, DIR_CACHE, v, tag, names) : NULL;
 }
 
 static int is_identifier(const char *s, Py_ssize_t n, int dotted)
