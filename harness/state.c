@@ -462,8 +462,7 @@ void gc_state_begin(void)
 {
     if (!sig_snapped)
         snapshot_signals();
-    if (!hook_intact() || py_frames != frames_at_end)
-    {
+    if (!hook_intact() || py_frames != frames_at_end) {
         for (size_t i = 0; i < ndicts; i++)
             hot[i].tag = tag_of(hot[i].dict);
         tags_at = global_dict_version();
