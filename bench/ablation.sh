@@ -10,6 +10,7 @@
 # REPORT_ONLY=1 runs nothing and reports the runs already in bench/results/X-runs (seeds
 # that did not finish every variant are left out).
 # NAME=X writes bench/results/X.{md,json} (default: ablation).
+# A variant may combine changes: "-transitions,+modules".
 # Usage: [NAME=X] [VARIANTS="full none ..."] [RUNS=N] bench/ablation.sh [SECONDS=20] [SEEDS=3] [BUILD_DIR=build] [TARGETS="station-1.5.0 station-advisory-fix"]
 # With the defaults it takes about 10 minutes on 2 cores.
 set -uo pipefail
@@ -88,8 +89,8 @@ for t in targets:
              "median_corpus": statistics.median(r["corpus"] for r in rows) if rows else 0, "runs": rows}
         data[f"{t}/{v}"] = d
         name = {"default": "default (transitions, classes, prims)", "full": "full (all but counts)",
-                "none": "none"}.get(
-            v, ("default but " if v[0] == "-" else "default and ") + v[1:])
+                "none": "none"}.get(  # "-a,+b": "default but a, and b"
+            v, "default " + ", ".join(("but " if w[0] == "-" else "and ") + w[1:] for w in v.split(",")))
         fe, fi = d["median_first_escape_s"], d["median_first_escape_inputs"]
         md.append(f"| {t} | {name} | {d['chains_per_s']:,.0f} | {'{:,.0f}'.format(fi) if fi is not None else 'none'} | "
                   f"{'%.2f s' % fe if fe is not None else 'none'} | {d['runs_with_escape']}/{len(rows)} | "
