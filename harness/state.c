@@ -126,6 +126,17 @@ static int seen_before(PyObject *o)
     return r != 0;
 }
 
+int gc_state_watches(PyObject *o)
+{
+    if (!seen_ids)
+        return 0;
+    PyObject *id = PyLong_FromVoidPtr(o);
+    int r = id ? PySet_Contains(seen_ids, id) : 0;
+    Py_XDECREF(id);
+    PyErr_Clear();
+    return r == 1;
+}
+
 static int watch_dict_owned(PyObject *d, PyObject *owner, int exact, const char *name)
 {
     PyObject **slot = owner ? _PyObject_GetDictPtr(owner) : NULL;
@@ -532,13 +543,12 @@ static int stop_threads(void)
 static int seq_same(watched_seq *w)
 {
     if (PyList_Check(w->obj)) {
+        /* the same item objects in the same order: both keep their items as one array of
+         * pointers (a module's __all__ runs to hundreds of names; one memcmp, not a loop) */
         Py_ssize_t n = PyTuple_GET_SIZE(w->snap);
-        if (PyList_GET_SIZE(w->obj) != n)
-            return 0;
-        for (Py_ssize_t j = 0; j < n; j++)
-            if (PyList_GET_ITEM(w->obj, j) != PyTuple_GET_ITEM(w->snap, j))
-                return 0;
-        return 1;
+        return PyList_GET_SIZE(w->obj) == n &&
+               (n == 0 || memcmp(((PyListObject *)w->obj)->ob_item, ((PyTupleObject *)w->snap)->ob_item,
+                                 (size_t)n * sizeof(PyObject *)) == 0);
     }
     if (PySet_GET_SIZE(w->obj) != PySet_GET_SIZE(w->snap))
         return 0;
