@@ -117,9 +117,9 @@ static void print_stats(void)
     char line[512];
     snprintf(line, sizeof line,
              "gatecrash: stats: inputs %lu, chains run %lu, namespace installs %lu, reuses %lu, drops %lu "
-             "(%zu objects watched), state repairs %lu, inputs stopped by the time limit %lu, by the memory "
+             "(%zu objects watched), dicts put back %lu, state repairs %lu, inputs stopped by the time limit %lu, by the memory "
              "limit %lu, process creations stopped by the backstop %lu, full state checks %lu\n",
-             execs, evaluated, s->installs, s->reuses, s->drops, s->watched, gc_state_total_repairs(),
+             execs, evaluated, s->installs, s->reuses, s->drops, s->watched, s->restores, gc_state_total_repairs(),
              gc_limit_timeouts, gc_limit_ooms, gc_backstop_blocked, gc_state_total_checks());
     fputs(line, stderr);
     /* $GATECRASH_STATS_FILE: one line per process, appended in one write (libFuzzer's

@@ -4,7 +4,8 @@
  * it, and re-installing when one could.  Change is detected, not guessed: after an install
  * the objects the namespace reaches (to a bounded depth: the namespace, its values, their
  * attributes) are recorded — dict version tags, function slots (code, defaults, closure
- * cells, __dict__), instance dicts, list contents — and compared after every input; any
+ * cells, __dict__), instance dicts, list contents — and compared after every input.  A
+ * dict that changed is put back as the install left it (a copy is kept); any other
  * difference drops the cached namespace.  Real module state is gc_state's job. */
 #ifndef GATECRASH_NSCACHE_H
 #define GATECRASH_NSCACHE_H
@@ -17,6 +18,7 @@ extern int gc_nscache_enabled; /* 0: a fresh install for every input (the naive 
 
 typedef struct {
     unsigned long installs, reuses, drops;
+    unsigned long restores; /* dicts put back as the install left them, instead of a drop */
     size_t watched; /* objects recorded for the current namespace */
 } gc_nscache_stats;
 

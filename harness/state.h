@@ -16,6 +16,9 @@ void gc_state_begin(void); /* before a chain runs */
  * 'note' names what changed. */
 int gc_state_end(char *note, size_t len);
 unsigned long gc_state_total_repairs(void);
+struct _object;
+/* Is this dict (or list, set) one the snapshot watches and gc_state_end repairs? */
+int gc_state_watches(struct _object *o);
 /* inputs after which the full check ran (code ran during them, see state.c) */
 unsigned long gc_state_total_checks(void);
 /* Did any Python code run since gc_state_begin (or can that not be told)?  When not, the

@@ -2,13 +2,14 @@
 # ci/nightly.sh on station-1.5.0, bounded (--runs, fixed seed, one job; --time is only a
 # cap): with a clean escapes folder it exits 1 and writes report.md/.json/.sarif, campaign.png
 # and the merged corpus; the same night again with the escapes it saved in place finds
-# only known escapes and exits 0.  The repository's corpus/ and escapes/ are never
+# only known escapes and exits 0.  10,000 inputs: from these seeds the first escape comes
+# after 58 to about 4,100 inputs, by seed (and by build: trajectories are chaotic).  The repository's corpus/ and escapes/ are never
 # written (everything goes to a temporary folder).
 source "$(dirname "$0")/lib.sh" "$@"
 snap() { (cd "$SRC" && find corpus escapes -type f -printf '%p %s %T@\n' | sort | md5sum); }
 before=$(snap)
 nightly() { # nightly REPORT CORPUS
-  env BUILD_DIR="$BIN" bash "$SRC/ci/nightly.sh" --no-build --time 120 --runs 3000 --seed 1 --jobs 1 \
+  env BUILD_DIR="$BIN" bash "$SRC/ci/nightly.sh" --no-build --time 120 --runs 10000 --seed 1 --jobs 1 \
     --engine libfuzzer --escapes "$WORK/esc" --report "$WORK/$1" --corpus "$WORK/$2" "$SRC/targets/station-1.5.0"
 }
 expect_exit 1 "first night, clean escapes folder: new escapes" -- nightly report1 corpus1
