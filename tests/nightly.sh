@@ -3,8 +3,8 @@
 # cap): with a clean escapes folder it exits 1 and writes report.md/.json/.sarif, campaign.png
 # and the merged corpus; the same night again with the escapes it saved in place finds
 # only known escapes and exits 0.  10,000 inputs: from these seeds the first escape comes
-# after 58 to about 4,100 inputs, by seed (and by build: trajectories are chaotic).  The repository's corpus/ and escapes/ are never
-# written (everything goes to a temporary folder).
+# after 58 to about 4,100 inputs, by seed (and by build: trajectories are chaotic).  The
+# repository's corpus/ and escapes/ are never written (everything goes to a temporary folder).
 source "$(dirname "$0")/lib.sh" "$@"
 snap() { (cd "$SRC" && find corpus escapes -type f -printf '%p %s %T@\n' | sort | md5sum); }
 before=$(snap)
