@@ -138,6 +138,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     gc_session_opts o = {0};
     const char *v;
     gc_nscache_enabled = 1; /* cheap fresh namespaces; --reuse=0 for the naive loop */
+    gc_eval_step_errors = 0; /* the probe reads values, never why a step failed (naive loop too) */
     /* A chain runs in tens of microseconds; the ones that reach the limit are blocked for
      * good (subprocess._PopenSelector().select() polls with no timeout, and every station
      * proxy carries it; an event loop's run_forever, a queue's get), and each costs the

@@ -192,7 +192,18 @@ static PyObject *dir_keep(dir_entry *cache, size_t n, PyObject *key, uint64_t ta
  * instance dict whose class keeps object's __dir__ and __class__ is dir() of its class. */
 #define TYPE_DIR_CACHE 512
 static dir_entry type_dir_cache[TYPE_DIR_CACHE];
-static PyObject *obj_dir_descr, *obj_class_descr, *str_dir, *str_class, *str_dict;
+static PyObject *obj_dir_descr, *obj_class_descr, *str_dir, *str_class, *str_dict, *str_bases;
+static PyObject *type_dir_descr, *type_dict_descr, *type_bases_descr;
+
+/* dir(C) for a class C whose metaclass M is not type (ABCMeta, most often) is
+ * type.__dir__(C) too when M keeps type's __dir__, attribute lookup, __dict__ and
+ * __bases__ (which type.__dir__ reads): then C's version tag says when to redo it, as for
+ * classes of type.  EnumType and others with a __dir__ of their own are not cached. */
+static int plain_metaclass(PyTypeObject *m)
+{
+    return m->tp_getattro == PyType_Type.tp_getattro && type_dir_descr && _PyType_Lookup(m, str_dir) == type_dir_descr &&
+           _PyType_Lookup(m, str_dict) == type_dict_descr && _PyType_Lookup(m, str_bases) == type_bases_descr;
+}
 
 static int tag_valid(PyTypeObject *tp, unsigned int *tag)
 {
@@ -212,13 +223,17 @@ static PyTypeObject *dir_class(PyObject *v)
         str_dir = PyUnicode_InternFromString("__dir__");
         str_class = PyUnicode_InternFromString("__class__");
         str_dict = PyUnicode_InternFromString("__dict__");
+        str_bases = PyUnicode_InternFromString("__bases__");
         obj_dir_descr = str_dir ? PyDict_GetItemWithError(PyBaseObject_Type.tp_dict, str_dir) : NULL;
         obj_class_descr = str_class ? PyDict_GetItemWithError(PyBaseObject_Type.tp_dict, str_class) : NULL;
+        type_dir_descr = str_dir ? PyDict_GetItemWithError(PyType_Type.tp_dict, str_dir) : NULL;
+        type_dict_descr = str_dict ? PyDict_GetItemWithError(PyType_Type.tp_dict, str_dict) : NULL;
+        type_bases_descr = str_bases ? PyDict_GetItemWithError(PyType_Type.tp_dict, str_bases) : NULL;
         PyErr_Clear();
     }
-    if (!obj_dir_descr || !obj_class_descr || !str_dict)
+    if (!obj_dir_descr || !obj_class_descr || !str_dict || !str_bases)
         return NULL;
-    if (PyType_CheckExact(v))
+    if (PyType_CheckExact(v) || (PyType_Check(v) && plain_metaclass(Py_TYPE(v))))
         return (PyTypeObject *)v; /* type.__dir__ */
     PyTypeObject *tp = Py_TYPE(v);
     if (PyType_Check(v) || tp->tp_getattro != PyObject_GenericGetAttr || _PyType_Lookup(tp, str_dir) != obj_dir_descr ||
@@ -668,7 +683,15 @@ int gc_eval_chain(gc_evaluator *ev, const gc_chain *c, gc_outcome *out)
             switch (t->kind) {
             case GC_T_ATTR: {
                 PyObject *name = PyUnicode_DecodeUTF8(gc_chain_str(c, t->s), t->s.len, "strict");
-                r = name ? PyObject_GetAttr(v, name) : NULL;
+                /* No one reads why a step failed while fuzzing: a missing attribute is then
+                 * looked up without making the AttributeError and its message (the most
+                 * common failed step; the same lookup, the same __getattr__ calls). */
+                if (name && !gc_eval_step_errors) {
+                    if (_PyObject_LookupAttr(v, name, &r) == 0)
+                        why = "no such attribute";
+                } else {
+                    r = name ? PyObject_GetAttr(v, name) : NULL;
+                }
                 Py_XDECREF(name);
                 char nb[GC_MAX_NAME + 1];
                 copy_name(nb, sizeof nb, gc_chain_str(c, t->s), t->s.len);
@@ -740,7 +763,7 @@ int gc_eval_chain(gc_evaluator *ev, const gc_chain *c, gc_outcome *out)
                 break;
             }
             }
-            if (!r && !why) {
+            if (!r && !why && ev->cb && gc_eval_step_errors) {
                 gc_interp_error_line(whybuf, sizeof whybuf);
                 why = whybuf;
             }
@@ -791,6 +814,7 @@ int gc_eval_chain(gc_evaluator *ev, const gc_chain *c, gc_outcome *out)
 }
 
 int gc_eval_collect_first;
+int gc_eval_step_errors = 1;
 
 int gc_run_input(gc_target *t, const gc_chain *c, gc_outcome *out, gc_step_cb cb, void *ctx,
                  char *err, size_t errlen)

@@ -50,6 +50,10 @@ typedef struct {
 } gc_step_info;
 
 typedef void (*gc_step_cb)(void *ctx, const gc_step_info *step);
+/* 1 (the default): a failed step's gc_step_info.error says why (its exception, formatted);
+ * 0: it may say only "no such attribute" or nothing, and a missing attribute is looked up
+ * without making an AttributeError (fuzz_gate, whose probe reads only values). */
+extern int gc_eval_step_errors;
 
 typedef struct {
     gc_chain resolved;      /* the chain with exploration forms replaced by names */

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "eval.h"
+#include "nscache.h"
 #include "session.h"
 #include "state.h"
 #include "check.h"
@@ -186,6 +187,51 @@ int main(int argc, char **argv)
     run("subprocess.os.sys.stdout.detach()");
     run("subprocess.os.system");
     CHECK(out.escaped, "the next input still installs and escapes after sys.stdout.detach()");
+
+    /* .#K of a class whose metaclass is not type (ABCMeta): dir() is memoised by the class's
+     * version tag (eval.c); it must name what dir() names, before and after the class changes */
+    PyObject *abcmod = PyImport_ImportModule("collections.abc");
+    PyObject *mapping = abcmod ? PyObject_GetAttrString(abcmod, "Mapping") : NULL;
+    CHECK(mapping != NULL, "collections.abc.Mapping");
+    for (int round = 0; mapping && round < 3; round++) {
+        if (round == 1)
+            PyObject_SetAttrString(mapping, "AAAA_added", Py_True); /* sorts first */
+        if (round == 2)
+            PyObject_DelAttrString(mapping, "AAAA_added");
+        for (int k = 0; k < 40; k += 13) {
+            char text[128];
+            snprintf(text, sizeof text, "__builtins__['__import__']('collections').abc.Mapping.#%d", k);
+            run(text);
+            PyObject *names = PyObject_Dir(mapping);
+            const char *want = names && PyList_GET_SIZE(names) ? PyUnicode_AsUTF8(PyList_GET_ITEM(names, k % PyList_GET_SIZE(names))) : "?";
+            gc_strbuf sb;
+            gc_sb_init(&sb);
+            gc_chain_print_oneline(&out.resolved, &sb);
+            const char *dot = strrchr(sb.data, '.');
+            CHECK(dot && strcmp(dot + 1, want) == 0, "round %d: %s resolved to %s, dir() says %s", round, text, sb.data, want);
+            if (round == 1 && k == 0)
+                CHECK(strcmp(want, "AAAA_added") == 0, "the added attribute is in dir(): %s", want);
+            gc_sb_free(&sb);
+            Py_XDECREF(names);
+        }
+    }
+    Py_XDECREF(mapping);
+    Py_XDECREF(abcmod);
+
+    /* a namespace kept across inputs (fuzz_gate): a dict an input changes is put back as the
+     * install left it (keys removed and added alike), not re-installed */
+    gc_nscache_enabled = 1;
+    run("subprocess.os.system");
+    unsigned long installs = gc_nscache_stats_get()->installs, restores = gc_nscache_stats_get()->restores;
+    run("subprocess.__dict__.pop('os')");
+    run("subprocess.__dict__.setdefault('zz_added', 1)");
+    expect_escape("subprocess.os.system", "reach", "spawn", "os.system");
+    run("subprocess.zz_added");
+    CHECK(out.failed_steps == 1, "a key an input added to a proxy is gone in the next input");
+    CHECK(gc_nscache_stats_get()->installs == installs, "no re-install (%lu, was %lu)", gc_nscache_stats_get()->installs, installs);
+    CHECK(gc_nscache_stats_get()->restores >= restores + 2, "the proxy's dict was put back twice (%lu, was %lu)",
+          gc_nscache_stats_get()->restores, restores);
+    gc_nscache_enabled = 0;
 
     rmdir(scratch);
     return check_summary();
