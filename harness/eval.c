@@ -291,7 +291,20 @@ static int is_mapping(PyObject *v)
         return 1;
     if (PyList_Check(v) || PyTuple_Check(v) || PyUnicode_Check(v) || PyBytes_Check(v))
         return 0;
-    int r = PyObject_HasAttrString(v, "keys") && PyObject_HasAttrString(v, "__getitem__");
+    /* hasattr() without building the names or the AttributeError each time (every [#K]) */
+    static PyObject *keys, *getitem;
+    if (!getitem) {
+        keys = keys ? keys : PyUnicode_InternFromString("keys");
+        getitem = keys ? PyUnicode_InternFromString("__getitem__") : NULL;
+        if (!getitem) {
+            PyErr_Clear();
+            return 0;
+        }
+    }
+    PyObject *a = NULL, *b = NULL;
+    int r = _PyObject_LookupAttr(v, keys, &a) > 0 && _PyObject_LookupAttr(v, getitem, &b) > 0;
+    Py_XDECREF(a);
+    Py_XDECREF(b);
     PyErr_Clear();
     return r;
 }

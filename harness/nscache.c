@@ -105,18 +105,22 @@ static int put_back(watch *x)
 
 static int same(watch *x)
 {
-    watch now = *x;
-    fill(&now);
-    /* a function's __dict__ is made on first access: a new, empty one is no change */
-    if (x->kind == W_FUNC && !x->p[4] && now.p[4] && PyDict_GET_SIZE((PyObject *)now.p[4]) == 0) {
-        x->p[4] = now.p[4];
-        x->tag = now.tag;
+    PyObject *o = x->obj;
+    switch (x->kind) { /* the common case (nothing changed) reads one or two words */
+    case W_DICT: return tag_of(o) == x->tag || put_back(x) == 0;
+    case W_CELL: return PyCell_GET(o) == x->p[0];
+    case W_LIST: return PyList_GET_SIZE(o) == x->n && list_hash(o) == x->hash;
+    case W_FUNC: {
+        PyFunctionObject *f = (PyFunctionObject *)o;
+        if (f->func_dict != x->p[4] && !x->p[4] && PyDict_GET_SIZE(f->func_dict) == 0) {
+            /* a function's __dict__ is made on first access: a new, empty one is no change */
+            x->p[4] = f->func_dict;
+            x->tag = tag_of(f->func_dict);
+        }
+        return f->func_code == x->p[0] && f->func_defaults == x->p[1] && f->func_kwdefaults == x->p[2] &&
+               f->func_closure == x->p[3] && f->func_dict == x->p[4] &&
+               (f->func_dict ? tag_of(f->func_dict) : 0) == x->tag;
     }
-    switch (x->kind) {
-    case W_DICT: return now.tag == x->tag || put_back(x) == 0;
-    case W_LIST: return now.n == x->n && now.hash == x->hash;
-    case W_CELL: return now.p[0] == x->p[0];
-    case W_FUNC: return memcmp(now.p, x->p, sizeof x->p) == 0 && now.tag == x->tag;
     }
     return 0;
 }
