@@ -23,7 +23,7 @@ root=$PWD
 name=${NAME:-ablation}
 out=bench/results/$name-runs
 [[ -n ${REPORT_ONLY:-} ]] || { rm -rf "$out" && mkdir -p "$out"; }
-variants=${VARIANTS:-"default full none -transitions -classes -prims +names +modules +gate +counts"}
+variants=${VARIANTS:-"default full none -classes -prims +transitions +names +modules +gate +counts"}
 seed_inputs=$(ls "$root"/corpus/* | paste -sd,)
 run() { # target variant seed
   local t=$1 v=$2 s=$3 fb
@@ -88,7 +88,7 @@ for t in targets:
              "median_distinct": statistics.median(r["distinct"] for r in rows) if rows else 0,
              "median_corpus": statistics.median(r["corpus"] for r in rows) if rows else 0, "runs": rows}
         data[f"{t}/{v}"] = d
-        name = {"default": "default (transitions, classes, prims)", "full": "full (all but counts)",
+        name = {"default": "default (classes, prims)", "full": "full (all but counts)",
                 "none": "none"}.get(  # "-a,+b": "default but a, and b"
             v, "default " + ", ".join(("but " if w[0] == "-" else "and ") + w[1:] for w in v.split(",")))
         fe, fi = d["median_first_escape_s"], d["median_first_escape_inputs"]

@@ -20,7 +20,7 @@
  *   --input-timeout=S     per-input time limit that interrupts Python (default 0.02; the
  *                         gatecrash command's 2; 0: off)
  *   --feedback=none       no Python-side features (libFuzzer sees only this file's coverage)
- *   --feedback=default    transitions, classes, prims: the signals shown to help (the
+ *   --feedback=default    classes, prims: the signals shown to help (the
  *                         default with libFuzzer, see feedback.h); --feedback=full: every
  *                         signal but hit counts; --feedback=coarse: full but (type of
  *                         value, name taken) (the default with AFL++); --feedback=+gate,
