@@ -114,28 +114,22 @@ static PyObject *getsignal_fn, *setsignal_fn, *saved_py_handlers; /* list, index
 
 static uint64_t tag_of(PyObject *d) { return ((PyDictObject *)d)->ma_version_tag; }
 
-/* 1 if 'o' is watched already (or cannot be recorded), else records it and returns 0. */
-static int seen_before(PyObject *o)
+/* Is o's address in seen_ids: 1 yes, 0 no (added now when 'add'), -1 could not tell. */
+static int id_in_set(PyObject *o, int add)
 {
     PyObject *id = PyLong_FromVoidPtr(o);
-    int r = id ? PySet_Contains(seen_ids, id) : 1;
-    if (r == 0 && PySet_Add(seen_ids, id) < 0)
-        r = 1;
+    int r = id ? PySet_Contains(seen_ids, id) : -1;
+    if (r == 0 && add && PySet_Add(seen_ids, id) < 0)
+        r = -1;
     Py_XDECREF(id);
     PyErr_Clear();
-    return r != 0;
+    return r;
 }
 
-int gc_state_watches(PyObject *o)
-{
-    if (!seen_ids)
-        return 0;
-    PyObject *id = PyLong_FromVoidPtr(o);
-    int r = id ? PySet_Contains(seen_ids, id) : 0;
-    Py_XDECREF(id);
-    PyErr_Clear();
-    return r == 1;
-}
+/* 1 if 'o' is watched already (or cannot be recorded), else records it and returns 0. */
+static int seen_before(PyObject *o) { return id_in_set(o, 1) != 0; }
+
+int gc_state_watches(PyObject *o) { return seen_ids && id_in_set(o, 0) == 1; }
 
 static int watch_dict_owned(PyObject *d, PyObject *owner, int exact, const char *name)
 {
