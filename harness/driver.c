@@ -133,12 +133,19 @@ static void print_stats(void)
     }
 }
 
+/* The debugging traces of the header comment, read once (not per input: getenv walks the
+ * whole environment). */
+static const char *trace_inputs;
+static int trace_timeouts;
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     gc_session_opts o = {0};
     const char *v;
     gc_nscache_enabled = 1; /* cheap fresh namespaces; --reuse=0 for the naive loop */
     gc_eval_step_errors = 0; /* the probe reads values, never why a step failed (naive loop too) */
+    trace_inputs = getenv("GATECRASH_TRACE_INPUTS");
+    trace_timeouts = getenv("GATECRASH_TRACE_TIMEOUTS") != NULL;
     /* A chain runs in tens of microseconds; the ones that reach the limit are blocked for
      * good (subprocess._PopenSelector().select() polls with no timeout, and every station
      * proxy carries it; an event loop's run_forever, a queue's get), and each costs the
@@ -381,6 +388,17 @@ static void report_memory(void)
             blocks, mods ? PyDict_GET_SIZE(mods) : (Py_ssize_t)-1);
 }
 
+/* One line: 'prefix' and the chain, flushed. */
+static void trace_chain(FILE *f, const char *prefix, const gc_chain *c)
+{
+    gc_strbuf sb;
+    gc_sb_init(&sb);
+    gc_chain_print_oneline(c, &sb);
+    fprintf(f, "%s%s\n", prefix, sb.data);
+    fflush(f);
+    gc_sb_free(&sb);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static gc_chain chain;    /* large: keep off the stack */
@@ -407,18 +425,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     arm_backstop();
     current = &chain;
     in_input = 1;
-    if (getenv("GATECRASH_TRACE_INPUTS")) { /* debugging: the last input before a sudden end */
+    if (trace_inputs) { /* debugging: the last input before a sudden end */
         static FILE *tf;
         if (!tf)
-            tf = fopen(getenv("GATECRASH_TRACE_INPUTS"), "w");
-        gc_strbuf sb;
-        gc_sb_init(&sb);
-        gc_chain_print_oneline(&chain, &sb);
-        if (tf) {
-            fprintf(tf, "%s\n", sb.data);
-            fflush(tf);
-        }
-        gc_sb_free(&sb);
+            tf = fopen(trace_inputs, "w");
+        if (tf)
+            trace_chain(tf, "", &chain);
     }
     probe_stmt = chain.nstmts - 1;
     probe_kind = GC_VK_NONE;
@@ -434,13 +446,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         exit(rc);
     }
     if (outcome.timed_out && !outcome.escaped) {
-        if (getenv("GATECRASH_TRACE_TIMEOUTS")) { /* which chains block (see the time limit above) */
-            gc_strbuf sb;
-            gc_sb_init(&sb);
-            gc_chain_print_oneline(&chain, &sb);
-            fprintf(stderr, "gatecrash: TIMEOUT via %s\n", sb.data);
-            gc_sb_free(&sb);
-        }
+        if (trace_timeouts) /* which chains block (see the time limit above) */
+            trace_chain(stderr, "gatecrash: TIMEOUT via ", &chain);
         return -1; /* a hang, stopped: not worth keeping */
     }
     if (outcome.escaped && is_known(outcome.signature))
