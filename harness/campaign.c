@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "campaign.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -135,10 +136,28 @@ static int on_path(const char *name)
     return 0;
 }
 
+/* 's' stays one word on a shell command line: libFuzzer joins its jobs' arguments with
+ * spaces and quotes nothing. */
+static int shell_word(const char *s)
+{
+    for (; *s; s++)
+        if (!isalnum((unsigned char)*s) && !((unsigned char)*s & 0x80) && !strchr("/._-+,:@%=", *s))
+            return 0;
+    return 1;
+}
+
 int gc_campaign_prepare(const gc_campaign_opts *o)
 {
     const char *sub[] = {"crashes", "corpus", "scratch"};
     char p[PATH_MAX + 32];
+    const char *handed[] = {o->out, o->seeds, o->dict, o->corpus_out, o->fuzzer, o->merger};
+    for (size_t i = 0; i < sizeof handed / sizeof handed[0]; i++)
+        if (handed[i] && !shell_word(handed[i])) {
+            gc_die_msg("path '%s' has a space or shell character: libFuzzer runs its jobs through a shell "
+                       "command line, which would split it (use letters, digits and /._-+,:@%%= only)",
+                       handed[i]);
+            return GC_EXIT_USAGE;
+        }
     if (gc_mkdirs(o->out) < 0) {
         gc_die_msg("cannot create output folder %s", o->out);
         return GC_EXIT_USAGE;
@@ -185,23 +204,26 @@ int gc_engine_parse(const char *name)
     return strcmp(name, "libfuzzer") == 0 ? GC_ENGINE_LIBFUZZER : strcmp(name, "afl") == 0 ? GC_ENGINE_AFL : -1;
 }
 
-/* Our options for fuzz_gate / fuzz_gate_afl: which target, which oracle. */
+/* Our options for fuzz_gate / fuzz_gate_afl.  Which target and oracle: the folder
+ * write_target made, never the JSON or the sandbox path itself (libFuzzer's fork, merge and
+ * minimize modes re-run fuzz_gate through a shell command line that would split them). */
 static void add_target_flags(gc_strlist *cmd, const gc_campaign_opts *o)
 {
     char buf[PATH_MAX * 2];
-    if (o->target->sandbox) {
-        snprintf(buf, sizeof buf, "--sandbox=%s", o->target->sandbox);
-        gc_sl_add(cmd, buf);
-        snprintf(buf, sizeof buf, "--requires=%s", o->target->requires);
-        gc_sl_add(cmd, buf);
-    } else {
-        snprintf(buf, sizeof buf, "--target=%s", o->target->target_dir);
-        gc_sl_add(cmd, buf);
-    }
-    if (o->target->mode) {
-        snprintf(buf, sizeof buf, "--mode=%s", o->target->mode);
-        gc_sl_add(cmd, buf);
-    }
+    snprintf(buf, sizeof buf, "--target=%s/target", o->out);
+    gc_sl_add(cmd, buf);
+}
+
+/* <out>/target/target.json: the target as this process resolved it (inline --sandbox and
+ * --requires, a --mode override), for add_target_flags.  0 or an exit code. */
+static int write_target(const gc_target *t, const gc_campaign_opts *o)
+{
+    char dir[PATH_MAX + 16], err[PATH_MAX + 128];
+    snprintf(dir, sizeof dir, "%s/target", o->out);
+    int rc = gc_target_spec_write(&t->spec, dir, err, sizeof err);
+    if (rc)
+        gc_die_msg("%s", err);
+    return rc;
 }
 
 /* Start argv in folder 'cwd' with stdout and stderr on 'outfd' (through the spawner:
@@ -560,6 +582,9 @@ int gc_campaign_run(gc_target *t, const gc_campaign_opts *o, gc_campaign_result 
         snprintf(pattern, sizeof pattern, "%s/crash-*", r->crashes);
     }
     scan_state fs = {.t = t, .r = r, .known_path = known_path, .pattern = pattern};
+    int rc = write_target(t, o);
+    if (rc)
+        return rc;
     /* The engines' own temporary files (libFuzzer's fork-mode folders, AFL++'s) stay in
      * the campaign's folder too: nothing the campaign does writes outside it. */
     char tmpdir[PATH_MAX + 32];
@@ -572,7 +597,7 @@ int gc_campaign_run(gc_target *t, const gc_campaign_opts *o, gc_campaign_result 
     remove(stats_path);
     setenv("GATECRASH_STATS_FILE", stats_path, 1);
     time_t start = time(NULL);
-    int status = 0, rc;
+    int status = 0;
     if (o->engine == GC_ENGINE_AFL) {
         rc = run_afl(o, r, &fs, known_path, scratch, start, &status);
     } else {

@@ -1,7 +1,8 @@
 /* campaign.h — running an engine on a target and keeping score.
  *
  * Owns: the engines' command lines (libFuzzer fork mode with -fork=N; AFL++ as one -M and
- * N-1 -S afl-fuzz instances: flags, dictionary, seeds, a working corpus, artifacts), their
+ * N-1 -S afl-fuzz instances: flags, dictionary, seeds, a working corpus, artifacts; the
+ * target as a generated folder, OUT/target, and paths that survive a shell), their
  * child processes and output, progress lines (libFuzzer's status lines, AFL++'s
  * fuzzer_stats), the end-of-run corpus merge (libFuzzer's -merge=1, for both engines'
  * finds), and the live table of distinct escapes: every crash input an engine writes is
