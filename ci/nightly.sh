@@ -2,6 +2,7 @@
 # The nightly job: build, restore the corpus, fuzz, merge the corpus, triage, report.
 #
 #   ci/nightly.sh [options] TARGET_DIR
+#   ci/nightly.sh [options] --sandbox PATH --requires JSON|@FILE   (the target inline, as gatecrash's)
 #
 # Options (flag or environment variable).  Defaults are in the repository; paths you give
 # are relative to where you start the script:
@@ -30,15 +31,16 @@ die() { echo "nightly: error: $*" >&2; exit "${2:-2}"; }
 
 TIME=${TIME:-600} JOBS=${JOBS:-$(nproc)} ENGINE=${ENGINE:-libfuzzer} SEED=${SEED:-0} RUNS=${RUNS:-}
 CRASHES=${CRASHES:-} CORPUS=${CORPUS:-} ESCAPES=${ESCAPES:-} REPORT=${REPORT:-} SKIP_BUILD=${SKIP_BUILD:-0}
-target=
+target= sandbox= requires=
 while (($#)); do
   case $1 in
-    --time|--jobs|--engine|--seed|--runs|--corpus|--escapes|--report|--crashes)
+    --time|--jobs|--engine|--seed|--runs|--corpus|--escapes|--report|--crashes|--sandbox|--requires)
       (($# >= 2)) || die "$1 needs a value"
       v=$2
       case $1 in
         --time) TIME=$v ;; --jobs) JOBS=$v ;; --engine) ENGINE=$v ;; --seed) SEED=$v ;; --runs) RUNS=$v ;;
         --corpus) CORPUS=$v ;; --crashes) CRASHES=$v ;; --escapes) ESCAPES=$v ;; --report) REPORT=$v ;;
+        --sandbox) sandbox=$v ;; --requires) requires=$v ;;
       esac
       shift 2 ;;
     --no-build) SKIP_BUILD=1; shift ;;
@@ -47,17 +49,30 @@ while (($#)); do
     *) [[ -z $target ]] || die "one target only (got $target and $1)"; target=$1; shift ;;
   esac
 done
-[[ -n $target ]] || die "usage: ci/nightly.sh [--time S] [--jobs N] [--engine libfuzzer|afl] [--corpus DIR] [--escapes DIR] [--report DIR] TARGET_DIR"
-[[ -f $target/target.json ]] || die "$target has no target.json"
+[[ -n $target || -n $sandbox || -n $requires ]] || die "usage: ci/nightly.sh [--time S] [--jobs N] [--engine libfuzzer|afl] [--corpus DIR] [--escapes DIR] [--report DIR] TARGET_DIR|--sandbox PATH --requires JSON|@FILE"
+if [[ -n $sandbox || -n $requires ]]; then
+  [[ -n $sandbox && -n $requires && -z $target ]] || die "--sandbox and --requires go together, instead of TARGET_DIR"
+  [[ -f $sandbox ]] || die "sandbox module $sandbox not found" 3
+else
+  [[ -f $target/target.json ]] || die "$target has no target.json"
+fi
 [[ $ENGINE == libfuzzer || $ENGINE == afl ]] || die "ENGINE must be libfuzzer or afl, not $ENGINE"
 for n in "$TIME" "$JOBS" "$SEED" ${RUNS:+"$RUNS"}; do [[ $n =~ ^[0-9]+$ ]] || die "not a number: $n"; done
 
 py=/usr/bin/python3.11
 [[ -x $py ]] || die "/usr/bin/python3.11 not found (bash ci/install-deps.sh)"
 abspath() { realpath -m -- "$1"; }
-target=$(abspath "$target")
-name=$("$py" -I -c 'import json, sys; print(json.load(open(sys.argv[1]))["name"])' "$target/target.json") ||
-  die "cannot read the name in $target/target.json"
+if [[ -n $sandbox ]]; then # gatecrash names an inline target after its module
+  sandbox=$(abspath "$sandbox")
+  [[ $requires == @* ]] && requires=@$(abspath "${requires#@}")
+  name=$(basename -- "$sandbox") name=${name%.*}
+  tgt=(--sandbox "$sandbox" --requires "$requires")
+else
+  target=$(abspath "$target")
+  name=$("$py" -I -c 'import json, sys; print(json.load(open(sys.argv[1]))["name"])' "$target/target.json") ||
+    die "cannot read the name in $target/target.json"
+  tgt=("$target")
+fi
 [[ $name =~ ^[A-Za-z0-9._+-]+$ ]] || die "target name '$name' is not usable as a folder name"
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CORPUS=$(abspath "${CORPUS:-$root/nightly/$name/corpus}")
@@ -91,7 +106,7 @@ if ((TIME > 0)); then
 echo "nightly: $name: fuzzing ${TIME}s with $JOBS job(s) on $ENGINE from $(ls "$camp/seeds" | wc -l) seed(s)" >&2
 
 # 2. fuzz
-args=("$target" --time "$TIME" --jobs "$JOBS" --seed "$SEED" --corpus "$camp/seeds" --out "$camp/run")
+args=("${tgt[@]}" --time "$TIME" --jobs "$JOBS" --seed "$SEED" --corpus "$camp/seeds" --out "$camp/run")
 [[ -n $RUNS ]] && args+=(--runs "$RUNS")
 [[ $ENGINE != libfuzzer ]] && args+=(--engine "$ENGINE")
 set +e
@@ -118,7 +133,7 @@ while IFS= read -r d; do crash_dirs+=("$d"); done < <(find "$camp/run" -type d -
 mkdir -p "${crash_dirs[@]}"
 found_by=$([[ $ENGINE == afl ]] && echo "AFL++ (nightly)" || echo "libFuzzer (nightly)")
 set +e
-"$gc" triage "$target" --out "$ESCAPES" --found-by "$found_by" "${crash_dirs[@]}" >"$REPORT/triage.log"
+"$gc" triage "${tgt[@]}" --out "$ESCAPES" --found-by "$found_by" "${crash_dirs[@]}" >"$REPORT/triage.log"
 rc=$?
 set -e
 ((rc == 0)) || die "gatecrash triage failed (exit $rc; see $REPORT/triage.log)" "$rc"
@@ -128,7 +143,7 @@ tail -1 "$REPORT/triage.log" >&2
 
 # 5. the report: every saved case (new ones included) replayed by the release gate's writer
 set +e
-"$gc" gate "$target" --escapes "$ESCAPES" --time 0 --report "$REPORT" --out "$camp/gate" >"$camp/gate.txt" 2>&1
+"$gc" gate "${tgt[@]}" --escapes "$ESCAPES" --time 0 --report "$REPORT" --out "$camp/gate" >"$camp/gate.txt" 2>&1
 rc=$?
 set -e
 ((rc <= 1)) || die "gatecrash gate (report) failed (exit $rc; see $camp/gate.txt)" "$rc"

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "campaign.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -135,10 +136,28 @@ static int on_path(const char *name)
     return 0;
 }
 
+/* 's' stays one word on a shell command line: libFuzzer joins its jobs' arguments with
+ * spaces and quotes nothing. */
+static int shell_word(const char *s)
+{
+    for (; *s; s++)
+        if (!isalnum((unsigned char)*s) && !((unsigned char)*s & 0x80) && !strchr("/._-+,:@%=", *s))
+            return 0;
+    return 1;
+}
+
 int gc_campaign_prepare(const gc_campaign_opts *o)
 {
     const char *sub[] = {"crashes", "corpus", "scratch"};
     char p[PATH_MAX + 32];
+    const char *handed[] = {o->out, o->seeds, o->dict, o->corpus_out, o->fuzzer, o->merger};
+    for (size_t i = 0; i < sizeof handed / sizeof handed[0]; i++)
+        if (handed[i] && !shell_word(handed[i])) {
+            gc_die_msg("path '%s' has a space or shell character: libFuzzer runs its jobs through a shell "
+                       "command line, which would split it (use letters, digits and /._-+,:@%%= only)",
+                       handed[i]);
+            return GC_EXIT_USAGE;
+        }
     if (gc_mkdirs(o->out) < 0) {
         gc_die_msg("cannot create output folder %s", o->out);
         return GC_EXIT_USAGE;
@@ -185,23 +204,26 @@ int gc_engine_parse(const char *name)
     return strcmp(name, "libfuzzer") == 0 ? GC_ENGINE_LIBFUZZER : strcmp(name, "afl") == 0 ? GC_ENGINE_AFL : -1;
 }
 
-/* Our options for fuzz_gate / fuzz_gate_afl: which target, which oracle. */
+/* Our options for fuzz_gate / fuzz_gate_afl.  Which target and oracle: the folder
+ * write_target made, never the JSON or the sandbox path itself (libFuzzer's fork, merge and
+ * minimize modes re-run fuzz_gate through a shell command line that would split them). */
 static void add_target_flags(gc_strlist *cmd, const gc_campaign_opts *o)
 {
     char buf[PATH_MAX * 2];
-    if (o->target->sandbox) {
-        snprintf(buf, sizeof buf, "--sandbox=%s", o->target->sandbox);
-        gc_sl_add(cmd, buf);
-        snprintf(buf, sizeof buf, "--requires=%s", o->target->requires);
-        gc_sl_add(cmd, buf);
-    } else {
-        snprintf(buf, sizeof buf, "--target=%s", o->target->target_dir);
-        gc_sl_add(cmd, buf);
-    }
-    if (o->target->mode) {
-        snprintf(buf, sizeof buf, "--mode=%s", o->target->mode);
-        gc_sl_add(cmd, buf);
-    }
+    snprintf(buf, sizeof buf, "--target=%s/target", o->out);
+    gc_sl_add(cmd, buf);
+}
+
+/* <out>/target/target.json: the target as this process resolved it (inline --sandbox and
+ * --requires, a --mode override), for add_target_flags.  0 or an exit code. */
+static int write_target(const gc_target *t, const gc_campaign_opts *o)
+{
+    char dir[PATH_MAX + 16], err[PATH_MAX + 128];
+    snprintf(dir, sizeof dir, "%s/target", o->out);
+    int rc = gc_target_spec_write(&t->spec, dir, err, sizeof err);
+    if (rc)
+        gc_die_msg("%s", err);
+    return rc;
 }
 
 /* Start argv in folder 'cwd' with stdout and stderr on 'outfd' (through the spawner:
@@ -211,11 +233,58 @@ static pid_t spawn_in(char **argv, const char *cwd, int outfd)
     return gc_spawn(argv, cwd, outfd, outfd);
 }
 
-static void progress(const gc_campaign_opts *o, gc_campaign_result *r, time_t start, unsigned long eps)
+void gc_rate_add(gc_rate *w, long t, unsigned long execs)
 {
+    if (w->len > 0 && execs == w->n[w->len - 1])
+        return;
+    /* keep one sample at least a window older than the newest, and room for the new one */
+    int drop = 0;
+    while (drop + 1 < w->len && w->t[drop + 1] <= t - GC_RATE_WINDOW)
+        drop++;
+    if (w->len - drop == GC_RATE_SAMPLES)
+        drop++;
+    memmove(w->t, w->t + drop, (size_t)(w->len - drop) * sizeof w->t[0]);
+    memmove(w->n, w->n + drop, (size_t)(w->len - drop) * sizeof w->n[0]);
+    w->len -= drop;
+    w->t[w->len] = t;
+    w->n[w->len++] = execs;
+}
+
+unsigned long gc_rate_per_s(const gc_rate *w)
+{
+    if (w->len < 2)
+        return 0;
+    int last = w->len - 1, base = 0;
+    while (base + 1 < last && w->t[base + 1] <= w->t[last] - GC_RATE_WINDOW)
+        base++;
+    long dt = w->t[last] - w->t[base];
+    return dt > 0 && w->n[last] > w->n[base] ? (w->n[last] - w->n[base]) / (unsigned long)dt : 0;
+}
+
+long gc_eta_s(long elapsed, long seconds, unsigned long execs, long runs, unsigned long rate)
+{
+    long left = seconds > 0 ? (seconds > elapsed ? seconds - elapsed : 0) : -1;
+    if (runs >= 0 && rate > 0) {
+        long by_runs = (unsigned long)runs > execs ? (long)(((unsigned long)runs - execs + rate - 1) / rate) : 0;
+        if (left < 0 || by_runs < left)
+            left = by_runs;
+    }
+    return left;
+}
+
+/* One progress line: counts so far, the windowed rate, the time left of a bounded run. */
+static void progress(const gc_campaign_opts *o, gc_campaign_result *r, time_t start, gc_rate *w)
+{
+    long elapsed = (long)(time(NULL) - start);
+    gc_rate_add(w, elapsed, r->execs);
+    unsigned long eps = gc_rate_per_s(w);
+    long left = gc_eta_s(elapsed, o->seconds, r->execs, o->runs, eps);
+    char eta[48] = "";
+    if (left >= 0)
+        snprintf(eta, sizeof eta, "  ~%ldm%02lds left", left / 60, left % 60);
     if (!o->quiet)
-        fprintf(stderr, "[%4lds] execs %lu (%lu/s)  corpus %lu  escapes %d  distinct %d\n",
-                (long)(time(NULL) - start), r->execs, eps, r->corpus, r->reproduced, r->nfound);
+        fprintf(stderr, "[%4lds] execs %lu (%lu/s)  corpus %lu  escapes %d  distinct %d%s\n", elapsed, r->execs, eps,
+                r->corpus, r->reproduced, r->nfound, eta);
 }
 
 /* libFuzzer in fork mode: one child, whose status lines arrive on a pipe. */
@@ -278,7 +347,8 @@ static int run_libfuzzer(const gc_campaign_opts *o, gc_campaign_result *r, scan_
         return GC_EXIT_HARNESS;
     }
     *pid_out = pid;
-    unsigned long eps = 0, last_execs = 0, ignored_eps = 0;
+    unsigned long ignored_eps = 0;
+    gc_rate rate = {.len = 1}; /* 0 execs at 0 s */
     time_t last = start;
     char line[8192];
     size_t have = 0;
@@ -307,11 +377,9 @@ static int run_libfuzzer(const gc_campaign_opts *o, gc_campaign_result *r, scan_
         }
         time_t now = time(NULL);
         if (now - last >= 5) {
-            eps = (r->execs - last_execs) / (unsigned long)(now - last);
-            last_execs = r->execs;
             last = now;
             scan_crashes(fs);
-            progress(o, r, start, eps);
+            progress(o, r, start, &rate);
         }
     }
     close(pipefd[0]);
@@ -320,11 +388,10 @@ static int run_libfuzzer(const gc_campaign_opts *o, gc_campaign_result *r, scan_
     return 0;
 }
 
-/* An AFL++ instance's progress: execs and execs/s from fuzzer_stats ("execs_done : N",
+/* An AFL++ instance's progress: execs from fuzzer_stats ("execs_done : N",
  * rewritten every minute, and at the end), the queue size from the newest "Fuzzing test case #i (N total"
  * line of its log (afl-fuzz without its UI prints one per queue entry it picks). */
-static void afl_progress(const char *stats, const char *log, unsigned long *execs, unsigned long *corpus,
-                         unsigned long *eps)
+static void afl_progress(const char *stats, const char *log, unsigned long *execs, unsigned long *corpus)
 {
     char line[1024];
     unsigned long e = 0, c = 0;
@@ -334,8 +401,6 @@ static void afl_progress(const char *stats, const char *log, unsigned long *exec
             e = strtoul(strchr(line, ':') + 1, NULL, 10);
         if (strncmp(line, "corpus_count", 12) == 0 && strchr(line, ':'))
             c = strtoul(strchr(line, ':') + 1, NULL, 10);
-        if (strncmp(line, "execs_per_sec", 13) == 0 && strchr(line, ':'))
-            *eps += (unsigned long)strtod(strchr(line, ':') + 1, NULL);
     }
     if (f)
         fclose(f);
@@ -445,6 +510,7 @@ static int run_afl(const gc_campaign_opts *o, gc_campaign_result *r, scan_state 
         }
     }
     long running = jobs;
+    gc_rate rate = {.len = 1}; /* 0 execs at 0 s */
     time_t last = start;
     *status_out = 0;
     while (running > 0) {
@@ -461,22 +527,20 @@ static int run_afl(const gc_campaign_opts *o, gc_campaign_result *r, scan_state 
         }
         time_t now = time(NULL);
         if (now - last >= 5 || running == 0) {
-            unsigned long execs = 0, corpus = 0, eps = 0; /* AFL++'s own average execs/s */
+            unsigned long execs = 0, corpus = 0;
             for (long j = 0; j < jobs; j++) {
                 char name[32], stats[PATH_MAX + 64];
                 snprintf(name, sizeof name, j == 0 ? "main" : "s%ld", j);
                 snprintf(stats, sizeof stats, "%s/%s/fuzzer_stats", afl_out, name);
                 snprintf(buf, sizeof buf, "%s/afl-%s.log", o->out, name);
-                afl_progress(stats, buf, &execs, &corpus, &eps);
+                afl_progress(stats, buf, &execs, &corpus);
             }
             r->execs = execs;
             r->corpus = corpus;
-            if (execs < 1000)
-                eps = 0; /* the first stats are from calibration: not a rate */
             last = now;
             scan_crashes(fs);
             if (running)
-                progress(o, r, start, eps);
+                progress(o, r, start, &rate);
         }
     }
     free(pids);
@@ -560,6 +624,9 @@ int gc_campaign_run(gc_target *t, const gc_campaign_opts *o, gc_campaign_result 
         snprintf(pattern, sizeof pattern, "%s/crash-*", r->crashes);
     }
     scan_state fs = {.t = t, .r = r, .known_path = known_path, .pattern = pattern};
+    int rc = write_target(t, o);
+    if (rc)
+        return rc;
     /* The engines' own temporary files (libFuzzer's fork-mode folders, AFL++'s) stay in
      * the campaign's folder too: nothing the campaign does writes outside it. */
     char tmpdir[PATH_MAX + 32];
@@ -572,7 +639,7 @@ int gc_campaign_run(gc_target *t, const gc_campaign_opts *o, gc_campaign_result 
     remove(stats_path);
     setenv("GATECRASH_STATS_FILE", stats_path, 1);
     time_t start = time(NULL);
-    int status = 0, rc;
+    int status = 0;
     if (o->engine == GC_ENGINE_AFL) {
         rc = run_afl(o, r, &fs, known_path, scratch, start, &status);
     } else {

@@ -1,9 +1,10 @@
 /* campaign.h — running an engine on a target and keeping score.
  *
  * Owns: the engines' command lines (libFuzzer fork mode with -fork=N; AFL++ as one -M and
- * N-1 -S afl-fuzz instances: flags, dictionary, seeds, a working corpus, artifacts), their
+ * N-1 -S afl-fuzz instances: flags, dictionary, seeds, a working corpus, artifacts; the
+ * target as a generated folder, OUT/target, and paths that survive a shell), their
  * child processes and output, progress lines (libFuzzer's status lines, AFL++'s
- * fuzzer_stats), the end-of-run corpus merge (libFuzzer's -merge=1, for both engines'
+ * fuzzer_stats) with a windowed rate and the time left, the end-of-run corpus merge (libFuzzer's -merge=1, for both engines'
  * finds), and the live table of distinct escapes: every crash input an engine writes is
  * replayed in this process as it appears (decoded as the fuzzer decoded it) and folded by
  * signature.  Used by `gatecrash fuzz` and by the fuzzing half of `gatecrash gate`. */
@@ -47,6 +48,26 @@ typedef struct {
     char crashes[4096]; /* where crash inputs are: a folder, or a glob for AFL++'s instances */
     unsigned long merged; /* inputs in corpus_out after the merge */
 } gc_campaign_result;
+
+/* The execs/s of a progress line.  Engines report their counts in bursts (libFuzzer's
+ * fork mode once per finished job, jobs of up to 300 s; AFL++ rewrites fuzzer_stats about
+ * once a minute), so the rate is taken from the newest count back to the count seen at
+ * least GC_RATE_WINDOW s before it (or the run's start): it moves only when new counts
+ * arrive and always spans a window, never one poll interval.  Pure: times are seconds
+ * since the run started. */
+#define GC_RATE_WINDOW 30
+#define GC_RATE_SAMPLES 16
+typedef struct {
+    long t[GC_RATE_SAMPLES];
+    unsigned long n[GC_RATE_SAMPLES];
+    int len;
+} gc_rate;
+/* Record the count 'execs' seen at time 't' (a count equal to the last one adds nothing). */
+void gc_rate_add(gc_rate *w, long t, unsigned long execs);
+unsigned long gc_rate_per_s(const gc_rate *w);
+/* Seconds left of a run bounded by 'seconds' (0: no bound) and 'runs' (< 0: no bound) at
+ * 'elapsed' s, 'execs' done, 'rate' execs/s; -1 when unbounded or not known yet. */
+long gc_eta_s(long elapsed, long seconds, unsigned long execs, long runs, unsigned long rate);
 
 /* "libfuzzer" or "afl" → engine; -1 for anything else. */
 int gc_engine_parse(const char *name);

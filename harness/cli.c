@@ -2,6 +2,7 @@
  *
  *   gatecrash replay TARGET FILE|DIR...   run saved chains, one verdict each
  *   gatecrash fuzz TARGET [...]           drive fuzz_gate (libFuzzer) and summarise
+ *   gatecrash --help | --version | COMMAND --help
  *
  * TARGET is a folder with target.json, or --sandbox PATH --requires JSON|@FILE.
  * Exit codes: 0 nothing escaped, 1 something escaped (with --expect escape: something did
@@ -35,21 +36,100 @@
 #ifndef GATECRASH_SOURCE_DIR
 #define GATECRASH_SOURCE_DIR "."
 #endif
+#ifndef GATECRASH_VERSION
+#define GATECRASH_VERSION "unknown"
+#endif
+
+static const char usage_target[] =
+    "TARGET: a folder with target.json, or\n"
+    "  --sandbox PATH        the gate module (with --requires instead of a folder)\n"
+    "  --requires JSON|@FILE the host's requires block, inline or from a file\n"
+    "  --mode reach|effect   override the target's oracle mode\n";
+static const char usage_exit[] = "exit: 0 nothing escaped, 1 escaped, 2 bad usage/input, 3 target failed to load,\n"
+                                 "      4 harness error\n";
+static const char usage_campaign[] =
+    "  --engine libfuzzer|afl  engine (libfuzzer)        --time S    seconds of fuzzing (60)\n"
+    "  --jobs N    parallel jobs (1)                      --runs N    stop after N inputs\n"
+    "  --seed N    engine seed (0: the engine picks)      --corpus DIR  seeds in, merged corpus back\n"
+    "  --out DIR   campaign folder (out/NAME/...)         --dict FILE   dictionary (dict/gatecrash.dict)\n"
+    "  --fuzzer PATH  the engine binary (fuzz_gate or fuzz_gate_afl beside gatecrash)\n";
+
+/* Each command: its synopsis, then its own options (the target's and the campaign's are
+ * shared text above). */
+static const struct {
+    const char *name, *text;
+    int campaign;
+} commands[] = {
+    {"replay",
+     "gatecrash replay TARGET [options] FILE|DIR...   run saved chains, one verdict each\n"
+     "  --expect escape|blocked  what every case must do (blocked)\n"
+     "  --raw     decode files as fuzz inputs, not strict chain files\n"
+     "  --json    also print each escape as one JSON object\n"
+     "  -q, --quiet  do not print the gate's start-up log\n",
+     0},
+    {"fuzz", "gatecrash fuzz TARGET [options]   run an engine, replay its crash inputs live, end with a table\n", 1},
+    {"triage",
+     "gatecrash triage TARGET [options] CRASH...|DIR   minimize, de-duplicate and save escapes as cases\n"
+     "  --out DIR         case folder (escapes/NAME)\n"
+     "  --found-by NAME   provenance written into each case (libFuzzer)\n",
+     0},
+    {"explain",
+     "gatecrash explain TARGET [options] FILE   step by step: what each value is, and the verdict\n"
+     "  --raw   decode the file as a fuzz input\n",
+     0},
+    {"sweep",
+     "gatecrash sweep TARGET [options]   exhaustive, bounded breadth-first search\n"
+     "  --depth D       chain depth (3)             --max-nodes N  objects visited at most (2000000)\n"
+     "  --time S        stop after S seconds        --save DIR     triage the finds into DIR\n"
+     "  --json          one JSON object per finding  -q, --quiet\n",
+     0},
+    {"gate",
+     "gatecrash gate TARGET [options]   release gate: saved cases blocked, fuzzing (and sweep) find nothing\n"
+     "  --escapes DIR      saved cases (escapes/NAME)     --report DIR  report folder (out/NAME/gate-report)\n"
+     "  --sweep-depth D    also sweep to depth D          --time 0      replay only, no fuzzing\n",
+     1},
+};
 
 static void usage(FILE *f)
 {
-    fputs("usage:\n"
-          "  gatecrash replay TARGET [--expect escape|blocked] [--raw] [--json] [--mode M] FILE|DIR...\n"
-          "  gatecrash fuzz TARGET [--engine libfuzzer|afl] [--time S] [--jobs N] [--corpus DIR]\n"
-          "                        [--out DIR] [--seed N] [--runs N] [--dict FILE] [--fuzzer PATH] [--mode M]\n"
-          "  gatecrash triage TARGET [--out escapes/NAME] [--found-by ENGINE] CRASH...|DIR\n"
-          "  gatecrash explain TARGET [--raw] FILE\n"
-          "  gatecrash sweep TARGET [--depth D] [--max-nodes N] [--time S] [--save DIR] [--json]\n"
-          "  gatecrash gate TARGET [--escapes DIR] [--time S] [--sweep-depth D] [--report DIR] [--jobs N]\n"
-          "TARGET: a folder with target.json, or --sandbox PATH --requires JSON|@FILE\n"
-          "exit: 0 nothing escaped, 1 escaped, 2 bad usage/input, 3 target failed to load,\n"
-          "      4 harness error\n",
-          f);
+    fputs("usage:\n", f);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %.*s\n", (int)strcspn(commands[i].text, "\n"), commands[i].text);
+    fputs("  gatecrash --help | --version | COMMAND --help (a command's options)\n", f);
+    fputs(usage_target, f);
+    fputs(usage_exit, f);
+}
+
+/* `gatecrash COMMAND --help`: the command's synopsis and every option it takes. */
+static void command_usage(int k)
+{
+    printf("usage: %s", commands[k].text);
+    if (commands[k].campaign)
+        fputs(usage_campaign, stdout);
+    fputs(usage_target, stdout);
+    fputs(usage_exit, stdout);
+}
+
+/* One line for an option a command does not know (or one missing its value). */
+static int bad_option(const char *cmd, const char *opt)
+{
+    gc_die_msg("unknown or incomplete option %s (gatecrash %s --help lists the options)", opt, cmd);
+    return GC_EXIT_USAGE;
+}
+
+/* "gatecrash 0.2.0 (CPython 3.11.2, libFuzzer yes, AFL++ no)": the engines are the
+ * binaries built beside this one. */
+static void print_version(void)
+{
+    char dir[PATH_MAX], p[PATH_MAX + 32];
+    gc_exe_dir(dir, sizeof dir);
+    const char *py = Py_GetVersion(); /* safe before Py_Initialize */
+    snprintf(p, sizeof p, "%s/fuzz_gate", dir);
+    int lf = access(p, X_OK) == 0;
+    snprintf(p, sizeof p, "%s/fuzz_gate_afl", dir);
+    int afl = access(p, X_OK) == 0;
+    printf("gatecrash %s (CPython %.*s, libFuzzer %s, AFL++ %s)\n", GATECRASH_VERSION, (int)strcspn(py, " "), py,
+           lf ? "yes" : "no", afl ? "yes" : "no");
 }
 
 /* Common target options; returns 1 if argv[*i] was one (and consumed its value). */
@@ -166,17 +246,15 @@ static int cmd_replay(int argc, char **argv)
             json = 1;
         else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
             o.quiet = 1;
-        else if (a[0] == '-' && a[1]) {
-            gc_die_msg("unknown option %s", a);
-            usage(stderr);
-            return GC_EXIT_USAGE;
-        } else
+        else if (a[0] == '-' && a[1])
+            return bad_option("replay", a);
+        else
             gc_sl_add(&args, a);
     }
     int first = 0;
     if (!o.sandbox && !o.target_dir) {
         if (args.n == 0) {
-            usage(stderr);
+            gc_die_msg("replay needs a TARGET (gatecrash replay --help)");
             return GC_EXIT_USAGE;
         }
         o.target_dir = args.v[0];
@@ -389,17 +467,14 @@ static int cmd_fuzz(int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         if (target_opt(argc, argv, &i, &o) || campaign_opt(argc, argv, &i, &c, &corpus, &outdir, &dict, &fuzzer))
             continue;
-        if (argv[i][0] == '-') {
-            gc_die_msg("unknown or incomplete option %s", argv[i]);
-            usage(stderr);
-            return GC_EXIT_USAGE;
-        }
+        if (argv[i][0] == '-')
+            return bad_option("fuzz", argv[i]);
         gc_sl_add(&pos, argv[i]);
     }
     if (!o.sandbox && !o.target_dir && pos.n > 0)
         o.target_dir = pos.v[0];
     if (!o.sandbox && !o.target_dir) {
-        usage(stderr);
+        gc_die_msg("fuzz needs a TARGET (gatecrash fuzz --help)");
         return GC_EXIT_USAGE;
     }
     int rc = absolutize_target(&o);
@@ -454,10 +529,9 @@ static int cmd_triage(int argc, char **argv)
             outdir = argv[++i];
         else if (strcmp(a, "--found-by") == 0 && i + 1 < argc)
             found_by = argv[++i];
-        else if (a[0] == '-') {
-            gc_die_msg("unknown or incomplete option %s", a);
-            return GC_EXIT_USAGE;
-        } else
+        else if (a[0] == '-')
+            return bad_option("triage", a);
+        else
             gc_sl_add(&pos, a);
     }
     int first = 0;
@@ -510,10 +584,9 @@ static int cmd_explain(int argc, char **argv)
             continue;
         if (strcmp(argv[i], "--raw") == 0)
             raw = 1;
-        else if (argv[i][0] == '-') {
-            gc_die_msg("unknown option %s", argv[i]);
-            return GC_EXIT_USAGE;
-        } else
+        else if (argv[i][0] == '-')
+            return bad_option("explain", argv[i]);
+        else
             gc_sl_add(&pos, argv[i]);
     }
     int first = 0;
@@ -587,10 +660,9 @@ static int cmd_gate(int argc, char **argv)
             report = argv[++i];
         else if (strcmp(argv[i], "--sweep-depth") == 0 && i + 1 < argc)
             sweep_depth = parse_long(argv[++i], "--sweep-depth");
-        else if (argv[i][0] == '-') {
-            gc_die_msg("unknown or incomplete option %s", argv[i]);
-            return GC_EXIT_USAGE;
-        } else
+        else if (argv[i][0] == '-')
+            return bad_option("gate", argv[i]);
+        else
             gc_sl_add(&pos, argv[i]);
     }
     if (!o.sandbox && !o.target_dir && pos.n > 0)
@@ -768,10 +840,9 @@ static int cmd_sweep(int argc, char **argv)
             so.json = 1;
         else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
             so.quiet = 1;
-        else if (a[0] == '-') {
-            gc_die_msg("unknown or incomplete option %s", a);
-            return GC_EXIT_USAGE;
-        } else
+        else if (a[0] == '-')
+            return bad_option("sweep", a);
+        else
             gc_sl_add(&pos, a);
     }
     if (!o.sandbox && !o.target_dir && pos.n > 0)
@@ -806,20 +877,37 @@ static int cmd_sweep(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
-        usage(argc < 2 ? stderr : stdout);
-        return argc < 2 ? GC_EXIT_USAGE : 0;
+    if (argc < 2) {
+        gc_die_msg("no command given (gatecrash --help lists the commands)");
+        return GC_EXIT_USAGE;
     }
+    if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+        usage(stdout);
+        return GC_EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        print_version();
+        return GC_EXIT_OK;
+    }
+    int k = -1;
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            k = (int)i;
+    if (k < 0) {
+        gc_die_msg("unknown command '%s' (gatecrash --help lists the commands)", argv[1]);
+        return GC_EXIT_USAGE;
+    }
+    for (int i = 2; i < argc; i++) /* -h/--help anywhere after the command */
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            command_usage(k);
+            return GC_EXIT_OK;
+        }
     signal(SIGPIPE, SIG_IGN);
     if (!getcwd(gc_start_dir, sizeof gc_start_dir))
         snprintf(gc_start_dir, sizeof gc_start_dir, ".");
     /* The seccomp backstop (backstop.h) before anything runs a chain: commands that start
      * processes (engines, fresh-process replays) get them from a spawner forked first. */
-    static const char *known[] = {"replay", "fuzz", "triage", "explain", "gate", "sweep"};
-    int is_cmd = 0;
-    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
-        is_cmd |= strcmp(argv[1], known[i]) == 0;
-    if (is_cmd) {
+    {
         char err[256];
         int starts = strcmp(argv[1], "replay") != 0 && strcmp(argv[1], "explain") != 0;
         if ((starts && gc_spawner_start(err, sizeof err) != 0) || gc_backstop_arm(err, sizeof err) != 0) {
@@ -837,9 +925,5 @@ int main(int argc, char **argv)
         return cmd_explain(argc - 2, argv + 2);
     if (strcmp(argv[1], "gate") == 0)
         return cmd_gate(argc - 2, argv + 2);
-    if (strcmp(argv[1], "sweep") == 0)
-        return cmd_sweep(argc - 2, argv + 2);
-    gc_die_msg("unknown command '%s'", argv[1]);
-    usage(stderr);
-    return GC_EXIT_USAGE;
+    return cmd_sweep(argc - 2, argv + 2);
 }

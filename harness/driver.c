@@ -7,7 +7,9 @@
  * build of this file needs nothing special.
  *
  * Options (libFuzzer ignores flags that start with "--", so ours travel in the same argv
- * and survive -fork, -jobs and -minimize_crash re-executions):
+ * and survive -fork, -jobs and -minimize_crash re-executions — through a shell command
+ * line, unquoted: a value with a space, such as inline requires JSON, is split there;
+ * `gatecrash fuzz` passes --target=DIR of a folder it writes):
  *   --target=DIR | --sandbox=PATH --requires=JSON|@FILE   which gate (or $GATECRASH_TARGET,
  *                                                          or DIR "fuzz_gate.target" beside
  *                                                          the binary, for OSS-Fuzz)

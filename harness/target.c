@@ -19,6 +19,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "fsutil.h"
 #include "interp.h"
 #include "timelimit.h"
 
@@ -247,6 +248,38 @@ int gc_target_spec_from_args(const char *sandbox, const char *requires, gc_targe
         *dot = '\0';
     snprintf(s->name, sizeof s->name, "%s", mod);
     return 0;
+}
+
+int gc_target_spec_write(const gc_target_spec *s, const char *dir, char *err, size_t errlen)
+{
+    cJSON *j = cJSON_CreateObject(), *ent = cJSON_CreateObject();
+    cJSON *req = s->requires_json ? cJSON_Parse(s->requires_json) : NULL;
+    if (!j || !ent || !req) {
+        cJSON_Delete(j);
+        cJSON_Delete(ent);
+        cJSON_Delete(req);
+        snprintf(err, errlen, "cannot describe target %s as JSON", s->name);
+        return GC_EXIT_HARNESS;
+    }
+    cJSON_AddStringToObject(j, "name", s->name);
+    cJSON_AddStringToObject(j, "sandbox", s->sandbox);
+    cJSON_AddItemToObject(j, "requires", req);
+    cJSON_AddStringToObject(j, "install", s->install == GC_INSTALL_GATES ? "gates" : "install_restrictions");
+    cJSON_AddStringToObject(j, "module_id", s->module_id);
+    cJSON_AddStringToObject(j, "mode", s->mode == GC_MODE_EFFECT ? "effect" : "reach");
+    cJSON_AddStringToObject(ent, "install_restrictions", s->entry_install);
+    cJSON_AddStringToObject(ent, "subprocess_gate", s->entry_sp);
+    cJSON_AddStringToObject(ent, "filesystem_gate", s->entry_fs);
+    cJSON_AddItemToObject(j, "entries", ent);
+    char *text = cJSON_Print(j);
+    cJSON_Delete(j);
+    char path[PATH_MAX + 16];
+    snprintf(path, sizeof path, "%s/target.json", dir);
+    int rc = text && gc_mkdirs(dir) == 0 && gc_write_atomic(path, text, strlen(text), 0) == 0 ? 0 : GC_EXIT_HARNESS;
+    if (rc)
+        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+    free(text);
+    return rc;
 }
 
 void gc_target_spec_free(gc_target_spec *s)

@@ -52,6 +52,11 @@ int gc_target_spec_from_dir(const char *dir, gc_target_spec *out, char *err, siz
 int gc_target_spec_from_args(const char *sandbox, const char *requires, gc_target_spec *out,
                              char *err, size_t errlen);
 void gc_target_spec_free(gc_target_spec *s);
+/* Write 'dir'/target.json (made if missing) describing 's' exactly: absolute sandbox path,
+ * requires, install entries, mode.  A folder is what a child process is given: a path,
+ * where the JSON itself would be split by the shell libFuzzer's fork mode runs its jobs
+ * through.  0, or an exit code with a message in err. */
+int gc_target_spec_write(const gc_target_spec *s, const char *dir, char *err, size_t errlen);
 
 /* Start everything: interpreter in 'scratch', oracle table, import, first install (its log
  * captured in startup_log), effect-mode tail hook, self-test.  Returns 0 or an exit code. */
