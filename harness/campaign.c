@@ -398,6 +398,11 @@ static int run_afl(const gc_campaign_opts *o, gc_campaign_result *r, scan_state 
         setenv("ASAN_OPTIONS", "abort_on_error=1:symbolize=0:detect_leaks=0", 1);
     if (getenv("UBSAN_OPTIONS"))
         setenv("UBSAN_OPTIONS", "halt_on_error=1:abort_on_error=1:symbolize=0", 1);
+    const char *lsan = getenv("LSAN_OPTIONS"); /* kept (suppressions), but afl-fuzz wants symbolize=0 */
+    if (lsan && !strstr(lsan, "symbolize=0")) {
+        snprintf(buf, sizeof buf, "%s:symbolize=0", lsan);
+        setenv("LSAN_OPTIONS", buf, 1);
+    }
     pid_t *pids = calloc((size_t)jobs, sizeof *pids);
     if (!pids)
         return GC_EXIT_HARNESS;

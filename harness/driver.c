@@ -145,8 +145,9 @@ static void without_aslr(char **argv)
     int p = personality(0xffffffff);
     if (p != -1 && (p & ADDR_NO_RANDOMIZE))
         return;
-    if (p != -1 && personality((unsigned long)p | ADDR_NO_RANDOMIZE) != -1)
-        execv("/proc/self/exe", argv);
+    char exe[4096];
+    if (p != -1 && gc_exe_path(exe, sizeof exe) == 0 && personality((unsigned long)p | ADDR_NO_RANDOMIZE) != -1)
+        execv(exe, argv);
     fprintf(stderr, "gatecrash: warning: address randomization stays on (%s): this bounded run may not "
             "repeat exactly\n", strerror(errno));
 }
