@@ -300,8 +300,16 @@ static int run_libfuzzer(const gc_campaign_opts *o, gc_campaign_result *r, scan_
     gc_sl_add(&cmd, buf);
     if (o->runs >= 0 && o->jobs <= 1) {
         /* A bounded one-job run is deterministic: one process, escapes saved and fuzzing
-         * goes on (fuzz_gate --escapes=record), so the same run twice finds the same. */
+         * goes on (fuzz_gate --escapes=record, which also turns address randomization
+         * off), so the same run twice finds the same.  Nothing may depend on the clock:
+         * no corpus re-read every second (-reload), no input run again when it mallocs
+         * more than it frees (libFuzzer's leak check under ASan; CPython always does),
+         * and a time limit only blocked inputs reach (0.02 s cuts slow ones short, by the
+         * machine's speed).  docs/RELIABILITY.md, "Deterministic runs". */
         gc_sl_add(&cmd, "--escapes=record");
+        gc_sl_add(&cmd, "-reload=0");
+        gc_sl_add(&cmd, "-detect_leaks=0");
+        gc_sl_add(&cmd, "--input-timeout=2");
     } else {
         snprintf(buf, sizeof buf, "-fork=%ld", o->jobs < 1 ? 1 : o->jobs);
         gc_sl_add(&cmd, buf);
@@ -455,6 +463,11 @@ static int run_afl(const gc_campaign_opts *o, gc_campaign_result *r, scan_state 
         setenv("ASAN_OPTIONS", "abort_on_error=1:symbolize=0:detect_leaks=0", 1);
     if (getenv("UBSAN_OPTIONS"))
         setenv("UBSAN_OPTIONS", "halt_on_error=1:abort_on_error=1:symbolize=0", 1);
+    const char *lsan = getenv("LSAN_OPTIONS"); /* kept (suppressions), but afl-fuzz wants symbolize=0 */
+    if (lsan && !strstr(lsan, "symbolize=0")) {
+        snprintf(buf, sizeof buf, "%s:symbolize=0", lsan);
+        setenv("LSAN_OPTIONS", buf, 1);
+    }
     pid_t *pids = calloc((size_t)jobs, sizeof *pids);
     if (!pids)
         return GC_EXIT_HARNESS;

@@ -18,7 +18,8 @@
  *   --escapes=continue    an escape is reported once per signature ("NEW-ESCAPE seconds
  *                         inputs signature via chain") and is not a crash: benchmarks
  *   --escapes=record      the same, and the input is saved as -artifact_prefix's crash-HASH:
- *                         a deterministic campaign (gatecrash fuzz --runs N, one job)
+ *                         a deterministic campaign (gatecrash fuzz --runs N, one job); the
+ *                         process re-executes itself once without address randomization
  *   --input-timeout=S     per-input time limit that interrupts Python (default 0.02; the
  *                         gatecrash command's 2; 0: off)
  *   --feedback=none       no Python-side features (libFuzzer sees only this file's coverage)
@@ -42,7 +43,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <sys/personality.h>
 #include <sys/resource.h>
 #include <malloc.h>
 
@@ -135,6 +138,22 @@ static void print_stats(void)
     }
 }
 
+/* --escapes=record: the same run twice must see the same addresses (sets of objects
+ * iterate in address order, reprs print them, and what `[#K]` names follows), so the
+ * process runs again without address randomization, as setarch -R would.  Where the
+ * kernel refuses (a container's seccomp profile), one warning line and randomization stays. */
+static void without_aslr(char **argv)
+{
+    int p = personality(0xffffffff);
+    if (p != -1 && (p & ADDR_NO_RANDOMIZE))
+        return;
+    char exe[4096];
+    if (p != -1 && gc_exe_path(exe, sizeof exe) == 0 && personality((unsigned long)p | ADDR_NO_RANDOMIZE) != -1)
+        execv(exe, argv);
+    fprintf(stderr, "gatecrash: warning: address randomization stays on (%s): this bounded run may not "
+            "repeat exactly\n", strerror(errno));
+}
+
 /* The debugging traces of the header comment, read once (not per input: getenv walks the
  * whole environment). */
 static const char *trace_inputs;
@@ -203,6 +222,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         else if ((v = opt(a, "--reuse")))
             gc_nscache_enabled = strcmp(v, "0") != 0;
     }
+    if (record_escapes)
+        without_aslr(*argv);
     if (afl) {
         /* AFL++'s driver reads argv when this returns (a loop count, or files to run): ours
          * must be gone.  (libFuzzer keeps them: its fork mode passes them to its jobs.) */
