@@ -28,7 +28,7 @@ expect_grep "importing the gate ran 3 s past its time limit and Python could not
 GATECRASH_IMPORT_TIMEOUT=60 expect_exit 3 "gate allocates without bound on import" -- "$GC" "${R[@]}" --sandbox "$G/allocates_on_import.py" --requires '{}' "$WORK/thing.chain"
 expect_grep "allocates_on_import.py ran out of memory while importing and installing \(limit 512 MiB\)" "import OOM named"; one_line "import OOM"
 # megabytes of output: the start-up log is capped, later installs are silenced
-expect_exit 0 "gate printing megabytes on import and install" -- "$GC" replay --sandbox "$G/prints_megabytes.py" --requires '{}' "$WORK/thing.chain" "$WORK/thing.chain"
+GATECRASH_IMPORT_TIMEOUT=60 expect_exit 0 "gate printing megabytes on import and install" -- "$GC" replay --sandbox "$G/prints_megabytes.py" --requires '{}' "$WORK/thing.chain" "$WORK/thing.chain"
 size=$(wc -c <"$WORK/out")
 [[ $size -lt 16384 ]] && ok || fail "megabytes of gate output reached the harness's output ($size bytes)"
 expect_grep "bytes in all\)" "the log says how much there was"
