@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Do a campaign's crash inputs reproduce in a fresh process?  For each seed: one
+# `gatecrash fuzz TARGET --time SECONDS --seed N`, then every crash input it wrote is replayed
+# alone in a new `gatecrash replay` process: its recorded resolved chain
+# (`<crash folder>/resolved/<sha1 of the input>`, docs/TRIAGE.md) when there is one, else its
+# raw bytes (--raw).  Prints one line per seed and a total; the runs stay in OUT.
+# Usage: bench/reproduce.sh BUILD_DIR TARGET_DIR SECONDS "SEEDS" OUT
+set -euo pipefail
+build=$(realpath "$1"); target=$(realpath "$2"); seconds=$3; seeds=$4; out=$5
+mkdir -p "$out"; out=$(realpath "$out")
+total=0; total_ok=0; total_resolved=0
+for seed in $seeds; do
+  run="$out/seed-$seed"
+  rm -rf "$run"
+  nice "$build/gatecrash" fuzz "$target" --time "$seconds" --seed "$seed" --out "$run" >"$run.summary" 2>"$run.log" || true
+  n=0; ok=0; resolved=0
+  : >"$run.fresh"
+  for f in "$run"/crashes/crash-*; do
+    [[ -e $f ]] || continue
+    n=$((n + 1))
+    side="$run/crashes/resolved/$(sha1sum <"$f" | cut -d' ' -f1)"
+    if [[ -f $side ]]; then
+      resolved=$((resolved + 1))
+      args=("$side")
+    else
+      args=(--raw "$f")
+    fi
+    rc=0
+    nice "$build/gatecrash" replay "$target" -q "${args[@]}" >>"$run.fresh" 2>&1 || rc=$?
+    if [[ $rc -eq 1 ]]; then ok=$((ok + 1)); else echo "NOT REPRODUCED (exit $rc): $f" >>"$run.fresh"; fi
+  done
+  summary=$(grep -m1 'escape input' "$run.summary" || true)
+  echo "seed $seed: $n crash input(s), $ok reproduce in a fresh process ($resolved by their resolved chain); campaign: $summary"
+  total=$((total + n)); total_ok=$((total_ok + ok)); total_resolved=$((total_resolved + resolved))
+done
+echo "total: $total crash input(s), $total_ok reproduce in a fresh process ($total_resolved by their resolved chain)"
