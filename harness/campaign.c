@@ -27,6 +27,7 @@ typedef struct {
     const char *known_path; /* signatures found so far, for fuzz_gate --skip-known */
     const char *pattern;    /* glob of the engine's crash inputs */
     gc_strlist seen;
+    gc_strlist kept;        /* resolved chains of those inputs */
 } scan_state;
 
 /* libFuzzer status: "#1234\tNEW    cov: ... corp: 12/340b ... exec/s: 2000 ..." or fork
@@ -80,8 +81,8 @@ static void why_not(scan_state *fs, const char *resolved, int from, const gc_cha
     gc_triage_opts to = {.exe = exe, .target = fs->target};
     int fresh = gc_exe_path(exe, sizeof exe) == 0 ? gc_confirm_fresh(&to, resolved, 0, NULL, 0) : -1;
     if (fresh == 1)
-        snprintf(why, len, "escapes in a fresh process but not after this process's earlier replays (a harness "
-                           "bug: replay state leaks)");
+        snprintf(why, len, "escapes in a fresh process but not after this process's earlier replays (%s)",
+                 explores(c) ? "its [#K]/.#K forms name another element here" : "a harness bug: replay state leaks");
     else if (explores(c))
         snprintf(why, len, "its resolved chain keeps [#K]/.#K forms whose meaning depends on the process "
                            "(address or hash order)");
@@ -113,6 +114,8 @@ static void scan_crashes(scan_state *fs)
         int from = gc_crash_chain(path, &chain, resolved, sizeof resolved);
         if (from < 0)
             continue;
+        if (from)
+            gc_sl_add(&fs->kept, resolved);
         char err[512] = "";
         if (gc_run_input(fs->t, &chain, &out, NULL, NULL, err, sizeof err) || !out.escaped) {
             char why[600], line[800];
@@ -165,6 +168,21 @@ static void scan_crashes(scan_state *fs)
     }
 }
 
+
+/* Resolved chains of escaping inputs the engine did not keep (AFL++ saves one input per new
+ * path, fuzz_gate records every escape it runs) are removed at the end. */
+static void prune_resolved(scan_state *fs, const char *crashes)
+{
+    char pattern[4200];
+    snprintf(pattern, sizeof pattern, "%s/" GC_RESOLVED_DIR "/*", crashes);
+    glob_t g;
+    if (glob(pattern, 0, NULL, &g) != 0)
+        return;
+    for (size_t i = 0; i < g.gl_pathc; i++)
+        if (!gc_sl_contains(&fs->kept, g.gl_pathv[i]))
+            unlink(g.gl_pathv[i]);
+    globfree(&g);
+}
 
 /* 'name' is an executable on PATH. */
 static int on_path(const char *name)
@@ -641,7 +659,9 @@ int gc_campaign_run(gc_target *t, const gc_campaign_opts *o, gc_campaign_result 
         return rc;
     r->engine_status = status;
     scan_crashes(&fs);
+    prune_resolved(&fs, r->crashes);
     gc_sl_free(&fs.seen);
+    gc_sl_free(&fs.kept);
     r->elapsed = (long)(time(NULL) - start);
     if (!o->quiet)
         fprintf(stderr, "[%4lds] execs %lu (%lu/s overall)  corpus %lu  escapes %d  distinct %d  (done)\n",

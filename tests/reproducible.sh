@@ -36,6 +36,14 @@ expect_fgrep "gatecrash: ESCAPE reach spawn os.system via tools.Plugin.__subclas
 side=$WORK/direct/crashes/resolved/$(sha1sum <"$WORK/in/b-walk" | cut -d' ' -f1)
 [[ -f $side ]] && grep -qxF 'tools.Plugin.__subclasses__()[@Runner].spawn' "$side" && ok ||
   fail "fuzz_gate wrote no resolved chain at $side"
+if [[ -x $BIN/fuzz_gate_afl ]]; then # AFL++'s driver: the folder comes from the campaign
+  mkdir -p "$WORK/afl"
+  (cd "$WORK/afl" && GATECRASH_RESOLVED_DIR=$WORK/afl/crashes/resolved "$BIN/fuzz_gate_afl" --target="$T" \
+    "$WORK/in/a-register" "$WORK/in/b-walk" >"$WORK/out" 2>&1) 2>/dev/null # (it aborts on the escape)
+  side=$WORK/afl/crashes/resolved/$(sha1sum <"$WORK/in/b-walk" | cut -d' ' -f1)
+  [[ -f $side ]] && grep -qxF 'tools.Plugin.__subclasses__()[@Runner].spawn' "$side" && ok ||
+    fail "fuzz_gate_afl wrote no resolved chain at $side"
+fi
 
 # 2. tools.armed() escapes only after tools.arm() ran in the same process: the summary
 #    names the input and the cause.
