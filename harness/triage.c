@@ -203,7 +203,8 @@ int gc_crash_chain(const char *path, gc_chain *c, char *resolved, size_t len)
  * address layout?  An escape that rests on address or hash order (set.pop(), a set's
  * [#K]) holds in the harness's processes and not there: it is not a case.  Kinds the
  * script cannot see (the backstop's: no audit event) pass.  The last chain that passed is
- * remembered: triage checks a minimized chain and then saves it. */
+ * remembered: triage checks a minimized chain and then saves it.  Each run is bounded by
+ * coreutils' timeout. */
 static int portable(const gc_triage_opts *o, gc_target *t, const gc_chain *c, const gc_outcome *out)
 {
     if (out->escape.kind != GC_KIND_REACH && out->escape.kind != GC_KIND_EFFECT)
@@ -213,16 +214,20 @@ static int portable(const gc_triage_opts *o, gc_target *t, const gc_chain *c, co
     gc_sb_init(&text);
     gc_sb_printf(&text, "%s\n", out->signature);
     gc_chain_print(c, &text);
-    int same = last.data && strcmp(last.data, text.data) == 0;
+    if (last.data && strcmp(last.data, text.data) == 0) {
+        gc_sb_free(&text);
+        return 1;
+    }
     char probe[4096];
     snprintf(probe, sizeof probe, "%s/.reproducer.probe.%ld", o->outdir, (long)getpid());
     gc_strbuf py;
     gc_sb_init(&py);
     gc_reproducer_write(t, c, out, &py);
-    int ok = same || gc_write_atomic(probe, py.data, py.len, 0) == 0;
+    int ok = gc_write_atomic(probe, py.data, py.len, 0) == 0;
     static const char *seeds[] = {"PYTHONHASHSEED=1", "PYTHONHASHSEED=2"};
-    for (int i = 0; ok && !same && i < 2; i++) {
-        const char *argv[] = {"env", seeds[i], GATECRASH_PYTHON, "-s", probe, t->spec.sandbox, NULL};
+    for (int i = 0; ok && i < 2; i++) {
+        const char *argv[] = {"timeout", "-s", "KILL", "60", "env", seeds[i], GATECRASH_PYTHON, "-s",
+                              probe, t->spec.sandbox, NULL};
         int nul = open("/dev/null", O_WRONLY | O_CLOEXEC);
         pid_t pid = gc_spawn((char *const *)argv, NULL, nul, nul);
         if (nul >= 0)
@@ -230,13 +235,13 @@ static int portable(const gc_triage_opts *o, gc_target *t, const gc_chain *c, co
         int status = 0;
         ok = pid > 0 && gc_spawn_wait(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 1;
     }
-    if (!same)
-        unlink(probe);
+    unlink(probe);
     gc_sb_free(&py);
     gc_sb_free(&last);
-    last = text;
-    if (!ok)
-        gc_sb_free(&last);
+    if (ok)
+        last = text;
+    else
+        gc_sb_free(&text);
     return ok;
 }
 
