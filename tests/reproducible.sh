@@ -3,7 +3,8 @@
 # a crash input is recorded with the chain the fuzzing process really ran, and the
 # campaign's live replay and triage run that; an input whose escape needs an earlier
 # input's state is named so in the summary; the minimizer keeps no step whose result rests
-# on the hash seed or addresses (the saved case's own reproducer reproduces it).  The gate
+# on the hash seed or addresses (the saved case's own reproducer reproduces it, and walks
+# a set in the harness's order).  The gate
 # is tests/fixtures/unportable.  Bounded runs and replays only.
 source "$(dirname "$0")/lib.sh" "$@"
 T=$SRC/tests/fixtures/unportable
@@ -72,4 +73,15 @@ printf 'tools.pick()\n' >"$WORK/pick2/crash-pick"
 expect_exit 0 "triage of tools.pick() alone" -- "$GC" triage "$T" --out "$WORK/esc-pick2" "$WORK/pick2"
 expect_grep "^flaky +crash-pick: its escape rests on address or hash order" "an unportable escape is not a case"
 [[ -z $(ls -A "$WORK/esc-pick2" 2>/dev/null) ]] && ok || fail "something was saved: $(ls -A "$WORK/esc-pick2")"
+
+# 4. tools.jobs[#3] (a set of unnamed partials): the harness walks a set in an order every
+#    process agrees on; the reproducer must walk it the same way.
+mkdir -p "$WORK/jobs"
+printf 'tools.jobs[#3].func\n' >"$WORK/jobs/crash-jobs"
+expect_exit 0 "triage of tools.jobs[#3].func" -- "$GC" triage "$T" --out "$WORK/esc-jobs" "$WORK/jobs"
+expect_grep "^new +crash-jobs: reach:spawn:os.system:.*  tools.jobs\[#3\].func$" "the set walk is saved"
+py=$(ls "$WORK"/esc-jobs/*.py 2>/dev/null | head -1)
+for seed in 1 2 3; do
+  expect_exit 1 "its reproducer, PYTHONHASHSEED=$seed" -- $PY=$seed /usr/bin/python3.11 -s "${py:-/dev/null}" "$T/unportable_gate.py"
+done
 finish
