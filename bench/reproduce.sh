@@ -7,6 +7,8 @@
 # the inputs whose bytes alone would not have reproduced.  Prints one line per seed and a
 # total; the runs stay in OUT (OUT/seed-N.fresh: every replay, and each input that did not
 # reproduce).  Usage: bench/reproduce.sh BUILD_DIR TARGET_DIR SECONDS "SEEDS" OUT
+# RUNS=N in the environment bounds each campaign by inputs instead (--runs N: one process
+# that records each new escape and goes on, the same inputs whatever the machine's load).
 set -euo pipefail
 build=$(realpath "$1"); target=$(realpath "$2"); seconds=$3; seeds=$4; out=$5
 mkdir -p "$out"; out=$(realpath "$out")
@@ -19,7 +21,8 @@ total=0; total_ok=0; total_resolved=0; total_raw_bad=0
 for seed in $seeds; do
   run="$out/seed-$seed"
   rm -rf "$run"
-  nice "$build/gatecrash" fuzz "$target" --time "$seconds" --seed "$seed" --out "$run" >"$run.summary" 2>"$run.log" || true
+  nice "$build/gatecrash" fuzz "$target" --time "$seconds" --seed "$seed" ${RUNS:+--runs "$RUNS"} --out "$run" \
+    >"$run.summary" 2>"$run.log" || true
   n=0; ok=0; resolved=0; raw_bad=0
   : >"$run.fresh"
   for f in "$run"/crashes/crash-*; do
