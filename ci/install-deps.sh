@@ -3,7 +3,7 @@
 # Idempotent: packages already present are left alone; run as root on Debian 12.
 set -euo pipefail
 pkgs=(clang libclang-rt-14-dev python3.11 libpython3.11-dev cmake make
-      libcjson-dev libseccomp-dev afl++ strace python3-matplotlib zip unzip)
+      libcjson-dev libseccomp-dev libssl-dev afl++ strace python3-matplotlib zip unzip)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

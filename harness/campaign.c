@@ -19,13 +19,16 @@
 
 #include "eval.h"
 #include "spawn.h"
+#include "triage.h"
 
 typedef struct {
     gc_target *t;
+    const gc_session_opts *target; /* as given: a fresh process replays it too */
     gc_campaign_result *r;
     const char *known_path; /* signatures found so far, for fuzz_gate --skip-known */
     const char *pattern;    /* glob of the engine's crash inputs */
     gc_strlist seen;
+    gc_strlist kept;        /* resolved chains of those inputs */
 } scan_state;
 
 /* libFuzzer status: "#1234\tNEW    cov: ... corp: 12/340b ... exec/s: 2000 ..." or fork
@@ -47,8 +50,51 @@ static void parse_status(const char *line, unsigned long *execs, unsigned long *
         *eps = strtoul(e + 6 + strspn(e + 6, ": "), NULL, 10);
 }
 
-/* Replay crash inputs not seen yet (decoded as the fuzzer decoded them) and fold them into
- * the table of distinct escapes, keyed by signature, keeping the shortest chain. */
+/* Exploration forms left in a chain: their meaning is the process's (address or hash order). */
+static int explores(const gc_chain *c)
+{
+    for (int i = 0; i < c->nstmts; i++)
+        for (int j = 0; j < c->s[i].ntrailers; j++)
+            if (c->s[i].t[j].kind == GC_T_DIR || c->s[i].t[j].kind == GC_T_NTH)
+                return 1;
+    return 0;
+}
+
+/* Why a crash input did not escape when replayed here, in one phrase (the summary names
+ * each such input with it).  'from': replayed from its recorded resolved chain. */
+static void why_not(scan_state *fs, const char *resolved, int from, const gc_chain *c,
+                    const gc_outcome *out, const char *err, char *why, size_t len)
+{
+    if (err[0]) {
+        snprintf(why, len, "could not be run here: %s", err);
+        return;
+    }
+    if (out->timed_out || out->oom) {
+        snprintf(why, len, "stopped by the per-input %s limit here (timing)", out->timed_out ? "time" : "memory");
+        return;
+    }
+    if (!from) {
+        snprintf(why, len, "no resolved chain was recorded, and its raw bytes mean another chain here");
+        return;
+    }
+    /* not state this process keeps from its own replays? a fresh process tells */
+    char exe[4096];
+    gc_triage_opts to = {.exe = exe, .target = fs->target};
+    int fresh = gc_exe_path(exe, sizeof exe) == 0 ? gc_confirm_fresh(&to, resolved, 0, NULL, 0) : -1;
+    if (fresh == 1)
+        snprintf(why, len, "escapes in a fresh process but not after this process's earlier replays (%s)",
+                 explores(c) ? "its [#K]/.#K forms name another element here" : "a harness bug: replay state leaks");
+    else if (explores(c))
+        snprintf(why, len, "its resolved chain keeps [#K]/.#K forms whose meaning depends on the process "
+                           "(address or hash order)");
+    else
+        snprintf(why, len, "its resolved chain escapes only with state an earlier input left in the fuzzing "
+                           "process");
+}
+
+/* Replay crash inputs not seen yet (their recorded resolved chain, else their bytes decoded
+ * as the fuzzer decoded them) and fold them into the table of distinct escapes, keyed by
+ * signature, keeping the shortest chain; name each that does not escape with its cause. */
 static void scan_crashes(scan_state *fs)
 {
     gc_strlist files = {0};
@@ -65,14 +111,18 @@ static void scan_crashes(scan_state *fs)
             continue;
         gc_sl_add(&fs->seen, files.v[i]);
         const char *path = files.v[i];
-        size_t len = 0;
-        unsigned char *data = gc_read_file(path, &len);
-        if (!data)
+        char resolved[4096];
+        int from = gc_crash_chain(path, &chain, resolved, sizeof resolved);
+        if (from < 0)
             continue;
-        gc_chain_parse(data, len, GC_PARSE_LENIENT, &chain, NULL);
-        free(data);
-        char err[512];
+        if (from)
+            gc_sl_add(&fs->kept, resolved);
+        char err[512] = "";
         if (gc_run_input(fs->t, &chain, &out, NULL, NULL, err, sizeof err) || !out.escaped) {
+            char why[600], line[800];
+            why_not(fs, resolved, from, &chain, &out, err, why, sizeof why);
+            snprintf(line, sizeof line, "%s: %s", strrchr(path, '/') ? strrchr(path, '/') + 1 : path, why);
+            gc_sl_add(&fs->r->unreproduced, line);
             fs->r->flaky++;
             continue;
         }
@@ -119,6 +169,21 @@ static void scan_crashes(scan_state *fs)
     }
 }
 
+
+/* Resolved chains of escaping inputs the engine did not keep (AFL++ saves one input per new
+ * path, fuzz_gate records every escape it runs) are removed at the end. */
+static void prune_resolved(scan_state *fs, const char *crashes)
+{
+    char pattern[4200];
+    snprintf(pattern, sizeof pattern, "%s/" GC_RESOLVED_DIR "/*", crashes);
+    glob_t g;
+    if (glob(pattern, 0, NULL, &g) != 0)
+        return;
+    for (size_t i = 0; i < g.gl_pathc; i++)
+        if (!gc_sl_contains(&fs->kept, g.gl_pathv[i]))
+            unlink(g.gl_pathv[i]);
+    globfree(&g);
+}
 
 /* 'name' is an executable on PATH. */
 static int on_path(const char *name)
@@ -505,6 +570,9 @@ static int run_afl(const gc_campaign_opts *o, gc_campaign_result *r, scan_state 
         snprintf(buf, sizeof buf, "--skip-known=%s", known_path);
         gc_sl_add(&cmd, buf);
         gc_sl_add(&cmd, NULL);
+        /* this instance's resolved chains, beside the crash inputs afl-fuzz writes */
+        snprintf(buf, sizeof buf, "%s/%s/crashes/" GC_RESOLVED_DIR, afl_out, name);
+        setenv("GATECRASH_RESOLVED_DIR", buf, 1);
         snprintf(buf, sizeof buf, "%s/afl-%s.log", o->out, name);
         int logfd = open(buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         if (logfd < 0) {
@@ -635,8 +703,11 @@ int gc_campaign_run(gc_target *t, const gc_campaign_opts *o, gc_campaign_result 
     } else {
         snprintf(r->crashes, sizeof r->crashes, "%s/crashes", o->out);
         snprintf(pattern, sizeof pattern, "%s/crash-*", r->crashes);
+        char resolved[PATH_MAX + 32];
+        snprintf(resolved, sizeof resolved, "%s/" GC_RESOLVED_DIR, r->crashes);
+        setenv("GATECRASH_RESOLVED_DIR", resolved, 1);
     }
-    scan_state fs = {.t = t, .r = r, .known_path = known_path, .pattern = pattern};
+    scan_state fs = {.t = t, .target = o->target, .r = r, .known_path = known_path, .pattern = pattern};
     int rc = write_target(t, o);
     if (rc)
         return rc;
@@ -663,11 +734,14 @@ int gc_campaign_run(gc_target *t, const gc_campaign_opts *o, gc_campaign_result 
             status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
         }
     }
+    unsetenv("GATECRASH_RESOLVED_DIR"); /* the engine's crash folders only, not the merge's */
     if (rc)
         return rc;
     r->engine_status = status;
     scan_crashes(&fs);
+    prune_resolved(&fs, r->crashes);
     gc_sl_free(&fs.seen);
+    gc_sl_free(&fs.kept);
     r->elapsed = (long)(time(NULL) - start);
     if (!o->quiet)
         fprintf(stderr, "[%4lds] execs %lu (%lu/s overall)  corpus %lu  escapes %d  distinct %d  (done)\n",
@@ -693,6 +767,8 @@ void gc_campaign_print_table(const gc_campaign_result *r, const char *name)
     if (r->flaky)
         printf(" (%d crash input(s) did not reproduce)", r->flaky);
     printf("\n");
+    for (int i = 0; i < r->unreproduced.n; i++)
+        printf("did not reproduce: %s\n", r->unreproduced.v[i]);
     if (r->nfound) {
         printf("%-7s %-8s %-26s %5s  %s\n", "KIND", "CAP", "PRIMITIVE", "SEEN", "CHAIN (shortest seen)");
         for (int k = 0; k < r->nfound; k++)
@@ -706,5 +782,6 @@ void gc_campaign_result_free(gc_campaign_result *r)
 {
     free(r->found);
     r->found = NULL;
+    gc_sl_free(&r->unreproduced);
     r->nfound = r->cap = 0;
 }

@@ -6,8 +6,9 @@
  * child processes and output, progress lines (libFuzzer's status lines, AFL++'s
  * fuzzer_stats) with a windowed rate and the time left, the end-of-run corpus merge (libFuzzer's -merge=1, for both engines'
  * finds), and the live table of distinct escapes: every crash input an engine writes is
- * replayed in this process as it appears (decoded as the fuzzer decoded it) and folded by
- * signature.  Used by `gatecrash fuzz` and by the fuzzing half of `gatecrash gate`. */
+ * replayed in this process as it appears (its recorded resolved chain, else decoded as the
+ * fuzzer decoded it) and folded by signature; one that does not escape is named with its
+ * cause.  Used by `gatecrash fuzz` and by the fuzzing half of `gatecrash gate`. */
 #ifndef GATECRASH_CAMPAIGN_H
 #define GATECRASH_CAMPAIGN_H
 
@@ -42,6 +43,7 @@ typedef struct {
     gc_finding *found;
     int nfound, cap;
     int reproduced, flaky;
+    gc_strlist unreproduced; /* "crash file: why it did not escape here", one per flaky input */
     unsigned long execs, corpus;
     long elapsed;
     int engine_status; /* exit code of the engine, 128+signal when killed */

@@ -34,6 +34,10 @@
  *   --skip-known=FILE     escapes whose signature is listed in FILE (one per line) are not
  *                         crashes: a campaign stops re-finding what it already has
  * The scratch folder is the working folder the engine is started in.
+ * Every escaping input's resolved chain (what this process ran: `[#K]`/`.#K` name whatever
+ * is K-th here, which a fresh process may not have) is written to resolved/<sha1 of the
+ * input> beside the crash input (fsutil.h): $GATECRASH_RESOLVED_DIR, or else beside
+ * -artifact_prefix.  Replay, triage and the campaign's live replay run it first.
  * Environment: GATECRASH_TRACE_INPUTS=FILE writes every chain run to FILE (flushed), to
  * find the input behind a process that ends without a report; GATECRASH_TRACE_TIMEOUTS=1
  * prints each chain stopped by the time limit. */
@@ -66,6 +70,7 @@ static int want_json;
 static int escapes_continue; /* --escapes=continue|record: report each new signature once, no crash */
 static int record_escapes; /* --escapes=record: each new signature's input is saved too */
 static const char *artifact_prefix = "./"; /* libFuzzer's -artifact_prefix, which record mode honours */
+static char resolved_dir[4096]; /* where escaping inputs' resolved chains go ("": nowhere) */
 static struct timespec started;
 static int chain_mutator = 1; /* --mutator=bytes turns the chain-aware mutator off */
 static unsigned long execs, evaluated; /* inputs; inputs that decoded to a chain and ran */
@@ -239,6 +244,13 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
             exit(GC_EXIT_HARNESS);
         }
     }
+    /* the crash inputs' folder: the campaign says (AFL++ picks its own), else libFuzzer's prefix */
+    if (getenv("GATECRASH_RESOLVED_DIR")) {
+        snprintf(resolved_dir, sizeof resolved_dir, "%s", getenv("GATECRASH_RESOLVED_DIR"));
+    } else if (!afl) {
+        gc_resolved_path(artifact_prefix, "", 0, resolved_dir, sizeof resolved_dir);
+        *strrchr(resolved_dir, '/') = '\0'; /* the folder, not a file in it */
+    }
     if (!o.target_dir && !o.sandbox)
         o.target_dir = getenv("GATECRASH_TARGET");
     if (!o.target_dir && !o.sandbox) {
@@ -382,6 +394,29 @@ static void record_input(const uint8_t *data, size_t size)
         fprintf(stderr, "gatecrash: error: cannot save %s\n", path);
 }
 
+/* The input's resolved chain, for a fresh process to run what this one ran (header above):
+ * written before the engine saves the input, atomically, so a reader finds all or nothing. */
+static void record_resolved(const uint8_t *data, size_t size, const gc_outcome *o)
+{
+    if (!resolved_dir[0])
+        return;
+    static gc_chain ran;
+    gc_outcome_ran_chain(o, &ran);
+    char hex[41], path[4200];
+    gc_sha1_hex(data, size, hex);
+    snprintf(path, sizeof path, "%s/%s", resolved_dir, hex);
+    gc_strbuf sb;
+    gc_sb_init(&sb);
+    gc_sb_printf(&sb, "# resolved chain of crash input %s, as the fuzzing process ran it\n# signature: %s\n# escape: ",
+                 hex, o->signature);
+    gc_escape_chain_text(o, &sb);
+    gc_sb_putc(&sb, '\n');
+    gc_chain_print(&ran, &sb);
+    if (gc_mkdirs(resolved_dir) < 0 || gc_write_atomic(path, sb.data, sb.len, 0) != 0)
+        fprintf(stderr, "gatecrash: error: cannot save %s\n", path);
+    gc_sb_free(&sb);
+}
+
 /* Resident memory now, and the peak, at input 2^16, 2^17, ... and at 100k, 1M, 10M: the
  * engines report only the peak, which one input's short-lived allocation (a string of
  * 100 MB, within the per-input budget) raises for good; growth shows in the resident size.
@@ -483,8 +518,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         gc_sb_init(&sb);
         gc_escape_chain_text(&outcome, &sb);
         fprintf(stderr, "gatecrash: NEW-ESCAPE %.3f %lu %s via %s\n", t, execs, outcome.signature, sb.data);
-        if (record_escapes)
+        if (record_escapes) {
+            record_resolved(data, size, &outcome);
             record_input(data, size);
+        }
         gc_sb_free(&sb);
         char **nk = realloc(known, (size_t)(nknown + 1) * sizeof *known);
         if (nk) {
@@ -506,6 +543,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         /* -minimize_crash keeps inputs whose token matches: the same escape */
         fprintf(stderr, "DEDUP_TOKEN: %s\n", outcome.signature);
         gc_sb_free(&sb);
+        record_resolved(data, size, &outcome);
         in_input = 0;
         print_stats(); /* abort() skips atexit */
         fflush(stderr);

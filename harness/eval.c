@@ -886,6 +886,15 @@ void gc_outcome_escape_chain(const gc_outcome *o, gc_chain *out)
     }
 }
 
+void gc_outcome_ran_chain(const gc_outcome *o, gc_chain *out)
+{
+    *out = o->resolved;
+    if (o->esc_stmt < 0)
+        return;
+    out->nstmts = o->esc_stmt + 1;
+    out->s[o->esc_stmt].ntrailers = o->esc_trailer + 1;
+}
+
 void gc_escape_chain_text(const gc_outcome *o, gc_strbuf *out)
 {
     static gc_chain trimmed;

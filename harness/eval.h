@@ -103,5 +103,8 @@ void gc_escape_json(const gc_target *t, const gc_outcome *o, gc_strbuf *out);
  * did not fail), cut after the escaping step. */
 void gc_outcome_escape_chain(const gc_outcome *o, gc_chain *out);
 void gc_escape_chain_text(const gc_outcome *o, gc_strbuf *out);
+/* The resolved chain as it ran, every statement kept, cut after the escaping step: what a
+ * crash input's recorded resolved chain holds (fsutil.h GC_RESOLVED_DIR). */
+void gc_outcome_ran_chain(const gc_outcome *o, gc_chain *out);
 
 #endif

@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <openssl/evp.h>
+
 #include "session.h"
 
 void gc_sl_add(gc_strlist *l, const char *s)
@@ -219,4 +221,26 @@ int gc_copy_file(const char *src, const char *dst)
     int rc = gc_write_atomic(dst, (const char *)data, len, 0);
     free(data);
     return rc;
+}
+
+void gc_sha1_hex(const void *data, size_t len, char hex[41])
+{
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned int n = 0;
+    if (!EVP_Digest(data, len, md, &n, EVP_sha1(), NULL))
+        n = 0;
+    for (unsigned int i = 0; i < n && i < 20; i++)
+        snprintf(hex + 2 * i, 3, "%02x", md[i]);
+    hex[2 * (n < 20 ? n : 20)] = '\0';
+}
+
+void gc_resolved_path(const char *crash_path, const void *data, size_t len, char *out, size_t outlen)
+{
+    char hex[41];
+    gc_sha1_hex(data, len, hex);
+    const char *slash = strrchr(crash_path, '/');
+    if (slash)
+        snprintf(out, outlen, "%.*s/" GC_RESOLVED_DIR "/%s", (int)(slash - crash_path), crash_path, hex);
+    else
+        snprintf(out, outlen, GC_RESOLVED_DIR "/%s", hex);
 }

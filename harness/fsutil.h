@@ -1,5 +1,6 @@
 /* fsutil.h — the few file and process-path chores the front ends share: lists of paths,
- * reading inputs, making and removing folders.  Plain POSIX; nothing Python here. */
+ * reading inputs, making and removing folders, and where a crash input's resolved chain is
+ * kept (its SHA-1 names it).  Plain POSIX and libcrypto; nothing Python here. */
 #ifndef GATECRASH_FSUTIL_H
 #define GATECRASH_FSUTIL_H
 
@@ -33,5 +34,14 @@ int gc_mkdirs(const char *path);
 int gc_exe_path(char *out, size_t len);
 /* Folder of the running executable. */
 void gc_exe_dir(char *out, size_t len);
+
+/* A crash input's resolved chain (the chain the fuzzing process really ran, exploration
+ * forms replaced by the names they took there) is kept in GC_RESOLVED_DIR beside the crash
+ * input, named by the SHA-1 of the input's bytes: libFuzzer's crash-SHA1 and AFL++'s id:…
+ * alike.  'hex' gets 40 hex digits. */
+#define GC_RESOLVED_DIR "resolved"
+void gc_sha1_hex(const void *data, size_t len, char hex[41]);
+/* "<folder of crash_path>/resolved/<sha1 of data>" */
+void gc_resolved_path(const char *crash_path, const void *data, size_t len, char *out, size_t outlen);
 
 #endif

@@ -16,6 +16,8 @@ static gc_chain cand, trimmed;
 static gc_outcome cand_out;
 static char roots[64][65];
 static int nroots;
+static gc_min_check check; /* gc_minimize's, for this run */
+static void *check_ctx;
 
 typedef struct {
     int units;  /* statements + trailers */
@@ -56,6 +58,8 @@ static int try_cand(gc_target *t, gc_chain *best, gc_outcome *best_out, const gc
     if (!same_escape(t, &cand, want, st))
         return 0;
     if (!smaller(size_of(&trimmed), size_of(best)))
+        return 0;
+    if (check && !check(check_ctx, &trimmed, &cand_out))
         return 0;
     *best = trimmed;
     *best_out = cand_out;
@@ -265,9 +269,12 @@ static int search(gc_target *t, gc_chain *best, gc_outcome *bo, const gc_escape 
     return improved;
 }
 
-int gc_minimize(gc_target *t, const gc_chain *in, gc_chain *best, gc_outcome *best_out, gc_min_stats *st)
+int gc_minimize(gc_target *t, const gc_chain *in, gc_chain *best, gc_outcome *best_out, gc_min_stats *st,
+                gc_min_check chk, void *chk_ctx)
 {
     memset(st, 0, sizeof *st);
+    check = chk;
+    check_ctx = chk_ctx;
     char err[256];
     st->evaluations++;
     if (gc_run_input(t, in, best_out, NULL, NULL, err, sizeof err) != 0 || !best_out->escaped)
@@ -278,8 +285,10 @@ int gc_minimize(gc_target *t, const gc_chain *in, gc_chain *best, gc_outcome *be
     nroots = gc_session_roots(t, roots, 64);
     /* the trimmed chain must itself escape alike (it drops unrelated statements) */
     cand = *best;
-    if (!same_escape(t, &cand, &want, st)) {
+    if (!same_escape(t, &cand, &want, st) || (check && !check(check_ctx, &trimmed, &cand_out))) {
         *best = best_out->resolved; /* keep everything: the escape depends on it */
+        if (check && !check(check_ctx, best, best_out))
+            return -2;
     } else {
         *best = trimmed;
         *best_out = cand_out;

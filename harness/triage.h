@@ -1,6 +1,7 @@
 /* triage.h — crashes become regression cases.
  *
- * Owns: for each crash input, confirmation in a fresh process, chain-level minimization,
+ * Owns: for each crash input, the chain it stands for (its recorded resolved chain first),
+ * confirmation in a fresh process, chain-level minimization,
  * de-duplication by signature against the case folder, and the atomic writing of the case
  * (<slug>.chain with its '#' header, <slug>.py reproducer).  Also reading a case folder's
  * known signatures, which the release gate and the campaign scripts share. */
@@ -22,6 +23,12 @@ typedef struct {
     const char *found_by;       /* "libFuzzer", "AFL++", "sweep", … for the header */
     int quiet;
 } gc_triage_opts;
+
+/* The chain a crash input stands for: its recorded resolved chain (fsutil.h
+ * GC_RESOLVED_DIR), strictly parsed, when there is one; else its raw bytes, decoded as the
+ * fuzzer decoded them.  Returns 1 (resolved; its path in 'resolved', may be NULL), 0 (raw),
+ * -1 (unreadable). */
+int gc_crash_chain(const char *path, gc_chain *c, char *resolved, size_t len);
 
 /* Triage one crash input; prints one line about it and updates the summary. */
 void gc_triage_one(gc_target *t, const gc_triage_opts *o, const char *path, gc_triage_summary *sum);
