@@ -38,6 +38,11 @@ expect_fgrep "ESCAPE landlock write openat via save()" "replay: the gate's write
 expect_fgrep "\"signature\": \"landlock:write:openat:" "the JSON escape carries the kind"
 no_victim "replay of save()"
 
+# under a policy that allows every write the kernel still refuses it: no escape, no file
+expect_exit 0 "replay under allow-all: blocked" -- "$GC" replay "$SRC/targets/station-1.5.0-allow-all" "$WORK/dbm.chain"
+expect_fgrep "refused by the harness: a write outside scratch (Landlock)" "allow-all: counted as a refusal"
+no_victim "replay under allow-all"
+
 cd "$WORK/scratch" || exit 1
 expect_exit 77 "libFuzzer, one process" -- "$FUZZ" --target="$T" -runs=20000 -seed=1 -error_exitcode=77 \
   -dict="$WORK/dict" -artifact_prefix="$WORK/crashes/" "$WORK/corpus" "$WORK/seeds"
