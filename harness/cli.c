@@ -48,6 +48,7 @@ static void usage(FILE *f)
           "  gatecrash sweep TARGET [--depth D] [--max-nodes N] [--time S] [--save DIR] [--json]\n"
           "  gatecrash gate TARGET [--escapes DIR] [--time S] [--sweep-depth D] [--report DIR] [--jobs N]\n"
           "TARGET: a folder with target.json, or --sandbox PATH --requires JSON|@FILE\n"
+          "every command: --require-confinement (exit 4 when Landlock cannot confine writes)\n"
           "exit: 0 nothing escaped, 1 escaped, 2 bad usage/input, 3 target failed to load,\n"
           "      4 harness error\n",
           f);
