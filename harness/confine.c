@@ -84,6 +84,7 @@ static const char *flag(const char *a, const char *name)
 int gc_confine_note_argv(int argc, char **argv)
 {
     const char *v;
+    int corpus = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         struct stat st;
@@ -97,8 +98,8 @@ int gc_confine_note_argv(int argc, char **argv)
             gc_confine_grant(v); /* the parent made it; the job appends to it */
         else if ((v = flag(a, "-features_dir")))
             gc_confine_grant(v);
-        else if (a[0] != '-' && stat(a, &st) == 0 && S_ISDIR(st.st_mode))
-            gc_confine_grant(a); /* a corpus folder (files given to run are only read) */
+        else if (a[0] != '-' && !corpus++ && stat(a, &st) == 0 && S_ISDIR(st.st_mode))
+            gc_confine_grant(a); /* libFuzzer writes only to the first corpus folder (-merge too) */
     }
     gc_confine_grant(".");
     gc_confine_grant(getenv("TMPDIR"));

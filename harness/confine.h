@@ -40,10 +40,11 @@
 /* Grant writes beneath 'path' (a folder) or to it (a file).  Paths that do not exist are
  * skipped.  Before gc_confine_self only. */
 void gc_confine_grant(const char *path);
-/* libFuzzer's / AFL++'s argv: corpus folders, -artifact_prefix, -exact_artifact_path,
- * -merge_control_file, -features_dir; $TMPDIR, $GATECRASH_STATS_FILE, $GATECRASH_TRACE_INPUTS
- * and the working folder (the scratch).  --require-confinement sets the rule.  0, or
- * GC_EXIT_HARNESS with the message printed when confinement is required and missing. */
+/* libFuzzer's / AFL++'s argv: the first corpus folder (the one it writes),
+ * -artifact_prefix, -exact_artifact_path, -merge_control_file, -features_dir; $TMPDIR,
+ * $GATECRASH_STATS_FILE, $GATECRASH_TRACE_INPUTS and the working folder (the scratch).
+ * --require-confinement sets the rule.  0, or GC_EXIT_HARNESS with the message printed
+ * when confinement is required and missing. */
 int gc_confine_note_argv(int argc, char **argv);
 /* Remove --require-confinement from argv (the gatecrash command); sets the rule. */
 void gc_confine_take_option(int *argc, char **argv);
