@@ -11,11 +11,12 @@
  * it is applied in the thread that runs inputs, before the first one: in fuzz_gate /
  * fuzz_gate_afl at the first input (libFuzzer's fork-mode, -merge and -minimize_crash
  * parents and AFL++'s fork server run no input and stay unconfined, like the seccomp
- * backstop; their jobs confine themselves), before the backstop's supervisor and the time
- * limit's watchdog start there; in the gatecrash command just before the first chain (its
- * spawner, forked at start-up, stays unconfined: it starts the engines and replays, which
- * confine themselves, and removes the command's scratch folder, whose parent the command
- * may not write).
+ * backstop; their jobs confine themselves), before the backstop's supervisor starts there;
+ * in the gatecrash command just before the first chain (its spawner, forked at start-up,
+ * stays unconfined: it starts the engines and replays, which confine themselves, and
+ * removes the command's scratch folder, whose parent the command may not write).  Threads started earlier stay unconfined and run no chain: the time
+ * limit's watchdog (started with the interpreter; in AFL++'s forked children it starts
+ * again after confinement), libFuzzer's RSS thread, the command's supervisor.
  *
  * Detection: Landlock only answers EACCES.  The backstop's seccomp filter (backstop.h)
  * also hands write-type path system calls to its supervisor (opens only with a write,
