@@ -681,7 +681,7 @@ static int cmd_gate(int argc, char **argv)
     gc_session_opts so = o;
     rc = open_for_campaign(&t, &so, out_abs, rscratch, sizeof rscratch);
     if (!rc)
-        rc = confine_to((const char *[]){out_abs, rep_abs, esc_abs, c.corpus_out, NULL});
+        rc = confine_to((const char *[]){out_abs, rep_abs, c.corpus_out, NULL}); /* the cases are only read */
     if (rc)
         return rc;
 
