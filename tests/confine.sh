@@ -4,8 +4,9 @@
 # oracle sees: the one-line dbm chain on station-1.5.0 (its import guard hands out the real
 # dbm), and a gate whose own save() calls _dbm.open (tests/fixtures/confine).  No
 # victim file is ever created, and the write is an escape of kind "landlock", under every
-# way inputs run: replay, libFuzzer in one process, fork mode, -minimize_crash, AFL++, the
-# campaign's live replay, triage and the sweep.  GATECRASH_NO_CONFINE=1 (a kernel without
+# way inputs run: replay, libFuzzer in one process (paths relative to the working folder and
+# through a symlink in it too), fork mode, -minimize_crash, AFL++, the campaign's live
+# replay, triage and the sweep.  GATECRASH_NO_CONFINE=1 (a kernel without
 # Landlock) makes every check here fail; the first control shows the victim is then made.
 source "$(dirname "$0")/lib.sh" "$@"
 T=$SRC/tests/fixtures/confine
@@ -50,6 +51,16 @@ expect_grep "^DEDUP_TOKEN: landlock:write:openat:" "libFuzzer: the confinement's
 no_victim "libFuzzer, one process"
 crash=$(ls "$WORK"/crashes/crash-* 2>/dev/null | head -1)
 [[ -n $crash ]] && ok || fail "libFuzzer saved no crash input"
+
+# the path as the kernel resolves it: relative to the working folder, through a symlink
+ln -s "$VICTIMS" "$WORK/scratch/link"
+for rel in ../victims/rel link/via-link; do
+  expect_exit 77 "libFuzzer runs save(), victim $rel" -- \
+    env GATECRASH_TEST_VICTIM=$rel "$FUZZ" --target="$T" -error_exitcode=77 "$WORK/save.chain"
+  expect_grep "^DEDUP_TOKEN: landlock:write:openat:" "victim $rel: the escape"
+  no_victim "victim $rel"
+done
+rm "$WORK/scratch/link"
 
 rm -rf "$WORK/crashes2" && mkdir -p "$WORK/crashes2" "$WORK/corpus2" "$WORK/tmp"
 TMPDIR=$WORK/tmp "$FUZZ" --target="$T" -fork=2 -ignore_crashes=1 -runs=20000 -seed=1 -max_total_time=120 \
