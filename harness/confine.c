@@ -236,25 +236,29 @@ typedef struct {
 } wcall;
 
 static const wcall wcalls[] = {
-    {SYS_open, "open", {-1, -1}, {0, -1}, 1, 1},
-    {SYS_creat, "creat", {-1, -1}, {0, -1}, -1, 1},
     {SYS_openat, "openat", {0, -1}, {1, -1}, 2, 1},
     {SYS_openat2, "openat2", {0, -1}, {1, -1}, 9, 1},
     {SYS_truncate, "truncate", {-1, -1}, {0, -1}, -1, 1},
-    {SYS_mkdir, "mkdir", {-1, -1}, {0, -1}, -1, 0},
     {SYS_mkdirat, "mkdirat", {0, -1}, {1, -1}, -1, 0},
-    {SYS_mknod, "mknod", {-1, -1}, {0, -1}, -1, 0},
     {SYS_mknodat, "mknodat", {0, -1}, {1, -1}, -1, 0},
-    {SYS_unlink, "unlink", {-1, -1}, {0, -1}, -1, 0},
     {SYS_unlinkat, "unlinkat", {0, -1}, {1, -1}, -1, 0},
+    {SYS_renameat2, "renameat2", {0, 2}, {1, 3}, -1, 0},
+    {SYS_linkat, "linkat", {0, 2}, {1, 3}, -1, 0},
+    {SYS_symlinkat, "symlinkat", {1, -1}, {2, -1}, -1, 0},
+#ifdef SYS_open /* the older calls: x86-64 has them, arm64 has only the *at ones */
+    {SYS_open, "open", {-1, -1}, {0, -1}, 1, 1},
+    {SYS_creat, "creat", {-1, -1}, {0, -1}, -1, 1},
+    {SYS_mkdir, "mkdir", {-1, -1}, {0, -1}, -1, 0},
+    {SYS_mknod, "mknod", {-1, -1}, {0, -1}, -1, 0},
+    {SYS_unlink, "unlink", {-1, -1}, {0, -1}, -1, 0},
     {SYS_rmdir, "rmdir", {-1, -1}, {0, -1}, -1, 0},
     {SYS_rename, "rename", {-1, -1}, {0, 1}, -1, 0},
-    {SYS_renameat, "renameat", {0, 2}, {1, 3}, -1, 0},
-    {SYS_renameat2, "renameat2", {0, 2}, {1, 3}, -1, 0},
     {SYS_link, "link", {-1, -1}, {0, 1}, -1, 0},
-    {SYS_linkat, "linkat", {0, 2}, {1, 3}, -1, 0},
     {SYS_symlink, "symlink", {-1, -1}, {1, -1}, -1, 0},
-    {SYS_symlinkat, "symlinkat", {1, -1}, {2, -1}, -1, 0},
+#endif
+#ifdef SYS_renameat
+    {SYS_renameat, "renameat", {0, 2}, {1, 3}, -1, 0},
+#endif
 };
 #define NWCALLS (sizeof wcalls / sizeof wcalls[0])
 
