@@ -21,9 +21,13 @@ calls=$calls,mkdir,mkdirat,rmdir,symlink,symlinkat,link,linkat,chmod,fchmod,fchm
 calls=$calls,truncate,ftruncate,utimensat,mknod,mknodat,setxattr,lsetxattr,fsetxattr,removexattr,connect,bind,chdir
 date -u +%FT%TZ >"$out/started"
 git -C "$root" rev-parse --short HEAD >"$out/commit" 2>/dev/null || echo unknown >"$out/commit"
+# Not --seccomp-bpf: strace then sees only the calls its own filter traces, and the harness's
+# filter hands every write-type call of a confined process to its supervisor first
+# (harness/confine.c; a user notification outranks a trace), so those writes would be
+# invisible.  Stopping at every call costs execs/s, not coverage of the proof.
 for t in station-1.5.0 station-1.5.0-allow-all; do
   mkdir -p "$out/$t"
-  (strace -f -qq --seccomp-bpf -e signal=none -e trace="$calls" -o "|gzip -1 >'$out/$t/trace.gz'" \
+  (strace -f -qq -e signal=none -e trace="$calls" -o "|gzip -1 >'$out/$t/trace.gz'" \
      "$root/$build/gatecrash" fuzz "$root/targets/$t" --time "$secs" --seed 1 --out "$out/$t/campaign" \
      >"$out/$t/fuzz.txt" 2>&1; echo $? >"$out/$t/exit") &
 done

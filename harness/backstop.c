@@ -18,6 +18,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "confine.h"
 #include "oracle.h"
 
 volatile unsigned long gc_backstop_blocked;
@@ -93,6 +94,15 @@ static void *supervise(void *arg)
                 continue;
             break;
         }
+        if (gc_confine_watched_call(req->data.nr)) { /* a write: Landlock decides, or refused here */
+            int e = gc_confine_check_call((pid_t)req->pid, req->data.nr, req->data.args);
+            memset(resp, 0, sizeof *resp);
+            resp->id = req->id;
+            resp->flags = e ? 0 : SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+            resp->error = -e;
+            seccomp_notify_respond(fd, resp);
+            continue;
+        }
         unsigned bit = watched_bit(req->data.nr);
         if (bit) { /* watched, not stopped: mark it, then let the call run */
             atomic_fetch_or(&dirty, bit);
@@ -146,6 +156,9 @@ int gc_backstop_arm(char *err, size_t errlen)
         for (size_t i = 0; rc == 0 && i < sizeof always / sizeof always[0]; i++)
             rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, always[i], 0);
     }
+    /* write-type path calls (confine.h), when Landlock confines this process's writes */
+    if (rc == 0 && kernel_continues() && gc_confine_abi() > 0)
+        rc = gc_confine_filter_rules(ctx);
     /* clone3 passes its flags in memory the filter cannot read: ENOSYS makes glibc use clone */
     if (rc == 0)
         rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);

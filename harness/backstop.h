@@ -14,6 +14,11 @@
  * no input and stay unfiltered), and in the gatecrash command after its spawner (spawn.h)
  * is up: every process the command starts comes from the spawner, which has no filter.
  *
+ * When Landlock confines the process's writes (confine.h), the filter also hands the
+ * supervisor the write-type path calls (opens with a write, create or truncate flag,
+ * mkdir, unlink, rename, link, symlink, truncate...), which confine.c judges: refused
+ * outside the granted folders during a chain step, else run on for Landlock to decide.
+ *
  * The same filter also reports, without stopping them, the system calls that change the
  * process state state.c must put back after an input: setting a signal disposition
  * (rt_sigaction with a new action), closing or replacing descriptors 0-2 (close, dup2,

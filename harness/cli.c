@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "backstop.h"
+#include "confine.h"
 #include "campaign.h"
 #include "eval.h"
 #include "explain.h"
@@ -44,7 +45,8 @@ static const char usage_target[] =
     "TARGET: a folder with target.json, or\n"
     "  --sandbox PATH        the gate module (with --requires instead of a folder)\n"
     "  --requires JSON|@FILE the host's requires block, inline or from a file\n"
-    "  --mode reach|effect   override the target's oracle mode\n";
+    "  --mode reach|effect   override the target's oracle mode\n"
+    "  --require-confinement exit 4 when Landlock cannot confine writes\n";
 static const char usage_exit[] = "exit: 0 nothing escaped, 1 escaped, 2 bad usage/input, 3 target failed to load,\n"
                                  "      4 harness error\n";
 static const char usage_campaign[] =
@@ -187,6 +189,23 @@ static char *make_scratch(void)
     return p;
 }
 
+/* The scratch folder and everything in it; the folder itself goes through the spawner,
+ * which may write the folder it is in (confine.h). */
+static void remove_scratch(const char *scratch)
+{
+    gc_rm_tree(scratch);
+    gc_spawn_rmdir(scratch);
+}
+
+/* Before the command's first chain: writes confined (confine.h) to the folders listed
+ * (NULL-terminated; the scratch folder first).  0 or an exit code. */
+static int confine_to(const char *const dirs[])
+{
+    for (int i = 0; dirs[i]; i++)
+        gc_confine_grant(dirs[i]);
+    return gc_confine_self();
+}
+
 /* Make a scratch folder and start the target in it (quietly unless asked); on failure the
  * scratch folder is gone again.  Returns 0 or an exit code. */
 static int start_in_scratch(gc_target *t, gc_session_opts *o, char **scratch, int quiet)
@@ -196,7 +215,7 @@ static int start_in_scratch(gc_target *t, gc_session_opts *o, char **scratch, in
     o->quiet = quiet;
     int rc = gc_session_start(t, o);
     if (rc)
-        gc_rm_tree(*scratch);
+        remove_scratch(*scratch);
     return rc;
 }
 
@@ -270,6 +289,8 @@ static int cmd_replay(int argc, char **argv)
     char *scratch;
     gc_target t;
     int rc = start_in_scratch(&t, &o, &scratch, o.quiet);
+    if (!rc && (rc = confine_to((const char *[]){scratch, NULL})))
+        remove_scratch(scratch);
     if (rc)
         return rc;
     static gc_chain chain;
@@ -300,7 +321,7 @@ static int cmd_replay(int argc, char **argv)
         rc = gc_run_input(&t, &chain, &out, NULL, NULL, err, sizeof err);
         if (rc) {
             gc_die_msg("%s: %s", files.v[i], err);
-            gc_rm_tree(scratch);
+            remove_scratch(scratch);
             return rc;
         }
         gc_strbuf sb;
@@ -333,7 +354,7 @@ static int cmd_replay(int argc, char **argv)
         gc_sb_free(&sb);
     }
     fflush(stdout);
-    gc_rm_tree(scratch);
+    remove_scratch(scratch);
     free(scratch);
     fprintf(stderr, "gatecrash: replayed %d: %d escaped, %d blocked, %d unreadable\n", files.n, escaped,
             blocked, bad);
@@ -496,6 +517,8 @@ static int cmd_fuzz(int argc, char **argv)
     if (rc)
         return rc;
     rc = open_for_campaign(&t, &so, out_abs, rscratch, sizeof rscratch);
+    if (!rc)
+        rc = confine_to((const char *[]){out_abs, c.corpus_out, NULL});
     if (rc)
         return rc;
     fprintf(stderr, "gatecrash: fuzzing %s for %lds with %ld job(s) of %s; crashes in %s/%s\n", t.spec.name,
@@ -555,8 +578,8 @@ static int cmd_triage(int argc, char **argv)
     if (rc)
         return rc;
     char out_abs[PATH_MAX], exe[PATH_MAX];
-    if ((rc = case_folder(outdir, t.spec.name, out_abs))) {
-        gc_rm_tree(scratch);
+    if ((rc = case_folder(outdir, t.spec.name, out_abs)) || (rc = confine_to((const char *[]){scratch, out_abs, NULL}))) {
+        remove_scratch(scratch);
         return rc;
     }
     gc_exe_path(exe, sizeof exe); /* to re-run cases in fresh processes */
@@ -566,7 +589,7 @@ static int cmd_triage(int argc, char **argv)
         gc_triage_one(&t, &to, files.v[i], &sum);
         fflush(stdout);
     }
-    gc_rm_tree(scratch);
+    remove_scratch(scratch);
     printf("triage of %d input(s) into %s: %d new, %d known, %d not reproducible (flaky), %d rejected (garbage)\n",
            files.n, out_abs, sum.new_cases, sum.known, sum.flaky, sum.rejected);
     return GC_EXIT_OK;
@@ -615,11 +638,13 @@ static int cmd_explain(int argc, char **argv)
     char *scratch;
     gc_target t;
     int rc = start_in_scratch(&t, &o, &scratch, o.quiet);
+    if (!rc && (rc = confine_to((const char *[]){scratch, NULL})))
+        remove_scratch(scratch);
     if (rc)
         return rc;
     static gc_outcome out;
     rc = gc_explain(&t, &chain, &out);
-    gc_rm_tree(scratch);
+    remove_scratch(scratch);
     return rc;
 }
 
@@ -727,6 +752,8 @@ static int cmd_gate(int argc, char **argv)
         return rc;
     gc_session_opts so = o;
     rc = open_for_campaign(&t, &so, out_abs, rscratch, sizeof rscratch);
+    if (!rc)
+        rc = confine_to((const char *[]){out_abs, rep_abs, c.corpus_out, NULL}); /* the cases are only read */
     if (rc)
         return rc;
 
@@ -862,6 +889,10 @@ static int cmd_sweep(int argc, char **argv)
     gc_target t;
     if ((rc = start_in_scratch(&t, &o, &scratch, 1)))
         return rc;
+    if ((rc = confine_to((const char *[]){scratch, save_abs, NULL}))) {
+        remove_scratch(scratch);
+        return rc;
+    }
     gc_exe_path(exe, sizeof exe); /* to re-run cases in fresh processes */
     char found_by[64];
     snprintf(found_by, sizeof found_by, "gatecrash sweep (depth %d)", so.depth);
@@ -869,7 +900,7 @@ static int cmd_sweep(int argc, char **argv)
     so.save = save ? &to : NULL;
     gc_sweep_stats st;
     rc = gc_sweep(&t, &so, &st);
-    gc_rm_tree(scratch);
+    remove_scratch(scratch);
     if (rc)
         return rc;
     return st.escapes ? GC_EXIT_ESCAPE : GC_EXIT_OK;
@@ -903,14 +934,15 @@ int main(int argc, char **argv)
             return GC_EXIT_OK;
         }
     signal(SIGPIPE, SIG_IGN);
+    gc_confine_take_option(&argc, argv); /* --require-confinement, anywhere (confine.h) */
     if (!getcwd(gc_start_dir, sizeof gc_start_dir))
         snprintf(gc_start_dir, sizeof gc_start_dir, ".");
-    /* The seccomp backstop (backstop.h) before anything runs a chain: commands that start
-     * processes (engines, fresh-process replays) get them from a spawner forked first. */
+    /* The seccomp backstop (backstop.h) before anything runs a chain: commands get the
+     * processes they start (engines, fresh-process replays) from a spawner forked first,
+     * which also removes their scratch folder once Landlock confines them (confine.h). */
     {
         char err[256];
-        int starts = strcmp(argv[1], "replay") != 0 && strcmp(argv[1], "explain") != 0;
-        if ((starts && gc_spawner_start(err, sizeof err) != 0) || gc_backstop_arm(err, sizeof err) != 0) {
+        if (gc_spawner_start(err, sizeof err) != 0 || gc_backstop_arm(err, sizeof err) != 0) {
             gc_die_msg("%s", err);
             return GC_EXIT_HARNESS;
         }

@@ -33,6 +33,7 @@
  *                         namespace while no input changed it, see nscache.h)
  *   --skip-known=FILE     escapes whose signature is listed in FILE (one per line) are not
  *                         crashes: a campaign stops re-finding what it already has
+ *   --require-confinement exit 4 when Landlock cannot confine writes (confine.h)
  * The scratch folder is the working folder the engine is started in.
  * Every escaping input's resolved chain (what this process ran: `[#K]`/`.#K` name whatever
  * is K-th here, which a fresh process may not have) is written to resolved/<sha1 of the
@@ -54,6 +55,7 @@
 #include <malloc.h>
 
 #include "backstop.h"
+#include "confine.h"
 #include "eval.h"
 #include "feedback.h"
 #include "fsutil.h"
@@ -189,6 +191,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     if (afl)
         gc_feedback_signals = GC_FB_COARSE;
     static char beside[4096];
+    int crc = gc_confine_note_argv(*argc, *argv); /* the folders this process's run writes */
+    if (crc)
+        exit(crc);
     for (int i = 1; i < *argc; i++) {
         const char *a = (*argv)[i];
         if ((v = opt(a, "--target")))
@@ -312,6 +317,9 @@ static void probe_step(void *ctx, const gc_step_info *s)
 static void arm_backstop(void)
 {
     char err[256];
+    int rc = gc_confine_self(); /* first: the supervisor and watchdog threads inherit it */
+    if (rc)
+        exit(rc);
     if (!gc_backstop_armed() && gc_backstop_arm(err, sizeof err) != 0) {
         gc_die_msg("%s", err);
         exit(GC_EXIT_HARNESS);

@@ -6,6 +6,7 @@
  * sys._getframe() — see the handler's view, never the harness's (which has no Python
  * frames at all). */
 #include "eval.h"
+#include "confine.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -795,6 +796,7 @@ int gc_eval_chain(gc_evaluator *ev, const gc_chain *c, gc_outcome *out)
             }
             Py_DECREF(v);
             v = r;
+            gc_confine_judge(); /* a write the kernel refused during the step */
             step(ev, out, si, ti, v, why);
             if (gc_orc.escape.set || (v && reach_check(v, out, si, ti))) {
                 out->escaped = 1;
@@ -814,6 +816,7 @@ int gc_eval_chain(gc_evaluator *ev, const gc_chain *c, gc_outcome *out)
         prev = v ? v : (Py_INCREF(Py_None), Py_None);
     }
     gc_orc.in_chain = 0;
+    gc_confine_judge();
     Py_XDECREF(prev);
     free(stmt_bridges);
     if (gc_orc.escape.set) {

@@ -12,6 +12,7 @@
  * the gate's own hooks, so a gate that enforces with an audit hook refuses first and only
  * what it lets through is judged (the C hook still refuses wreckers at once). */
 #include "oracle.h"
+#include "confine.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -46,7 +47,7 @@ const char *gc_cap_name(gc_cap cap)
 
 const char *gc_kind_name(gc_kind k)
 {
-    return k == GC_KIND_EFFECT ? "effect" : k == GC_KIND_SYSCALL ? "syscall" : "reach";
+    return k == GC_KIND_EFFECT ? "effect" : k == GC_KIND_SYSCALL ? "syscall" : k == GC_KIND_LANDLOCK ? "landlock" : "reach";
 }
 
 static size_t hash_ptr(const void *p)
@@ -267,6 +268,7 @@ void gc_oracle_reset_input(void)
 {
     gc_orc.escape.set = 0;
     gc_orc.refused[0] = '\0';
+    gc_confine_pending = 0;
 }
 
 void gc_oracle_set_escape(gc_kind kind, gc_cap cap, const char *primitive, const char *detail)

@@ -20,8 +20,9 @@ typedef enum {
 
 typedef enum { GC_MODE_REACH = 0, GC_MODE_EFFECT } gc_mode;
 /* reach: a forbidden primitive reached (identity); effect: its audit event seen; syscall:
- * the process-creation system call itself, stopped by the seccomp backstop (backstop.h). */
-typedef enum { GC_KIND_REACH = 0, GC_KIND_EFFECT, GC_KIND_SYSCALL } gc_kind;
+ * the process-creation system call itself, stopped by the seccomp backstop (backstop.h);
+ * landlock: a write outside the granted folders, refused below Python (confine.h). */
+typedef enum { GC_KIND_REACH = 0, GC_KIND_EFFECT, GC_KIND_SYSCALL, GC_KIND_LANDLOCK } gc_kind;
 
 #define GC_MAX_GLOBS 32
 

@@ -142,13 +142,13 @@ static cJSON *sarif_report(const gc_gate_report *r, const escape_view *e, int ne
     cJSON_AddStringToObject(driver, "name", "gatecrash");
     cJSON_AddStringToObject(driver, "version", GATECRASH_VERSION);
     cJSON *rules = cJSON_AddArrayToObject(driver, "rules");
-    static const char *kinds[] = {"reach", "effect", "syscall"};
+    static const char *kinds[] = {"reach", "effect", "syscall", "landlock"};
     static const char *caps[] = {"spawn", "write", "network"};
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 4; k++)
         for (int c = 0; c < 3; c++) {
             char id[64], text[256];
-            if (k == 2 && c != 0)
-                continue; /* the backstop stops process creation only */
+            if ((k == 2 && c != 0) || (k == 3 && c != 1))
+                continue; /* the backstops stop process creation (seccomp) and writes (Landlock) only */
             snprintf(id, sizeof id, "gatecrash/%s/%s", kinds[k], caps[c]);
             snprintf(text, sizeof text, "Handler code %s a real %s primitive the policy forbids",
                      k == 0 ? "reaches" : k == 1 ? "makes an effect through" : "makes the system call of", caps[c]);
@@ -169,11 +169,15 @@ static cJSON *sarif_report(const gc_gate_report *r, const escape_view *e, int ne
                  e[i].kind, e[i].cap, e[i].prim, e[i].chain);
         cJSON *res = cJSON_CreateObject();
         cJSON_AddStringToObject(res, "ruleId", id);
-        int ri = 0;
-        for (int k = 0; k < 2; k++)
-            for (int c = 0; c < 3; c++)
+        int ri = 0; /* the rule's place in the list above (the same pairs skipped) */
+        for (int k = 0, n = 0; k < 4; k++)
+            for (int c = 0; c < 3; c++) {
+                if ((k == 2 && c != 0) || (k == 3 && c != 1))
+                    continue;
                 if (strcmp(e[i].kind, kinds[k]) == 0 && strcmp(e[i].cap, caps[c]) == 0)
-                    ri = k * 3 + c;
+                    ri = n;
+                n++;
+            }
         cJSON_AddNumberToObject(res, "ruleIndex", ri);
         cJSON_AddStringToObject(res, "level", "error");
         cJSON *m = cJSON_AddObjectToObject(res, "message");

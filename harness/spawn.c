@@ -4,7 +4,8 @@
  * Protocol, over a SOCK_SEQPACKET socket pair (one request, one reply; the command is
  * single-threaded and asks one thing at a time):
  *   'S' cwd\0 argv0\0 … \0\0 env0\0 … \0\0  (+ up to two fds by SCM_RIGHTS)  -> pid_t
- *   'W' pid_t nohang                                                        -> pid_t, int status */
+ *   'W' pid_t nohang                                                        -> pid_t, int status
+ *   'D' path\0                                                              -> int errno (0: removed) */
 #define _GNU_SOURCE
 #include "spawn.h"
 
@@ -104,6 +105,9 @@ static void serve(int s)
             memcpy(rep, &r, sizeof r);
             memcpy(rep + sizeof r, &st, sizeof st);
             send(s, rep, sizeof rep, 0);
+        } else if (buf[0] == 'D') {
+            int e = rmdir(buf + 1) == 0 ? 0 : errno;
+            send(s, &e, sizeof e, 0);
         }
     }
 }
@@ -211,4 +215,17 @@ pid_t gc_spawn_wait(pid_t pid, int *status, int nohang)
     memcpy(&r, rep, sizeof r);
     memcpy(status, rep + sizeof r, sizeof *status);
     return r;
+}
+
+int gc_spawn_rmdir(const char *path)
+{
+    char req[4096 + 2];
+    int e = 0;
+    if (sock < 0 || strlen(path) >= sizeof req - 2)
+        return rmdir(path) == 0 ? 0 : -1;
+    int n = snprintf(req, sizeof req, "D%s", path);
+    if (send(sock, req, (size_t)n + 1, 0) < 0 || recv(sock, &e, sizeof e, 0) != (ssize_t)sizeof e)
+        return -1;
+    errno = e;
+    return e ? -1 : 0;
 }

@@ -2,8 +2,9 @@
  *
  * Owns: a spawner process forked at start-up, before Python and before the seccomp
  * backstop (backstop.h), that starts the engines, the fresh-process replays and the corpus
- * merge on the command's behalf and reports their exit statuses.  The command itself then
- * carries the filter like the engines' input processes do, so a chain it evaluates (live
+ * merge on the command's behalf and reports their exit statuses, and removes the command's
+ * scratch folder at the end (its parent is outside what Landlock lets the command write,
+ * confine.h).  The command itself then carries the filter like the engines' input processes do, so a chain it evaluates (live
  * crash replay, minimization, the sweep) can never start a process, while the command can.
  *
  * Without a spawner (unit tests, or before gc_spawner_start) these fall back to fork and
@@ -24,5 +25,9 @@ pid_t gc_spawn(char *const argv[], const char *cwd, int out_fd, int err_fd);
 /* waitpid() for a spawned pid: returns pid with *status set (a waitpid status), 0 when
  * 'nohang' and still running, -1 on error. */
 pid_t gc_spawn_wait(pid_t pid, int *status, int nohang);
+
+/* Remove the empty folder 'path' in the spawner, which Landlock does not confine: the
+ * command may not write the folder its scratch folder is in (confine.h).  0 or -1. */
+int gc_spawn_rmdir(const char *path);
 
 #endif

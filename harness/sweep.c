@@ -17,6 +17,7 @@
  * forbidden primitive is a leaf: the chain that reaches it is confirmed by replaying it
  * like a fuzz input, and kept per signature (the first is the shortest: breadth first). */
 #include "sweep.h"
+#include "confine.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -235,6 +236,7 @@ static void edge(sweep_ctx *x, int i, int kind, PyObject *key, PyObject *v, unsi
     x->st->edges++;
     node *n = &nodes[i];
     unsigned br = n->bridges | bridge;
+    gc_confine_judge(); /* a write the kernel refused while taking this edge */
     if (gc_orc.escape.set) { /* an effect while taking this edge */
         record(x->t, i, kind, key, gc_orc.escape.primitive, br, 0);
         gc_oracle_reset_input();

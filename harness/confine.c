@@ -1,0 +1,411 @@
+/* confine.c — see confine.h.  Raw system calls around <linux/landlock.h>: Debian packages
+ * no library for Landlock (the upstream Rust and Go crates are not C, and libc has no
+ * wrappers), and the three calls are small. */
+#define _GNU_SOURCE
+#include "confine.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/landlock.h>
+#include <seccomp.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "oracle.h"
+#include "session.h"
+#include "target.h"
+
+/* rights newer than the oldest headers we build with (Debian 12: Linux 6.1) */
+#ifndef LANDLOCK_ACCESS_FS_TRUNCATE
+#define LANDLOCK_ACCESS_FS_TRUNCATE (1ULL << 14) /* ABI 3 */
+#endif
+#ifndef LANDLOCK_ACCESS_FS_IOCTL_DEV
+#define LANDLOCK_ACCESS_FS_IOCTL_DEV (1ULL << 15) /* ABI 5 */
+#endif
+
+#define MAX_GRANTS 64
+static char *granted[MAX_GRANTS];
+static int granted_dir[MAX_GRANTS];
+static int ngranted;
+static int active, applied;
+volatile int gc_confine_pending;
+static char pending_path[PATH_MAX], pending_call[16];
+
+/* what a process writes that is no folder of the run's */
+static const char *devices[] = {"/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/random", "/dev/urandom"};
+
+static int required(void) { return getenv("GATECRASH_REQUIRE_CONFINEMENT") != NULL; }
+
+void gc_confine_grant(const char *path)
+{
+    char real[PATH_MAX];
+    struct stat st;
+    if (!path || !*path || applied || ngranted >= MAX_GRANTS || !realpath(path, real) || stat(real, &st) != 0)
+        return;
+    for (int i = 0; i < ngranted; i++)
+        if (strcmp(granted[i], real) == 0)
+            return;
+    granted_dir[ngranted] = S_ISDIR(st.st_mode);
+    granted[ngranted++] = strdup(real);
+}
+
+/* A folder for a path that names a file in it (-artifact_prefix=DIR/crash-: DIR). */
+static void grant_dir_of(const char *path, int prefix)
+{
+    char d[PATH_MAX];
+    snprintf(d, sizeof d, "%s", path);
+    size_t n = strlen(d);
+    if (prefix && n && d[n - 1] == '/') {
+        gc_confine_grant(d);
+        return;
+    }
+    char *slash = strrchr(d, '/');
+    if (!slash)
+        snprintf(d, sizeof d, ".");
+    else
+        slash[slash == d ? 1 : 0] = '\0';
+    gc_confine_grant(d);
+}
+
+static const char *flag(const char *a, const char *name)
+{
+    size_t n = strlen(name);
+    return strncmp(a, name, n) == 0 && a[n] == '=' ? a + n + 1 : NULL;
+}
+
+int gc_confine_note_argv(int argc, char **argv)
+{
+    const char *v;
+    int corpus = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        struct stat st;
+        if (strcmp(a, "--require-confinement") == 0)
+            setenv("GATECRASH_REQUIRE_CONFINEMENT", "1", 1);
+        else if ((v = flag(a, "-artifact_prefix")))
+            grant_dir_of(v, 1);
+        else if ((v = flag(a, "-exact_artifact_path")))
+            grant_dir_of(v, 0);
+        else if ((v = flag(a, "-merge_control_file")))
+            gc_confine_grant(v); /* the parent made it; the job appends to it */
+        else if ((v = flag(a, "-features_dir")))
+            gc_confine_grant(v);
+        else if (a[0] != '-' && !corpus++ && stat(a, &st) == 0 && S_ISDIR(st.st_mode))
+            gc_confine_grant(a); /* libFuzzer writes only to the first corpus folder (-merge too) */
+    }
+    gc_confine_grant(".");
+    gc_confine_grant(getenv("TMPDIR"));
+    if (getenv("GATECRASH_STATS_FILE"))
+        grant_dir_of(getenv("GATECRASH_STATS_FILE"), 0);
+    if (getenv("GATECRASH_TRACE_INPUTS"))
+        grant_dir_of(getenv("GATECRASH_TRACE_INPUTS"), 0);
+    if (required() && gc_confine_abi() <= 0)
+        return gc_confine_self(); /* the error, before the engine starts */
+    return 0;
+}
+
+void gc_confine_take_option(int *argc, char **argv)
+{
+    int kept = 0;
+    for (int i = 0; i < *argc; i++) {
+        if (strcmp(argv[i], "--require-confinement") == 0)
+            setenv("GATECRASH_REQUIRE_CONFINEMENT", "1", 1);
+        else
+            argv[kept++] = argv[i];
+    }
+    argv[kept] = NULL;
+    *argc = kept;
+}
+
+static const char *why_missing = "";
+
+int gc_confine_abi(void)
+{
+    if (getenv("GATECRASH_NO_CONFINE")) {
+        why_missing = "disabled by GATECRASH_NO_CONFINE";
+        return 0;
+    }
+    long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+    if (abi <= 0)
+        why_missing = errno == EOPNOTSUPP ? "disabled in this kernel" : "not in this kernel";
+    return abi > 0 ? (int)abi : 0;
+}
+
+int gc_confine_active(void) { return active; }
+
+/* Every write-type right the ABI knows. */
+static uint64_t handled_rights(int abi)
+{
+    uint64_t r = LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_REMOVE_DIR | LANDLOCK_ACCESS_FS_REMOVE_FILE |
+                 LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_DIR | LANDLOCK_ACCESS_FS_MAKE_REG |
+                 LANDLOCK_ACCESS_FS_MAKE_SOCK | LANDLOCK_ACCESS_FS_MAKE_FIFO | LANDLOCK_ACCESS_FS_MAKE_BLOCK |
+                 LANDLOCK_ACCESS_FS_MAKE_SYM;
+    if (abi >= 2)
+        r |= LANDLOCK_ACCESS_FS_REFER;
+    if (abi >= 3)
+        r |= LANDLOCK_ACCESS_FS_TRUNCATE;
+    if (abi >= 5)
+        r |= LANDLOCK_ACCESS_FS_IOCTL_DEV;
+    return r;
+}
+
+static int add_rule(int ruleset, const char *path, int is_dir, uint64_t handled)
+{
+    int fd = open(path, O_PATH | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    const uint64_t file_rights = LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_TRUNCATE | LANDLOCK_ACCESS_FS_IOCTL_DEV;
+    struct landlock_path_beneath_attr pb = {.allowed_access = is_dir ? handled : handled & file_rights,
+                                            .parent_fd = fd};
+    long rc = syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &pb, 0);
+    close(fd);
+    return rc == 0 ? 0 : -1;
+}
+
+static void print_line(int abi)
+{
+    char line[8192];
+    int n = snprintf(line, sizeof line, "gatecrash: confined: Landlock ABI %d, writes only beneath", abi);
+    for (int i = 0; i < ngranted && n < (int)sizeof line; i++)
+        if (granted_dir[i])
+            n += snprintf(line + n, sizeof line - (size_t)n, " %s", granted[i]);
+    if (n < (int)sizeof line)
+        snprintf(line + n, sizeof line - (size_t)n, " (and to /dev/null-like devices)\n");
+    fputs(line, stderr);
+}
+
+int gc_confine_self(void)
+{
+    static int result;
+    if (applied)
+        return result;
+    int abi = gc_confine_abi();
+    if (abi <= 0) {
+        if (required()) {
+            gc_die_msg("Landlock is %s and --require-confinement is given: writes cannot be confined", why_missing);
+            applied = 1;
+            return result = GC_EXIT_HARNESS;
+        }
+        fprintf(stderr, "gatecrash: warning: Landlock is %s: writes below Python's audit hook are not confined "
+                        "(--require-confinement makes this an error)\n", why_missing);
+        applied = 1;
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof devices / sizeof devices[0]; i++)
+        gc_confine_grant(devices[i]);
+    applied = 1; /* the list is final */
+    uint64_t handled = handled_rights(abi);
+    struct landlock_ruleset_attr ra = {.handled_access_fs = handled};
+    int rs = (int)syscall(SYS_landlock_create_ruleset, &ra, sizeof ra, 0);
+    int rc = rs < 0 ? -1 : 0;
+    for (int i = 0; rc == 0 && i < ngranted; i++)
+        rc = add_rule(rs, granted[i], granted_dir[i], handled);
+    if (rc == 0)
+        rc = prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+    if (rc == 0)
+        rc = (int)syscall(SYS_landlock_restrict_self, rs, 0);
+    int e = errno;
+    if (rs >= 0)
+        close(rs);
+    if (rc != 0) {
+        gc_die_msg("Landlock (ABI %d) could not confine writes: %s", abi, strerror(e));
+        return result = GC_EXIT_HARNESS;
+    }
+    active = 1;
+    print_line(abi);
+    return 0;
+}
+
+/* ---- the supervisor's side ---- */
+
+/* The write-type path calls: where their paths (and dir fds) are, where their open flags
+ * are (-1: always a write; 9: in struct open_how), whether the last component is followed. */
+typedef struct {
+    int nr;
+    const char *name;
+    signed char dirfd[2], path[2], flags;
+    char follow;
+} wcall;
+
+static const wcall wcalls[] = {
+    {SYS_openat, "openat", {0, -1}, {1, -1}, 2, 1},
+    {SYS_openat2, "openat2", {0, -1}, {1, -1}, 9, 1},
+    {SYS_truncate, "truncate", {-1, -1}, {0, -1}, -1, 1},
+    {SYS_mkdirat, "mkdirat", {0, -1}, {1, -1}, -1, 0},
+    {SYS_mknodat, "mknodat", {0, -1}, {1, -1}, -1, 0},
+    {SYS_unlinkat, "unlinkat", {0, -1}, {1, -1}, -1, 0},
+    {SYS_renameat2, "renameat2", {0, 2}, {1, 3}, -1, 0},
+    {SYS_linkat, "linkat", {0, 2}, {1, 3}, -1, 0},
+    {SYS_symlinkat, "symlinkat", {1, -1}, {2, -1}, -1, 0},
+#ifdef SYS_open /* the older calls: x86-64 has them, arm64 has only the *at ones */
+    {SYS_open, "open", {-1, -1}, {0, -1}, 1, 1},
+    {SYS_creat, "creat", {-1, -1}, {0, -1}, -1, 1},
+    {SYS_mkdir, "mkdir", {-1, -1}, {0, -1}, -1, 0},
+    {SYS_mknod, "mknod", {-1, -1}, {0, -1}, -1, 0},
+    {SYS_unlink, "unlink", {-1, -1}, {0, -1}, -1, 0},
+    {SYS_rmdir, "rmdir", {-1, -1}, {0, -1}, -1, 0},
+    {SYS_rename, "rename", {-1, -1}, {0, 1}, -1, 0},
+    {SYS_link, "link", {-1, -1}, {0, 1}, -1, 0},
+    {SYS_symlink, "symlink", {-1, -1}, {1, -1}, -1, 0},
+#endif
+#ifdef SYS_renameat
+    {SYS_renameat, "renameat", {0, 2}, {1, 3}, -1, 0},
+#endif
+};
+#define NWCALLS (sizeof wcalls / sizeof wcalls[0])
+
+static const wcall *find_call(int nr)
+{
+    for (size_t i = 0; i < NWCALLS; i++)
+        if (wcalls[i].nr == nr)
+            return &wcalls[i];
+    return NULL;
+}
+
+int gc_confine_watched_call(int nr) { return find_call(nr) != NULL; }
+
+int gc_confine_filter_rules(void *seccomp_ctx)
+{
+    scmp_filter_ctx ctx = seccomp_ctx;
+    /* an open stops only with a write, create or truncate flag */
+    static const unsigned wflags[] = {O_WRONLY, O_RDWR, O_CREAT, O_TRUNC};
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < NWCALLS; i++) {
+        const wcall *w = &wcalls[i];
+        if (w->flags < 0 || w->flags == 9) {
+            rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, w->nr, 0);
+            continue;
+        }
+        for (size_t k = 0; rc == 0 && k < sizeof wflags / sizeof wflags[0]; k++)
+            rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, w->nr, 1,
+                                  SCMP_CMP((unsigned)w->flags, SCMP_CMP_MASKED_EQ, wflags[k], wflags[k]));
+    }
+    return rc;
+}
+
+/* A string of this process's memory, without faulting on a bad pointer. */
+static int read_mem(uint64_t addr, char *out, size_t len, int string)
+{
+    size_t got = 0, page = (size_t)sysconf(_SC_PAGESIZE);
+    while (got < len) {
+        uintptr_t a = (uintptr_t)addr + got;
+        size_t chunk = page - a % page;
+        if (chunk > len - got)
+            chunk = len - got;
+        struct iovec l = {out + got, chunk}, r = {(void *)a, chunk};
+        ssize_t n = process_vm_readv(getpid(), &l, 1, &r, 1, 0);
+        if (n <= 0)
+            return -1;
+        if (string && memchr(out + got, '\0', (size_t)n))
+            return 0;
+        got += (size_t)n;
+    }
+    return string ? -1 : 0;
+}
+
+static int granted_path(const char *p)
+{
+    for (int i = 0; i < ngranted; i++) {
+        size_t n = strlen(granted[i]);
+        if (strncmp(p, granted[i], n) == 0 &&
+            (p[n] == '\0' || (granted_dir[i] && (p[n] == '/' || (n == 1 && p[0] == '/')))))
+            return 1;
+    }
+    return 0;
+}
+
+/* The path the call names, as Landlock will see it: the folder it is in resolved, and the
+ * last component too when the call follows it and it exists.  -1: not resolvable (the call
+ * fails by itself, or names no file: Landlock decides). */
+static int resolve(pid_t tid, int dirfd, const char *path, int follow, char out[PATH_MAX])
+{
+    char full[PATH_MAX * 2], base[PATH_MAX];
+    if (path[0] == '/')
+        snprintf(full, sizeof full, "%s", path);
+    else {
+        char link[64];
+        if (dirfd == AT_FDCWD)
+            snprintf(link, sizeof link, "/proc/%d/cwd", (int)tid);
+        else
+            snprintf(link, sizeof link, "/proc/%d/fd/%d", (int)tid, dirfd);
+        ssize_t n = readlink(link, base, sizeof base - 1);
+        if (n <= 0 || base[0] != '/')
+            return -1;
+        base[n] = '\0';
+        snprintf(full, sizeof full, "%s/%s", base, path);
+    }
+    /* descriptors and terminals: pipes and sockets are no file Landlock guards */
+    if (strncmp(full, "/proc/", 6) == 0 || strncmp(full, "/dev/fd/", 8) == 0 || strncmp(full, "/dev/std", 8) == 0)
+        return -1;
+    if (follow && realpath(full, out))
+        return 0;
+    size_t n = strlen(full);
+    while (n > 1 && full[n - 1] == '/')
+        full[--n] = '\0';
+    char *slash = strrchr(full, '/');
+    snprintf(base, sizeof base, "%s", slash + 1);
+    if (slash == full)
+        slash[1] = '\0';
+    else
+        *slash = '\0';
+    char dir[PATH_MAX];
+    if (!realpath(full, dir))
+        return -1;
+    snprintf(out, PATH_MAX, "%s/%s", strcmp(dir, "/") == 0 ? "" : dir, base);
+    return 0;
+}
+
+int gc_confine_check_call(pid_t tid, int nr, const unsigned long long args[6])
+{
+    const wcall *w = find_call(nr);
+    if (!active || !gc_orc.in_chain || !w)
+        return 0;
+    char self[64];
+    struct stat st;
+    snprintf(self, sizeof self, "/proc/self/task/%d", (int)tid);
+    if (stat(self, &st) != 0)
+        return 0; /* not a thread of this process */
+    if (w->flags == 9) { /* openat2: the flags are in struct open_how */
+        uint64_t how;
+        if (read_mem(args[2], (char *)&how, sizeof how, 0) != 0 || !(how & (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC)))
+            return 0;
+    }
+    for (int k = 0; k < 2 && w->path[k] >= 0; k++) {
+        char path[PATH_MAX], abs[PATH_MAX];
+        int dirfd = w->dirfd[k] >= 0 ? (int)args[(int)w->dirfd[k]] : AT_FDCWD;
+        if (read_mem(args[(int)w->path[k]], path, sizeof path, 1) != 0 || !path[0] ||
+            resolve(tid, dirfd, path, w->follow, abs) != 0 || granted_path(abs))
+            continue;
+        if (!gc_confine_pending) {
+            snprintf(pending_path, sizeof pending_path, "%s", abs);
+            snprintf(pending_call, sizeof pending_call, "%s", w->name);
+            atomic_thread_fence(memory_order_release);
+            gc_confine_pending = 1;
+        }
+        return EACCES;
+    }
+    return 0;
+}
+
+void gc_confine_judge(void)
+{
+    if (!gc_confine_pending)
+        return;
+    atomic_thread_fence(memory_order_acquire);
+    if (gc_policy_forbids(&gc_orc.policy, GC_CAP_WRITE) && !gc_policy_allows_path(&gc_orc.policy, pending_path)) {
+        char detail[PATH_MAX + 64];
+        snprintf(detail, sizeof detail, "write to %s refused by Landlock", pending_path);
+        gc_oracle_set_escape(GC_KIND_LANDLOCK, GC_CAP_WRITE, pending_call, detail);
+    } else {
+        gc_oracle_set_refused("a write outside scratch (Landlock)");
+    }
+    gc_confine_pending = 0;
+}

@@ -1,0 +1,72 @@
+/* confine.h — the write backstop below Python: Landlock confinement of filesystem writes.
+ *
+ * Owns: the list of folders (and device files) a process that runs chains may write in —
+ * its scratch folder and the folders the run itself writes (corpus, crashes, the output,
+ * report and case folders, libFuzzer's temp files) —, the Landlock ruleset that confines
+ * every write-type right the kernel's ABI knows to them (reads stay open), the start-up
+ * line that says what is confined, the --require-confinement rule (exit 4 when Landlock is
+ * missing), and the judgement of a write a chain step makes outside them.
+ *
+ * Landlock confines the calling thread and the threads and processes it starts later.  So
+ * it is applied in the thread that runs inputs, before the first one: in fuzz_gate /
+ * fuzz_gate_afl at the first input (libFuzzer's fork-mode, -merge and -minimize_crash
+ * parents and AFL++'s fork server run no input and stay unconfined, like the seccomp
+ * backstop; their jobs confine themselves), before the backstop's supervisor starts there;
+ * in the gatecrash command just before the first chain (its spawner, forked at start-up,
+ * stays unconfined: it starts the engines and replays, which confine themselves, and
+ * removes the command's scratch folder, whose parent the command may not write).  Threads started earlier stay unconfined and run no chain: the time
+ * limit's watchdog (started with the interpreter; in AFL++'s forked children it starts
+ * again after confinement), libFuzzer's RSS thread, the command's supervisor.
+ *
+ * Detection: Landlock only answers EACCES.  The backstop's seccomp filter (backstop.h)
+ * also hands write-type path system calls to its supervisor (opens only with a write,
+ * create or truncate flag: Python's read-only opens never stop there), which asks
+ * gc_confine_check_call: during a chain step a path outside the granted folders is refused
+ * there and then (EACCES, safe against a path changed under it), and noted; the
+ * evaluator's thread judges the note against the policy (gc_confine_judge: an escape of
+ * kind "landlock" unless the policy allows writing the path).  Every other call runs on
+ * and Landlock decides: allowing is not safe against a path changed after the check,
+ * which is why the kernel enforces.
+ *
+ * Environment: GATECRASH_REQUIRE_CONFINEMENT=1 (what --require-confinement sets, so every
+ * process a run starts inherits it) makes a missing Landlock an error; GATECRASH_NO_CONFINE=1
+ * (for tests only) behaves as a kernel without Landlock. */
+#ifndef GATECRASH_CONFINE_H
+#define GATECRASH_CONFINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* Grant writes beneath 'path' (a folder) or to it (a file).  Paths that do not exist are
+ * skipped.  Before gc_confine_self only. */
+void gc_confine_grant(const char *path);
+/* libFuzzer's / AFL++'s argv: the first corpus folder (the one it writes),
+ * -artifact_prefix, -exact_artifact_path, -merge_control_file, -features_dir; $TMPDIR,
+ * $GATECRASH_STATS_FILE, $GATECRASH_TRACE_INPUTS and the working folder (the scratch).
+ * --require-confinement sets the rule.  0, or GC_EXIT_HARNESS with the message printed
+ * when confinement is required and missing. */
+int gc_confine_note_argv(int argc, char **argv);
+/* Remove --require-confinement from argv (the gatecrash command); sets the rule. */
+void gc_confine_take_option(int *argc, char **argv);
+/* The kernel's Landlock ABI (0: none, or disabled by GATECRASH_NO_CONFINE). */
+int gc_confine_abi(void);
+/* Confine this thread (idempotent).  0 (confined, or not and warned), or GC_EXIT_HARNESS
+ * with the message printed (required and missing, or the ruleset failed). */
+int gc_confine_self(void);
+int gc_confine_active(void);
+
+/* For the backstop's supervisor: is 'nr' a write-type call the filter hands it. */
+int gc_confine_watched_call(int nr);
+/* Add the rules that hand those calls to the supervisor to a libseccomp filter (a
+ * scmp_filter_ctx).  0 or a negative errno. */
+int gc_confine_filter_rules(void *seccomp_ctx);
+/* The supervisor's answer for thread 'tid''s call 'nr' with 'args': 0 (let it run) or
+ * EACCES (refused here, outside the granted folders during a chain step; noted). */
+int gc_confine_check_call(pid_t tid, int nr, const unsigned long long args[6]);
+/* The evaluator's thread, after a step: a noted refusal becomes an escape of kind
+ * landlock if the policy forbids writing its path (else it is counted as a refusal). */
+extern volatile int gc_confine_pending;
+void gc_confine_judge(void);
+
+#endif
