@@ -9,6 +9,14 @@
 source "$(dirname "$0")/lib.sh" "$@"
 T=$SRC/tests/fixtures/unportable
 PY="env PYTHONHASHSEED"
+# reproduces_under_any_seed CASE_DIR: the saved case's .py exits 1 under hash seeds 1, 2, 3
+reproduces_under_any_seed() {
+  local py seed
+  py=$(ls "$1"/*.py 2>/dev/null | head -1)
+  for seed in 1 2 3; do
+    expect_exit 1 "its reproducer, PYTHONHASHSEED=$seed" -- $PY=$seed /usr/bin/python3.11 -s "${py:-/dev/null}" "$T/unportable_gate.py"
+  done
+}
 
 # 1. `[#22]` over Plugin.__subclasses__() names Runner (index 2) only after tools.register()
 #    made a class in the same process: 22 mod 4 (and mod 5: libFuzzer's leak check in a
@@ -66,10 +74,7 @@ mkdir -p "$WORK/pick"
 printf 'tools.holder.pick()\n' >"$WORK/pick/crash-holder"
 expect_exit 0 "triage of tools.holder.pick()" -- "$GC" triage "$T" --out "$WORK/esc-pick" "$WORK/pick"
 expect_grep "^new +crash-holder: reach:spawn:os.execve:.*  tools.holder.pick\(\)$" "the longer, portable chain is saved"
-py=$(ls "$WORK"/esc-pick/*.py 2>/dev/null | head -1)
-for seed in 1 2 3; do
-  expect_exit 1 "its reproducer, PYTHONHASHSEED=$seed" -- $PY=$seed /usr/bin/python3.11 -s "${py:-/dev/null}" "$T/unportable_gate.py"
-done
+reproduces_under_any_seed "$WORK/esc-pick"
 mkdir -p "$WORK/pick2"
 printf 'tools.pick()\n' >"$WORK/pick2/crash-pick"
 expect_exit 0 "triage of tools.pick() alone" -- "$GC" triage "$T" --out "$WORK/esc-pick2" "$WORK/pick2"
@@ -82,8 +87,5 @@ mkdir -p "$WORK/jobs"
 printf 'tools.jobs[#3].func\n' >"$WORK/jobs/crash-jobs"
 expect_exit 0 "triage of tools.jobs[#3].func" -- "$GC" triage "$T" --out "$WORK/esc-jobs" "$WORK/jobs"
 expect_grep "^new +crash-jobs: reach:spawn:os.system:.*  tools.jobs\[#3\].func$" "the set walk is saved"
-py=$(ls "$WORK"/esc-jobs/*.py 2>/dev/null | head -1)
-for seed in 1 2 3; do
-  expect_exit 1 "its reproducer, PYTHONHASHSEED=$seed" -- $PY=$seed /usr/bin/python3.11 -s "${py:-/dev/null}" "$T/unportable_gate.py"
-done
+reproduces_under_any_seed "$WORK/esc-jobs"
 finish
