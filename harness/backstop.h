@@ -7,6 +7,8 @@
  * running and the policy forbids spawns, it is an escape of kind "syscall" (an unaudited
  * route the oracles did not see, such as _posixsubprocess.fork_exec called from a gate's
  * own function), reported like any escape: fuzz_gate aborts with it, replay exits 1.
+ * Sanitizer builds only: LeakSanitizer's tracer clone (its exact flags) runs when no chain
+ * step is running, so the leak check at exit works in armed processes (docs/CI.md).
  *
  * A seccomp filter cannot be removed, and children inherit it.  So it is installed where
  * it applies to input execution only: in fuzz_gate / fuzz_gate_afl at the first input

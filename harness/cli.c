@@ -207,7 +207,8 @@ static int confine_to(const char *const dirs[])
 }
 
 /* Make a scratch folder and start the target in it (quietly unless asked); on failure the
- * scratch folder is gone again.  Returns 0 or an exit code. */
+ * scratch folder is gone again (its path, in *scratch, is the caller's to free either way).
+ * Returns 0 or an exit code. */
 static int start_in_scratch(gc_target *t, gc_session_opts *o, char **scratch, int quiet)
 {
     *scratch = make_scratch();
@@ -243,8 +244,10 @@ static int case_folder(const char *given, const char *name, char out[PATH_MAX])
 static int cmd_replay(int argc, char **argv)
 {
     gc_session_opts o = {0};
-    int expect_escape = 0, raw = 0, json = 0;
+    int expect_escape = 0, raw = 0, json = 0, rc = GC_EXIT_USAGE;
     gc_strlist args = {0}, files = {0};
+    char *scratch = NULL;
+    gc_target t = {0};
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (target_opt(argc, argv, &i, &o))
@@ -257,7 +260,7 @@ static int cmd_replay(int argc, char **argv)
                 expect_escape = 0;
             else {
                 gc_die_msg("--expect takes escape or blocked");
-                return GC_EXIT_USAGE;
+                goto out;
             }
         } else if (strcmp(a, "--raw") == 0)
             raw = 1;
@@ -265,34 +268,34 @@ static int cmd_replay(int argc, char **argv)
             json = 1;
         else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
             o.quiet = 1;
-        else if (a[0] == '-' && a[1])
-            return bad_option("replay", a);
-        else
+        else if (a[0] == '-' && a[1]) {
+            rc = bad_option("replay", a);
+            goto out;
+        } else
             gc_sl_add(&args, a);
     }
     int first = 0;
     if (!o.sandbox && !o.target_dir) {
         if (args.n == 0) {
             gc_die_msg("replay needs a TARGET (gatecrash replay --help)");
-            return GC_EXIT_USAGE;
+            goto out;
         }
         o.target_dir = args.v[0];
         first = 1;
     }
     if (first >= args.n) {
         gc_die_msg("replay needs at least one chain file or folder");
-        return GC_EXIT_USAGE;
+        goto out;
     }
     for (int i = first; i < args.n; i++)
         if (gc_collect_inputs(args.v[i], &files) < 0)
-            return GC_EXIT_USAGE;
-    char *scratch;
-    gc_target t;
-    int rc = start_in_scratch(&t, &o, &scratch, o.quiet);
-    if (!rc && (rc = confine_to((const char *[]){scratch, NULL})))
+            goto out;
+    if ((rc = start_in_scratch(&t, &o, &scratch, o.quiet)))
+        goto out;
+    if ((rc = confine_to((const char *[]){scratch, NULL}))) {
         remove_scratch(scratch);
-    if (rc)
-        return rc;
+        goto out;
+    }
     static gc_chain chain;
     static gc_outcome out;
     int escaped = 0, blocked = 0, bad = 0;
@@ -322,7 +325,7 @@ static int cmd_replay(int argc, char **argv)
         if (rc) {
             gc_die_msg("%s: %s", files.v[i], err);
             remove_scratch(scratch);
-            return rc;
+            goto out;
         }
         gc_strbuf sb;
         gc_sb_init(&sb);
@@ -355,14 +358,20 @@ static int cmd_replay(int argc, char **argv)
     }
     fflush(stdout);
     remove_scratch(scratch);
-    free(scratch);
     fprintf(stderr, "gatecrash: replayed %d: %d escaped, %d blocked, %d unreadable\n", files.n, escaped,
             blocked, bad);
     if (bad)
-        return GC_EXIT_USAGE;
-    if (expect_escape)
-        return blocked ? GC_EXIT_ESCAPE : GC_EXIT_OK;
-    return escaped ? GC_EXIT_ESCAPE : GC_EXIT_OK;
+        rc = GC_EXIT_USAGE;
+    else if (expect_escape)
+        rc = blocked ? GC_EXIT_ESCAPE : GC_EXIT_OK;
+    else
+        rc = escaped ? GC_EXIT_ESCAPE : GC_EXIT_OK;
+out:
+    free(scratch);
+    gc_target_spec_free(&t.spec);
+    gc_sl_free(&files);
+    gc_sl_free(&args);
+    return rc;
 }
 
 /* ---- fuzz ---- */
@@ -485,42 +494,40 @@ static int cmd_fuzz(int argc, char **argv)
     gc_campaign_opts c = {.target = &o, .seconds = 60, .jobs = 1, .runs = -1};
     const char *corpus = NULL, *outdir = NULL, *dict = NULL, *fuzzer = NULL;
     gc_strlist pos = {0};
+    gc_target t = {0};
+    int rc = GC_EXIT_USAGE;
     for (int i = 0; i < argc; i++) {
         if (target_opt(argc, argv, &i, &o) || campaign_opt(argc, argv, &i, &c, &corpus, &outdir, &dict, &fuzzer))
             continue;
-        if (argv[i][0] == '-')
-            return bad_option("fuzz", argv[i]);
+        if (argv[i][0] == '-') {
+            rc = bad_option("fuzz", argv[i]);
+            goto out;
+        }
         gc_sl_add(&pos, argv[i]);
     }
     if (!o.sandbox && !o.target_dir && pos.n > 0)
         o.target_dir = pos.v[0];
     if (!o.sandbox && !o.target_dir) {
         gc_die_msg("fuzz needs a TARGET (gatecrash fuzz --help)");
-        return GC_EXIT_USAGE;
+        goto out;
     }
-    int rc = absolutize_target(&o);
-    if (rc)
-        return rc;
+    if ((rc = absolutize_target(&o)))
+        goto out;
     /* Load the target first: a bad target is an error before any engine starts, and the
      * same interpreter replays the engine's crash inputs as they appear. */
-    gc_target t;
     gc_session_opts so = o;
     so.scratch = NULL;
     char out_abs[PATH_MAX], seeds[PATH_MAX], dict_abs[PATH_MAX], fuzz_bin[PATH_MAX], rscratch[PATH_MAX + 32];
     /* the output folder is named after the target; read its name without starting Python */
     gc_target_spec spec;
     if ((rc = gc_session_spec(&o, &spec)))
-        return rc;
-    t.spec = spec;
+        goto out;
+    snprintf(t.spec.name, sizeof t.spec.name, "%s", spec.name);
     rc = campaign_paths(&c, &t, corpus, outdir, dict, fuzzer, out_abs, seeds, dict_abs, fuzz_bin);
     gc_target_spec_free(&spec);
-    if (rc)
-        return rc;
-    rc = open_for_campaign(&t, &so, out_abs, rscratch, sizeof rscratch);
-    if (!rc)
-        rc = confine_to((const char *[]){out_abs, c.corpus_out, NULL});
-    if (rc)
-        return rc;
+    if (rc || (rc = open_for_campaign(&t, &so, out_abs, rscratch, sizeof rscratch)) ||
+        (rc = confine_to((const char *[]){out_abs, c.corpus_out, NULL})))
+        goto out;
     fprintf(stderr, "gatecrash: fuzzing %s for %lds with %ld job(s) of %s; crashes in %s/%s\n", t.spec.name,
             c.seconds, c.jobs, c.engine == GC_ENGINE_AFL ? "AFL++" : "libFuzzer", out_abs,
             c.engine == GC_ENGINE_AFL ? "afl/*/crashes" : "crashes");
@@ -528,12 +535,15 @@ static int cmd_fuzz(int argc, char **argv)
     rc = gc_campaign_run(&t, &c, &r);
     gc_rm_tree(rscratch);
     if (rc)
-        return rc;
+        goto out;
     gc_campaign_print_table(&r, t.spec.name);
     if (r.merged)
         printf("corpus: %lu input(s) after merging into %s\n", r.merged, c.corpus_out);
     rc = r.nfound ? GC_EXIT_ESCAPE : GC_EXIT_OK;
     gc_campaign_result_free(&r);
+out:
+    gc_target_spec_free(&t.spec);
+    gc_sl_free(&pos);
     return rc;
 }
 
@@ -544,6 +554,9 @@ static int cmd_triage(int argc, char **argv)
     gc_session_opts o = {0};
     const char *outdir = NULL, *found_by = "libFuzzer";
     gc_strlist pos = {0}, files = {0};
+    char *scratch = NULL;
+    gc_target t = {0};
+    int rc = GC_EXIT_USAGE;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (target_opt(argc, argv, &i, &o))
@@ -552,9 +565,10 @@ static int cmd_triage(int argc, char **argv)
             outdir = argv[++i];
         else if (strcmp(a, "--found-by") == 0 && i + 1 < argc)
             found_by = argv[++i];
-        else if (a[0] == '-')
-            return bad_option("triage", a);
-        else
+        else if (a[0] == '-') {
+            rc = bad_option("triage", a);
+            goto out;
+        } else
             gc_sl_add(&pos, a);
     }
     int first = 0;
@@ -564,23 +578,20 @@ static int cmd_triage(int argc, char **argv)
     }
     if ((!o.sandbox && !o.target_dir) || first >= pos.n) {
         gc_die_msg("usage: gatecrash triage TARGET [--out escapes/NAME] CRASH...|DIR");
-        return GC_EXIT_USAGE;
+        goto out;
     }
-    int rc = absolutize_target(&o);
-    if (rc)
-        return rc;
+    if ((rc = absolutize_target(&o)))
+        goto out;
+    rc = GC_EXIT_USAGE;
     for (int i = first; i < pos.n; i++)
         if (gc_collect_inputs(pos.v[i], &files) < 0)
-            return GC_EXIT_USAGE;
-    char *scratch;
-    gc_target t;
-    rc = start_in_scratch(&t, &o, &scratch, 1);
-    if (rc)
-        return rc;
+            goto out;
+    if ((rc = start_in_scratch(&t, &o, &scratch, 1)))
+        goto out;
     char out_abs[PATH_MAX], exe[PATH_MAX];
     if ((rc = case_folder(outdir, t.spec.name, out_abs)) || (rc = confine_to((const char *[]){scratch, out_abs, NULL}))) {
         remove_scratch(scratch);
-        return rc;
+        goto out;
     }
     gc_exe_path(exe, sizeof exe); /* to re-run cases in fresh processes */
     gc_triage_opts to = {exe, &o, out_abs, found_by, 0};
@@ -592,7 +603,12 @@ static int cmd_triage(int argc, char **argv)
     remove_scratch(scratch);
     printf("triage of %d input(s) into %s: %d new, %d known, %d not reproducible (flaky), %d rejected (garbage)\n",
            files.n, out_abs, sum.new_cases, sum.known, sum.flaky, sum.rejected);
-    return GC_EXIT_OK;
+out:
+    free(scratch);
+    gc_target_spec_free(&t.spec);
+    gc_sl_free(&files);
+    gc_sl_free(&pos);
+    return rc;
 }
 
 /* ---- explain ---- */
@@ -600,16 +616,19 @@ static int cmd_triage(int argc, char **argv)
 static int cmd_explain(int argc, char **argv)
 {
     gc_session_opts o = {0};
-    int raw = 0;
+    int raw = 0, rc = GC_EXIT_USAGE;
     gc_strlist pos = {0};
+    char *scratch = NULL;
+    gc_target t = {0};
     for (int i = 0; i < argc; i++) {
         if (target_opt(argc, argv, &i, &o))
             continue;
         if (strcmp(argv[i], "--raw") == 0)
             raw = 1;
-        else if (argv[i][0] == '-')
-            return bad_option("explain", argv[i]);
-        else
+        else if (argv[i][0] == '-') {
+            rc = bad_option("explain", argv[i]);
+            goto out;
+        } else
             gc_sl_add(&pos, argv[i]);
     }
     int first = 0;
@@ -619,13 +638,13 @@ static int cmd_explain(int argc, char **argv)
     }
     if ((!o.sandbox && !o.target_dir) || first + 1 != pos.n) {
         gc_die_msg("usage: gatecrash explain TARGET FILE");
-        return GC_EXIT_USAGE;
+        goto out;
     }
     size_t len = 0;
     unsigned char *data = gc_read_file(pos.v[first], &len);
     if (!data) {
         gc_die_msg("cannot read %s", pos.v[first]);
-        return GC_EXIT_USAGE;
+        goto out;
     }
     static gc_chain chain;
     gc_parse_error perr;
@@ -633,18 +652,21 @@ static int cmd_explain(int argc, char **argv)
     free(data);
     if (prc < 0 || chain.nstmts == 0) {
         gc_die_msg("%s:%d:%d: %s", pos.v[first], perr.line, perr.col, prc < 0 ? perr.msg : "no statement");
-        return GC_EXIT_USAGE;
+        goto out;
     }
-    char *scratch;
-    gc_target t;
-    int rc = start_in_scratch(&t, &o, &scratch, o.quiet);
-    if (!rc && (rc = confine_to((const char *[]){scratch, NULL})))
+    if ((rc = start_in_scratch(&t, &o, &scratch, o.quiet)))
+        goto out;
+    if ((rc = confine_to((const char *[]){scratch, NULL}))) {
         remove_scratch(scratch);
-    if (rc)
-        return rc;
+        goto out;
+    }
     static gc_outcome out;
     rc = gc_explain(&t, &chain, &out);
     remove_scratch(scratch);
+out:
+    free(scratch);
+    gc_target_spec_free(&t.spec);
+    gc_sl_free(&pos);
     return rc;
 }
 
@@ -675,7 +697,12 @@ static int cmd_gate(int argc, char **argv)
     gc_campaign_opts c = {.target = &o, .seconds = 60, .jobs = 1, .runs = -1};
     const char *corpus = NULL, *outdir = NULL, *dict = NULL, *fuzzer = NULL, *escapes = NULL, *report = NULL;
     long sweep_depth = 0;
-    gc_strlist pos = {0};
+    gc_strlist pos = {0}, cases = {0};
+    gc_target t = {0};
+    gc_case_result *results = NULL;
+    gc_campaign_result fr;
+    gc_finding *swf = NULL;
+    int rc = GC_EXIT_USAGE, fuzzed = 0;
     for (int i = 0; i < argc; i++) {
         if (target_opt(argc, argv, &i, &o) || campaign_opt(argc, argv, &i, &c, &corpus, &outdir, &dict, &fuzzer))
             continue;
@@ -685,28 +712,28 @@ static int cmd_gate(int argc, char **argv)
             report = argv[++i];
         else if (strcmp(argv[i], "--sweep-depth") == 0 && i + 1 < argc)
             sweep_depth = parse_long(argv[++i], "--sweep-depth");
-        else if (argv[i][0] == '-')
-            return bad_option("gate", argv[i]);
-        else
+        else if (argv[i][0] == '-') {
+            rc = bad_option("gate", argv[i]);
+            goto out;
+        } else
             gc_sl_add(&pos, argv[i]);
     }
     if (!o.sandbox && !o.target_dir && pos.n > 0)
         o.target_dir = pos.v[0];
     if (!o.sandbox && !o.target_dir) {
         gc_die_msg("usage: gatecrash gate TARGET [--escapes DIR] [--time S] [--report DIR]");
-        return GC_EXIT_USAGE;
+        goto out;
     }
-    int rc = absolutize_target(&o);
-    if (rc)
-        return rc;
+    if ((rc = absolutize_target(&o)))
+        goto out;
     gc_target_spec spec;
     char err[1024];
     if ((rc = gc_session_spec(&o, &spec)))
-        return rc;
+        goto out;
     char name[128];
     snprintf(name, sizeof name, "%s", spec.name);
-    gc_target t;
-    t.spec = spec;
+    snprintf(t.spec.name, sizeof t.spec.name, "%s", spec.name);
+    gc_target_spec_free(&spec);
     /* folders: cases, report, campaign output */
     char esc_abs[PATH_MAX * 2], rep_abs[PATH_MAX], tmp[PATH_MAX * 2];
     if (escapes)
@@ -716,16 +743,18 @@ static int cmd_gate(int argc, char **argv)
     snprintf(tmp, sizeof tmp, "%s", report ? report : "");
     if (!report)
         snprintf(tmp, sizeof tmp, "%s/out/%s/gate-report", gc_start_dir, name);
+    rc = GC_EXIT_USAGE;
     if (gc_mkdirs(tmp) < 0 || !realpath(tmp, rep_abs)) {
         gc_die_msg("cannot create report folder %s", tmp);
-        return GC_EXIT_USAGE;
+        goto out;
     }
-    gc_strlist cases = {0};
     struct stat st;
     if (stat(esc_abs, &st) == 0 && S_ISDIR(st.st_mode)) {
         gc_strlist all = {0};
-        if (gc_collect_inputs(esc_abs, &all) < 0)
-            return GC_EXIT_USAGE;
+        if (gc_collect_inputs(esc_abs, &all) < 0) {
+            gc_sl_free(&all);
+            goto out;
+        }
         for (int i = 0; i < all.n; i++) {
             size_t l = strlen(all.v[i]);
             if (l > 6 && strcmp(all.v[i] + l - 6, ".chain") == 0)
@@ -734,7 +763,7 @@ static int cmd_gate(int argc, char **argv)
         gc_sl_free(&all);
     } else if (escapes) {
         gc_die_msg("escapes folder %s is not readable", escapes);
-        return GC_EXIT_USAGE;
+        goto out;
     }
     char out_abs[PATH_MAX], seeds[PATH_MAX], dict_abs[PATH_MAX], fuzz_bin[PATH_MAX], rscratch[PATH_MAX + 32];
     snprintf(tmp, sizeof tmp, "%s", outdir ? outdir : "");
@@ -747,18 +776,13 @@ static int cmd_gate(int argc, char **argv)
         if (rc)
             gc_die_msg("cannot create output folder %s", tmp);
     }
-    gc_target_spec_free(&spec);
-    if (rc)
-        return rc;
     gc_session_opts so = o;
-    rc = open_for_campaign(&t, &so, out_abs, rscratch, sizeof rscratch);
-    if (!rc)
-        rc = confine_to((const char *[]){out_abs, rep_abs, c.corpus_out, NULL}); /* the cases are only read */
-    if (rc)
-        return rc;
+    if (rc || (rc = open_for_campaign(&t, &so, out_abs, rscratch, sizeof rscratch)) ||
+        (rc = confine_to((const char *[]){out_abs, rep_abs, c.corpus_out, NULL}))) /* the cases are only read */
+        goto out;
 
     /* 1. every saved case must now be blocked */
-    gc_case_result *results = calloc((size_t)cases.n + 1, sizeof *results);
+    results = calloc((size_t)cases.n + 1, sizeof *results);
     static gc_chain chain;
     static gc_outcome out;
     int still = 0, bad = 0;
@@ -781,7 +805,8 @@ static int cmd_gate(int argc, char **argv)
         free(data);
         if (gc_run_input(&t, &chain, &out, NULL, NULL, err, sizeof err) != 0) {
             gc_die_msg("%s: %s", cases.v[i], err);
-            return GC_EXIT_HARNESS;
+            rc = GC_EXIT_HARNESS;
+            goto out;
         }
         if (out.escaped) {
             still++;
@@ -801,26 +826,21 @@ static int cmd_gate(int argc, char **argv)
         }
     }
     /* 2. fuzz from the stored corpus */
-    gc_campaign_result fr;
-    int fuzzed = 0;
     if (c.seconds > 0) {
         fprintf(stderr, "gatecrash: gate %s: fuzzing for %lds\n", t.spec.name, c.seconds);
-        rc = gc_campaign_run(&t, &c, &fr);
-        if (rc)
-            return rc;
+        if ((rc = gc_campaign_run(&t, &c, &fr)))
+            goto out;
         fuzzed = 1;
         gc_campaign_print_table(&fr, t.spec.name);
     }
     /* 3. nothing within the sweep depth */
-    gc_finding *swf = NULL;
     int nsw = 0;
     if (sweep_depth > 0) {
         fprintf(stderr, "gatecrash: gate %s: sweeping to depth %ld\n", t.spec.name, sweep_depth);
         gc_sweep_opts swo = {.depth = (int)sweep_depth, .max_nodes = 2000000, .quiet = 1};
         gc_sweep_stats sst;
-        rc = gc_sweep(&t, &swo, &sst);
-        if (rc)
-            return rc;
+        if ((rc = gc_sweep(&t, &swo, &sst)))
+            goto out;
         nsw = gc_sweep_findings(&swf);
     }
     gc_rm_tree(rscratch);
@@ -828,18 +848,22 @@ static int cmd_gate(int argc, char **argv)
     rep.pass = still == 0 && bad == 0 && (!fuzzed || fr.nfound == 0) && nsw == 0;
     if (gc_report_write(&rep, rep_abs, gc_start_dir) != 0) {
         gc_die_msg("cannot write the report into %s: %s", rep_abs, strerror(errno));
-        return GC_EXIT_HARNESS;
+        rc = GC_EXIT_HARNESS;
+        goto out;
     }
     printf("gate %s: %s — %d of %d saved case(s) still escape, %d escape(s) found by fuzzing, %d by the sweep; "
            "report: %s/report.{md,json,sarif}\n",
            t.spec.name, rep.pass ? "PASS" : "FAIL", still, cases.n, fuzzed ? fr.nfound : 0, nsw, rep_abs);
+    rc = bad ? GC_EXIT_USAGE : rep.pass ? GC_EXIT_OK : GC_EXIT_ESCAPE;
+out:
     free(swf);
     if (fuzzed)
         gc_campaign_result_free(&fr);
     free(results);
-    if (bad)
-        return GC_EXIT_USAGE;
-    return rep.pass ? GC_EXIT_OK : GC_EXIT_ESCAPE;
+    gc_target_spec_free(&t.spec);
+    gc_sl_free(&cases);
+    gc_sl_free(&pos);
+    return rc;
 }
 
 /* ---- sweep ---- */
@@ -850,6 +874,9 @@ static int cmd_sweep(int argc, char **argv)
     gc_sweep_opts so = {.depth = 3, .max_nodes = 2000000};
     const char *save = NULL;
     gc_strlist pos = {0};
+    char *scratch = NULL;
+    gc_target t = {0};
+    int rc = GC_EXIT_USAGE;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (target_opt(argc, argv, &i, &o))
@@ -867,9 +894,10 @@ static int cmd_sweep(int argc, char **argv)
             so.json = 1;
         else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
             so.quiet = 1;
-        else if (a[0] == '-')
-            return bad_option("sweep", a);
-        else
+        else if (a[0] == '-') {
+            rc = bad_option("sweep", a);
+            goto out;
+        } else
             gc_sl_add(&pos, a);
     }
     if (!o.sandbox && !o.target_dir && pos.n > 0)
@@ -877,21 +905,16 @@ static int cmd_sweep(int argc, char **argv)
     if ((!o.sandbox && !o.target_dir) || so.depth < 1 || so.depth > GC_MAX_TRAILERS) {
         gc_die_msg("usage: gatecrash sweep TARGET [--depth 1..%d] [--max-nodes N] [--time S] [--save DIR] [--json]",
                    GC_MAX_TRAILERS);
-        return GC_EXIT_USAGE;
+        goto out;
     }
-    int rc = absolutize_target(&o);
-    if (rc)
-        return rc;
+    if ((rc = absolutize_target(&o)))
+        goto out;
     char save_abs[PATH_MAX] = "", exe[PATH_MAX];
-    if (save && (rc = case_folder(save, NULL, save_abs)))
-        return rc;
-    char *scratch;
-    gc_target t;
-    if ((rc = start_in_scratch(&t, &o, &scratch, 1)))
-        return rc;
+    if ((save && (rc = case_folder(save, NULL, save_abs))) || (rc = start_in_scratch(&t, &o, &scratch, 1)))
+        goto out;
     if ((rc = confine_to((const char *[]){scratch, save_abs, NULL}))) {
         remove_scratch(scratch);
-        return rc;
+        goto out;
     }
     gc_exe_path(exe, sizeof exe); /* to re-run cases in fresh processes */
     char found_by[64];
@@ -901,9 +924,13 @@ static int cmd_sweep(int argc, char **argv)
     gc_sweep_stats st;
     rc = gc_sweep(&t, &so, &st);
     remove_scratch(scratch);
-    if (rc)
-        return rc;
-    return st.escapes ? GC_EXIT_ESCAPE : GC_EXIT_OK;
+    if (!rc)
+        rc = st.escapes ? GC_EXIT_ESCAPE : GC_EXIT_OK;
+out:
+    free(scratch);
+    gc_target_spec_free(&t.spec);
+    gc_sl_free(&pos);
+    return rc;
 }
 
 int main(int argc, char **argv)

@@ -214,6 +214,8 @@ int gc_target_spec_from_dir(const char *dir, gc_target_spec *s, char *err, size_
     rc = resolve_sandbox(s, sb->valuestring, s->dir, err, errlen);
 out:
     cJSON_Delete(j);
+    if (rc)
+        gc_target_spec_free(s);
     return rc;
 }
 
@@ -235,8 +237,10 @@ int gc_target_spec_from_args(const char *sandbox, const char *requires, gc_targe
     }
     s->requires_json = text;
     int rc = resolve_sandbox(s, sandbox, ".", err, errlen);
-    if (rc)
+    if (rc) {
+        gc_target_spec_free(s);
         return rc;
+    }
     snprintf(s->dir, sizeof s->dir, "%s", s->sandbox);
     char *slash = strrchr(s->dir, '/');
     if (slash)

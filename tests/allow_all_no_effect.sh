@@ -29,7 +29,7 @@ os.sys.modules['os'].link('$C/victim', 'hard')
 __builtins__['open']('hard', 'w')
 CH
 mkdir -p "$C/sub"
-expect_exit 0 "attack chains under allow-all" -- strace -f -qq -e trace=execve,vfork,fork -o "$WORK/strace.log" \
+expect_exit 0 "attack chains under allow-all" -- traced -f -qq -e trace=execve,vfork,fork -o "$WORK/strace.log" \
   "$GC" replay -q "$T" "$WORK/attack.chain"
 expect_count 0 "ESCAPE" "no escape when everything is allowed"
 expect_grep "refused by the harness" "allowed spawns are refused by the harness"
@@ -43,7 +43,7 @@ grep -qE '(^| )(v?fork)\(' "$WORK/strace.log" && fail "a fork happened" || ok
 
 # a bounded campaign: zero escapes, and only the engine's own processes
 touch "$WORK/marker"
-expect_exit 0 "bounded fuzz run under allow-all" -- strace -f -qq -e trace=execve -o "$WORK/strace2.log" \
+expect_exit 0 "bounded fuzz run under allow-all" -- traced -f -qq -e trace=execve -o "$WORK/strace2.log" \
   "$GC" fuzz "$T" --runs 3000 --time 120 --seed 7 --out "$WORK/fuzzout"
 expect_grep "^0 escape input\(s\), 0 distinct" "zero escapes"
 others=$(grep 'execve(' "$WORK/strace2.log" | grep -vE 'execve\("[^"]*/(gatecrash|fuzz_gate|sh|llvm-symbolizer[-0-9]*)"' || true)

@@ -38,7 +38,7 @@ done
 
 # nothing escapes, and nothing happens, when everything is allowed
 touch "$WORK/marker"
-expect_exit 0 "sweep of the allow-all target" -- strace -f -qq -e trace=execve,fork,vfork -o "$WORK/strace.log" \
+expect_exit 0 "sweep of the allow-all target" -- traced -f -qq -e trace=execve,fork,vfork -o "$WORK/strace.log" \
   "$GC" sweep "$SRC/targets/station-1.5.0-allow-all" --depth 4 -q
 expect_grep "^0 escape signature" "no escape under allow-all"
 [[ $(grep -c 'execve(' "$WORK/strace.log") -eq 1 ]] && ! grep -qE '(^| )v?fork\(' "$WORK/strace.log" && ok \
