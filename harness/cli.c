@@ -220,6 +220,16 @@ static int start_in_scratch(gc_target *t, gc_session_opts *o, char **scratch, in
     return rc;
 }
 
+/* start_in_scratch, then writes confined to the scratch folder and 'also' (NULL: none);
+ * on failure the scratch folder is gone again. */
+static int start_confined(gc_target *t, gc_session_opts *o, char **scratch, int quiet, const char *also)
+{
+    int rc = start_in_scratch(t, o, scratch, quiet);
+    if (!rc && (rc = confine_to((const char *[]){*scratch, also, NULL})))
+        remove_scratch(*scratch);
+    return rc;
+}
+
 
 /* A case folder: 'given' (relative to where the command started) or escapes/<name>;
  * created, made absolute into out.  0 or an exit code. */
@@ -290,12 +300,8 @@ static int cmd_replay(int argc, char **argv)
     for (int i = first; i < args.n; i++)
         if (gc_collect_inputs(args.v[i], &files) < 0)
             goto out;
-    if ((rc = start_in_scratch(&t, &o, &scratch, o.quiet)))
+    if ((rc = start_confined(&t, &o, &scratch, o.quiet, NULL)))
         goto out;
-    if ((rc = confine_to((const char *[]){scratch, NULL}))) {
-        remove_scratch(scratch);
-        goto out;
-    }
     static gc_chain chain;
     static gc_outcome out;
     int escaped = 0, blocked = 0, bad = 0;
@@ -654,12 +660,8 @@ static int cmd_explain(int argc, char **argv)
         gc_die_msg("%s:%d:%d: %s", pos.v[first], perr.line, perr.col, prc < 0 ? perr.msg : "no statement");
         goto out;
     }
-    if ((rc = start_in_scratch(&t, &o, &scratch, o.quiet)))
+    if ((rc = start_confined(&t, &o, &scratch, o.quiet, NULL)))
         goto out;
-    if ((rc = confine_to((const char *[]){scratch, NULL}))) {
-        remove_scratch(scratch);
-        goto out;
-    }
     static gc_outcome out;
     rc = gc_explain(&t, &chain, &out);
     remove_scratch(scratch);
@@ -910,12 +912,9 @@ static int cmd_sweep(int argc, char **argv)
     if ((rc = absolutize_target(&o)))
         goto out;
     char save_abs[PATH_MAX] = "", exe[PATH_MAX];
-    if ((save && (rc = case_folder(save, NULL, save_abs))) || (rc = start_in_scratch(&t, &o, &scratch, 1)))
+    if ((save && (rc = case_folder(save, NULL, save_abs))) ||
+        (rc = start_confined(&t, &o, &scratch, 1, save ? save_abs : NULL)))
         goto out;
-    if ((rc = confine_to((const char *[]){scratch, save_abs, NULL}))) {
-        remove_scratch(scratch);
-        goto out;
-    }
     gc_exe_path(exe, sizeof exe); /* to re-run cases in fresh processes */
     char found_by[64];
     snprintf(found_by, sizeof found_by, "gatecrash sweep (depth %d)", so.depth);
