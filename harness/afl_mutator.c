@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "mutator.h"
+#include "rng.h"
 
 #define OUT_MAX 8192
 
@@ -21,13 +22,7 @@ typedef struct {
     char *roots_buf, *targets_buf;
 } gc_afl_mutator;
 
-static uint32_t next(gc_afl_mutator *m)
-{
-    m->rng ^= m->rng << 13;
-    m->rng ^= m->rng >> 17;
-    m->rng ^= m->rng << 5;
-    return m->rng;
-}
+static uint32_t next(gc_afl_mutator *m) { return gc_xorshift32(&m->rng); }
 
 /* "a,b,c" → a vector of pointers into a private copy. */
 static int split_list(const char *env, char **copy, const char **out, int max)

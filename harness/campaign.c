@@ -20,6 +20,7 @@
 #include "eval.h"
 #include "spawn.h"
 #include "triage.h"
+#include "xalloc.h"
 
 typedef struct {
     gc_target *t;
@@ -137,9 +138,7 @@ static void scan_crashes(scan_state *fs)
         if (k == fs->r->nfound) {
             if (fs->r->nfound == fs->r->cap) {
                 fs->r->cap = fs->r->cap ? fs->r->cap * 2 : 32;
-                fs->r->found = realloc(fs->r->found, (size_t)fs->r->cap * sizeof *fs->r->found);
-                if (!fs->r->found)
-                    abort();
+                fs->r->found = gc_xrealloc(fs->r->found, (size_t)fs->r->cap * sizeof *fs->r->found);
             }
             memset(&fs->r->found[k], 0, sizeof fs->r->found[k]);
             const char *base = strrchr(path, '/');
@@ -533,9 +532,7 @@ static int run_afl(const gc_campaign_opts *o, gc_campaign_result *r, scan_state 
         snprintf(buf, sizeof buf, "%s:symbolize=0", lsan);
         setenv("LSAN_OPTIONS", buf, 1);
     }
-    pid_t *pids = calloc((size_t)jobs, sizeof *pids);
-    if (!pids)
-        return GC_EXIT_HARNESS;
+    pid_t *pids = gc_xcalloc((size_t)jobs, sizeof *pids);
     for (long j = 0; j < jobs; j++) {
         gc_strlist cmd = {0};
         char name[32];

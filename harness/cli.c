@@ -33,6 +33,7 @@
 #include "spawn.h"
 #include "sweep.h"
 #include "triage.h"
+#include "xalloc.h"
 
 #ifndef GATECRASH_SOURCE_DIR
 #define GATECRASH_SOURCE_DIR "."
@@ -784,7 +785,7 @@ static int cmd_gate(int argc, char **argv)
         goto out;
 
     /* 1. every saved case must now be blocked */
-    results = calloc((size_t)cases.n + 1, sizeof *results);
+    results = gc_xcalloc((size_t)cases.n + 1, sizeof *results);
     static gc_chain chain;
     static gc_outcome out;
     int still = 0, bad = 0;

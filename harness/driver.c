@@ -59,6 +59,7 @@
 #include "eval.h"
 #include "feedback.h"
 #include "fsutil.h"
+#include "hash.h"
 #include "mutator.h"
 #include "nscache.h"
 #include "session.h"
@@ -338,9 +339,9 @@ static uint64_t mutating; /* hash of the input being mutated; 0: none */
 
 static uint64_t hash_input(const uint8_t *d, size_t n)
 {
-    uint64_t h = 1469598103934665603ull;
+    uint64_t h = GC_FNV64_OFFSET;
     for (size_t i = 0; i < n; i++)
-        h = (h ^ d[i]) * 1099511628211ull;
+        h = gc_fnv1a64_step(h, d[i]);
     return h | 1;
 }
 
@@ -393,9 +394,9 @@ size_t LLVMFuzzerCustomCrossOver(const uint8_t *d1, size_t s1, const uint8_t *d2
  * same escapes (libFuzzer's fork mode cannot promise that: its jobs get time slices). */
 static void record_input(const uint8_t *data, size_t size)
 {
-    uint64_t h = 1469598103934665603ull;
+    uint64_t h = GC_FNV64_OFFSET;
     for (size_t i = 0; i < size; i++)
-        h = (h ^ data[i]) * 1099511628211ull;
+        h = gc_fnv1a64_step(h, data[i]);
     char path[4096];
     snprintf(path, sizeof path, "%scrash-%016llx", artifact_prefix, (unsigned long long)h);
     if (gc_write_atomic(path, (const char *)data, size, 0) != 0)

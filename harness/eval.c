@@ -16,6 +16,7 @@
 #include "timelimit.h"
 #include "nscache.h"
 #include "state.h"
+#include "xalloc.h"
 
 #define GC_MAX_WALK 4096 /* items an exploration form may walk */
 
@@ -657,7 +658,7 @@ int gc_eval_chain(gc_evaluator *ev, const gc_chain *c, gc_outcome *out)
 
     PyObject *prev = Py_None;
     Py_INCREF(prev);
-    unsigned *stmt_bridges = calloc((size_t)c->nstmts + 1, sizeof *stmt_bridges);
+    unsigned *stmt_bridges = gc_xcalloc((size_t)c->nstmts + 1, sizeof *stmt_bridges);
     gc_orc.in_chain = 1;
     for (int si = 0; si < c->nstmts && !out->escaped && !gc_limit_expired && !gc_limit_oom; si++) {
         const gc_stmt *st = &c->s[si];

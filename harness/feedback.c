@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hash.h"
 #include "oracle.h"
 #include "state.h"
 
@@ -77,13 +78,6 @@ int gc_feedback_attach_afl(void)
     return afl_attached;
 }
 
-static uint32_t fnv(uint32_t h, const char *s)
-{
-    for (; *s; s++)
-        h = (h ^ (uint8_t)*s) * 16777619u;
-    return h;
-}
-
 static void hit(uint32_t h)
 {
     uint8_t *c;
@@ -107,14 +101,14 @@ void gc_feedback_step(PyObject *in, int op, const char *name, PyObject *out)
         return;
     unsigned sig = gc_feedback_signals;
     if (sig & GC_FB_TRANSITIONS) {
-        uint32_t h = 2166136261u ^ (uint32_t)op;
-        h = fnv(h, in ? Py_TYPE(in)->tp_name : "<root>");
-        h = fnv(h * 31u, Py_TYPE(out)->tp_name);
+        uint32_t h = GC_FNV32_OFFSET ^ (uint32_t)op;
+        h = gc_fnv1a32_str(h, in ? Py_TYPE(in)->tp_name : "<root>");
+        h = gc_fnv1a32_str(h * 31u, Py_TYPE(out)->tp_name);
         hit(h);
     }
     /* which edge of the object graph: the name taken from this kind of value */
     if (name && (sig & GC_FB_NAMES))
-        hit(fnv(fnv(0xed6eu, in ? Py_TYPE(in)->tp_name : "<root>"), name));
+        hit(gc_fnv1a32_str(gc_fnv1a32_str(0xed6eu, in ? Py_TYPE(in)->tp_name : "<root>"), name));
     if (PyModule_Check(out)) {
         const char *name = (sig & GC_FB_MODULES) ? PyModule_GetName(out) : NULL;
         if (name) {
@@ -122,7 +116,7 @@ void gc_feedback_step(PyObject *in, int op, const char *name, PyObject *out)
             PyObject *nm = PyModule_GetNameObject(out);
             PyObject *real = nm ? PyImport_GetModule(nm) : NULL;
             Py_XDECREF(nm);
-            uint32_t m = fnv(real == out ? 0x5eedu : 0xbeefu, name);
+            uint32_t m = gc_fnv1a32_str(real == out ? 0x5eedu : 0xbeefu, name);
             Py_XDECREF(real);
             hit(m);
         }
@@ -130,19 +124,19 @@ void gc_feedback_step(PyObject *in, int op, const char *name, PyObject *out)
     } else if (PyType_Check(out)) {
         /* which class a walk has reached (object, type, str…): the stepping stones of class walks */
         if (sig & GC_FB_CLASSES)
-            hit(fnv(0x7e5u, ((PyTypeObject *)out)->tp_name));
+            hit(gc_fnv1a32_str(0x7e5u, ((PyTypeObject *)out)->tp_name));
         const gc_prim *p = (sig & GC_FB_PRIMS) ? gc_oracle_lookup(out) : NULL;
         if (p)
-            hit(fnv(0xfeedu, p->name));
+            hit(gc_fnv1a32_str(0xfeedu, p->name));
     } else {
         const gc_prim *p = (sig & GC_FB_PRIMS) ? gc_oracle_lookup(out) : NULL;
         if (p)
-            hit(fnv(0xfeedu, p->name));
+            hit(gc_fnv1a32_str(0xfeedu, p->name));
         /* the subclass list of which class (a call of C.__subclasses__) */
         if ((sig & GC_FB_CLASSES) && in && PyCFunction_Check(in) && PyList_Check(out)) {
             PyObject *self = PyCFunction_GET_SELF(in);
             if (self && PyType_Check(self))
-                hit(fnv(0x5abc1u, ((PyTypeObject *)self)->tp_name));
+                hit(gc_fnv1a32_str(0x5abc1u, ((PyTypeObject *)self)->tp_name));
         }
     }
 }
@@ -164,7 +158,7 @@ static uint32_t code_key(PyCodeObject *co)
         return cache[slot].key;
     const char *qn = PyUnicode_Check(co->co_qualname) ? PyUnicode_AsUTF8(co->co_qualname) : NULL;
     PyErr_Clear();
-    uint32_t k = fnv(0x9a7eu ^ (uint32_t)co->co_firstlineno, qn ? qn : "?");
+    uint32_t k = gc_fnv1a32_str(0x9a7eu ^ (uint32_t)co->co_firstlineno, qn ? qn : "?");
     cache[slot].co = co;
     cache[slot].key = k;
     return k;

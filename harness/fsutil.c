@@ -15,14 +15,13 @@
 #include <openssl/evp.h>
 
 #include "session.h"
+#include "xalloc.h"
 
 void gc_sl_add(gc_strlist *l, const char *s)
 {
     if (l->n + 1 >= l->cap) { /* room for a NULL terminator too */
         l->cap = l->cap ? l->cap * 2 : 16;
-        l->v = realloc(l->v, (size_t)l->cap * sizeof *l->v);
-        if (!l->v)
-            abort();
+        l->v = gc_xrealloc(l->v, (size_t)l->cap * sizeof *l->v);
     }
     l->v[l->n++] = s ? strdup(s) : NULL;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "chain.h"
+#include "rng.h"
 
 static const char *bridge_attrs[] = {
     "__globals__", "__self__", "__func__", "__wrapped__", "__closure__", "cell_contents",
@@ -44,13 +45,7 @@ typedef struct {
     uint32_t s;
 } rng;
 
-static uint32_t next(rng *r)
-{
-    r->s ^= r->s << 13;
-    r->s ^= r->s >> 17;
-    r->s ^= r->s << 5;
-    return r->s;
-}
+static uint32_t next(rng *r) { return gc_xorshift32(&r->s); }
 
 static uint32_t below(rng *r, uint32_t n) { return n ? next(r) % n : 0; }
 

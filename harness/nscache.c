@@ -6,6 +6,7 @@
  * triage confirms every escape in a fresh process (tests/reuse_reproduces.sh). */
 #include "nscache.h"
 
+#include "hash.h"
 #include "state.h"
 
 #include <stdio.h>
@@ -52,9 +53,9 @@ static uint64_t tag_of(PyObject *d) { return ((PyDictObject *)d)->ma_version_tag
 
 static uint64_t list_hash(PyObject *l)
 {
-    uint64_t h = 1469598103934665603ull;
+    uint64_t h = GC_FNV64_OFFSET;
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(l); i++)
-        h = (h ^ (uintptr_t)PyList_GET_ITEM(l, i)) * 1099511628211ull;
+        h = gc_fnv1a64_step(h, (uintptr_t)PyList_GET_ITEM(l, i));
     return h;
 }
 

@@ -9,6 +9,7 @@
 
 #include "fsutil.h"
 #include "triage.h"
+#include "xalloc.h"
 
 #define GATECRASH_VERSION "0.1.0"
 
@@ -216,9 +217,7 @@ static int write_json(const char *dir, const char *name, cJSON *j)
 int gc_report_write(const gc_gate_report *r, const char *dir, const char *base)
 {
     int max = r->ncases + (r->fuzz ? r->fuzz->nfound : 0) + r->nsweep + 1;
-    escape_view *e = calloc((size_t)max, sizeof *e);
-    if (!e)
-        return -1;
+    escape_view *e = gc_xcalloc((size_t)max, sizeof *e);
     int ne = escapes_of(r, e, max);
     gc_strbuf md;
     gc_sb_init(&md);

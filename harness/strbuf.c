@@ -1,5 +1,6 @@
 /* strbuf.c — see strbuf.h. */
 #include "strbuf.h"
+#include "xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,12 +13,7 @@ static void reserve(gc_strbuf *sb, size_t extra)
     size_t cap = sb->cap ? sb->cap : 64;
     while (cap < sb->len + extra + 1)
         cap *= 2;
-    char *p = realloc(sb->data, cap);
-    if (!p) {
-        fputs("gatecrash: out of memory\n", stderr);
-        abort();
-    }
-    sb->data = p;
+    sb->data = gc_xrealloc(sb->data, cap);
     sb->cap = cap;
 }
 

@@ -2,7 +2,7 @@
  *
  * Owns: the one string builder every printer in the harness uses (chain text, Python
  * reproducers, ESCAPE lines, JSON).  Written by hand because C11 has none and pulling a
- * library in for sixty lines is not worth a dependency.  Allocation failure aborts: the
+ * library in for sixty lines is not worth a dependency.  Allocation failure aborts (xalloc.h): the
  * harness cannot report anything useful without memory. */
 #ifndef GATECRASH_STRBUF_H
 #define GATECRASH_STRBUF_H

@@ -25,6 +25,7 @@
 #include <time.h>
 
 #include "state.h"
+#include "xalloc.h"
 
 #define ROOT 255
 
@@ -58,9 +59,7 @@ static int visited(const void *p)
 {
     if (visn * 2 >= viscap) {
         size_t nc = viscap ? viscap * 2 : 1 << 16;
-        const void **nv = calloc(nc, sizeof *nv);
-        if (!nv)
-            abort();
+        const void **nv = gc_xcalloc(nc, sizeof *nv);
         for (size_t i = 0; i < viscap; i++)
             if (vis[i]) {
                 size_t h = ((uintptr_t)vis[i] >> 4) & (nc - 1);
@@ -141,9 +140,7 @@ static int memo_seen(const char *key)
             return 1;
     if (nmemo == capmemo) {
         capmemo = capmemo ? capmemo * 2 : 64;
-        memo = realloc(memo, (size_t)capmemo * sizeof *memo);
-        if (!memo)
-            abort();
+        memo = gc_xrealloc(memo, (size_t)capmemo * sizeof *memo);
     }
     memo[nmemo++] = strdup(key);
     return 0;
@@ -184,9 +181,7 @@ static void record(gc_target *t, int i, int kind, PyObject *key, const char *pri
         if (k == nfinds) {
             if (nfinds == capfinds) {
                 capfinds = capfinds ? capfinds * 2 : 32;
-                finds = realloc(finds, (size_t)capfinds * sizeof *finds);
-                if (!finds)
-                    abort();
+                finds = gc_xrealloc(finds, (size_t)capfinds * sizeof *finds);
             }
             found *f = &finds[nfinds++];
             snprintf(f->sig, sizeof f->sig, "%s", out.signature);
@@ -667,9 +662,7 @@ int gc_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st)
 
 int gc_sweep_findings(gc_finding **out)
 {
-    *out = calloc((size_t)nfinds + 1, sizeof **out);
-    if (!*out)
-        return 0;
+    *out = gc_xcalloc((size_t)nfinds + 1, sizeof **out);
     for (int k = 0; k < nfinds; k++) {
         gc_finding *f = &(*out)[k];
         snprintf(f->sig, sizeof f->sig, "%s", finds[k].sig);

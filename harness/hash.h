@@ -1,0 +1,34 @@
+/* hash.h — the harness's non-cryptographic hash.
+ *
+ * Owns: FNV-1a, the one hash the harness uses for ids that must not change between runs or
+ * builds: the 64-bit variant (the probe cache's key and a recorded input's crash-HASH name in
+ * driver.c, over bytes; the list-content fingerprint in nscache.c, over whole pointer values)
+ * and the 32-bit variant over C strings (feedback.c's feature ids, chained from a start the
+ * caller chooses).  Header-only: the callers are on the per-input path.
+ *
+ * The 64-bit variant is a step, not a whole-buffer function, because driver.c is the one
+ * coverage-instrumented file: a loop inlined from a helper lays its coverage counters out in
+ * another order than a loop written in place, and libFuzzer then takes another path for the
+ * same -seed.  driver.c's two loops are one line each around gc_fnv1a64_step. */
+#ifndef GATECRASH_HASH_H
+#define GATECRASH_HASH_H
+
+#include <stdint.h>
+
+#define GC_FNV64_OFFSET 1469598103934665603ull
+#define GC_FNV64_PRIME 1099511628211ull
+#define GC_FNV32_OFFSET 2166136261u
+#define GC_FNV32_PRIME 16777619u
+
+/* One step of 64-bit FNV-1a: v is one byte, or one word (nscache.c). */
+static inline uint64_t gc_fnv1a64_step(uint64_t h, uint64_t v) { return (h ^ v) * GC_FNV64_PRIME; }
+
+/* 32-bit FNV-1a of the string s, continuing from h (GC_FNV32_OFFSET for a fresh hash). */
+static inline uint32_t gc_fnv1a32_str(uint32_t h, const char *s)
+{
+    for (; *s; s++)
+        h = (h ^ (uint8_t)*s) * GC_FNV32_PRIME;
+    return h;
+}
+
+#endif
