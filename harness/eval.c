@@ -9,7 +9,6 @@
 #include "confine.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "feedback.h"
@@ -947,11 +946,7 @@ void gc_escape_json(const gc_target *t, const gc_outcome *o, gc_strbuf *out)
 
 void gc_json_line(const cJSON *j, gc_strbuf *out)
 {
-    char *text = cJSON_PrintUnformatted(j); /* NULL only when out of memory */
-    if (!text) {
-        fputs("gatecrash: out of memory\n", stderr);
-        abort();
-    }
+    char *text = gc_xalloc_check(cJSON_PrintUnformatted(j)); /* NULL only when out of memory */
     gc_sb_puts(out, text);
     cJSON_free(text);
 }

@@ -103,7 +103,7 @@ void gc_escape_line(const gc_target *t, const gc_outcome *o, gc_strbuf *out); /*
 void gc_escape_json(const gc_target *t, const gc_outcome *o, gc_strbuf *out); /* one JSON line */
 cJSON *gc_escape_json_object(const gc_target *t, const gc_outcome *o); /* the same, to embed; caller deletes */
 /* Every --json output becomes text here: 'j' appended as one line (no newline), through
- * cJSON; allocation failure aborts, as in strbuf.h. */
+ * cJSON; allocation failure aborts (xalloc.h). */
 void gc_json_line(const cJSON *j, gc_strbuf *out);
 /* The chain that makes the escape: only the statements it depends on (linked by '_'),
  * statements that continue from '_' folded into one where that is exact (the previous one
