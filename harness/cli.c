@@ -252,6 +252,19 @@ static int case_folder(const char *given, const char *name, char out[PATH_MAX])
 
 /* ---- replay ---- */
 
+/* --json for an input stopped by a limit: {"limit":"timeout"|"oom","escaped":false,"steps":N} */
+static void print_limit_json(const gc_outcome *out, gc_strbuf *sb)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "limit", out->timed_out ? "timeout" : "oom");
+    cJSON_AddFalseToObject(j, "escaped");
+    cJSON_AddNumberToObject(j, "steps", out->steps);
+    gc_sb_clear(sb);
+    gc_json_line(j, sb);
+    printf("%s\n", sb->data);
+    cJSON_Delete(j);
+}
+
 static int cmd_replay(int argc, char **argv)
 {
     gc_session_opts o = {0};
@@ -355,8 +368,7 @@ static int cmd_replay(int argc, char **argv)
             if (out.timed_out || out.oom)
                 printf("%s: LIMIT %s (not an escape)\n", files.v[i], out.timed_out ? "timeout" : "out-of-memory");
             if (json && (out.timed_out || out.oom))
-                printf("{\"limit\": \"%s\", \"escaped\": false, \"steps\": %d}\n", out.timed_out ? "timeout" : "oom",
-                       out.steps);
+                print_limit_json(&out, &sb);
         }
         if (out.state_repairs)
             printf("%s: note: interpreter state changed by the chain and repaired: %s\n", files.v[i],

@@ -914,47 +914,39 @@ void gc_escape_line(const gc_target *t, const gc_outcome *o, gc_strbuf *out)
     gc_escape_chain_text(o, out);
 }
 
-static void json_str(gc_strbuf *out, const char *s)
-{
-    gc_sb_putc(out, '"');
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            gc_sb_printf(out, "\\%c", ch);
-        else if (ch < 0x20)
-            gc_sb_printf(out, "\\u%04x", ch);
-        else
-            gc_sb_putc(out, (char)ch);
-    }
-    gc_sb_putc(out, '"');
-}
-
-void gc_escape_json(const gc_target *t, const gc_outcome *o, gc_strbuf *out)
+cJSON *gc_escape_json_object(const gc_target *t, const gc_outcome *o)
 {
     gc_strbuf chain;
     gc_sb_init(&chain);
     gc_escape_chain_text(o, &chain);
-    char policy[512];
-    gc_policy_describe(&t->policy, policy, sizeof policy);
-    gc_sb_puts(out, "{\"kind\": ");
-    json_str(out, gc_kind_name(o->escape.kind));
-    gc_sb_puts(out, ", \"capability\": ");
-    json_str(out, gc_cap_name(o->escape.cap));
-    gc_sb_puts(out, ", \"primitive\": ");
-    json_str(out, o->escape.primitive);
-    gc_sb_puts(out, ", \"chain\": ");
-    json_str(out, chain.data);
-    gc_sb_puts(out, ", \"signature\": ");
-    json_str(out, o->signature);
-    gc_sb_puts(out, ", \"detail\": ");
-    json_str(out, o->escape.detail);
     static gc_chain trimmed;
     gc_outcome_escape_chain(o, &trimmed);
-    gc_sb_printf(out, ", \"trailers\": %d", gc_chain_trailer_count(&trimmed));
-    gc_sb_puts(out, ", \"target\": ");
-    json_str(out, t->spec.name);
-    gc_sb_puts(out, ", \"policy\": ");
-    json_str(out, policy);
-    gc_sb_puts(out, "}");
+    char policy[512];
+    gc_policy_describe(&t->policy, policy, sizeof policy);
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "kind", gc_kind_name(o->escape.kind));
+    cJSON_AddStringToObject(j, "capability", gc_cap_name(o->escape.cap));
+    cJSON_AddStringToObject(j, "primitive", o->escape.primitive);
+    cJSON_AddStringToObject(j, "chain", chain.data);
+    cJSON_AddStringToObject(j, "signature", o->signature);
+    cJSON_AddStringToObject(j, "detail", o->escape.detail);
+    cJSON_AddNumberToObject(j, "trailers", gc_chain_trailer_count(&trimmed));
+    cJSON_AddStringToObject(j, "target", t->spec.name);
+    cJSON_AddStringToObject(j, "policy", policy);
     gc_sb_free(&chain);
+    return j;
+}
+
+void gc_escape_json(const gc_target *t, const gc_outcome *o, gc_strbuf *out)
+{
+    cJSON *j = gc_escape_json_object(t, o);
+    gc_json_line(j, out);
+    cJSON_Delete(j);
+}
+
+void gc_json_line(const cJSON *j, gc_strbuf *out)
+{
+    char *text = gc_xalloc_check(cJSON_PrintUnformatted(j)); /* NULL only when out of memory */
+    gc_sb_puts(out, text);
+    cJSON_free(text);
 }

@@ -3,11 +3,14 @@
  * Owns: the meaning of each trailer (getattr, items, calls through a frame whose globals
  * are the namespace, exploration forms and their resolution to readable names), the
  * per-step oracle checks, the harness's refusals before a call, the bridges a chain
- * crosses (for signatures), and gc_run_input: fresh install + evaluation + state check. */
+ * crosses (for signatures), gc_run_input: fresh install + evaluation + state check, and
+ * the escape's text forms, with the one step (gc_json_line, cJSON) by which every --json
+ * output becomes text. */
 #ifndef GATECRASH_EVAL_H
 #define GATECRASH_EVAL_H
 
 #include <Python.h>
+#include <cjson/cJSON.h>
 
 #include "chain.h"
 #include "oracle.h"
@@ -97,7 +100,11 @@ int gc_run_input(gc_target *t, const gc_chain *c, gc_outcome *out, gc_step_cb cb
 
 /* The escape's text forms. */
 void gc_escape_line(const gc_target *t, const gc_outcome *o, gc_strbuf *out); /* "gatecrash: ESCAPE …" */
-void gc_escape_json(const gc_target *t, const gc_outcome *o, gc_strbuf *out);
+void gc_escape_json(const gc_target *t, const gc_outcome *o, gc_strbuf *out); /* one JSON line */
+cJSON *gc_escape_json_object(const gc_target *t, const gc_outcome *o); /* the same, to embed; caller deletes */
+/* Every --json output becomes text here: 'j' appended as one line (no newline), through
+ * cJSON; allocation failure aborts (xalloc.h). */
+void gc_json_line(const cJSON *j, gc_strbuf *out);
 /* The chain that makes the escape: only the statements it depends on (linked by '_'),
  * statements that continue from '_' folded into one where that is exact (the previous one
  * did not fail), cut after the escaping step. */

@@ -508,23 +508,38 @@ static void expand(sweep_ctx *x, int i)
     }
 }
 
+/* --json: the whole sweep as one line */
+static void print_json(gc_target *t, const char *policy, const gc_sweep_opts *o, const gc_sweep_stats *st)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "target", t->spec.name);
+    cJSON_AddStringToObject(j, "policy", policy);
+    cJSON_AddNumberToObject(j, "depth", o->depth);
+    cJSON_AddNumberToObject(j, "max_nodes", (double)o->max_nodes);
+    cJSON_AddNumberToObject(j, "nodes", (double)st->nodes);
+    cJSON_AddNumberToObject(j, "edges", (double)st->edges);
+    cJSON *cut = cJSON_AddObjectToObject(j, "cut");
+    cJSON_AddNumberToObject(cut, "depth", (double)st->cut_depth);
+    cJSON_AddNumberToObject(cut, "max_nodes", (double)st->cut_nodes);
+    cJSON_AddNumberToObject(cut, "items", (double)st->cut_items);
+    cJSON_AddBoolToObject(cut, "time", st->cut_time);
+    cJSON *esc = cJSON_AddArrayToObject(j, "escapes");
+    for (int k = 0; k < nfinds; k++)
+        cJSON_AddItemToArray(esc, gc_escape_json_object(t, &finds[k].out));
+    gc_strbuf sb;
+    gc_sb_init(&sb);
+    gc_json_line(j, &sb);
+    printf("%s\n", sb.data);
+    gc_sb_free(&sb);
+    cJSON_Delete(j);
+}
+
 static void print_report(gc_target *t, const gc_sweep_opts *o, const gc_sweep_stats *st)
 {
     char policy[512];
     gc_policy_describe(&t->policy, policy, sizeof policy);
     if (o->json) {
-        printf("{\"target\": \"%s\", \"policy\": \"%s\", \"depth\": %d, \"max_nodes\": %ld, \"nodes\": %ld, "
-               "\"edges\": %ld, \"cut\": {\"depth\": %ld, \"max_nodes\": %ld, \"items\": %ld, \"time\": %s}, \"escapes\": [",
-               t->spec.name, policy, o->depth, o->max_nodes, st->nodes, st->edges, st->cut_depth, st->cut_nodes,
-               st->cut_items, st->cut_time ? "true" : "false");
-        for (int k = 0; k < nfinds; k++) {
-            gc_strbuf sb;
-            gc_sb_init(&sb);
-            gc_escape_json(t, &finds[k].out, &sb);
-            printf("%s%s", k ? ", " : "", sb.data);
-            gc_sb_free(&sb);
-        }
-        printf("]}\n");
+        print_json(t, policy, o, st);
         return;
     }
     printf("sweep of %s (policy %s), depth %d, at most %ld nodes\n", t->spec.name, policy, o->depth, o->max_nodes);

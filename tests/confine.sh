@@ -36,7 +36,7 @@ no_victim "replay of the dbm chain"
 
 expect_exit 1 "replay: the gate's own _dbm.open is an escape" -- "$GC" replay --json "$T" "$WORK/save.chain"
 expect_fgrep "ESCAPE landlock write openat via save()" "replay: the gate's writer"
-expect_fgrep "\"signature\": \"landlock:write:openat:" "the JSON escape carries the kind"
+expect_fgrep "\"signature\":\"landlock:write:openat:" "the JSON escape carries the kind"
 no_victim "replay of save()"
 
 # under a policy that allows every write the kernel still refuses it: no escape, no file

@@ -19,7 +19,7 @@ expect_exit 0 "loops end at the time limit" -- "$GC" replay -q --json "$T" $(ch 
 for n in spin getattr property stuck swallow-once; do
   expect_fgrep "$n.chain: LIMIT timeout (not an escape)" "$n is a timeout finding"
 done
-expect_count 5 '^\{"limit": "timeout", "escaped": false' "--json: one limit object per timeout"
+expect_count 5 '^\{"limit":"timeout","escaped":false' "--json: one limit object per timeout"
 expect_count 5 "after.chain: blocked \(6 steps, 0 failed\)$" "the input after each timeout runs normally"
 expect_no_grep "ESCAPE" "no timeout is an escape"
 expect_grep "limits: 5 input\(s\) stopped by the time limit, 0 by the memory limit" "the totals"
@@ -35,7 +35,7 @@ expect_no_grep "LIMIT" "none of them needs a limit"
 expect_exit 0 "huge allocations are out-of-memory findings" -- "$GC" replay -q --json "$T" $(ch mul after zfill after)
 expect_fgrep "mul.chain: LIMIT out-of-memory (not an escape)" "'x' * 999999999"
 expect_fgrep "zfill.chain: LIMIT out-of-memory (not an escape)" "'x'.zfill(999999999)"
-expect_count 2 '^\{"limit": "oom", "escaped": false' "--json: one limit object per OOM"
+expect_count 2 '^\{"limit":"oom","escaped":false' "--json: one limit object per OOM"
 expect_count 2 "after.chain: blocked \(6 steps, 0 failed\)$" "the input after each OOM runs normally"
 GATECRASH_INPUT_MEMORY_MB=64 expect_exit 0 "unbounded growth stops at the budget" -- "$GC" replay -q "$T" $(ch hoard after)
 expect_fgrep "hoard.chain: LIMIT out-of-memory (not an escape)" "hoard() is an OOM finding"

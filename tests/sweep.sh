@@ -53,6 +53,24 @@ expect_exit 0 "saved sweep cases replay" -- "$GC" replay -q --expect escape "$ST
 expect_exit 1 "sweep --save again" -- "$GC" sweep "$ST" --depth 1 -q --save "$WORK/cases"
 expect_grep "^saved to .*: 0 new, [1-9][0-9]* known" "nothing written twice"
 
+# a quote and a backslash in the target's name and policy still give valid JSON, the strings intact
+mkdir -p "$WORK/odd"
+cat >"$WORK/odd/target.json" <<JSON
+{"name": "odd\\"na\\\\me", "sandbox": "$ST/module_sandbox.py", "install": "install_restrictions", "module_id": "plugin",
+ "requires": {"subprocess": false, "filesystem_writes": ["/nowhere/q\\"u\\\\ote/*"]}}
+JSON
+"$GC" sweep "$WORK/odd" --depth 1 -q --json >"$WORK/odd-sweep.json" 2>/dev/null
+"$GC" replay -q --json "$WORK/odd" "$SRC/tests/fixtures/advisory" 2>/dev/null | grep '^{' >"$WORK/odd-replay.json"
+expect_exit 0 "JSON from a target named with a quote and a backslash" -- /usr/bin/python3.11 - "$WORK/odd-sweep.json" "$WORK/odd-replay.json" <<'PY'
+import json, sys
+name, policy = 'odd"na\\me', 'subprocess=false filesystem_writes=[/nowhere/q"u\\ote/*] network=true'
+sweep = json.load(open(sys.argv[1]))
+objs = [sweep] + sweep["escapes"] + [json.loads(line) for line in open(sys.argv[2])]
+assert len(sweep["escapes"]) > 0 and len(objs) > len(sweep["escapes"]) + 1, "no escapes"
+for o in objs:
+    assert (o["target"], o["policy"]) == (name, policy), (o["target"], o["policy"])
+PY
+
 # the release gate requires nothing within the sweep depth
 mkdir -p "$WORK/none"
 expect_exit 1 "gate --sweep-depth on station-1.5.0" -- "$GC" gate "$ST" --time 0 --sweep-depth 2 --report "$WORK/rep" --escapes "$WORK/none"
