@@ -45,3 +45,14 @@ finish() {
   echo "$passes passed, $fails failed"
   [[ $fails -eq 0 ]]
 }
+
+# fuzz_one_process TOKEN WHAT: fuzz_gate on $T, one bounded process in the working folder,
+# seeds in $WORK/seeds, must stop on an escape whose DEDUP_TOKEN starts with TOKEN and save
+# its crash input in $WORK/crashes (its path in $crash)
+fuzz_one_process() {
+  expect_exit 77 "libFuzzer, one process" -- "$FUZZ" --target="$T" -runs=20000 -seed=1 -error_exitcode=77 \
+    -dict="$WORK/dict" -artifact_prefix="$WORK/crashes/" "$WORK/corpus" "$WORK/seeds"
+  expect_grep "^DEDUP_TOKEN: $1" "libFuzzer: $2"
+  crash=$(ls "$WORK"/crashes/crash-* 2>/dev/null | head -1)
+  [[ -n $crash ]] && ok || fail "libFuzzer saved no crash input"
+}
