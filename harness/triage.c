@@ -245,6 +245,14 @@ static int portable(const gc_triage_opts *o, gc_target *t, const gc_chain *c, co
     return ok;
 }
 
+/* The verdict on a crash input whose escape holds only in the harness's processes. */
+static void unportable(const char *base, gc_triage_summary *sum)
+{
+    printf("flaky     %s: its escape rests on address or hash order: its reproducer does not reproduce it in "
+           "plain %s\n", base, GATECRASH_PYTHON);
+    sum->flaky++;
+}
+
 static int portable_check(void *ctx, const gc_chain *c, const gc_outcome *out)
 {
     void **a = ctx;
@@ -309,9 +317,7 @@ void gc_triage_one(gc_target *t, const gc_triage_opts *o, const char *path, gc_t
     void *ctx[2] = {(void *)o, t};
     if (!gc_case_known(o->outdir, out.signature) && !portable(o, t, &best, &out) &&
         gc_minimize(t, &in, &best, &out, &st, portable_check, ctx) != 0) {
-        printf("flaky     %s: its escape rests on address or hash order: its reproducer does not reproduce it in "
-               "plain %s\n", base, GATECRASH_PYTHON);
-        sum->flaky++;
+        unportable(base, sum);
         return;
     }
     gc_triage_save(t, o, &best, &out, base, &st, sum);
@@ -345,9 +351,7 @@ void gc_triage_save(gc_target *t, const gc_triage_opts *o, const gc_chain *bestp
              gc_confirm_fresh(o, probe, 0, sig2, sizeof sig2) == 1 && strcmp(sig2, outp->signature) == 0;
     unlink(probe);
     if (ok && !portable(o, t, bestp, outp)) {
-        printf("flaky     %s: its escape rests on address or hash order: its reproducer does not reproduce it in "
-               "plain %s\n", base, GATECRASH_PYTHON);
-        sum->flaky++;
+        unportable(base, sum);
         gc_sb_free(&body);
         gc_sb_free(&text);
         return;
