@@ -86,10 +86,7 @@ static void push(PyObject *obj, PyObject *key, int parent, int kind, int depth, 
 {
     if (nnodes == capnodes) {
         capnodes = capnodes ? capnodes * 2 : 4096;
-        node *nn = realloc(nodes, (size_t)capnodes * sizeof *nodes);
-        if (!nn)
-            abort();
-        nodes = nn;
+        nodes = gc_xrealloc(nodes, (size_t)capnodes * sizeof *nodes);
     }
     Py_INCREF(obj);
     Py_XINCREF(key);
