@@ -154,41 +154,75 @@ static void *supervise(void *arg)
 
 int gc_backstop_armed(void) { return armed; }
 
-int gc_backstop_arm(char *err, size_t errlen)
+/* watched (state.c's dirty bits): a new signal action; 0-2 closed or replaced; the
+ * working folder; the umask.  0 or -errno. */
+static int add_watch_rules(scmp_filter_ctx ctx)
 {
-    if (armed)
-        return 0;
-    scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
-    int rc = ctx ? 0 : -ENOMEM;
+    int rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(rt_sigaction), 1, SCMP_A1(SCMP_CMP_NE, 0, 0));
+    if (rc == 0)
+        rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(close), 1, SCMP_A0(SCMP_CMP_LE, 2, 0));
+    if (rc == 0)
+        rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(close_range), 1, SCMP_A0(SCMP_CMP_LE, 2, 0));
+    if (rc == 0)
+        rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(dup2), 1, SCMP_A1(SCMP_CMP_LE, 2, 0));
+    if (rc == 0)
+        rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(dup3), 1, SCMP_A1(SCMP_CMP_LE, 2, 0));
+    static const int always[] = {SCMP_SYS(chdir), SCMP_SYS(fchdir), SCMP_SYS(umask)};
+    for (size_t i = 0; rc == 0 && i < sizeof always / sizeof always[0]; i++)
+        rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, always[i], 0);
+    return rc;
+}
+
+/* The filter's rules: process creation stopped; the watched calls, when the kernel can let
+ * them continue; the write-type path calls, when Landlock confines; clone3 refused.  0 or
+ * -errno; *watch: the watched calls are in. */
+static int add_rules(scmp_filter_ctx ctx, int *watch)
+{
+    int rc = 0;
     static const int stopped[] = {SCMP_SYS(execve), SCMP_SYS(execveat), SCMP_SYS(fork), SCMP_SYS(vfork)};
     for (size_t i = 0; rc == 0 && i < sizeof stopped / sizeof stopped[0]; i++)
         rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, stopped[i], 0);
     /* clone: a new thread (CLONE_THREAD) passes, anything else is a new process */
     if (rc == 0)
         rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(clone), 1, SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0));
-    /* watched (state.c's dirty bits): a new signal action; 0-2 closed or replaced; the
-     * working folder; the umask */
-    int watch = rc == 0 && kernel_continues() && !getenv("GATECRASH_CHECK_EVERY_INPUT");
-    if (watch) {
-        rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(rt_sigaction), 1, SCMP_A1(SCMP_CMP_NE, 0, 0));
-        if (rc == 0)
-            rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(close), 1, SCMP_A0(SCMP_CMP_LE, 2, 0));
-        if (rc == 0)
-            rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(close_range), 1, SCMP_A0(SCMP_CMP_LE, 2, 0));
-        if (rc == 0)
-            rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(dup2), 1, SCMP_A1(SCMP_CMP_LE, 2, 0));
-        if (rc == 0)
-            rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(dup3), 1, SCMP_A1(SCMP_CMP_LE, 2, 0));
-        static const int always[] = {SCMP_SYS(chdir), SCMP_SYS(fchdir), SCMP_SYS(umask)};
-        for (size_t i = 0; rc == 0 && i < sizeof always / sizeof always[0]; i++)
-            rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, always[i], 0);
-    }
+    *watch = rc == 0 && kernel_continues() && !getenv("GATECRASH_CHECK_EVERY_INPUT");
+    if (*watch)
+        rc = add_watch_rules(ctx);
     /* write-type path calls (confine.h), when Landlock confines this process's writes */
     if (rc == 0 && kernel_continues() && gc_confine_abi() > 0)
         rc = gc_confine_filter_rules(ctx);
     /* clone3 passes its flags in memory the filter cannot read: ENOSYS makes glibc use clone */
     if (rc == 0)
         rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
+    return rc;
+}
+
+/* The supervisor thread (detached, a small stack), reading the listener's number from
+ * hand_read.  0 or pthread_create's error. */
+static int start_supervisor(int hand_read)
+{
+    pthread_t th;
+    pthread_attr_t at;
+    pthread_attr_init(&at);
+    pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+    pthread_attr_setstacksize(&at, 64 * 1024);
+    /* every signal stays with the main thread (the time limit's, libFuzzer's) */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    int prc = pthread_create(&th, &at, supervise, (void *)(intptr_t)hand_read);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    pthread_attr_destroy(&at);
+    return prc;
+}
+
+int gc_backstop_arm(char *err, size_t errlen)
+{
+    if (armed)
+        return 0;
+    scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+    int watch = 0;
+    int rc = ctx ? add_rules(ctx, &watch) : -ENOMEM;
     /* The supervisor starts first, unfiltered, and waits for the listener's number on a
      * pipe: glibc installs its own signal handlers (rt_sigaction) at a process's first
      * pthread_create, and once the filter watches rt_sigaction nobody would answer that. */
@@ -200,26 +234,13 @@ int gc_backstop_arm(char *err, size_t errlen)
      * allocator's lock while its tracer's clone waits for the answer (sanitizer builds). */
     if (rc == 0 && (seccomp_notify_alloc(&notif_req, &notif_resp) != 0 || sem_init(&notif_ready, 0, 0) != 0))
         rc = -ENOMEM;
-    pthread_t th;
-    if (rc == 0) {
-        pthread_attr_t at;
-        pthread_attr_init(&at);
-        pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
-        pthread_attr_setstacksize(&at, 64 * 1024);
-        /* every signal stays with the main thread (the time limit's, libFuzzer's) */
-        sigset_t all, old;
-        sigfillset(&all);
-        pthread_sigmask(SIG_BLOCK, &all, &old);
-        int prc = pthread_create(&th, &at, supervise, (void *)(intptr_t)hand[0]);
-        pthread_sigmask(SIG_SETMASK, &old, NULL);
-        pthread_attr_destroy(&at);
-        if (prc != 0) {
-            close(hand[0]);
-            close(hand[1]);
-            seccomp_release(ctx);
-            snprintf(err, errlen, "backstop: the supervisor thread could not start: %s", strerror(prc));
-            return -1;
-        }
+    int prc = rc == 0 ? start_supervisor(hand[0]) : 0;
+    if (prc != 0) {
+        close(hand[0]);
+        close(hand[1]);
+        seccomp_release(ctx);
+        snprintf(err, errlen, "backstop: the supervisor thread could not start: %s", strerror(prc));
+        return -1;
     }
     if (rc == 0)
         rc = seccomp_load(ctx);

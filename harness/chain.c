@@ -419,6 +419,94 @@ static void skip_line(parser *ps)
         ps->p++;
 }
 
+/* Past the newline at ps->p, if there is one. */
+static void next_line(parser *ps)
+{
+    if (ps->p < ps->end && *ps->p == '\n') {
+        ps->p++;
+        ps->line++;
+        ps->line_start = ps->p;
+    }
+}
+
+/* Strict: no invalid UTF-8 and no NUL byte anywhere, comments included. */
+static int check_text(parser *ps, const uint8_t *data)
+{
+    for (const uint8_t *q = data; q < ps->end;) {
+        size_t n = utf8_len(q, ps->end);
+        if (n == 0 || *q == '\0') {
+            ps->p = q;
+            for (const uint8_t *r = data; r < q; r++)
+                if (*r == '\n') {
+                    ps->line++;
+                    ps->line_start = r + 1;
+                }
+            fail(ps, n == 0 ? "not valid UTF-8" : "NUL byte in chain file");
+            return -1;
+        }
+        q += n;
+    }
+    return 0;
+}
+
+/* The trailers of st up to the statement's end; *semi: it ended with ';'. */
+static void parse_trailers(parser *ps, gc_stmt *st, int strict, int *semi)
+{
+    while (!at_stmt_end(ps, semi)) {
+        if (st->ntrailers >= GC_MAX_TRAILERS) {
+            fail(ps, "too many trailers in one statement");
+            break;
+        }
+        const uint8_t *at = ps->p;
+        uint32_t arena = ps->c->arena_len;
+        if (parse_trailer(ps, &st->t[st->ntrailers]) < 0) {
+            if (strict)
+                break;
+            /* lenient: a byte that starts no trailer is skipped, so mutated and
+             * spliced inputs keep their valid parts */
+            ps->c->arena_len = arena;
+            ps->failed = 0;
+            ps->p = at + 1;
+            continue;
+        }
+        st->ntrailers++;
+    }
+}
+
+/* One statement at ps->p (not blank, not a comment).  Returns 1 when the next statement
+ * starts at ps->p (after ';', or after junk skipped leniently), 0 when the rest of the
+ * line is done with, -1 when a strict parse failed. */
+static int parse_stmt(parser *ps, int strict)
+{
+    gc_chain *out = ps->c;
+    gc_stmt *st = &out->s[out->nstmts];
+    st->ntrailers = 0;
+    st->is_prev = 0;
+    ps->failed = 0;
+    if (*ps->p == '_' && (ps->p + 1 == ps->end || !is_ident(ps->p[1]))) {
+        st->is_prev = 1;
+        st->root.off = st->root.len = 0;
+        ps->p++;
+    } else if (parse_name(ps, 0, &st->root) < 0) {
+        if (strict)
+            return -1;
+        ps->p++; /* lenient: junk before a root is skipped, a byte at a time */
+        ps->failed = 0;
+        return 1;
+    }
+    out->nstmts++;
+    int semi = 0;
+    parse_trailers(ps, st, strict, &semi);
+    if (!ps->failed && semi)
+        return 1; /* next statement on the same line */
+    if (ps->failed) {
+        if (strict)
+            return -1;
+        skip_line(ps); /* lenient: keep the parsed prefix, drop the rest */
+    }
+    return 0;
+}
+
 int gc_chain_parse(const uint8_t *data, size_t len, gc_parse_mode mode, gc_chain *out,
                    gc_parse_error *err)
 {
@@ -437,22 +525,8 @@ int gc_chain_parse(const uint8_t *data, size_t len, gc_parse_mode mode, gc_chain
         len = GC_MAX_INPUT;
     }
     ps.end = data + len;
-    if (strict) { /* reject non-UTF-8 anywhere, comments included */
-        for (const uint8_t *q = data; q < ps.end;) {
-            size_t n = utf8_len(q, ps.end);
-            if (n == 0 || *q == '\0') {
-                ps.p = q;
-                for (const uint8_t *r = data; r < q; r++)
-                    if (*r == '\n') {
-                        ps.line++;
-                        ps.line_start = r + 1;
-                    }
-                fail(&ps, n == 0 ? "not valid UTF-8" : "NUL byte in chain file");
-                return -1;
-            }
-            q += n;
-        }
-    }
+    if (strict && check_text(&ps, data) < 0)
+        return -1;
     while (ps.p < ps.end) {
         skip_blank(&ps);
         if (at_eol(&ps) || *ps.p == '#' || *ps.p == ';') {
@@ -460,11 +534,7 @@ int gc_chain_parse(const uint8_t *data, size_t len, gc_parse_mode mode, gc_chain
                 ps.p++;
             else
                 skip_line(&ps);
-            if (ps.p < ps.end && *ps.p == '\n') {
-                ps.p++;
-                ps.line++;
-                ps.line_start = ps.p;
-            }
+            next_line(&ps);
             continue;
         }
         if (out->nstmts >= GC_MAX_STMTS) {
@@ -474,58 +544,11 @@ int gc_chain_parse(const uint8_t *data, size_t len, gc_parse_mode mode, gc_chain
             }
             break;
         }
-        gc_stmt *st = &out->s[out->nstmts];
-        st->ntrailers = 0;
-        st->is_prev = 0;
-        ps.failed = 0;
-        int ok = 1;
-        if (*ps.p == '_' && (ps.p + 1 == ps.end || !is_ident(ps.p[1]))) {
-            st->is_prev = 1;
-            st->root.off = st->root.len = 0;
-            ps.p++;
-        } else if (parse_name(&ps, 0, &st->root) < 0) {
-            ok = 0;
-            if (!strict) { /* lenient: junk before a root is skipped, a byte at a time */
-                ps.p++;
-                ps.failed = 0;
-                continue;
-            }
-        }
-        if (ok) {
-            out->nstmts++;
-            int semi = 0;
-            while (!at_stmt_end(&ps, &semi)) {
-                if (st->ntrailers >= GC_MAX_TRAILERS) {
-                    fail(&ps, "too many trailers in one statement");
-                    break;
-                }
-                const uint8_t *at = ps.p;
-                uint32_t arena = out->arena_len;
-                if (parse_trailer(&ps, &st->t[st->ntrailers]) < 0) {
-                    if (strict)
-                        break;
-                    /* lenient: a byte that starts no trailer is skipped, so mutated and
-                     * spliced inputs keep their valid parts */
-                    out->arena_len = arena;
-                    ps.failed = 0;
-                    ps.p = at + 1;
-                    continue;
-                }
-                st->ntrailers++;
-            }
-            if (!ps.failed && semi)
-                continue; /* next statement on the same line */
-        }
-        if (ps.failed) {
-            if (strict)
-                return -1;
-            skip_line(&ps); /* lenient: keep the parsed prefix, drop the rest */
-        }
-        if (ps.p < ps.end && *ps.p == '\n') {
-            ps.p++;
-            ps.line++;
-            ps.line_start = ps.p;
-        }
+        int r = parse_stmt(&ps, strict);
+        if (r < 0)
+            return -1;
+        if (r == 0)
+            next_line(&ps);
     }
     return 0;
 }

@@ -642,7 +642,17 @@ static int reach_check(PyObject *v, gc_outcome *out, int si, int ti)
     return 1;
 }
 
-int gc_eval_chain(gc_evaluator *ev, const gc_chain *c, gc_outcome *out)
+/* One statement's run: what its trailers share (no allocation: it lives on the stack). */
+typedef struct {
+    gc_evaluator *ev;
+    const gc_chain *c;
+    gc_outcome *out;
+    unsigned br;       /* bridges crossed by the statement so far */
+    const char *why;   /* why the current step failed, when known */
+    char whybuf[160];
+} stmt_run;
+
+static void outcome_begin(gc_outcome *out, const gc_chain *c)
 {
     gc_chain_copy(&out->resolved, c);
     out->escaped = 0;
@@ -654,162 +664,208 @@ int gc_eval_chain(gc_evaluator *ev, const gc_chain *c, gc_outcome *out)
     out->state_repairs = 0;
     out->state_note[0] = '\0';
     out->esc_stmt = out->esc_trailer = -1;
-    gc_oracle_reset_input();
+}
 
-    PyObject *prev = Py_None;
-    Py_INCREF(prev);
-    unsigned *stmt_bridges = gc_xcalloc((size_t)c->nstmts + 1, sizeof *stmt_bridges);
-    gc_orc.in_chain = 1;
-    for (int si = 0; si < c->nstmts && !out->escaped && !gc_limit_expired && !gc_limit_oom; si++) {
-        const gc_stmt *st = &c->s[si];
-        gc_stmt *rst = &out->resolved.s[si];
-        unsigned br = 0;
-        PyObject *v;
-        if (st->is_prev) {
-            v = prev;
-            Py_INCREF(v);
-            if (si > 0)
-                br |= stmt_bridges[si - 1];
-        } else {
-            PyObject *key = PyUnicode_DecodeUTF8(gc_chain_str(c, st->root), st->root.len, "strict");
-            v = key ? PyDict_GetItemWithError(ev->ns, key) : NULL; /* __builtins__ is always there */
-            Py_XINCREF(v);
-            Py_XDECREF(key);
-            PyErr_Clear();
-            if (st->root.len == 12 && memcmp(gc_chain_str(c, st->root), "__builtins__", 12) == 0)
-                br |= GC_BR_BUILTINS;
+/* .name */
+static PyObject *trailer_attr(stmt_run *s, PyObject *v, const gc_trailer *t)
+{
+    PyObject *r = NULL;
+    PyObject *name = PyUnicode_DecodeUTF8(gc_chain_str(s->c, t->s), t->s.len, "strict");
+    /* No one reads why a step failed while fuzzing: a missing attribute is then
+     * looked up without making the AttributeError and its message (the most
+     * common failed step; the same lookup, the same __getattr__ calls). */
+    if (name && !gc_eval_step_errors) {
+        if (_PyObject_LookupAttr(v, name, &r) == 0)
+            s->why = "no such attribute";
+    } else {
+        r = name ? PyObject_GetAttr(v, name) : NULL;
+    }
+    Py_XDECREF(name);
+    char nb[GC_MAX_NAME + 1];
+    copy_name(nb, sizeof nb, gc_chain_str(s->c, t->s), t->s.len);
+    if (r)
+        s->br |= gc_bridge_attr(v, nb, r);
+    return r;
+}
+
+/* .#K: the K-th name of dir(v), resolved to .name */
+static PyObject *trailer_dir(stmt_run *s, PyObject *v, const gc_trailer *t, gc_trailer *rt)
+{
+    PyObject *r = NULL;
+    PyObject *names = dir_of(v);
+    if (names && PyList_Check(names) && PyList_GET_SIZE(names) > 0) {
+        PyObject *name = PyList_GET_ITEM(names, t->k % PyList_GET_SIZE(names));
+        Py_ssize_t sz;
+        const char *str = PyUnicode_Check(name) ? PyUnicode_AsUTF8AndSize(name, &sz) : NULL;
+        if (str && is_identifier(str, sz, 0)) {
+            r = PyObject_GetAttr(v, name);
+            if (r) {
+                if (gc_chain_intern(&s->out->resolved, str, (size_t)sz, &rt->s) == 0)
+                    rt->kind = GC_T_ATTR; /* else it stays .#K, which replays too */
+                s->br |= gc_bridge_attr(v, str, r);
+            }
+        } else if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_AttributeError, "dir() name is not an identifier");
         }
-        step(ev, out, si, -1, v, v ? NULL : "no such root in the namespace");
-        if (v) {
-            char rn[GC_MAX_NAME + 1];
-            copy_name(rn, sizeof rn, gc_chain_str(c, st->root), st->root.len);
-            gc_feedback_step(NULL, 0, st->is_prev ? "_" : rn, v);
-        }
-        if (v && reach_check(v, out, si, -1)) {
+    } else if (names && !PyErr_Occurred()) {
+        PyErr_SetString(PyExc_AttributeError, "dir() is empty");
+    }
+    Py_XDECREF(names);
+    return r;
+}
+
+/* ['key'] and [int] */
+static PyObject *trailer_item(stmt_run *s, PyObject *v, const gc_trailer *t)
+{
+    PyObject *key = t->kind == GC_T_ITEM_STR ? PyUnicode_DecodeUTF8(gc_chain_str(s->c, t->s), t->s.len, "strict")
+                                             : PyLong_FromLong(t->k);
+    PyObject *r = key ? PyObject_GetItem(v, key) : NULL;
+    Py_XDECREF(key);
+    return r;
+}
+
+/* (args): through the trampoline, unless the harness refuses; a raise yields its exception */
+static PyObject *trailer_call(stmt_run *s, PyObject *v, const gc_trailer *t)
+{
+    const char *no = refuse_call(v);
+    if (no) {
+        gc_oracle_set_refused(no);
+        snprintf(s->whybuf, sizeof s->whybuf, "refused by the harness: %s", no);
+        s->why = s->whybuf;
+        return NULL;
+    }
+    gc_evaluator *ev = s->ev;
+    PyObject *args = build_args(s->c, t);
+    PyObject *pair = args ? PyTuple_Pack(2, v, args) : NULL;
+    Py_XDECREF(args);
+    if (!ev->tramp)
+        ev->tramp = PyFunction_New(tramp_code, ev->ns);
+    PyObject *r = pair && ev->tramp ? PyObject_Call(ev->tramp, pair, NULL) : NULL;
+    Py_XDECREF(pair);
+    if (!r && !gc_orc.escape.set) {
+        r = gc_eval_exception_value(); /* a call that raises yields its exception */
+        s->br |= gc_bridge_call(v, r, 1);
+    } else if (r) {
+        s->br |= gc_bridge_call(v, r, 0);
+    }
+    return r;
+}
+
+/* One trailer applied to v (borrowed): the step's value (new reference) or NULL, its
+ * bridges added to s->br, its feedback given. */
+static PyObject *eval_trailer(stmt_run *s, PyObject *v, const gc_trailer *t, gc_trailer *rt)
+{
+    PyObject *r = NULL;
+    s->why = NULL;
+    switch (t->kind) {
+    case GC_T_ATTR: r = trailer_attr(s, v, t); break;
+    case GC_T_DIR: r = trailer_dir(s, v, t, rt); break;
+    case GC_T_ITEM_STR:
+    case GC_T_ITEM_INT: r = trailer_item(s, v, t); break;
+    case GC_T_NTH: r = nth_item(v, t->k, &s->out->resolved, rt); break;
+    case GC_T_NAMED: r = find_named(v, gc_chain_str(s->c, t->s), t->s.len); break;
+    case GC_T_CALL: r = trailer_call(s, v, t); break;
+    }
+    if (!r && !s->why && s->ev->cb && gc_eval_step_errors) {
+        gc_interp_error_line(s->whybuf, sizeof s->whybuf);
+        s->why = s->whybuf;
+    }
+    PyErr_Clear();
+    if (r && (t->kind == GC_T_ITEM_STR || t->kind == GC_T_ITEM_INT || t->kind == GC_T_NTH ||
+              t->kind == GC_T_NAMED))
+        s->br |= gc_bridge_item(s->ev->ns, v);
+    if (r) {
+        char nb[GC_MAX_NAME + 1];
+        int named = rt->kind == GC_T_ATTR || rt->kind == GC_T_ITEM_STR || rt->kind == GC_T_NAMED;
+        if (named)
+            copy_name(nb, sizeof nb, gc_chain_str(&s->out->resolved, rt->s), rt->s.len);
+        gc_feedback_step(v, (int)t->kind + 1, named ? nb : NULL, r);
+    }
+    return r;
+}
+
+/* The statement's root: the previous statement's value for '_' (its bridges carried on),
+ * else a name of the namespace.  New reference, or NULL. */
+static PyObject *eval_root(stmt_run *s, const gc_stmt *st, PyObject *prev, unsigned prev_br)
+{
+    PyObject *v;
+    if (st->is_prev) {
+        v = prev;
+        Py_INCREF(v);
+        s->br |= prev_br;
+    } else {
+        PyObject *key = PyUnicode_DecodeUTF8(gc_chain_str(s->c, st->root), st->root.len, "strict");
+        v = key ? PyDict_GetItemWithError(s->ev->ns, key) : NULL; /* __builtins__ is always there */
+        Py_XINCREF(v);
+        Py_XDECREF(key);
+        PyErr_Clear();
+        if (st->root.len == 12 && memcmp(gc_chain_str(s->c, st->root), "__builtins__", 12) == 0)
+            s->br |= GC_BR_BUILTINS;
+    }
+    return v;
+}
+
+/* Statement si: its root, then its trailers while each yields a value, the oracles checked
+ * after every step.  Returns the statement's value (new reference; NULL when a step
+ * failed); sets out->escaped when a step escaped. */
+static PyObject *eval_stmt(stmt_run *s, int si, PyObject *prev, unsigned prev_br)
+{
+    gc_outcome *out = s->out;
+    const gc_stmt *st = &s->c->s[si];
+    PyObject *v = eval_root(s, st, prev, prev_br);
+    step(s->ev, out, si, -1, v, v ? NULL : "no such root in the namespace");
+    if (v) {
+        char rn[GC_MAX_NAME + 1];
+        copy_name(rn, sizeof rn, gc_chain_str(s->c, st->root), st->root.len);
+        gc_feedback_step(NULL, 0, st->is_prev ? "_" : rn, v);
+    }
+    if (v && reach_check(v, out, si, -1)) {
+        out->escaped = 1;
+        return v;
+    }
+    for (int ti = 0; v && ti < st->ntrailers && !gc_limit_expired && !gc_limit_oom; ti++) {
+        PyObject *r = eval_trailer(s, v, &st->t[ti], &out->resolved.s[si].t[ti]);
+        Py_DECREF(v);
+        v = r;
+        gc_confine_judge(); /* a write the kernel refused during the step */
+        step(s->ev, out, si, ti, v, s->why);
+        if (gc_orc.escape.set || (v && reach_check(v, out, si, ti))) {
             out->escaped = 1;
-            out->bridges = br;
-            Py_DECREF(v);
+            out->esc_stmt = si;
+            out->esc_trailer = ti;
             break;
         }
-        for (int ti = 0; v && ti < st->ntrailers && !gc_limit_expired && !gc_limit_oom; ti++) {
-            const gc_trailer *t = &st->t[ti];
-            gc_trailer *rt = &rst->t[ti];
-            PyObject *r = NULL;
-            const char *why = NULL;
-            char whybuf[160];
-            switch (t->kind) {
-            case GC_T_ATTR: {
-                PyObject *name = PyUnicode_DecodeUTF8(gc_chain_str(c, t->s), t->s.len, "strict");
-                /* No one reads why a step failed while fuzzing: a missing attribute is then
-                 * looked up without making the AttributeError and its message (the most
-                 * common failed step; the same lookup, the same __getattr__ calls). */
-                if (name && !gc_eval_step_errors) {
-                    if (_PyObject_LookupAttr(v, name, &r) == 0)
-                        why = "no such attribute";
-                } else {
-                    r = name ? PyObject_GetAttr(v, name) : NULL;
-                }
-                Py_XDECREF(name);
-                char nb[GC_MAX_NAME + 1];
-                copy_name(nb, sizeof nb, gc_chain_str(c, t->s), t->s.len);
-                if (r)
-                    br |= gc_bridge_attr(v, nb, r);
-                break;
-            }
-            case GC_T_DIR: {
-                PyObject *names = dir_of(v);
-                if (names && PyList_Check(names) && PyList_GET_SIZE(names) > 0) {
-                    PyObject *name = PyList_GET_ITEM(names, t->k % PyList_GET_SIZE(names));
-                    Py_ssize_t sz;
-                    const char *s = PyUnicode_Check(name) ? PyUnicode_AsUTF8AndSize(name, &sz) : NULL;
-                    if (s && is_identifier(s, sz, 0)) {
-                        r = PyObject_GetAttr(v, name);
-                        if (r) {
-                            if (gc_chain_intern(&out->resolved, s, (size_t)sz, &rt->s) == 0)
-                                rt->kind = GC_T_ATTR; /* else it stays .#K, which replays too */
-                            br |= gc_bridge_attr(v, s, r);
-                        }
-                    } else if (!PyErr_Occurred()) {
-                        PyErr_SetString(PyExc_AttributeError, "dir() name is not an identifier");
-                    }
-                } else if (names && !PyErr_Occurred()) {
-                    PyErr_SetString(PyExc_AttributeError, "dir() is empty");
-                }
-                Py_XDECREF(names);
-                break;
-            }
-            case GC_T_ITEM_STR: {
-                PyObject *key = PyUnicode_DecodeUTF8(gc_chain_str(c, t->s), t->s.len, "strict");
-                r = key ? PyObject_GetItem(v, key) : NULL;
-                Py_XDECREF(key);
-                break;
-            }
-            case GC_T_ITEM_INT: {
-                PyObject *key = PyLong_FromLong(t->k);
-                r = key ? PyObject_GetItem(v, key) : NULL;
-                Py_XDECREF(key);
-                break;
-            }
-            case GC_T_NTH:
-                r = nth_item(v, t->k, &out->resolved, rt);
-                break;
-            case GC_T_NAMED:
-                r = find_named(v, gc_chain_str(c, t->s), t->s.len);
-                break;
-            case GC_T_CALL: {
-                const char *no = refuse_call(v);
-                if (no) {
-                    gc_oracle_set_refused(no);
-                    snprintf(whybuf, sizeof whybuf, "refused by the harness: %s", no);
-                    why = whybuf;
-                    break;
-                }
-                PyObject *args = build_args(c, t);
-                PyObject *pair = args ? PyTuple_Pack(2, v, args) : NULL;
-                Py_XDECREF(args);
-                if (!ev->tramp)
-                    ev->tramp = PyFunction_New(tramp_code, ev->ns);
-                r = pair && ev->tramp ? PyObject_Call(ev->tramp, pair, NULL) : NULL;
-                Py_XDECREF(pair);
-                if (!r && !gc_orc.escape.set) {
-                    r = gc_eval_exception_value(); /* a call that raises yields its exception */
-                    br |= gc_bridge_call(v, r, 1);
-                } else if (r) {
-                    br |= gc_bridge_call(v, r, 0);
-                }
-                break;
-            }
-            }
-            if (!r && !why && ev->cb && gc_eval_step_errors) {
-                gc_interp_error_line(whybuf, sizeof whybuf);
-                why = whybuf;
-            }
-            PyErr_Clear();
-            if (r && (t->kind == GC_T_ITEM_STR || t->kind == GC_T_ITEM_INT || t->kind == GC_T_NTH ||
-                      t->kind == GC_T_NAMED))
-                br |= gc_bridge_item(ev->ns, v);
-            if (r) {
-                char nb[GC_MAX_NAME + 1];
-                int named = rt->kind == GC_T_ATTR || rt->kind == GC_T_ITEM_STR || rt->kind == GC_T_NAMED;
-                if (named)
-                    copy_name(nb, sizeof nb, gc_chain_str(&out->resolved, rt->s), rt->s.len);
-                gc_feedback_step(v, (int)t->kind + 1, named ? nb : NULL, r);
-            }
-            Py_DECREF(v);
-            v = r;
-            gc_confine_judge(); /* a write the kernel refused during the step */
-            step(ev, out, si, ti, v, why);
-            if (gc_orc.escape.set || (v && reach_check(v, out, si, ti))) {
-                out->escaped = 1;
-                out->esc_stmt = si;
-                out->esc_trailer = ti;
-                break;
-            }
-        }
-        stmt_bridges[si] = br;
+    }
+    return v;
+}
+
+/* The escape's signature: kind, capability, primitive and the bridges crossed. */
+static void outcome_escape(gc_outcome *out)
+{
+    out->escaped = 1;
+    out->escape = gc_orc.escape;
+    char shape[160];
+    gc_bridges_format(out->bridges, shape, sizeof shape);
+    snprintf(out->signature, sizeof out->signature, "%s:%s:%s:%s", gc_kind_name(out->escape.kind),
+             gc_cap_name(out->escape.cap), out->escape.primitive, shape);
+}
+
+int gc_eval_chain(gc_evaluator *ev, const gc_chain *c, gc_outcome *out)
+{
+    outcome_begin(out, c);
+    gc_oracle_reset_input();
+    PyObject *prev = Py_None;
+    Py_INCREF(prev);
+    unsigned prev_br = 0; /* the bridges of the statement before, which '_' continues */
+    gc_orc.in_chain = 1;
+    for (int si = 0; si < c->nstmts && !out->escaped && !gc_limit_expired && !gc_limit_oom; si++) {
+        stmt_run s; /* whybuf is written before it is read: not cleared per statement */
+        s.ev = ev, s.c = c, s.out = out, s.br = 0, s.why = NULL;
+        PyObject *v = eval_stmt(&s, si, prev, prev_br);
+        prev_br = s.br;
         out->stmt_failed[si] = v == NULL;
         if (out->escaped) {
-            out->bridges = br;
+            out->bridges = s.br;
             Py_XDECREF(v);
             break;
         }
@@ -819,15 +875,8 @@ int gc_eval_chain(gc_evaluator *ev, const gc_chain *c, gc_outcome *out)
     gc_orc.in_chain = 0;
     gc_confine_judge();
     Py_XDECREF(prev);
-    free(stmt_bridges);
-    if (gc_orc.escape.set) {
-        out->escaped = 1;
-        out->escape = gc_orc.escape;
-        char shape[160];
-        gc_bridges_format(out->bridges, shape, sizeof shape);
-        snprintf(out->signature, sizeof out->signature, "%s:%s:%s:%s", gc_kind_name(out->escape.kind),
-                 gc_cap_name(out->escape.cap), out->escape.primitive, shape);
-    }
+    if (gc_orc.escape.set)
+        outcome_escape(out);
     snprintf(out->refused, sizeof out->refused, "%s", gc_orc.refused);
     return 0;
 }

@@ -78,9 +78,12 @@ static int is_identifier(const char *s, size_t n)
     return 1;
 }
 
-static int pass(gc_target *t, gc_chain *best, gc_outcome *bo, const gc_escape *want, gc_min_stats *st)
+/* The passes: each tries its candidates from 'best' in order, and returns 1 at the first
+ * one adopted, 0 when none was. */
+
+/* 1. drop a statement */
+static int drop_statement(gc_target *t, gc_chain *best, gc_outcome *bo, const gc_escape *want, gc_min_stats *st)
 {
-    /* 1. drop a statement */
     for (int i = 0; best->nstmts > 1 && i < best->nstmts; i++) {
         cand = *best;
         memmove(&cand.s[i], &cand.s[i + 1], (size_t)(cand.nstmts - i - 1) * sizeof cand.s[0]);
@@ -88,7 +91,12 @@ static int pass(gc_target *t, gc_chain *best, gc_outcome *bo, const gc_escape *w
         if (try_cand(t, best, bo, want, st))
             return 1;
     }
-    /* 2. delete a run of trailers, longest runs first */
+    return 0;
+}
+
+/* 2. delete a run of trailers, longest runs first */
+static int delete_run(gc_target *t, gc_chain *best, gc_outcome *bo, const gc_escape *want, gc_min_stats *st)
+{
     for (int si = 0; si < best->nstmts; si++) {
         int n = best->s[si].ntrailers;
         for (int len = n; len >= 1; len--)
@@ -101,8 +109,13 @@ static int pass(gc_target *t, gc_chain *best, gc_outcome *bo, const gc_escape *w
                     return 1;
             }
     }
-    /* 3. a root for a prefix: `__builtins__['__import__']('os').x` -> `os.x`, or a
-     *    shorter root for the same object */
+    return 0;
+}
+
+/* 3. a root for a prefix: `__builtins__['__import__']('os').x` -> `os.x`, or a shorter
+ *    root for the same object */
+static int root_for_prefix(gc_target *t, gc_chain *best, gc_outcome *bo, const gc_escape *want, gc_min_stats *st)
+{
     for (int si = 0; si < best->nstmts; si++) {
         int n = best->s[si].ntrailers;
         for (int k = n; k >= 0; k--) /* k == 0: just another root for the same value */
@@ -118,53 +131,74 @@ static int pass(gc_target *t, gc_chain *best, gc_outcome *bo, const gc_escape *w
                     return 1;
             }
     }
+    return 0;
+}
+
+/* 4a. ['name'] as an attribute: .__dict__['name'] -> .name, then ['name'] -> .name */
+static int item_as_attr(gc_target *t, gc_chain *best, gc_outcome *bo, const gc_escape *want, gc_min_stats *st,
+                        int si, int i)
+{
+    const gc_trailer *tr = &best->s[si].t[i];
+    if (tr->kind != GC_T_ITEM_STR || !is_identifier(gc_chain_str(best, tr->s), tr->s.len))
+        return 0;
+    const gc_trailer *pr = i > 0 ? &best->s[si].t[i - 1] : NULL;
+    if (pr && pr->kind == GC_T_ATTR && pr->s.len == 8 && memcmp(gc_chain_str(best, pr->s), "__dict__", 8) == 0) {
+        cand = *best;
+        gc_stmt *s = &cand.s[si];
+        s->t[i - 1] = s->t[i];
+        s->t[i - 1].kind = GC_T_ATTR;
+        memmove(&s->t[i], &s->t[i + 1], (size_t)(s->ntrailers - i - 1) * sizeof s->t[0]);
+        s->ntrailers--;
+        if (try_cand(t, best, bo, want, st))
+            return 1;
+    }
+    cand = *best;
+    cand.s[si].t[i].kind = GC_T_ATTR;
+    return try_cand(t, best, bo, want, st);
+}
+
+/* 4b. a call with one argument fewer, or an argument as the shortest literal of its kind */
+static int shorter_call(gc_target *t, gc_chain *best, gc_outcome *bo, const gc_escape *want, gc_min_stats *st,
+                        int si, int i)
+{
+    const gc_trailer *tr = &best->s[si].t[i];
+    if (tr->kind != GC_T_CALL)
+        return 0;
+    for (int a = tr->nargs - 1; a >= 0; a--) {
+        cand = *best;
+        gc_trailer *ct = &cand.s[si].t[i];
+        memmove(&ct->args[a], &ct->args[a + 1], (size_t)(ct->nargs - a - 1) * sizeof ct->args[0]);
+        ct->nargs--;
+        if (try_cand(t, best, bo, want, st))
+            return 1;
+    }
+    for (int a = 0; a < tr->nargs; a++) {
+        const gc_arg *g = &tr->args[a];
+        cand = *best;
+        gc_arg *cg = &cand.s[si].t[i].args[a];
+        if (g->kind == GC_ARG_STR && g->s.len > 0)
+            cg->s.len = 0;
+        else if (g->kind == GC_ARG_INT && g->ival != 0)
+            cg->ival = 0;
+        else
+            continue;
+        if (try_cand(t, best, bo, want, st))
+            return 1;
+    }
+    return 0;
+}
+
+/* One greedy round: the first candidate adopted, most aggressive pass first. */
+static int pass(gc_target *t, gc_chain *best, gc_outcome *bo, const gc_escape *want, gc_min_stats *st)
+{
+    if (drop_statement(t, best, bo, want, st) || delete_run(t, best, bo, want, st) ||
+        root_for_prefix(t, best, bo, want, st))
+        return 1;
     /* 4. shortest literal forms */
     for (int si = 0; si < best->nstmts; si++)
-        for (int i = 0; i < best->s[si].ntrailers; i++) {
-            const gc_trailer *tr = &best->s[si].t[i];
-            if (i > 0 && tr->kind == GC_T_ITEM_STR && is_identifier(gc_chain_str(best, tr->s), tr->s.len)) {
-                const gc_trailer *pr = &best->s[si].t[i - 1];
-                if (pr->kind == GC_T_ATTR && pr->s.len == 8 && memcmp(gc_chain_str(best, pr->s), "__dict__", 8) == 0) {
-                    cand = *best; /* .__dict__['name'] -> .name */
-                    gc_stmt *s = &cand.s[si];
-                    s->t[i - 1] = s->t[i];
-                    s->t[i - 1].kind = GC_T_ATTR;
-                    memmove(&s->t[i], &s->t[i + 1], (size_t)(s->ntrailers - i - 1) * sizeof s->t[0]);
-                    s->ntrailers--;
-                    if (try_cand(t, best, bo, want, st))
-                        return 1;
-                }
-            }
-            if (tr->kind == GC_T_ITEM_STR && is_identifier(gc_chain_str(best, tr->s), tr->s.len)) {
-                cand = *best; /* ['name'] -> .name */
-                cand.s[si].t[i].kind = GC_T_ATTR;
-                if (try_cand(t, best, bo, want, st))
-                    return 1;
-            }
-            if (tr->kind == GC_T_CALL) {
-                for (int a = tr->nargs - 1; a >= 0; a--) {
-                    cand = *best; /* one argument fewer */
-                    gc_trailer *ct = &cand.s[si].t[i];
-                    memmove(&ct->args[a], &ct->args[a + 1], (size_t)(ct->nargs - a - 1) * sizeof ct->args[0]);
-                    ct->nargs--;
-                    if (try_cand(t, best, bo, want, st))
-                        return 1;
-                }
-                for (int a = 0; a < tr->nargs; a++) {
-                    const gc_arg *g = &tr->args[a];
-                    cand = *best; /* the shortest literal of its kind */
-                    gc_arg *cg = &cand.s[si].t[i].args[a];
-                    if (g->kind == GC_ARG_STR && g->s.len > 0)
-                        cg->s.len = 0;
-                    else if (g->kind == GC_ARG_INT && g->ival != 0)
-                        cg->ival = 0;
-                    else
-                        continue;
-                    if (try_cand(t, best, bo, want, st))
-                        return 1;
-                }
-            }
-        }
+        for (int i = 0; i < best->s[si].ntrailers; i++)
+            if (item_as_attr(t, best, bo, want, st, si, i) || shorter_call(t, best, bo, want, st, si, i))
+                return 1;
     return 0;
 }
 

@@ -185,6 +185,93 @@ static size_t emit(const gc_chain *c, uint8_t *data, size_t max_size)
     return n;
 }
 
+/* t is the attribute .name */
+static int attr_is(const gc_chain *c, const gc_trailer *t, const char *name)
+{
+    size_t n = strlen(name);
+    return t->kind == GC_T_ATTR && t->s.len == n && memcmp(gc_chain_str(c, t->s), name, n) == 0;
+}
+
+/* A method that introspects is worth calling at once: a call appended after it. */
+static void append_call(gc_stmt *st)
+{
+    if (st->ntrailers >= GC_MAX_TRAILERS)
+        return;
+    memset(&st->t[st->ntrailers], 0, sizeof st->t[0]);
+    st->t[st->ntrailers++].kind = GC_T_CALL;
+}
+
+/* The probe evaluates the chain: its last statement extended with a trailer that fits the
+ * value it ends on.  Returns 1 when it was extended. */
+static int extend_fitting(gc_chain *c, rng *r)
+{
+    int last = c->nstmts - 1;
+    gc_value_kind vk = probe(c, last);
+    gc_stmt *ls = &c->s[last];
+    if (vk == GC_VK_NONE || ls->ntrailers >= GC_MAX_TRAILERS ||
+        fitting_trailer(c, r, vk, &ls->t[ls->ntrailers]) != 0)
+        return 0;
+    if (attr_is(c, &ls->t[ls->ntrailers++], "__subclasses__"))
+        append_call(ls);
+    return 1;
+}
+
+/* Re-roll the exploration index of one .#K or [#K] of st. */
+static void reroll_index(gc_stmt *st, rng *r)
+{
+    for (int j = 0; j < st->ntrailers; j++) {
+        gc_trailer *t = &st->t[(j + (int)below(r, 64)) % st->ntrailers];
+        if (t->kind == GC_T_DIR || t->kind == GC_T_NTH) {
+            t->k = below(r, 2) ? (long)below(r, GC_MAX_K) : (t->k + 1 + (long)below(r, 8)) % GC_MAX_K;
+            return;
+        }
+    }
+}
+
+/* One random edit of statement *st (a new statement continuing from '_' becomes *st). */
+static void edit_once(gc_chain *c, rng *r, gc_stmt **stp)
+{
+    gc_stmt *st = *stp;
+    switch (below(r, 8)) {
+    case 0: case 1: case 2: /* append a trailer */
+        if (st->ntrailers < GC_MAX_TRAILERS && random_trailer(c, r, &st->t[st->ntrailers]) == 0) {
+            const gc_trailer *t = &st->t[st->ntrailers++];
+            if (attr_is(c, t, "__subclasses__") || attr_is(c, t, "mro"))
+                append_call(st);
+        }
+        break;
+    case 3: /* replace a trailer */
+        if (st->ntrailers > 0)
+            random_trailer(c, r, &st->t[below(r, (uint32_t)st->ntrailers)]);
+        break;
+    case 4: /* cut the statement short */
+        if (st->ntrailers > 0)
+            st->ntrailers = (int)below(r, (uint32_t)st->ntrailers);
+        break;
+    case 5: /* re-roll an exploration index */
+        reroll_index(st, r);
+        break;
+    case 6: /* swap the root */
+        random_root(c, r, st);
+        st->ntrailers = 0;
+        if (random_trailer(c, r, &st->t[0]) == 0)
+            st->ntrailers = 1;
+        break;
+    case 7: /* continue from '_' in a new statement */
+        if (c->nstmts < GC_MAX_STMTS) {
+            gc_stmt *ns = &c->s[c->nstmts];
+            ns->is_prev = 1;
+            ns->ntrailers = 0;
+            if (random_trailer(c, r, &ns->t[0]) == 0) {
+                ns->ntrailers = 1;
+                c->nstmts++;
+                *stp = ns;
+            }
+        }
+        break;
+    }
+}
+
 size_t gc_mutate_chain(uint8_t *data, size_t size, size_t max_size, unsigned seed)
 {
     static gc_chain c;
@@ -196,76 +283,12 @@ size_t gc_mutate_chain(uint8_t *data, size_t size, size_t max_size, unsigned see
             return 0;
     }
     gc_stmt *st = &c.s[below(&r, (uint32_t)c.nstmts)];
-    /* half the time: evaluate the chain, and extend its last statement with a trailer that
-     * fits the value it ends on */
-    if (probe && below(&r, 2) == 0) {
-        int last = c.nstmts - 1;
-        gc_value_kind vk = probe(&c, last);
-        gc_stmt *ls = &c.s[last];
-        if (vk != GC_VK_NONE && ls->ntrailers < GC_MAX_TRAILERS &&
-            fitting_trailer(&c, &r, vk, &ls->t[ls->ntrailers]) == 0) {
-            gc_trailer *t = &ls->t[ls->ntrailers++];
-            if (t->kind == GC_T_ATTR && ls->ntrailers < GC_MAX_TRAILERS && t->s.len == 14 &&
-                memcmp(gc_chain_str(&c, t->s), "__subclasses__", 14) == 0) {
-                memset(&ls->t[ls->ntrailers], 0, sizeof ls->t[0]);
-                ls->t[ls->ntrailers++].kind = GC_T_CALL;
-            }
-            return emit(&c, data, max_size);
-        }
-    }
+    /* half the time: a trailer that fits the value the chain ends on */
+    if (probe && below(&r, 2) == 0 && extend_fitting(&c, &r))
+        return emit(&c, data, max_size);
     int rounds = 1 + (int)below(&r, 3);
-    for (int i = 0; i < rounds; i++) {
-        switch (below(&r, 8)) {
-        case 0: case 1: case 2: /* append a trailer */
-            if (st->ntrailers < GC_MAX_TRAILERS && random_trailer(&c, &r, &st->t[st->ntrailers]) == 0) {
-                gc_trailer *t = &st->t[st->ntrailers++];
-                /* a method that introspects is worth calling at once: `.__subclasses__()` */
-                if (t->kind == GC_T_ATTR && st->ntrailers < GC_MAX_TRAILERS &&
-                    ((t->s.len == 14 && memcmp(gc_chain_str(&c, t->s), "__subclasses__", 14) == 0) ||
-                     (t->s.len == 3 && memcmp(gc_chain_str(&c, t->s), "mro", 3) == 0))) {
-                    memset(&st->t[st->ntrailers], 0, sizeof st->t[0]);
-                    st->t[st->ntrailers++].kind = GC_T_CALL;
-                }
-            }
-            break;
-        case 3: /* replace a trailer */
-            if (st->ntrailers > 0)
-                random_trailer(&c, &r, &st->t[below(&r, (uint32_t)st->ntrailers)]);
-            break;
-        case 4: /* cut the statement short */
-            if (st->ntrailers > 0)
-                st->ntrailers = (int)below(&r, (uint32_t)st->ntrailers);
-            break;
-        case 5: { /* re-roll an exploration index */
-            for (int j = 0; j < st->ntrailers; j++) {
-                gc_trailer *t = &st->t[(j + (int)below(&r, 64)) % st->ntrailers];
-                if (t->kind == GC_T_DIR || t->kind == GC_T_NTH) {
-                    t->k = below(&r, 2) ? (long)below(&r, GC_MAX_K) : (t->k + 1 + (long)below(&r, 8)) % GC_MAX_K;
-                    break;
-                }
-            }
-            break;
-        }
-        case 6: /* swap the root */
-            random_root(&c, &r, st);
-            st->ntrailers = 0;
-            if (random_trailer(&c, &r, &st->t[0]) == 0)
-                st->ntrailers = 1;
-            break;
-        case 7: /* continue from '_' in a new statement */
-            if (c.nstmts < GC_MAX_STMTS) {
-                gc_stmt *ns = &c.s[c.nstmts];
-                ns->is_prev = 1;
-                ns->ntrailers = 0;
-                if (random_trailer(&c, &r, &ns->t[0]) == 0) {
-                    ns->ntrailers = 1;
-                    c.nstmts++;
-                    st = ns;
-                }
-            }
-            break;
-        }
-    }
+    for (int i = 0; i < rounds; i++)
+        edit_once(&c, &r, &st);
     return emit(&c, data, max_size);
 }
 

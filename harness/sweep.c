@@ -86,10 +86,7 @@ static void push(PyObject *obj, PyObject *key, int parent, int kind, int depth, 
 {
     if (nnodes == capnodes) {
         capnodes = capnodes ? capnodes * 2 : 4096;
-        node *nn = realloc(nodes, (size_t)capnodes * sizeof *nodes);
-        if (!nn)
-            abort();
-        nodes = nn;
+        nodes = gc_xrealloc(nodes, (size_t)capnodes * sizeof *nodes);
     }
     Py_INCREF(obj);
     Py_XINCREF(key);
@@ -327,11 +324,9 @@ static void sort_by_name(PyObject *seq, Py_ssize_t *order, Py_ssize_t n)
     Py_XDECREF(keys);
 }
 
-static void expand(sweep_ctx *x, int i)
+/* Attribute edges: every name of dir(v), or only __class__ on containers and scalars. */
+static void expand_attrs(sweep_ctx *x, int i, PyObject *v, int container)
 {
-    PyObject *v = nodes[i].obj;
-    int container = PyDict_Check(v) || PyList_Check(v) || PyTuple_Check(v) || PyAnySet_Check(v);
-    /* attributes */
     if (container || is_scalar(v)) {
         PyObject *name = PyUnicode_FromString("__class__");
         PyObject *r = PyObject_GetAttr(v, name);
@@ -339,173 +334,220 @@ static void expand(sweep_ctx *x, int i)
         edge(x, i, GC_T_ATTR, name, r, r ? gc_bridge_attr(v, "__class__", r) : 0);
         Py_XDECREF(r);
         Py_XDECREF(name);
-    } else {
-        PyObject *names = PyObject_Dir(v);
-        PyErr_Clear();
-        for (Py_ssize_t k = 0; names && PyList_Check(names) && k < PyList_GET_SIZE(names); k++) {
-            PyObject *name = PyList_GET_ITEM(names, k);
-            Py_ssize_t sz;
-            const char *s = PyUnicode_Check(name) ? PyUnicode_AsUTF8AndSize(name, &sz) : NULL;
-            if (!s || sz > GC_MAX_NAME || !PyUnicode_IsIdentifier(name)) {
-                PyErr_Clear();
-                continue;
-            }
-            PyObject *r = PyObject_GetAttr(v, name);
-            PyErr_Clear();
-            edge(x, i, GC_T_ATTR, name, r, r ? gc_bridge_attr(v, s, r) : 0);
-            Py_XDECREF(r);
-        }
-        Py_XDECREF(names);
+        return;
     }
-    /* items */
-    unsigned ib = gc_bridge_item(x->ns, v);
-    int mapping = PyDict_Check(v) ||
-                  (!container && !is_scalar(v) && PyObject_HasAttrString(v, "keys") &&
-                   PyObject_HasAttrString(v, "__getitem__") && !PyType_Check(v));
+    PyObject *names = PyObject_Dir(v);
     PyErr_Clear();
-    if (mapping) {
-        PyObject *keys = PyMapping_Keys(v);
+    for (Py_ssize_t k = 0; names && PyList_Check(names) && k < PyList_GET_SIZE(names); k++) {
+        PyObject *name = PyList_GET_ITEM(names, k);
+        Py_ssize_t sz;
+        const char *s = PyUnicode_Check(name) ? PyUnicode_AsUTF8AndSize(name, &sz) : NULL;
+        if (!s || sz > GC_MAX_NAME || !PyUnicode_IsIdentifier(name)) {
+            PyErr_Clear();
+            continue;
+        }
+        PyObject *r = PyObject_GetAttr(v, name);
         PyErr_Clear();
-        Py_ssize_t n = keys && PyList_Check(keys) ? PyList_GET_SIZE(keys) : 0;
-        if (n > GC_SWEEP_MAX_ITEMS) {
-            x->st->cut_items++;
-            n = GC_SWEEP_MAX_ITEMS;
-        }
-        for (Py_ssize_t k = 0; k < n; k++) {
-            PyObject *key = PyList_GET_ITEM(keys, k);
-            int kind;
-            if (PyUnicode_Check(key)) {
-                Py_ssize_t sz;
-                if (!PyUnicode_AsUTF8AndSize(key, &sz) || sz > GC_MAX_STR) {
-                    PyErr_Clear();
-                    continue;
-                }
-                kind = GC_T_ITEM_STR;
-            } else if (PyLong_CheckExact(key)) {
-                long kv = PyLong_AsLong(key);
-                if (PyErr_Occurred() || kv <= -GC_MAX_INT || kv >= GC_MAX_INT) {
-                    PyErr_Clear();
-                    continue;
-                }
-                kind = GC_T_ITEM_INT;
-            } else {
-                continue;
-            }
-            PyObject *r = PyObject_GetItem(v, key);
-            PyErr_Clear();
-            edge(x, i, kind, key, r, ib);
-            Py_XDECREF(r);
-        }
-        Py_XDECREF(keys);
-    } else if (PyList_Check(v) || PyTuple_Check(v)) {
-        PyObject *seq = PySequence_Fast(v, "");
-        Py_ssize_t n = seq ? PySequence_Fast_GET_SIZE(seq) : 0;
-        if (n > GC_SWEEP_MAX_ITEMS) {
-            x->st->cut_items++;
-            n = GC_SWEEP_MAX_ITEMS;
-        }
-        /* [@name] where a name picks the element first (portable across Python
-         * versions, as __subclasses__() orders differ), else [i].  A subclass list is in
-         * address order, which differs from run to run: walk it sorted by name instead,
-         * so which path first reaches a shared object is the same in every run. */
-        Py_ssize_t order[GC_SWEEP_MAX_ITEMS];
-        for (Py_ssize_t k = 0; k < n; k++)
-            order[k] = k;
-        int from_subclasses = nodes[i].kind == GC_T_CALL && nodes[i].parent >= 0 && nodes[nodes[i].parent].key &&
-                              PyUnicode_Check(nodes[nodes[i].parent].key) &&
-                              PyUnicode_CompareWithASCIIString(nodes[nodes[i].parent].key, "__subclasses__") == 0;
-        if (from_subclasses)
-            sort_by_name(seq, order, n);
-        PyObject *seen_names = PySet_New(NULL);
-        /* first occurrences in the list's own order decide who may be named */
-        PyObject *first_of = PyDict_New();
-        for (Py_ssize_t k = 0; first_of && k < n; k++) {
-            PyObject *nm = PyObject_GetAttrString(PySequence_Fast_GET_ITEM(seq, k), "__name__");
-            PyErr_Clear();
-            if (nm && PyUnicode_Check(nm) && !PyDict_GetItem(first_of, nm)) {
-                PyObject *idx = PyLong_FromSsize_t(k);
-                PyDict_SetItem(first_of, nm, idx);
-                Py_XDECREF(idx);
-            }
-            Py_XDECREF(nm);
-        }
-        for (Py_ssize_t kk = 0; kk < n; kk++) {
-            Py_ssize_t k = order[kk];
-            PyObject *e = PySequence_Fast_GET_ITEM(seq, k);
-            PyObject *nm = PyObject_GetAttrString(e, "__name__");
-            PyErr_Clear();
-            PyObject *fi = nm && PyUnicode_Check(nm) && first_of ? PyDict_GetItem(first_of, nm) : NULL;
-            int named = fi && PyLong_AsSsize_t(fi) == k && PyUnicode_IsIdentifier(nm) &&
-                        PyUnicode_GET_LENGTH(nm) <= GC_MAX_NAME && seen_names && PySet_Contains(seen_names, nm) == 0;
-            if (nm && PyUnicode_Check(nm) && seen_names)
-                PySet_Add(seen_names, nm);
-            if (named) {
-                edge(x, i, GC_T_NAMED, nm, e, ib);
-            } else {
-                PyObject *idx = PyLong_FromSsize_t(k);
-                edge(x, i, GC_T_ITEM_INT, idx, e, ib);
-                Py_DECREF(idx);
-            }
-            Py_XDECREF(nm);
-            PyErr_Clear();
-        }
-        Py_XDECREF(seen_names);
-        Py_XDECREF(first_of);
-        Py_XDECREF(seq);
-    } else if (PyAnySet_Check(v)) {
-        /* elements by name, sorted: set order follows addresses, which differ per run */
-        PyObject *named = PyList_New(0);
-        PyObject *it = PyObject_GetIter(v), *e;
-        while (named && it && (e = PyIter_Next(it))) {
-            PyObject *nm = PyObject_GetAttrString(e, "__name__");
-            if (nm && PyUnicode_Check(nm) && PyUnicode_IsIdentifier(nm)) {
-                PyObject *pair = PyTuple_Pack(2, nm, e);
-                PyList_Append(named, pair);
-                Py_XDECREF(pair);
-            }
-            Py_XDECREF(nm);
-            Py_DECREF(e);
-            PyErr_Clear();
-        }
-        Py_XDECREF(it);
-        PyErr_Clear();
-        if (named && PyList_Sort(named) == 0) {
-            for (Py_ssize_t k = 0; k < PyList_GET_SIZE(named) && k < GC_SWEEP_MAX_ITEMS; k++) {
-                PyObject *pair = PyList_GET_ITEM(named, k);
-                edge(x, i, GC_T_NAMED, PyTuple_GET_ITEM(pair, 0), PyTuple_GET_ITEM(pair, 1), ib);
-            }
-        }
-        PyErr_Clear();
-        Py_XDECREF(named);
+        edge(x, i, GC_T_ATTR, name, r, r ? gc_bridge_attr(v, s, r) : 0);
+        Py_XDECREF(r);
     }
-    /* the safe calls */
-    if (PyType_Check(v)) {
-        PyObject *f = PyObject_GetAttrString(v, "__subclasses__");
+    Py_XDECREF(names);
+}
+
+/* The trailer kind a mapping key is written with, or -1 when no chain can name it. */
+static int key_kind(PyObject *key)
+{
+    if (PyUnicode_Check(key)) {
+        Py_ssize_t sz;
+        if (PyUnicode_AsUTF8AndSize(key, &sz) && sz <= GC_MAX_STR)
+            return GC_T_ITEM_STR;
+    } else if (PyLong_CheckExact(key)) {
+        long kv = PyLong_AsLong(key);
+        if (!PyErr_Occurred() && kv > -GC_MAX_INT && kv < GC_MAX_INT)
+            return GC_T_ITEM_INT;
+    }
+    PyErr_Clear();
+    return -1;
+}
+
+/* How many items of a container of n the sweep walks (GC_SWEEP_MAX_ITEMS, counted as cut). */
+static Py_ssize_t items_bound(sweep_ctx *x, Py_ssize_t n)
+{
+    if (n <= GC_SWEEP_MAX_ITEMS)
+        return n;
+    x->st->cut_items++;
+    return GC_SWEEP_MAX_ITEMS;
+}
+
+/* Mapping edges: the value of each str or int key. */
+static void expand_mapping(sweep_ctx *x, int i, PyObject *v, unsigned ib)
+{
+    PyObject *keys = PyMapping_Keys(v);
+    PyErr_Clear();
+    Py_ssize_t n = items_bound(x, keys && PyList_Check(keys) ? PyList_GET_SIZE(keys) : 0);
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *key = PyList_GET_ITEM(keys, k);
+        int kind = key_kind(key);
+        if (kind < 0)
+            continue;
+        PyObject *r = PyObject_GetItem(v, key);
         PyErr_Clear();
-        if (f) {
-            int raised;
-            PyObject *r = call0(x, f, &raised);
-            /* as the chain `.__subclasses__()`: an attribute edge, then a call */
-            PyObject *name = PyUnicode_FromString("__subclasses__");
-            /* (visited() only once the list is kept: a freed object's address must never
-             * count as seen, or the walk would depend on the allocator) */
-            if (r && !raised && PyList_Check(r) && nodes[i].depth + 2 <= x->o->depth && nnodes + 1 < x->o->max_nodes &&
-                !visited(r)) {
-                push(f, name, i, GC_T_ATTR, nodes[i].depth + 1, nodes[i].bridges | GC_BR_CLASS);
-                int fi = (int)nnodes - 1;
-                x->st->edges++;
-                push(r, NULL, fi, GC_T_CALL, nodes[i].depth + 2, nodes[i].bridges | GC_BR_CLASS);
-            }
-            Py_XDECREF(name);
-            Py_XDECREF(r);
-            Py_DECREF(f);
+        edge(x, i, kind, key, r, ib);
+        Py_XDECREF(r);
+    }
+    Py_XDECREF(keys);
+}
+
+/* Node i is the list a `.__subclasses__()` call returned. */
+static int from_subclasses(int i)
+{
+    int p = nodes[i].parent;
+    return nodes[i].kind == GC_T_CALL && p >= 0 && nodes[p].key && PyUnicode_Check(nodes[p].key) &&
+           PyUnicode_CompareWithASCIIString(nodes[p].key, "__subclasses__") == 0;
+}
+
+/* {__name__: index of its first element} over seq[0..n), in the list's own order. */
+static PyObject *first_named(PyObject *seq, Py_ssize_t n)
+{
+    PyObject *first_of = PyDict_New();
+    for (Py_ssize_t k = 0; first_of && k < n; k++) {
+        PyObject *nm = PyObject_GetAttrString(PySequence_Fast_GET_ITEM(seq, k), "__name__");
+        PyErr_Clear();
+        if (nm && PyUnicode_Check(nm) && !PyDict_GetItem(first_of, nm)) {
+            PyObject *idx = PyLong_FromSsize_t(k);
+            PyDict_SetItem(first_of, nm, idx);
+            Py_XDECREF(idx);
         }
+        Py_XDECREF(nm);
+    }
+    return first_of;
+}
+
+/* Sequence edges (list, tuple): [@name] where a name picks the element first (portable
+ * across Python versions, as __subclasses__() orders differ), else [i].  A subclass list
+ * is in address order, which differs from run to run: walk it sorted by name instead, so
+ * which path first reaches a shared object is the same in every run. */
+static void expand_sequence(sweep_ctx *x, int i, PyObject *v, unsigned ib)
+{
+    PyObject *seq = PySequence_Fast(v, "");
+    Py_ssize_t n = items_bound(x, seq ? PySequence_Fast_GET_SIZE(seq) : 0);
+    Py_ssize_t order[GC_SWEEP_MAX_ITEMS];
+    for (Py_ssize_t k = 0; k < n; k++)
+        order[k] = k;
+    if (from_subclasses(i))
+        sort_by_name(seq, order, n);
+    PyObject *seen_names = PySet_New(NULL);
+    PyObject *first_of = first_named(seq, n); /* first occurrences decide who may be named */
+    for (Py_ssize_t kk = 0; kk < n; kk++) {
+        Py_ssize_t k = order[kk];
+        PyObject *e = PySequence_Fast_GET_ITEM(seq, k);
+        PyObject *nm = PyObject_GetAttrString(e, "__name__");
+        PyErr_Clear();
+        PyObject *fi = nm && PyUnicode_Check(nm) && first_of ? PyDict_GetItem(first_of, nm) : NULL;
+        int named = fi && PyLong_AsSsize_t(fi) == k && PyUnicode_IsIdentifier(nm) &&
+                    PyUnicode_GET_LENGTH(nm) <= GC_MAX_NAME && seen_names && PySet_Contains(seen_names, nm) == 0;
+        if (nm && PyUnicode_Check(nm) && seen_names)
+            PySet_Add(seen_names, nm);
+        if (named) {
+            edge(x, i, GC_T_NAMED, nm, e, ib);
+        } else {
+            PyObject *idx = PyLong_FromSsize_t(k);
+            edge(x, i, GC_T_ITEM_INT, idx, e, ib);
+            Py_DECREF(idx);
+        }
+        Py_XDECREF(nm);
+        PyErr_Clear();
+    }
+    Py_XDECREF(seen_names);
+    Py_XDECREF(first_of);
+    Py_XDECREF(seq);
+}
+
+/* Set edges: the elements with a name, [@name], sorted by it (set order follows
+ * addresses, which differ per run). */
+static void expand_set(sweep_ctx *x, int i, PyObject *v, unsigned ib)
+{
+    PyObject *named = PyList_New(0);
+    PyObject *it = PyObject_GetIter(v), *e;
+    while (named && it && (e = PyIter_Next(it))) {
+        PyObject *nm = PyObject_GetAttrString(e, "__name__");
+        if (nm && PyUnicode_Check(nm) && PyUnicode_IsIdentifier(nm)) {
+            PyObject *pair = PyTuple_Pack(2, nm, e);
+            PyList_Append(named, pair);
+            Py_XDECREF(pair);
+        }
+        Py_XDECREF(nm);
+        Py_DECREF(e);
+        PyErr_Clear();
+    }
+    Py_XDECREF(it);
+    PyErr_Clear();
+    if (named && PyList_Sort(named) == 0) {
+        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(named) && k < GC_SWEEP_MAX_ITEMS; k++) {
+            PyObject *pair = PyList_GET_ITEM(named, k);
+            edge(x, i, GC_T_NAMED, PyTuple_GET_ITEM(pair, 0), PyTuple_GET_ITEM(pair, 1), ib);
+        }
+    }
+    PyErr_Clear();
+    Py_XDECREF(named);
+}
+
+/* `.__subclasses__()` of a class: its list, queued as an attribute edge then a call. */
+static void expand_subclasses(sweep_ctx *x, int i, PyObject *v)
+{
+    PyObject *f = PyObject_GetAttrString(v, "__subclasses__");
+    PyErr_Clear();
+    if (!f)
+        return;
+    int raised;
+    PyObject *r = call0(x, f, &raised);
+    PyObject *name = PyUnicode_FromString("__subclasses__");
+    /* (visited() only once the list is kept: a freed object's address must never
+     * count as seen, or the walk would depend on the allocator) */
+    if (r && !raised && PyList_Check(r) && nodes[i].depth + 2 <= x->o->depth && nnodes + 1 < x->o->max_nodes &&
+        !visited(r)) {
+        push(f, name, i, GC_T_ATTR, nodes[i].depth + 1, nodes[i].bridges | GC_BR_CLASS);
+        int fi = (int)nnodes - 1;
+        x->st->edges++;
+        push(r, NULL, fi, GC_T_CALL, nodes[i].depth + 2, nodes[i].bridges | GC_BR_CLASS);
+    }
+    Py_XDECREF(name);
+    Py_XDECREF(r);
+    Py_DECREF(f);
+}
+
+/* Call edges, the safe set only: __subclasses__() of a class; a gate function or a
+ * generator function with no arguments. */
+static void expand_calls(sweep_ctx *x, int i, PyObject *v)
+{
+    if (PyType_Check(v)) {
+        expand_subclasses(x, i, v);
     } else if (is_gate_function(x, v) || makes_generator(v)) {
         int raised;
         PyObject *r = call0(x, v, &raised);
         edge(x, i, GC_T_CALL, NULL, r, r ? gc_bridge_call(v, r, raised) : 0);
         Py_XDECREF(r);
     }
+}
+
+/* Every edge of node i, in the order the file's opening comment gives. */
+static void expand(sweep_ctx *x, int i)
+{
+    PyObject *v = nodes[i].obj;
+    int container = PyDict_Check(v) || PyList_Check(v) || PyTuple_Check(v) || PyAnySet_Check(v);
+    expand_attrs(x, i, v, container);
+    unsigned ib = gc_bridge_item(x->ns, v);
+    int mapping = PyDict_Check(v) ||
+                  (!container && !is_scalar(v) && PyObject_HasAttrString(v, "keys") &&
+                   PyObject_HasAttrString(v, "__getitem__") && !PyType_Check(v));
+    PyErr_Clear();
+    if (mapping)
+        expand_mapping(x, i, v, ib);
+    else if (PyList_Check(v) || PyTuple_Check(v))
+        expand_sequence(x, i, v, ib);
+    else if (PyAnySet_Check(v))
+        expand_set(x, i, v, ib);
+    expand_calls(x, i, v);
 }
 
 /* --json: the whole sweep as one line */
@@ -574,18 +616,10 @@ static int cmp_found(const void *a, const void *b)
     return strcmp(x->sig, y->sig);
 }
 
-int gc_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st)
+/* The namespace's names, shortest first (the same object under two names is reported by
+ * the shorter), then by name (a new list). */
+static PyObject *roots_by_length(PyObject *ns)
 {
-    memset(st, 0, sizeof *st);
-    char err[512];
-    PyObject *ns = gc_target_install(t, err, sizeof err);
-    if (!ns) {
-        gc_die_msg("%s", err);
-        return GC_EXIT_TARGET;
-    }
-    sweep_ctx x = {t, o, st, ns, gc_eval_trampoline(ns), PyUnicode_DecodeFSDefault(t->spec.sandbox)};
-    /* roots, shortest name first (the same object under two names is reported by the
-     * shorter), then by name */
     PyObject *keys = PyDict_Keys(ns);
     PyObject *bylen = PyList_New(0);
     for (Py_ssize_t k = 0; k < PyList_GET_SIZE(keys); k++) {
@@ -601,6 +635,13 @@ int gc_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st)
     for (Py_ssize_t k = 0; k < PyList_GET_SIZE(bylen); k++)
         PyList_Append(keys, PyTuple_GET_ITEM(PyList_GET_ITEM(bylen, k), 1));
     Py_DECREF(bylen);
+    return keys;
+}
+
+/* The roots, queued at depth 0; a root that is itself a forbidden primitive is recorded. */
+static void push_roots(gc_target *t, PyObject *ns)
+{
+    PyObject *keys = roots_by_length(ns);
     for (Py_ssize_t k = 0; k < PyList_GET_SIZE(keys); k++) {
         PyObject *key = PyList_GET_ITEM(keys, k);
         PyObject *v = PyDict_GetItem(ns, key);
@@ -616,11 +657,19 @@ int gc_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st)
             push(v, key, -1, ROOT, 0, 0);
     }
     Py_DECREF(keys);
-    double start = now_s(), last = start;
-    long i;
+}
+
+/* Breadth first over the queue, the interpreter state checked after every node, within the
+ * depth and time bounds.  Returns 0, or GC_EXIT_HARNESS when the state could not be
+ * restored. */
+static int walk_nodes(sweep_ctx *x, double start)
+{
+    const gc_sweep_opts *o = x->o;
+    gc_sweep_stats *st = x->st;
+    double last = start;
     gc_oracle_reset_input();
     gc_state_begin();
-    for (i = 0; i < nnodes; i++) {
+    for (long i = 0; i < nnodes; i++) {
         if (nodes[i].depth >= o->depth) {
             st->cut_depth++;
             continue;
@@ -628,7 +677,7 @@ int gc_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st)
         if (is_transient(nodes[i].obj))
             continue; /* the bound __subclasses__ on the way to its call */
         gc_orc.in_chain = 1;
-        expand(&x, (int)i);
+        expand(x, (int)i);
         gc_orc.in_chain = 0;
         gc_oracle_reset_input();
         char note[256];
@@ -648,6 +697,37 @@ int gc_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st)
             break;
         }
     }
+    return 0;
+}
+
+/* --save: every finding through triage, as a fuzz campaign's would be. */
+static void save_finds(gc_target *t, const gc_sweep_opts *o)
+{
+    gc_triage_summary sum = {0};
+    for (int k = 0; k < nfinds; k++) {
+        gc_min_stats ms = {1, gc_chain_trailer_count(&finds[k].c), gc_chain_trailer_count(&finds[k].c)};
+        char origin[64];
+        snprintf(origin, sizeof origin, "sweep-depth-%d", o->depth);
+        gc_triage_save(t, o->save, &finds[k].c, &finds[k].out, origin, &ms, &sum);
+    }
+    printf("saved to %s: %d new, %d known, %d not reproducible\n", o->save->outdir, sum.new_cases, sum.known,
+           sum.flaky);
+}
+
+int gc_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st)
+{
+    memset(st, 0, sizeof *st);
+    char err[512];
+    PyObject *ns = gc_target_install(t, err, sizeof err);
+    if (!ns) {
+        gc_die_msg("%s", err);
+        return GC_EXIT_TARGET;
+    }
+    sweep_ctx x = {t, o, st, ns, gc_eval_trampoline(ns), PyUnicode_DecodeFSDefault(t->spec.sandbox)};
+    push_roots(t, ns);
+    double start = now_s();
+    if (walk_nodes(&x, start) != 0)
+        return GC_EXIT_HARNESS;
     st->nodes = nnodes;
     st->escapes = nfinds;
     double took = now_s() - start;
@@ -658,17 +738,8 @@ int gc_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st)
         qsort(finds, (size_t)nfinds, sizeof *finds, cmp_found);
     print_report(t, o, st);
     fflush(stdout);
-    if (o->save) {
-        gc_triage_summary sum = {0};
-        for (int k = 0; k < nfinds; k++) {
-            gc_min_stats ms = {1, gc_chain_trailer_count(&finds[k].c), gc_chain_trailer_count(&finds[k].c)};
-            char origin[64];
-            snprintf(origin, sizeof origin, "sweep-depth-%d", o->depth);
-            gc_triage_save(t, o->save, &finds[k].c, &finds[k].out, origin, &ms, &sum);
-        }
-        printf("saved to %s: %d new, %d known, %d not reproducible\n", o->save->outdir, sum.new_cases, sum.known,
-               sum.flaky);
-    }
+    if (o->save)
+        save_finds(t, o);
     Py_DECREF(ns);
     Py_XDECREF(x.tramp);
     Py_XDECREF(x.gate_file);

@@ -123,6 +123,108 @@ static int resolve_sandbox(gc_target_spec *s, const char *rel, const char *base,
     return 0;
 }
 
+/* target.json of the folder s->dir, parsed: a JSON object, or NULL with err filled. */
+static cJSON *read_spec_json(const gc_target_spec *s, char *err, size_t errlen)
+{
+    char path[PATH_MAX + 16];
+    snprintf(path, sizeof path, "%s/target.json", s->dir);
+    char *text = read_text(path, 1 << 20, err, errlen);
+    if (!text)
+        return NULL;
+    cJSON *j = cJSON_Parse(text);
+    if (!j || !cJSON_IsObject(j)) {
+        const char *at = j ? "" : cJSON_GetErrorPtr(); /* points into text: print before freeing */
+        snprintf(err, errlen, "%s is not a valid JSON object (near \"%.20s\")", path, at ? at : "");
+        cJSON_Delete(j);
+        j = NULL;
+    }
+    free(text);
+    return j;
+}
+
+static int check_keys(const cJSON *j, char *err, size_t errlen)
+{
+    static const char *known[] = {"name", "sandbox", "requires", "install", "module_id",
+                                  "mode", "entries", "description"};
+    const cJSON *it;
+    cJSON_ArrayForEach(it, j)
+    {
+        int ok = 0;
+        for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+            ok |= strcmp(it->string, known[i]) == 0;
+        if (!ok) {
+            snprintf(err, errlen, "target.json: unknown key \"%.60s\"", it->string);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* "key": one of two strings, a (value va) or b (vb); absent: *dst unchanged. */
+static int set_choice(int *dst, const cJSON *v, const char *key, const char *a, int va, const char *b, int vb,
+                      char *err, size_t errlen)
+{
+    if (!v)
+        return 0;
+    if (cJSON_IsString(v) && strcmp(v->valuestring, a) == 0)
+        *dst = va;
+    else if (cJSON_IsString(v) && strcmp(v->valuestring, b) == 0)
+        *dst = vb;
+    else {
+        snprintf(err, errlen, "target.json: \"%s\" must be \"%s\" or \"%s\"", key, a, b);
+        return -1;
+    }
+    return 0;
+}
+
+static int set_entries(gc_target_spec *s, const cJSON *ent, char *err, size_t errlen)
+{
+    if (!ent)
+        return 0;
+    if (!cJSON_IsObject(ent)) {
+        snprintf(err, errlen, "target.json: \"entries\" must be an object");
+        return -1;
+    }
+    return set_str(s->entry_install, sizeof s->entry_install,
+                   cJSON_GetObjectItemCaseSensitive(ent, "install_restrictions"), "entries.install_restrictions", err, errlen) ||
+           set_str(s->entry_sp, sizeof s->entry_sp, cJSON_GetObjectItemCaseSensitive(ent, "subprocess_gate"),
+                   "entries.subprocess_gate", err, errlen) ||
+           set_str(s->entry_fs, sizeof s->entry_fs, cJSON_GetObjectItemCaseSensitive(ent, "filesystem_gate"),
+                   "entries.filesystem_gate", err, errlen) ? -1 : 0;
+}
+
+/* The fields of target.json (its keys known) into s.  Returns 0 or an exit code. */
+static int spec_fields(gc_target_spec *s, const cJSON *j, char *err, size_t errlen)
+{
+    const char *base = strrchr(s->dir, '/');
+    snprintf(s->name, sizeof s->name, "%s", base ? base + 1 : s->dir);
+    if (set_str(s->name, sizeof s->name, cJSON_GetObjectItemCaseSensitive(j, "name"), "name", err, errlen) ||
+        set_str(s->module_id, sizeof s->module_id, cJSON_GetObjectItemCaseSensitive(j, "module_id"),
+                "module_id", err, errlen))
+        return GC_EXIT_USAGE;
+    const cJSON *sb = cJSON_GetObjectItemCaseSensitive(j, "sandbox");
+    if (!cJSON_IsString(sb) || !sb->valuestring[0]) {
+        snprintf(err, errlen, "target.json: \"sandbox\" (path of the gate module) is required");
+        return GC_EXIT_USAGE;
+    }
+    const cJSON *req = cJSON_GetObjectItemCaseSensitive(j, "requires");
+    if (!cJSON_IsObject(req)) {
+        snprintf(err, errlen, "target.json: \"requires\" must be a JSON object");
+        return GC_EXIT_USAGE;
+    }
+    s->requires_json = cJSON_PrintUnformatted(req);
+    int install = (int)s->install, mode = (int)s->mode;
+    if (set_choice(&install, cJSON_GetObjectItemCaseSensitive(j, "install"), "install", "install_restrictions",
+                   GC_INSTALL_RESTRICTIONS, "gates", GC_INSTALL_GATES, err, errlen) ||
+        set_choice(&mode, cJSON_GetObjectItemCaseSensitive(j, "mode"), "mode", "reach", GC_MODE_REACH, "effect",
+                   GC_MODE_EFFECT, err, errlen) ||
+        set_entries(s, cJSON_GetObjectItemCaseSensitive(j, "entries"), err, errlen))
+        return GC_EXIT_USAGE;
+    s->install = install;
+    s->mode = mode;
+    return resolve_sandbox(s, sb->valuestring, s->dir, err, errlen);
+}
+
 int gc_target_spec_from_dir(const char *dir, gc_target_spec *s, char *err, size_t errlen)
 {
     spec_defaults(s);
@@ -130,89 +232,10 @@ int gc_target_spec_from_dir(const char *dir, gc_target_spec *s, char *err, size_
         snprintf(err, errlen, "target folder %s not found", dir);
         return GC_EXIT_USAGE;
     }
-    char path[PATH_MAX + 16];
-    snprintf(path, sizeof path, "%s/target.json", s->dir);
-    char *text = read_text(path, 1 << 20, err, errlen);
-    if (!text)
+    cJSON *j = read_spec_json(s, err, errlen);
+    if (!j)
         return GC_EXIT_USAGE;
-    cJSON *j = cJSON_Parse(text);
-    if (!j || !cJSON_IsObject(j)) {
-        const char *at = j ? "" : cJSON_GetErrorPtr(); /* points into text: print before freeing */
-        snprintf(err, errlen, "%s is not a valid JSON object (near \"%.20s\")", path, at ? at : "");
-        cJSON_Delete(j);
-        free(text);
-        return GC_EXIT_USAGE;
-    }
-    free(text);
-    int rc = GC_EXIT_USAGE;
-    const cJSON *it;
-    cJSON_ArrayForEach(it, j)
-    {
-        static const char *known[] = {"name", "sandbox", "requires", "install", "module_id",
-                                      "mode", "entries", "description"};
-        int ok = 0;
-        for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
-            ok |= strcmp(it->string, known[i]) == 0;
-        if (!ok) {
-            snprintf(err, errlen, "target.json: unknown key \"%.60s\"", it->string);
-            goto out;
-        }
-    }
-    const char *base = strrchr(s->dir, '/');
-    snprintf(s->name, sizeof s->name, "%s", base ? base + 1 : s->dir);
-    if (set_str(s->name, sizeof s->name, cJSON_GetObjectItemCaseSensitive(j, "name"), "name", err, errlen) ||
-        set_str(s->module_id, sizeof s->module_id, cJSON_GetObjectItemCaseSensitive(j, "module_id"),
-                "module_id", err, errlen))
-        goto out;
-    const cJSON *sb = cJSON_GetObjectItemCaseSensitive(j, "sandbox");
-    if (!cJSON_IsString(sb) || !sb->valuestring[0]) {
-        snprintf(err, errlen, "target.json: \"sandbox\" (path of the gate module) is required");
-        goto out;
-    }
-    const cJSON *req = cJSON_GetObjectItemCaseSensitive(j, "requires");
-    if (!cJSON_IsObject(req)) {
-        snprintf(err, errlen, "target.json: \"requires\" must be a JSON object");
-        goto out;
-    }
-    s->requires_json = cJSON_PrintUnformatted(req);
-    const cJSON *inst = cJSON_GetObjectItemCaseSensitive(j, "install");
-    if (inst) {
-        if (cJSON_IsString(inst) && strcmp(inst->valuestring, "install_restrictions") == 0)
-            s->install = GC_INSTALL_RESTRICTIONS;
-        else if (cJSON_IsString(inst) && strcmp(inst->valuestring, "gates") == 0)
-            s->install = GC_INSTALL_GATES;
-        else {
-            snprintf(err, errlen, "target.json: \"install\" must be \"install_restrictions\" or \"gates\"");
-            goto out;
-        }
-    }
-    const cJSON *mode = cJSON_GetObjectItemCaseSensitive(j, "mode");
-    if (mode) {
-        if (cJSON_IsString(mode) && strcmp(mode->valuestring, "reach") == 0)
-            s->mode = GC_MODE_REACH;
-        else if (cJSON_IsString(mode) && strcmp(mode->valuestring, "effect") == 0)
-            s->mode = GC_MODE_EFFECT;
-        else {
-            snprintf(err, errlen, "target.json: \"mode\" must be \"reach\" or \"effect\"");
-            goto out;
-        }
-    }
-    const cJSON *ent = cJSON_GetObjectItemCaseSensitive(j, "entries");
-    if (ent) {
-        if (!cJSON_IsObject(ent)) {
-            snprintf(err, errlen, "target.json: \"entries\" must be an object");
-            goto out;
-        }
-        if (set_str(s->entry_install, sizeof s->entry_install,
-                    cJSON_GetObjectItemCaseSensitive(ent, "install_restrictions"), "entries.install_restrictions", err, errlen) ||
-            set_str(s->entry_sp, sizeof s->entry_sp, cJSON_GetObjectItemCaseSensitive(ent, "subprocess_gate"),
-                    "entries.subprocess_gate", err, errlen) ||
-            set_str(s->entry_fs, sizeof s->entry_fs, cJSON_GetObjectItemCaseSensitive(ent, "filesystem_gate"),
-                    "entries.filesystem_gate", err, errlen))
-            goto out;
-    }
-    rc = resolve_sandbox(s, sb->valuestring, s->dir, err, errlen);
-out:
+    int rc = check_keys(j, err, errlen) < 0 ? GC_EXIT_USAGE : spec_fields(s, j, err, errlen);
     cJSON_Delete(j);
     if (rc)
         gc_target_spec_free(s);

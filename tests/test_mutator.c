@@ -1,0 +1,207 @@
+/* test_mutator.c — the mutators' invariants over many seeded iterations, without an
+ * interpreter: every output of the chain mutator, of the splice and of the AFL++ entry
+ * (afl_mutator.c) decodes strictly and prints back to the same bytes (so it is a chain in its
+ * printed form, within every GC_MAX_* bound), no output is longer than the room it was
+ * given, and nothing is written past that room.  Seeds start from the corpus and advisory
+ * chains (argv: folders of chain files) and from garbage, and each output is the next input,
+ * as in a campaign. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chain.h"
+#include "check.h"
+#include "mutator.h"
+#include "rng.h"
+
+void *afl_custom_init(void *afl, unsigned int seed);
+size_t afl_custom_fuzz(void *data, uint8_t *buf, size_t buf_size, uint8_t **out_buf, uint8_t *add_buf,
+                       size_t add_buf_size, size_t max_size);
+void afl_custom_deinit(void *data);
+
+#define MAX_SEEDS 64
+#define GUARD 64
+#define CANARY 0xA5
+
+static uint8_t seeds[MAX_SEEDS][GC_MAX_INPUT];
+static size_t seed_len[MAX_SEEDS];
+static int nseeds;
+static gc_chain decoded;
+static const size_t rooms[] = {8, 24, 64, 200, 1024, GC_MAX_INPUT};
+#define NROOMS (sizeof rooms / sizeof rooms[0])
+
+static void load_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && nseeds < MAX_SEEDS && (e = readdir(d))) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        FILE *f = e->d_name[0] != '.' ? fopen(path, "rb") : NULL;
+        if (!f)
+            continue;
+        seed_len[nseeds] = fread(seeds[nseeds], 1, sizeof seeds[0], f);
+        fclose(f);
+        if (seed_len[nseeds] > 0)
+            nseeds++;
+    }
+    if (d)
+        closedir(d);
+}
+
+/* An output: decodes strictly, prints back to itself, fits its room. */
+static int is_chain_text(const uint8_t *p, size_t n, size_t room, const char *who, unsigned seed)
+{
+    gc_parse_error err;
+    int ok = n <= room;
+    CHECK(ok, "%s seed %u: %zu bytes in a room of %zu", who, seed, n, room);
+    if (!ok || n == 0)
+        return ok;
+    int parsed = gc_chain_parse(p, n, GC_PARSE_STRICT, &decoded, &err) == 0;
+    CHECK(parsed, "%s seed %u: output does not decode (%d:%d %s): %.*s", who, seed, err.line, err.col, err.msg,
+          (int)n, (const char *)p);
+    if (!parsed)
+        return 0;
+    gc_strbuf sb;
+    gc_sb_init(&sb);
+    gc_chain_print(&decoded, &sb);
+    int same = sb.len == n && memcmp(sb.data, p, n) == 0;
+    CHECK(same && decoded.nstmts > 0, "%s seed %u: output is not in printed form: %.*s", who, seed, (int)n,
+          (const char *)p);
+    gc_sb_free(&sb);
+    return same;
+}
+
+static int guard_intact(const uint8_t *buf, size_t room)
+{
+    for (size_t i = room; i < room + GUARD; i++)
+        if (buf[i] != CANARY)
+            return 0;
+    return 1;
+}
+
+static gc_value_kind fake_probe(const struct gc_chain_s *c, int stmt)
+{
+    return (gc_value_kind)((unsigned)(c->nstmts * 7 + c->s[stmt].ntrailers * 3) % (GC_VK_OTHER + 1));
+}
+
+/* gc_mutate_chain, chained from every seed and from garbage, with and without a probe. */
+static void chain_mutator(int iterations)
+{
+    static uint8_t buf[GC_MAX_INPUT + GUARD];
+    int produced = 0, runs = 0;
+    uint32_t g = 12345;
+    for (int probe = 0; probe < 2; probe++) {
+        gc_mutator_set_probe(probe ? fake_probe : NULL);
+        for (int s = 0; s <= nseeds; s++) {
+            size_t n = s < nseeds ? seed_len[s] : 40;
+            if (s < nseeds)
+                memcpy(buf, seeds[s], n);
+            else
+                for (size_t i = 0; i < n; i++)
+                    buf[i] = (uint8_t)gc_xorshift32(&g); /* garbage: decoded leniently */
+            for (int it = 0; it < iterations; it++, runs++) {
+                unsigned seed = (unsigned)(s * 100003 + it * 7 + probe);
+                size_t room = rooms[it % NROOMS];
+                if (n > room)
+                    n = room; /* the engine hands over at most max_size bytes */
+                memset(buf + room, CANARY, GUARD);
+                size_t m = gc_mutate_chain(buf, n, room, seed);
+                CHECK(guard_intact(buf, room), "gc_mutate_chain seed %u wrote past its room of %zu", seed, room);
+                if (!is_chain_text(buf, m, room, "gc_mutate_chain", seed))
+                    return;
+                if (m) {
+                    produced++;
+                    n = m;
+                }
+            }
+        }
+    }
+    CHECK(produced > runs / 2, "gc_mutate_chain made %d outputs in %d runs", produced, runs);
+}
+
+/* gc_crossover_chain over every ordered pair of seeds. */
+static void splice(int iterations)
+{
+    static uint8_t out[GC_MAX_INPUT + GUARD];
+    int produced = 0, runs = 0;
+    for (int a = 0; a < nseeds; a++)
+        for (int b = 0; b < nseeds; b++)
+            for (int it = 0; it < iterations; it++, runs++) {
+                unsigned seed = (unsigned)(a * 7919 + b * 31 + it);
+                size_t room = rooms[it % NROOMS];
+                memset(out + room, CANARY, GUARD);
+                size_t m = gc_crossover_chain(seeds[a], seed_len[a], seeds[b], seed_len[b], out, room, seed);
+                CHECK(guard_intact(out, room), "gc_crossover_chain seed %u wrote past its room of %zu", seed, room);
+                if (!is_chain_text(out, m, room, "gc_crossover_chain", seed))
+                    return;
+                produced += m > 0;
+            }
+    CHECK(produced > runs / 4, "gc_crossover_chain made %d outputs in %d runs", produced, runs);
+}
+
+/* The input's first n bytes with exactly one bit flipped: afl_custom_fuzz's fallback. */
+static int one_bit_flipped(const uint8_t *in, const uint8_t *out, size_t n)
+{
+    int bits = 0;
+    for (size_t i = 0; i < n; i++)
+        bits += __builtin_popcount((unsigned)(in[i] ^ out[i]));
+    return bits == 1;
+}
+
+/* afl_custom_fuzz: an output every time, within max_size (and its own 8192-byte buffer);
+ * either a chain in printed form or, when no chain edit fits, the input with one bit
+ * flipped (as havoc would). */
+static void afl_entry(int iterations)
+{
+    setenv("GATECRASH_MUTATOR_ROOTS", "os,subprocess,__builtins__", 1);
+    setenv("GATECRASH_MUTATOR_TARGETS", "system,Popen", 1);
+    void *m = afl_custom_init(NULL, 7);
+    CHECK(m != NULL, "afl_custom_init");
+    static uint8_t in[GC_MAX_INPUT];
+    int chains = 0, runs = 0;
+    for (int s = 0; m && s < nseeds; s++) {
+        size_t n = seed_len[s];
+        memcpy(in, seeds[s], n);
+        for (int it = 0; it < iterations; it++, runs++) {
+            size_t max = it % 3 == 0 ? 16 : it % 3 == 1 ? 1024 : 1u << 20; /* above its buffer too */
+            size_t cap = max < GC_MAX_INPUT ? max : GC_MAX_INPUT, keep = n < cap ? n : cap;
+            const uint8_t *add = seeds[(s + it) % nseeds];
+            uint8_t *out = NULL;
+            size_t k = afl_custom_fuzz(m, in, n, &out, (uint8_t *)add, seed_len[(s + it) % nseeds], max);
+            CHECK(out && k > 0 && k <= cap, "afl_custom_fuzz: %zu bytes for max_size %zu", k, max);
+            if (!out || k == 0 || k > cap)
+                break;
+            int flip = k == keep && one_bit_flipped(in, out, k);
+            int chain = !flip && is_chain_text(out, k, cap, "afl_custom_fuzz", (unsigned)it);
+            if (!flip && !chain)
+                break;
+            chains += chain;
+            if (chain) { /* the next input, as afl-fuzz's queue would have it */
+                memcpy(in, out, k);
+                n = k;
+            }
+        }
+    }
+    CHECK(chains > runs / 2, "afl_custom_fuzz made %d chains in %d runs", chains, runs);
+    afl_custom_deinit(m);
+}
+
+int main(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        load_dir(argv[i]);
+    if (nseeds < 2) {
+        fprintf(stderr, "usage: test_mutator DIR...  (folders of chain files; found %d)\n", nseeds);
+        return 2;
+    }
+    const char *roots[] = {"os", "subprocess", "__builtins__", "handler"};
+    const char *targets[] = {"system", "popen", "execv", "Popen"};
+    gc_mutator_set_roots(roots, 4);
+    gc_mutator_set_targets(targets, 4);
+    chain_mutator(2000);
+    splice(40);
+    afl_entry(1000);
+    return check_summary();
+}
