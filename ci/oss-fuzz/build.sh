@@ -61,8 +61,8 @@ obj=$work/gatecrash-obj
 rm -rf "$obj"
 mkdir -p "$obj"
 
-# The core list, read from CMakeLists.txt so the two builds cannot drift apart.
-mapfile -t core < <(sed -n '/^set(GATECRASH_CORE_SOURCES/,/)/p' "$root/CMakeLists.txt" |
+# The base and core lists, read from CMakeLists.txt so the two builds cannot drift apart.
+mapfile -t core < <(sed -n '/^set(GATECRASH_\(BASE\|CORE\)_SOURCES/,/)/p' "$root/CMakeLists.txt" |
                     grep -o 'harness/[A-Za-z0-9_/]*\.c')
 ((${#core[@]} > 5)) || die "could not read GATECRASH_CORE_SOURCES from $root/CMakeLists.txt"
 
