@@ -18,8 +18,8 @@
 #include <unistd.h>
 
 #include "eval.h"
+#include "replay.h"
 #include "spawn.h"
-#include "triage.h"
 #include "xalloc.h"
 
 typedef struct {
@@ -80,8 +80,7 @@ static void why_not(scan_state *fs, const char *resolved, int from, const gc_cha
     }
     /* not state this process keeps from its own replays? a fresh process tells */
     char exe[4096];
-    gc_triage_opts to = {.exe = exe, .target = fs->target};
-    int fresh = gc_exe_path(exe, sizeof exe) == 0 ? gc_confirm_fresh(&to, resolved, 0, NULL, 0) : -1;
+    int fresh = gc_exe_path(exe, sizeof exe) == 0 ? gc_confirm_fresh(exe, fs->target, resolved, 0, NULL, 0) : -1;
     if (fresh == 1)
         snprintf(why, len, "escapes in a fresh process but not after this process's earlier replays (%s)",
                  explores(c) ? "its [#K]/.#K forms name another element here" : "a harness bug: replay state leaks");
