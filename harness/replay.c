@@ -60,24 +60,22 @@ int gc_replay_file(gc_target *t, const char *path, int raw, gc_chain *c, gc_outc
     unsigned char *data = gc_read_file(path, &len);
     if (!data) {
         snprintf(why, whylen, "cannot read %s", path);
-        return GC_REPLAY_UNREADABLE;
+        return -1;
     }
     gc_parse_error perr;
-    int rc = GC_REPLAY_UNREADABLE;
+    int rc = -1;
     if (gc_chain_parse(data, len, raw ? GC_PARSE_LENIENT : GC_PARSE_STRICT, c, &perr) < 0)
         snprintf(why, whylen, "%s:%d:%d: %s", path, perr.line, perr.col, perr.msg);
     else if (c->nstmts == 0)
         snprintf(why, whylen, "%s: no statement in chain file", path);
     else
-        rc = GC_REPLAY_RAN;
-    if (rc == GC_REPLAY_RAN && sig)
+        rc = 0;
+    if (rc == 0 && sig)
         header_value(data, len, "signature", sig, siglen);
     free(data);
     char err[1024];
-    if (rc == GC_REPLAY_RAN && gc_run_input(t, c, out, NULL, NULL, err, sizeof err) != 0) {
+    if (rc == 0 && (rc = gc_run_input(t, c, out, NULL, NULL, err, sizeof err)) != 0)
         snprintf(why, whylen, "%s: %s", path, err);
-        rc = GC_REPLAY_FAILED;
-    }
     return rc;
 }
 

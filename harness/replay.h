@@ -17,11 +17,10 @@
  * -1 (unreadable). */
 int gc_crash_chain(const char *path, gc_chain *c, char *resolved, size_t len);
 
-enum { GC_REPLAY_RAN, GC_REPLAY_UNREADABLE, GC_REPLAY_FAILED };
 /* Read the chain file 'path' (strictly parsed, or decoded as a fuzz input when 'raw') into
- * 'c' and run it into 'out'.  GC_REPLAY_RAN; GC_REPLAY_UNREADABLE (unreadable, not a chain,
- * or no statement) or GC_REPLAY_FAILED (the evaluator could not run it), with one line
- * naming the path in 'why'.  'sig' (may be NULL) gets its '# signature:' header when it ran. */
+ * 'c' and run it into 'out'.  Returns 0 when it ran; -1 when it is unreadable, not a chain or
+ * has no statement; or gc_run_input's exit code when the evaluator could not run it.  Not 0:
+ * one line naming the path in 'why'.  'sig' (may be NULL) gets its '# signature:' header. */
 int gc_replay_file(gc_target *t, const char *path, int raw, gc_chain *c, gc_outcome *out, char *sig, size_t siglen,
                    char *why, size_t whylen);
 
