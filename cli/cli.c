@@ -1,9 +1,16 @@
-/* cli.c — the `gatecrash` command, the build without an engine.
+/* cli.c — the `gatecrash` command line, the top layer: it calls the harness (harness/) and
+ * triage (triage/), and nothing calls it.
  *
  *   gatecrash replay TARGET FILE|DIR...   run saved chains, one verdict each
- *   gatecrash fuzz TARGET [...]           drive fuzz_gate (libFuzzer) and summarise
- *   gatecrash --help | --version | COMMAND --help
+ *   gatecrash fuzz TARGET                 run an engine, replay its crash inputs live, a table
+ *   gatecrash triage TARGET CRASH...|DIR  minimize, de-duplicate and save escapes as cases
+ *   gatecrash explain TARGET FILE         step by step: each value, and the verdict
+ *   gatecrash sweep TARGET                exhaustive, bounded breadth-first search
+ *   gatecrash gate TARGET                 release gate: saved cases blocked, nothing found
+ *   gatecrash --help | --version | COMMAND --help   (each command's options: commands[] below)
  *
+ * Each command parses its options, starts the target and returns its exit code through one
+ * exit path (its option helpers print and return, they never exit).
  * TARGET is a folder with target.json, or --sandbox PATH --requires JSON|@FILE.
  * Exit codes: 0 nothing escaped, 1 something escaped (with --expect escape: something did
  * not), 2 bad usage or input, 3 the target failed to load, 4 harness error. */
@@ -136,7 +143,8 @@ static void print_version(void)
            lf ? "yes" : "no", afl ? "yes" : "no");
 }
 
-/* Common target options; returns 1 if argv[*i] was one (and consumed its value). */
+/* Common target options: 1 if argv[*i] was one (and consumed its value), 0 if not, -1 when
+ * its value is missing (message printed). */
 static int target_opt(int argc, char **argv, int *i, gc_session_opts *o)
 {
     const char *a = argv[*i];
@@ -148,7 +156,7 @@ static int target_opt(int argc, char **argv, int *i, gc_session_opts *o)
         return 0;
     if (*i + 1 >= argc) {
         gc_die_msg("%s needs a value", a);
-        exit(GC_EXIT_USAGE);
+        return -1;
     }
     *slot = argv[++*i];
     return 1;
@@ -179,14 +187,16 @@ static int absolutize_target(gc_session_opts *o)
     return 0;
 }
 
+/* A fresh scratch folder (malloc'd path), or NULL with a message. */
 static char *make_scratch(void)
 {
     const char *tmp = getenv("TMPDIR");
-    char *p = malloc(PATH_MAX);
+    char *p = gc_xmalloc(PATH_MAX);
     snprintf(p, PATH_MAX, "%s/gatecrash-scratch-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(p)) {
         gc_die_msg("cannot create a scratch folder: %s", strerror(errno));
-        exit(GC_EXIT_HARNESS);
+        free(p);
+        return NULL;
     }
     return p;
 }
@@ -213,7 +223,8 @@ static int confine_to(const char *const dirs[])
  * Returns 0 or an exit code. */
 static int start_in_scratch(gc_target *t, gc_session_opts *o, char **scratch, int quiet)
 {
-    *scratch = make_scratch();
+    if (!(*scratch = make_scratch()))
+        return GC_EXIT_HARNESS;
     o->scratch = *scratch;
     o->quiet = quiet;
     int rc = gc_session_start(t, o);
@@ -280,9 +291,10 @@ static int replay_options(int argc, char **argv, replay_args *r)
     int rc = 0;
     for (int i = 0; i < argc && !rc; i++) {
         const char *a = argv[i];
-        if (target_opt(argc, argv, &i, &r->o))
-            continue;
-        if (strcmp(a, "--expect") == 0 && i + 1 < argc) {
+        int k = target_opt(argc, argv, &i, &r->o);
+        if (k)
+            rc = k < 0 ? GC_EXIT_USAGE : 0;
+        else if (strcmp(a, "--expect") == 0 && i + 1 < argc) {
             const char *e = argv[++i];
             if (strcmp(e, "escape") == 0 || strcmp(e, "blocked") == 0)
                 r->expect_escape = strcmp(e, "escape") == 0;
@@ -397,19 +409,22 @@ static int cmd_replay(int argc, char **argv)
 
 /* ---- fuzz ---- */
 
-static long parse_long(const char *s, const char *what)
+/* The non-negative integer 's' into *v: 0, or -1 with a message naming the option 'what'. */
+static int parse_long(const char *s, const char *what, long *v)
 {
     char *end;
     errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || *end || v < 0) {
+    long n = strtol(s, &end, 10);
+    if (errno || *end || n < 0) {
         gc_die_msg("%s must be a non-negative integer", what);
-        exit(GC_EXIT_USAGE);
+        return -1;
     }
-    return v;
+    *v = n;
+    return 0;
 }
 
-/* Campaign options shared by `fuzz` and `gate`; returns 1 if argv[*i] was one. */
+/* Campaign options shared by `fuzz` and `gate`: 1 if argv[*i] was one, 0 if not, -1 when its
+ * value is bad (message printed). */
 static int campaign_opt(int argc, char **argv, int *i, gc_campaign_opts *c, const char **corpus,
                         const char **outdir, const char **dict, const char **fuzzer)
 {
@@ -417,15 +432,14 @@ static int campaign_opt(int argc, char **argv, int *i, gc_campaign_opts *c, cons
     if (*i + 1 >= argc)
         return 0;
     const char *val = argv[*i + 1];
-    if (strcmp(a, "--time") == 0)
-        c->seconds = parse_long(val, "--time");
-    else if (strcmp(a, "--jobs") == 0)
-        c->jobs = parse_long(val, "--jobs");
-    else if (strcmp(a, "--seed") == 0)
-        c->seed = parse_long(val, "--seed");
-    else if (strcmp(a, "--runs") == 0)
-        c->runs = parse_long(val, "--runs");
-    else if (strcmp(a, "--corpus") == 0)
+    long *num = strcmp(a, "--time") == 0 ? &c->seconds
+              : strcmp(a, "--jobs") == 0 ? &c->jobs
+              : strcmp(a, "--seed") == 0 ? &c->seed
+              : strcmp(a, "--runs") == 0 ? &c->runs : NULL;
+    if (num) {
+        if (parse_long(val, a, num) < 0)
+            return -1;
+    } else if (strcmp(a, "--corpus") == 0)
         *corpus = val;
     else if (strcmp(a, "--out") == 0)
         *outdir = val;
@@ -437,7 +451,7 @@ static int campaign_opt(int argc, char **argv, int *i, gc_campaign_opts *c, cons
         int e = gc_engine_parse(val);
         if (e < 0) {
             gc_die_msg("--engine must be libfuzzer or afl, not '%s'", val);
-            exit(GC_EXIT_USAGE);
+            return -1;
         }
         c->engine = (gc_engine)e;
     } else
@@ -518,7 +532,12 @@ static int cmd_fuzz(int argc, char **argv)
     gc_target t = {0};
     int rc = GC_EXIT_USAGE;
     for (int i = 0; i < argc; i++) {
-        if (target_opt(argc, argv, &i, &o) || campaign_opt(argc, argv, &i, &c, &corpus, &outdir, &dict, &fuzzer))
+        int k = target_opt(argc, argv, &i, &o);
+        if (!k)
+            k = campaign_opt(argc, argv, &i, &c, &corpus, &outdir, &dict, &fuzzer);
+        if (k < 0)
+            goto out;
+        if (k)
             continue;
         if (argv[i][0] == '-') {
             rc = bad_option("fuzz", argv[i]);
@@ -580,7 +599,10 @@ static int cmd_triage(int argc, char **argv)
     int rc = GC_EXIT_USAGE;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
-        if (target_opt(argc, argv, &i, &o))
+        int k = target_opt(argc, argv, &i, &o);
+        if (k < 0)
+            goto out;
+        if (k)
             continue;
         if (strcmp(a, "--out") == 0 && i + 1 < argc)
             outdir = argv[++i];
@@ -642,7 +664,10 @@ static int cmd_explain(int argc, char **argv)
     char *scratch = NULL;
     gc_target t = {0};
     for (int i = 0; i < argc; i++) {
-        if (target_opt(argc, argv, &i, &o))
+        int k = target_opt(argc, argv, &i, &o);
+        if (k < 0)
+            goto out;
+        if (k)
             continue;
         if (strcmp(argv[i], "--raw") == 0)
             raw = 1;
@@ -704,16 +729,21 @@ typedef struct {
 static int gate_options(int argc, char **argv, gate_args *g)
 {
     for (int i = 0; i < argc; i++) {
-        if (target_opt(argc, argv, &i, &g->o) ||
-            campaign_opt(argc, argv, &i, &g->c, &g->corpus, &g->outdir, &g->dict, &g->fuzzer))
+        int k = target_opt(argc, argv, &i, &g->o);
+        if (!k)
+            k = campaign_opt(argc, argv, &i, &g->c, &g->corpus, &g->outdir, &g->dict, &g->fuzzer);
+        if (k < 0)
+            return GC_EXIT_USAGE;
+        if (k)
             continue;
         if (strcmp(argv[i], "--escapes") == 0 && i + 1 < argc)
             g->escapes = argv[++i];
         else if (strcmp(argv[i], "--report") == 0 && i + 1 < argc)
             g->report = argv[++i];
-        else if (strcmp(argv[i], "--sweep-depth") == 0 && i + 1 < argc)
-            g->sweep_depth = parse_long(argv[++i], "--sweep-depth");
-        else if (argv[i][0] == '-')
+        else if (strcmp(argv[i], "--sweep-depth") == 0 && i + 1 < argc) {
+            if (parse_long(argv[++i], "--sweep-depth", &g->sweep_depth) < 0)
+                return GC_EXIT_USAGE;
+        } else if (argv[i][0] == '-')
             return bad_option("gate", argv[i]);
         else
             gc_sl_add(&g->pos, argv[i]);
@@ -809,6 +839,7 @@ static int cmd_sweep(int argc, char **argv)
 {
     gc_session_opts o = {0};
     gc_sweep_opts so = {.depth = 3, .max_nodes = 2000000};
+    long depth = so.depth;
     const char *save = NULL;
     gc_strlist pos = {0};
     char *scratch = NULL;
@@ -816,16 +847,19 @@ static int cmd_sweep(int argc, char **argv)
     int rc = GC_EXIT_USAGE;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
-        if (target_opt(argc, argv, &i, &o))
+        int k = target_opt(argc, argv, &i, &o);
+        if (k < 0)
+            goto out;
+        if (k)
             continue;
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--depth") == 0 && val)
-            so.depth = (int)parse_long(argv[++i], "--depth");
-        else if (strcmp(a, "--max-nodes") == 0 && val)
-            so.max_nodes = parse_long(argv[++i], "--max-nodes");
-        else if (strcmp(a, "--time") == 0 && val)
-            so.seconds = parse_long(argv[++i], "--time");
-        else if (strcmp(a, "--save") == 0 && val)
+        long *num = strcmp(a, "--depth") == 0 ? &depth
+                  : strcmp(a, "--max-nodes") == 0 ? &so.max_nodes
+                  : strcmp(a, "--time") == 0 ? &so.seconds : NULL;
+        if (num && val) {
+            if (parse_long(argv[++i], a, num) < 0)
+                goto out;
+        } else if (strcmp(a, "--save") == 0 && val)
             save = argv[++i];
         else if (strcmp(a, "--json") == 0)
             so.json = 1;
@@ -839,7 +873,8 @@ static int cmd_sweep(int argc, char **argv)
     }
     if (!o.sandbox && !o.target_dir && pos.n > 0)
         o.target_dir = pos.v[0];
-    if ((!o.sandbox && !o.target_dir) || so.depth < 1 || so.depth > GC_MAX_TRAILERS) {
+    so.depth = depth < 1 || depth > GC_MAX_TRAILERS ? 0 : (int)depth;
+    if ((!o.sandbox && !o.target_dir) || so.depth == 0) {
         gc_die_msg("usage: gatecrash sweep TARGET [--depth 1..%d] [--max-nodes N] [--time S] [--save DIR] [--json]",
                    GC_MAX_TRAILERS);
         goto out;
