@@ -18,8 +18,8 @@
 #include <unistd.h>
 
 #include "eval.h"
+#include "replay.h"
 #include "spawn.h"
-#include "triage.h"
 #include "xalloc.h"
 
 typedef struct {
@@ -80,8 +80,7 @@ static void why_not(scan_state *fs, const char *resolved, int from, const gc_cha
     }
     /* not state this process keeps from its own replays? a fresh process tells */
     char exe[4096];
-    gc_triage_opts to = {.exe = exe, .target = fs->target};
-    int fresh = gc_exe_path(exe, sizeof exe) == 0 ? gc_confirm_fresh(&to, resolved, 0, NULL, 0) : -1;
+    int fresh = gc_exe_path(exe, sizeof exe) == 0 ? gc_confirm_fresh(exe, fs->target, resolved, 0, NULL, 0) : -1;
     if (fresh == 1)
         snprintf(why, len, "escapes in a fresh process but not after this process's earlier replays (%s)",
                  explores(c) ? "its [#K]/.#K forms name another element here" : "a harness bug: replay state leaks");
@@ -91,6 +90,50 @@ static void why_not(scan_state *fs, const char *resolved, int from, const gc_cha
     else
         snprintf(why, len, "its resolved chain escapes only with state an earlier input left in the fuzzing "
                            "process");
+}
+
+/* Fold the escape crash input 'path' made into the table of distinct escapes, keyed by
+ * signature, keeping the shortest chain. */
+static void fold_escape(gc_campaign_result *r, const char *path, const gc_outcome *out)
+{
+    int k;
+    for (k = 0; k < r->nfound; k++)
+        if (strcmp(r->found[k].sig, out->signature) == 0)
+            break;
+    gc_strbuf sb;
+    gc_sb_init(&sb);
+    gc_escape_chain_text(out, &sb);
+    gc_finding *f = k < r->nfound ? &r->found[k] : NULL;
+    if (!f) {
+        if (r->nfound == r->cap) {
+            r->cap = r->cap ? r->cap * 2 : 32;
+            r->found = gc_xrealloc(r->found, (size_t)r->cap * sizeof *r->found);
+        }
+        f = memset(&r->found[k], 0, sizeof r->found[k]);
+        const char *base = strrchr(path, '/');
+        snprintf(f->first, sizeof f->first, "%s", base ? base + 1 : path);
+        r->nfound++;
+        snprintf(f->sig, sizeof f->sig, "%s", out->signature);
+        snprintf(f->kind, sizeof f->kind, "%s", gc_kind_name(out->escape.kind));
+        snprintf(f->cap, sizeof f->cap, "%s", gc_cap_name(out->escape.cap));
+        snprintf(f->prim, sizeof f->prim, "%s", out->escape.primitive);
+        snprintf(f->chain, sizeof f->chain, "%s", sb.data);
+    } else if (strlen(sb.data) < strlen(f->chain)) {
+        snprintf(f->chain, sizeof f->chain, "%s", sb.data);
+    }
+    f->count++;
+    gc_sb_free(&sb);
+}
+
+/* The signatures found so far, one a line, for fuzz_gate --skip-known (written atomically). */
+static void write_known(const gc_campaign_result *r, const char *known_path)
+{
+    gc_strbuf list;
+    gc_sb_init(&list);
+    for (int k = 0; k < r->nfound; k++)
+        gc_sb_printf(&list, "%s\n", r->found[k].sig);
+    gc_write_atomic(known_path, list.data ? list.data : "", list.len, 0);
+    gc_sb_free(&list);
 }
 
 /* Replay crash inputs not seen yet (their recorded resolved chain, else their bytes decoded
@@ -128,44 +171,13 @@ static void scan_crashes(scan_state *fs)
             continue;
         }
         fs->r->reproduced++;
-        int k;
-        for (k = 0; k < fs->r->nfound; k++)
-            if (strcmp(fs->r->found[k].sig, out.signature) == 0)
-                break;
-        gc_strbuf sb;
-        gc_sb_init(&sb);
-        gc_escape_chain_text(&out, &sb);
-        if (k == fs->r->nfound) {
-            if (fs->r->nfound == fs->r->cap) {
-                fs->r->cap = fs->r->cap ? fs->r->cap * 2 : 32;
-                fs->r->found = gc_xrealloc(fs->r->found, (size_t)fs->r->cap * sizeof *fs->r->found);
-            }
-            memset(&fs->r->found[k], 0, sizeof fs->r->found[k]);
-            const char *base = strrchr(path, '/');
-            snprintf(fs->r->found[k].first, sizeof fs->r->found[k].first, "%s", base ? base + 1 : path);
-            fs->r->nfound++;
-            snprintf(fs->r->found[k].sig, sizeof fs->r->found[k].sig, "%s", out.signature);
-            snprintf(fs->r->found[k].kind, sizeof fs->r->found[k].kind, "%s", gc_kind_name(out.escape.kind));
-            snprintf(fs->r->found[k].cap, sizeof fs->r->found[k].cap, "%s", gc_cap_name(out.escape.cap));
-            snprintf(fs->r->found[k].prim, sizeof fs->r->found[k].prim, "%s", out.escape.primitive);
-            snprintf(fs->r->found[k].chain, sizeof fs->r->found[k].chain, "%s", sb.data);
-        } else if (strlen(sb.data) < strlen(fs->r->found[k].chain)) {
-            snprintf(fs->r->found[k].chain, sizeof fs->r->found[k].chain, "%s", sb.data);
-        }
-        fs->r->found[k].count++;
-        gc_sb_free(&sb);
+        fold_escape(fs->r, path, &out);
     }
     for (int i = 0; i < files.n; i++)
         free(files.v[i]);
     free(files.v);
-    if (fs->known_path) { /* atomic: a reader never sees half a list */
-        gc_strbuf list;
-        gc_sb_init(&list);
-        for (int k = 0; k < fs->r->nfound; k++)
-            gc_sb_printf(&list, "%s\n", fs->r->found[k].sig);
-        gc_write_atomic(fs->known_path, list.data ? list.data : "", list.len, 0);
-        gc_sb_free(&list);
-    }
+    if (fs->known_path) /* atomic: a reader never sees half a list */
+        write_known(fs->r, fs->known_path);
 }
 
 
@@ -351,17 +363,16 @@ static void progress(const gc_campaign_opts *o, gc_campaign_result *r, time_t st
                 r->corpus, r->reproduced, r->nfound, eta);
 }
 
-/* libFuzzer in fork mode: one child, whose status lines arrive on a pipe. */
-static int run_libfuzzer(const gc_campaign_opts *o, gc_campaign_result *r, scan_state *fs, const char *known_path,
-                         const char *work_corpus, const char *scratch, time_t start, pid_t *pid_out)
+/* fuzz_gate's command line for a libFuzzer run (NULL-terminated). */
+static void libfuzzer_cmd(const gc_campaign_opts *o, const gc_campaign_result *r, const char *known_path,
+                          const char *work_corpus, gc_strlist *cmd)
 {
-    gc_strlist cmd = {0};
     char buf[PATH_MAX * 2];
-    gc_sl_add(&cmd, o->fuzzer);
-    add_target_flags(&cmd, o);
+    gc_sl_add(cmd, o->fuzzer);
+    add_target_flags(cmd, o);
     /* Escapes already in the table stop being crashes for jobs started later. */
     snprintf(buf, sizeof buf, "--skip-known=%s", known_path);
-    gc_sl_add(&cmd, buf);
+    gc_sl_add(cmd, buf);
     if (o->runs >= 0 && o->jobs <= 1) {
         /* A bounded one-job run is deterministic: one process, escapes saved and fuzzing
          * goes on (fuzz_gate --escapes=record, which also turns address randomization
@@ -370,64 +381,51 @@ static int run_libfuzzer(const gc_campaign_opts *o, gc_campaign_result *r, scan_
          * more than it frees (libFuzzer's leak check under ASan; CPython always does),
          * and a time limit only blocked inputs reach (0.02 s cuts slow ones short, by the
          * machine's speed).  docs/RELIABILITY.md, "Deterministic runs". */
-        gc_sl_add(&cmd, "--escapes=record");
-        gc_sl_add(&cmd, "-reload=0");
-        gc_sl_add(&cmd, "-detect_leaks=0");
-        gc_sl_add(&cmd, "--input-timeout=2");
+        gc_sl_add(cmd, "--escapes=record");
+        gc_sl_add(cmd, "-reload=0");
+        gc_sl_add(cmd, "-detect_leaks=0");
+        gc_sl_add(cmd, "--input-timeout=2");
     } else {
         snprintf(buf, sizeof buf, "-fork=%ld", o->jobs < 1 ? 1 : o->jobs);
-        gc_sl_add(&cmd, buf);
-        gc_sl_add(&cmd, "-ignore_crashes=1");
+        gc_sl_add(cmd, buf);
+        gc_sl_add(cmd, "-ignore_crashes=1");
     }
-    gc_sl_add(&cmd, "-timeout=10");
-    gc_sl_add(&cmd, "-rss_limit_mb=2048");
-    gc_sl_add(&cmd, "-max_len=512");
-    gc_sl_add(&cmd, "-print_final_stats=1");
+    gc_sl_add(cmd, "-timeout=10");
+    gc_sl_add(cmd, "-rss_limit_mb=2048");
+    gc_sl_add(cmd, "-max_len=512");
+    gc_sl_add(cmd, "-print_final_stats=1");
     snprintf(buf, sizeof buf, "-max_total_time=%ld", o->seconds);
-    gc_sl_add(&cmd, buf);
+    gc_sl_add(cmd, buf);
     if (o->runs >= 0) {
         snprintf(buf, sizeof buf, "-runs=%ld", o->runs);
-        gc_sl_add(&cmd, buf);
+        gc_sl_add(cmd, buf);
     }
     snprintf(buf, sizeof buf, "-seed=%ld", o->seed);
-    gc_sl_add(&cmd, buf);
+    gc_sl_add(cmd, buf);
     snprintf(buf, sizeof buf, "-dict=%s", o->dict);
-    gc_sl_add(&cmd, buf);
+    gc_sl_add(cmd, buf);
     snprintf(buf, sizeof buf, "-artifact_prefix=%s/", r->crashes);
-    gc_sl_add(&cmd, buf);
-    gc_sl_add(&cmd, work_corpus); /* new inputs go here */
-    gc_sl_add(&cmd, o->seeds);    /* read only */
-    gc_sl_add(&cmd, NULL);
+    gc_sl_add(cmd, buf);
+    gc_sl_add(cmd, work_corpus); /* new inputs go here */
+    gc_sl_add(cmd, o->seeds);    /* read only */
+    gc_sl_add(cmd, NULL);
+}
 
-    int pipefd[2];
-    if (pipe(pipefd) != 0) {
-        gc_die_msg("pipe: %s", strerror(errno));
-        gc_sl_free(&cmd);
-        return GC_EXIT_HARNESS;
-    }
-    char logpath[PATH_MAX + 32];
-    snprintf(logpath, sizeof logpath, "%s/fuzz.log", o->out);
-    FILE *log = fopen(logpath, "w");
-    pid_t pid = spawn_in(cmd.v, scratch, pipefd[1]); /* the engine works in its own scratch */
-    gc_sl_free(&cmd);
-    close(pipefd[1]);
-    if (pid < 0) {
-        gc_die_msg("fork: %s", strerror(errno));
-        close(pipefd[0]);
-        if (log)
-            fclose(log);
-        return GC_EXIT_HARNESS;
-    }
-    *pid_out = pid;
+/* Read the engine's output as it comes (each line into the log, its errors onto stderr, its
+ * status lines into r), and every 5 s replay new crash inputs and print progress; until
+ * the engine closes its end of the pipe. */
+static void follow_libfuzzer(int fd, FILE *log, const gc_campaign_opts *o, gc_campaign_result *r, scan_state *fs,
+                             time_t start)
+{
     unsigned long ignored_eps = 0;
     gc_rate rate = {.len = 1}; /* 0 execs at 0 s */
     time_t last = start;
     char line[8192];
     size_t have = 0;
     for (;;) {
-        struct pollfd p = {pipefd[0], POLLIN, 0};
+        struct pollfd p = {fd, POLLIN, 0};
         if (poll(&p, 1, 1000) > 0) {
-            ssize_t n = read(pipefd[0], line + have, sizeof line - 1 - have);
+            ssize_t n = read(fd, line + have, sizeof line - 1 - have);
             if (n <= 0)
                 break;
             have += (size_t)n;
@@ -454,6 +452,35 @@ static int run_libfuzzer(const gc_campaign_opts *o, gc_campaign_result *r, scan_
             progress(o, r, start, &rate);
         }
     }
+}
+
+/* libFuzzer in fork mode: one child, whose status lines arrive on a pipe. */
+static int run_libfuzzer(const gc_campaign_opts *o, gc_campaign_result *r, scan_state *fs, const char *known_path,
+                         const char *work_corpus, const char *scratch, time_t start, pid_t *pid_out)
+{
+    gc_strlist cmd = {0};
+    libfuzzer_cmd(o, r, known_path, work_corpus, &cmd);
+    int pipefd[2];
+    if (pipe(pipefd) != 0) {
+        gc_die_msg("pipe: %s", strerror(errno));
+        gc_sl_free(&cmd);
+        return GC_EXIT_HARNESS;
+    }
+    char logpath[PATH_MAX + 32];
+    snprintf(logpath, sizeof logpath, "%s/fuzz.log", o->out);
+    FILE *log = fopen(logpath, "w");
+    pid_t pid = spawn_in(cmd.v, scratch, pipefd[1]); /* the engine works in its own scratch */
+    gc_sl_free(&cmd);
+    close(pipefd[1]);
+    if (pid < 0) {
+        gc_die_msg("fork: %s", strerror(errno));
+        close(pipefd[0]);
+        if (log)
+            fclose(log);
+        return GC_EXIT_HARNESS;
+    }
+    *pid_out = pid;
+    follow_libfuzzer(pipefd[0], log, o, r, fs, start);
     close(pipefd[0]);
     if (log)
         fclose(log);
@@ -491,16 +518,10 @@ static void afl_progress(const char *stats, const char *log, unsigned long *exec
     *corpus += c;
 }
 
-/* AFL++: one -M instance and jobs-1 -S instances sharing <out>/afl (they sync through it),
- * each logging to <out>/afl-<name>.log.  Progress is read from their fuzzer_stats. */
-static int run_afl(const gc_campaign_opts *o, gc_campaign_result *r, scan_state *fs, const char *known_path,
-                   const char *scratch, time_t start, int *status_out)
+/* The environment afl-fuzz runs with: its checks that do not apply to a batch run on a
+ * shared machine off, the chain-aware mutator, sanitizer options it accepts. */
+static void afl_env(const gc_campaign_opts *o, scan_state *fs)
 {
-    char afl_out[PATH_MAX + 32], buf[PATH_MAX * 2];
-    snprintf(afl_out, sizeof afl_out, "%s/afl", o->out);
-    gc_rm_tree(afl_out); /* a fresh run: afl-fuzz refuses to reuse an old output folder */
-    long jobs = o->jobs < 1 ? 1 : o->jobs;
-    /* afl-fuzz's own checks that do not apply to a batch run on a shared machine */
     setenv("AFL_NO_UI", "1", 1);
     setenv("AFL_SKIP_CPUFREQ", "1", 1);
     setenv("AFL_NO_AFFINITY", "1", 1);
@@ -529,64 +550,95 @@ static int run_afl(const gc_campaign_opts *o, gc_campaign_result *r, scan_state 
         setenv("UBSAN_OPTIONS", "halt_on_error=1:abort_on_error=1:symbolize=0", 1);
     const char *lsan = getenv("LSAN_OPTIONS"); /* kept (suppressions), but afl-fuzz wants symbolize=0 */
     if (lsan && !strstr(lsan, "symbolize=0")) {
+        char buf[PATH_MAX * 2];
         snprintf(buf, sizeof buf, "%s:symbolize=0", lsan);
         setenv("LSAN_OPTIONS", buf, 1);
     }
-    pid_t *pids = gc_xcalloc((size_t)jobs, sizeof *pids);
-    for (long j = 0; j < jobs; j++) {
-        gc_strlist cmd = {0};
-        char name[32];
-        snprintf(name, sizeof name, j == 0 ? "main" : "s%ld", j);
-        gc_sl_add(&cmd, "afl-fuzz");
-        gc_sl_add(&cmd, "-i");
-        gc_sl_add(&cmd, o->seeds);
-        gc_sl_add(&cmd, "-o");
-        gc_sl_add(&cmd, afl_out);
-        gc_sl_add(&cmd, j == 0 ? "-M" : "-S");
-        gc_sl_add(&cmd, name);
-        gc_sl_add(&cmd, "-x");
-        gc_sl_add(&cmd, o->dict);
-        gc_sl_add(&cmd, "-t");
-        gc_sl_add(&cmd, "10000"); /* the harness's own limit (2 s) stops a slow input first */
-        gc_sl_add(&cmd, "-m");
-        gc_sl_add(&cmd, "none");
-        snprintf(buf, sizeof buf, "%ld", o->seed + j);
-        gc_sl_add(&cmd, "-s");
-        gc_sl_add(&cmd, buf);
-        snprintf(buf, sizeof buf, "%ld", o->seconds);
-        gc_sl_add(&cmd, "-V");
-        gc_sl_add(&cmd, buf);
-        if (o->runs >= 0) {
-            snprintf(buf, sizeof buf, "%ld", o->runs / jobs > 0 ? o->runs / jobs : 1);
-            gc_sl_add(&cmd, "-E");
-            gc_sl_add(&cmd, buf);
-        }
-        gc_sl_add(&cmd, "--");
-        gc_sl_add(&cmd, o->fuzzer);
-        add_target_flags(&cmd, o);
-        snprintf(buf, sizeof buf, "--skip-known=%s", known_path);
-        gc_sl_add(&cmd, buf);
-        gc_sl_add(&cmd, NULL);
-        /* this instance's resolved chains, beside the crash inputs afl-fuzz writes */
-        snprintf(buf, sizeof buf, "%s/%s/crashes/" GC_RESOLVED_DIR, afl_out, name);
-        setenv("GATECRASH_RESOLVED_DIR", buf, 1);
-        snprintf(buf, sizeof buf, "%s/afl-%s.log", o->out, name);
-        int logfd = open(buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        if (logfd < 0) {
-            gc_die_msg("cannot write %s: %s", buf, strerror(errno));
-            gc_sl_free(&cmd);
-            free(pids);
-            return GC_EXIT_USAGE;
-        }
-        pids[j] = spawn_in(cmd.v, scratch, logfd);
+}
+
+/* The name of AFL++ instance j: "main" (-M) or "s<j>" (-S). */
+static void afl_name(long j, char name[32]) { snprintf(name, 32, j == 0 ? "main" : "s%ld", j); }
+
+/* afl-fuzz's command line for instance j of 'jobs' (NULL-terminated). */
+static void afl_cmd(const gc_campaign_opts *o, long j, long jobs, const char *afl_out, const char *known_path,
+                    gc_strlist *cmd)
+{
+    char name[32], buf[PATH_MAX * 2];
+    afl_name(j, name);
+    const char *fixed[] = {"afl-fuzz", "-i", o->seeds, "-o", afl_out, j == 0 ? "-M" : "-S", name, "-x", o->dict,
+                           "-t", "10000", /* the harness's own limit (2 s) stops a slow input first */
+                           "-m", "none"};
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+        gc_sl_add(cmd, fixed[i]);
+    snprintf(buf, sizeof buf, "%ld", o->seed + j);
+    gc_sl_add(cmd, "-s");
+    gc_sl_add(cmd, buf);
+    snprintf(buf, sizeof buf, "%ld", o->seconds);
+    gc_sl_add(cmd, "-V");
+    gc_sl_add(cmd, buf);
+    if (o->runs >= 0) {
+        snprintf(buf, sizeof buf, "%ld", o->runs / jobs > 0 ? o->runs / jobs : 1);
+        gc_sl_add(cmd, "-E");
+        gc_sl_add(cmd, buf);
+    }
+    gc_sl_add(cmd, "--");
+    gc_sl_add(cmd, o->fuzzer);
+    add_target_flags(cmd, o);
+    snprintf(buf, sizeof buf, "--skip-known=%s", known_path);
+    gc_sl_add(cmd, buf);
+    gc_sl_add(cmd, NULL);
+}
+
+/* Start instance j, logging to <out>/afl-<name>.log.  Its pid, or -1 with a message and
+ * *rc set. */
+static pid_t afl_start(const gc_campaign_opts *o, long j, long jobs, const char *afl_out, const char *known_path,
+                       const char *scratch, int *rc)
+{
+    gc_strlist cmd = {0};
+    char name[32], buf[PATH_MAX * 2];
+    afl_name(j, name);
+    afl_cmd(o, j, jobs, afl_out, known_path, &cmd);
+    /* this instance's resolved chains, beside the crash inputs afl-fuzz writes */
+    snprintf(buf, sizeof buf, "%s/%s/crashes/" GC_RESOLVED_DIR, afl_out, name);
+    setenv("GATECRASH_RESOLVED_DIR", buf, 1);
+    snprintf(buf, sizeof buf, "%s/afl-%s.log", o->out, name);
+    int logfd = open(buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    pid_t pid = -1;
+    if (logfd < 0) {
+        gc_die_msg("cannot write %s: %s", buf, strerror(errno));
+        *rc = GC_EXIT_USAGE;
+    } else {
+        pid = spawn_in(cmd.v, scratch, logfd);
         close(logfd);
-        gc_sl_free(&cmd);
-        if (pids[j] < 0) {
+        if (pid < 0) {
             gc_die_msg("fork: %s", strerror(errno));
-            free(pids);
-            return GC_EXIT_HARNESS;
+            *rc = GC_EXIT_HARNESS;
         }
     }
+    gc_sl_free(&cmd);
+    return pid;
+}
+
+/* Every instance's progress summed into r (fuzzer_stats and log). */
+static void afl_sum_progress(const gc_campaign_opts *o, long jobs, const char *afl_out, gc_campaign_result *r)
+{
+    unsigned long execs = 0, corpus = 0;
+    for (long j = 0; j < jobs; j++) {
+        char name[32], stats[PATH_MAX + 64], log[PATH_MAX + 64];
+        afl_name(j, name);
+        snprintf(stats, sizeof stats, "%s/%s/fuzzer_stats", afl_out, name);
+        snprintf(log, sizeof log, "%s/afl-%s.log", o->out, name);
+        afl_progress(stats, log, &execs, &corpus);
+    }
+    r->execs = execs;
+    r->corpus = corpus;
+}
+
+/* Wait for the instances (pids[], 0 once done), replaying new crash inputs and printing
+ * progress every 5 s and at the end; *status_out gets the first non-zero exit. */
+static void afl_wait(const gc_campaign_opts *o, gc_campaign_result *r, scan_state *fs, pid_t *pids, long jobs,
+                     const char *afl_out, time_t start, int *status_out)
+{
     long running = jobs;
     gc_rate rate = {.len = 1}; /* 0 execs at 0 s */
     time_t last = start;
@@ -605,24 +657,33 @@ static int run_afl(const gc_campaign_opts *o, gc_campaign_result *r, scan_state 
         }
         time_t now = time(NULL);
         if (now - last >= 5 || running == 0) {
-            unsigned long execs = 0, corpus = 0;
-            for (long j = 0; j < jobs; j++) {
-                char name[32], stats[PATH_MAX + 64];
-                snprintf(name, sizeof name, j == 0 ? "main" : "s%ld", j);
-                snprintf(stats, sizeof stats, "%s/%s/fuzzer_stats", afl_out, name);
-                snprintf(buf, sizeof buf, "%s/afl-%s.log", o->out, name);
-                afl_progress(stats, buf, &execs, &corpus);
-            }
-            r->execs = execs;
-            r->corpus = corpus;
+            afl_sum_progress(o, jobs, afl_out, r);
             last = now;
             scan_crashes(fs);
             if (running)
                 progress(o, r, start, &rate);
         }
     }
+}
+
+/* AFL++: one -M instance and jobs-1 -S instances sharing <out>/afl (they sync through it),
+ * each logging to <out>/afl-<name>.log.  Progress is read from their fuzzer_stats. */
+static int run_afl(const gc_campaign_opts *o, gc_campaign_result *r, scan_state *fs, const char *known_path,
+                   const char *scratch, time_t start, int *status_out)
+{
+    char afl_out[PATH_MAX + 32];
+    snprintf(afl_out, sizeof afl_out, "%s/afl", o->out);
+    gc_rm_tree(afl_out); /* a fresh run: afl-fuzz refuses to reuse an old output folder */
+    long jobs = o->jobs < 1 ? 1 : o->jobs;
+    afl_env(o, fs);
+    pid_t *pids = gc_xcalloc((size_t)jobs, sizeof *pids);
+    int rc = 0;
+    for (long j = 0; j < jobs && !rc; j++)
+        pids[j] = afl_start(o, j, jobs, afl_out, known_path, scratch, &rc);
+    if (!rc)
+        afl_wait(o, r, fs, pids, jobs, afl_out, start, status_out);
     free(pids);
-    return 0;
+    return rc;
 }
 
 /* Merge the run's finds into corpus_out, pruned to what adds coverage (libFuzzer's -merge=1
@@ -686,6 +747,22 @@ static void merge_corpus(const gc_campaign_opts *o, gc_campaign_result *r, const
     gc_rm_tree(tmp);
 }
 
+/* The engines' own temporary files (libFuzzer's fork-mode folders, AFL++'s) stay in the
+ * campaign's folder too: nothing the campaign does writes outside it; so does fuzz_gate's
+ * job stats file. */
+static void engine_env(const gc_campaign_opts *o)
+{
+    char tmpdir[PATH_MAX + 32];
+    snprintf(tmpdir, sizeof tmpdir, "%s/tmp", o->out);
+    gc_rm_tree(tmpdir);
+    if (gc_mkdirs(tmpdir) == 0)
+        setenv("TMPDIR", tmpdir, 1);
+    char stats_path[PATH_MAX + 32];
+    snprintf(stats_path, sizeof stats_path, "%s/job-stats.log", o->out);
+    remove(stats_path);
+    setenv("GATECRASH_STATS_FILE", stats_path, 1);
+}
+
 int gc_campaign_run(gc_target *t, const gc_campaign_opts *o, gc_campaign_result *r)
 {
     memset(r, 0, sizeof *r);
@@ -708,17 +785,7 @@ int gc_campaign_run(gc_target *t, const gc_campaign_opts *o, gc_campaign_result 
     int rc = write_target(t, o);
     if (rc)
         return rc;
-    /* The engines' own temporary files (libFuzzer's fork-mode folders, AFL++'s) stay in
-     * the campaign's folder too: nothing the campaign does writes outside it. */
-    char tmpdir[PATH_MAX + 32];
-    snprintf(tmpdir, sizeof tmpdir, "%s/tmp", o->out);
-    gc_rm_tree(tmpdir);
-    if (gc_mkdirs(tmpdir) == 0)
-        setenv("TMPDIR", tmpdir, 1);
-    char stats_path[PATH_MAX + 32];
-    snprintf(stats_path, sizeof stats_path, "%s/job-stats.log", o->out);
-    remove(stats_path);
-    setenv("GATECRASH_STATS_FILE", stats_path, 1);
+    engine_env(o);
     time_t start = time(NULL);
     int status = 0;
     if (o->engine == GC_ENGINE_AFL) {

@@ -336,6 +336,19 @@ static const ev_spec events[] = {
     {"object.__delattr__", EV_HARNESS, {-1, -1}, {-1, -1}},
 };
 
+int gc_oracle_event(size_t i, const char **name, gc_cap *cap, int paths[2])
+{
+    static const gc_cap caps[] = {[EV_NONE] = GC_CAP_COUNT, [EV_SPAWN] = GC_CAP_SPAWN, [EV_WRITE] = GC_CAP_WRITE,
+                                  [EV_NET] = GC_CAP_NETWORK, [EV_HARNESS] = GC_CAP_HARNESS};
+    if (i >= sizeof events / sizeof events[0])
+        return -1;
+    *name = events[i].name;
+    *cap = caps[events[i].cls];
+    paths[0] = events[i].paths[0];
+    paths[1] = events[i].paths[1];
+    return 0;
+}
+
 static int selftest_spawn; /* the self-test's synthetic spawn event is live */
 
 static const ev_spec *classify(const char *event)

@@ -1,23 +1,12 @@
 /* session.c — see session.h. */
 #include "session.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "eval.h"
 #include "timelimit.h"
 #include "state.h"
-
-void gc_die_msg(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("gatecrash: error: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-}
 
 static void show_log(const gc_target *t)
 {

@@ -7,6 +7,7 @@
 #ifndef GATECRASH_SESSION_H
 #define GATECRASH_SESSION_H
 
+#include "diag.h" /* gc_die_msg, for every front end */
 #include "target.h"
 
 typedef struct {
@@ -27,8 +28,5 @@ int gc_session_start(gc_target *t, const gc_session_opts *o);
 /* The roots a chain can start from: every identifier key the gate put in a fresh
  * namespace (always including __builtins__).  Returns how many were written to names[]. */
 int gc_session_roots(gc_target *t, char names[][65], int max);
-
-/* Print "gatecrash: error: <msg>" to stderr. */
-void gc_die_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -700,20 +700,6 @@ static int walk_nodes(sweep_ctx *x, double start)
     return 0;
 }
 
-/* --save: every finding through triage, as a fuzz campaign's would be. */
-static void save_finds(gc_target *t, const gc_sweep_opts *o)
-{
-    gc_triage_summary sum = {0};
-    for (int k = 0; k < nfinds; k++) {
-        gc_min_stats ms = {1, gc_chain_trailer_count(&finds[k].c), gc_chain_trailer_count(&finds[k].c)};
-        char origin[64];
-        snprintf(origin, sizeof origin, "sweep-depth-%d", o->depth);
-        gc_triage_save(t, o->save, &finds[k].c, &finds[k].out, origin, &ms, &sum);
-    }
-    printf("saved to %s: %d new, %d known, %d not reproducible\n", o->save->outdir, sum.new_cases, sum.known,
-           sum.flaky);
-}
-
 int gc_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st)
 {
     memset(st, 0, sizeof *st);
@@ -738,8 +724,8 @@ int gc_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st)
         qsort(finds, (size_t)nfinds, sizeof *finds, cmp_found);
     print_report(t, o, st);
     fflush(stdout);
-    if (o->save)
-        save_finds(t, o);
+    for (int k = 0; o->save && k < nfinds; k++)
+        o->save(o->save_ctx, t, &finds[k].c, &finds[k].out);
     Py_DECREF(ns);
     Py_XDECREF(x.tramp);
     Py_XDECREF(x.gate_file);

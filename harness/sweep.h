@@ -9,7 +9,7 @@
 #define GATECRASH_SWEEP_H
 
 #include "campaign.h"
-#include "triage.h"
+#include "eval.h"
 
 #define GC_SWEEP_MAX_ITEMS 512 /* elements / keys walked per container */
 
@@ -19,7 +19,10 @@ typedef struct {
     long seconds;       /* 0: no time bound */
     int json;
     int quiet;          /* no progress lines */
-    const gc_triage_opts *save; /* NULL: report only */
+    /* Called after the report for each escape, in report order (NULL: report only): `sweep
+     * --save` saves them as cases through triage (the layer above, triage.h). */
+    void (*save)(void *ctx, gc_target *t, const gc_chain *c, const gc_outcome *out);
+    void *save_ctx;
 } gc_sweep_opts;
 
 typedef struct {

@@ -61,9 +61,9 @@ obj=$work/gatecrash-obj
 rm -rf "$obj"
 mkdir -p "$obj"
 
-# The core list, read from CMakeLists.txt so the two builds cannot drift apart.
-mapfile -t core < <(sed -n '/^set(GATECRASH_CORE_SOURCES/,/)/p' "$root/CMakeLists.txt" |
-                    grep -o 'harness/[A-Za-z0-9_]*\.c')
+# The base and core lists, read from CMakeLists.txt so the two builds cannot drift apart.
+mapfile -t core < <(sed -n '/^set(GATECRASH_\(BASE\|CORE\)_SOURCES/,/)/p' "$root/CMakeLists.txt" |
+                    grep -o 'harness/[A-Za-z0-9_/]*\.c')
 ((${#core[@]} > 5)) || die "could not read GATECRASH_CORE_SOURCES from $root/CMakeLists.txt"
 
 # Core flags: $CFLAGS without coverage instrumentation (see CMakeLists.txt: only the engine
@@ -78,7 +78,7 @@ done
 read -r -a driver_cflags <<<"$CFLAGS"
 read -r -a py_includes <<<"$("$PYTHON_CONFIG" --includes)"
 read -r -a py_ldflags <<<"$("$PYTHON_CONFIG" --embed --ldflags)"
-common=(-std=gnu11 -Wall -Wextra -I"$root/harness" "${py_includes[@]}")
+common=(-std=gnu11 -Wall -Wextra -I"$root/harness" -I"$root/harness/base" "${py_includes[@]}")
 
 case $(basename "${CC%% *}") in
   afl-*)

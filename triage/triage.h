@@ -1,7 +1,7 @@
 /* triage.h — crashes become regression cases.
  *
- * Owns: for each crash input, the chain it stands for (its recorded resolved chain first),
- * confirmation in a fresh process, chain-level minimization,
+ * Owns: for each crash input, after its chain and a fresh-process confirmation (replay.h),
+ * chain-level minimization,
  * de-duplication by signature against the case folder, and the atomic writing of the case
  * (<slug>.chain with its '#' header, <slug>.py reproducer).  Also reading a case folder's
  * known signatures, which the release gate and the campaign scripts share. */
@@ -10,6 +10,7 @@
 
 #include "eval.h"
 #include "minimize.h"
+#include "replay.h"
 #include "session.h"
 
 typedef struct {
@@ -24,12 +25,6 @@ typedef struct {
     int quiet;
 } gc_triage_opts;
 
-/* The chain a crash input stands for: its recorded resolved chain (fsutil.h
- * GC_RESOLVED_DIR), strictly parsed, when there is one; else its raw bytes, decoded as the
- * fuzzer decoded them.  Returns 1 (resolved; its path in 'resolved', may be NULL), 0 (raw),
- * -1 (unreadable). */
-int gc_crash_chain(const char *path, gc_chain *c, char *resolved, size_t len);
-
 /* Triage one crash input; prints one line about it and updates the summary. */
 void gc_triage_one(gc_target *t, const gc_triage_opts *o, const char *path, gc_triage_summary *sum);
 
@@ -38,10 +33,6 @@ void gc_triage_one(gc_target *t, const gc_triage_opts *o, const char *path, gc_t
  * prints one line and updates the summary.  Used by triage and by the sweep. */
 void gc_triage_save(gc_target *t, const gc_triage_opts *o, const gc_chain *chain, const gc_outcome *out,
                     const char *origin, const gc_min_stats *st, gc_triage_summary *sum);
-
-/* Run a chain file in a fresh process (`exe replay --json -q …`).  Returns 1 if it escaped
- * and fills sig (may be NULL), 0 if not, -1 if the run failed. */
-int gc_confirm_fresh(const gc_triage_opts *o, const char *file, int raw, char *sig, size_t siglen);
 
 /* The case's file name stem for a signature: reach-spawn-os.system-via-modattr */
 void gc_case_slug(const char *signature, char *out, size_t len);

@@ -14,7 +14,7 @@
 
 #include <openssl/evp.h>
 
-#include "session.h"
+#include "diag.h"
 #include "xalloc.h"
 
 void gc_sl_add(gc_strlist *l, const char *s)

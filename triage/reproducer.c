@@ -1,11 +1,13 @@
 /* reproducer.c — see reproducer.h.  The script is generated text: a fixed preamble (the
- * helpers the chain's Python form calls) plus the case's constants and its steps. */
+ * helpers the chain's Python form calls) with the audit-event tables of the effect oracle
+ * (generated from oracle.c's), plus the case's constants and its steps. */
 #include "reproducer.h"
 
 #include <string.h>
 
 static void py_str(gc_strbuf *out, const char *s) { gc_chain_print_string(s, strlen(s), out); }
 
+/* Before the event tables. */
 static const char *preamble =
     "import builtins\n"
     "import fnmatch\n"
@@ -18,21 +20,10 @@ static const char *preamble =
     "import types\n"
     "\n"
     "sys.dont_write_bytecode = True  # leave the gate's folder as it was: no __pycache__\n"
-    "# the event tables of harness/oracle.c\n"
-    "SPAWN_EVENTS = {'os.system', 'os.exec', 'os.posix_spawn', 'os.spawn', 'os.fork', 'os.forkpty',\n"
-    "                'subprocess.Popen', 'pty.spawn', 'os.startfile'}\n"
-    "NET_EVENTS = {'socket.connect', 'socket.bind', 'socket.sendto', 'socket.sendmsg', 'socket.getaddrinfo',\n"
-    "              'socket.gethostbyname', 'socket.gethostbyaddr'}\n"
-    "# write events -> indices of the arguments that name written paths\n"
-    "WRITE_EVENTS = {'open': (0,), 'os.remove': (0,), 'os.rmdir': (0,), 'os.mkdir': (0,),\n"
-    "                'os.rename': (0, 1), 'os.truncate': (0,), 'os.chmod': (0,), 'os.chown': (0,),\n"
-    "                'os.utime': (0,), 'os.link': (0, 1), 'os.symlink': (1,), 'os.setxattr': (0,),\n"
-    "                'os.removexattr': (0,), 'os.chflags': (0,), 'sqlite3.connect': (0,),\n"
-    "                'shutil.copyfile': (1,), 'shutil.copymode': (1,),\n"
-    "                'shutil.copystat': (1,), 'shutil.copytree': (1,), 'shutil.chown': (0,),\n"
-    "                'shutil.make_archive': (0,), 'shutil.move': (0, 1), 'shutil.rmtree': (0,),\n"
-    "                'shutil.unpack_archive': (1,)}\n"
-    "\n"
+    "\n";
+
+/* After the event tables (generated from oracle.c by event_tables). */
+static const char *preamble_rest =
     "# The real primitive, captured before any gate code runs.\n"
     "REAL = functools.reduce(getattr, PRIMITIVE[1].split('.'), importlib.import_module(PRIMITIVE[0])) \\\n"
     "    if KIND == 'reach' else None\n"
@@ -210,6 +201,52 @@ static const char *main_part =
     "if __name__ == '__main__':\n"
     "    main()\n";
 
+/* "NAME = {'a', 'b'}" (or, with 'paths', "NAME = {'a': (0,), 'b': (0, 1)}") of the audit
+ * events of capability 'cap', wrapped before column 100. */
+static void event_table(gc_strbuf *out, const char *name, gc_cap cap, int paths)
+{
+    size_t indent = strlen(name) + 4, col = indent, n = 0;
+    gc_sb_printf(out, "%s = {", name);
+    const char *ev;
+    gc_cap c;
+    int p[2];
+    gc_strbuf item;
+    gc_sb_init(&item);
+    for (size_t i = 0; gc_oracle_event(i, &ev, &c, p) == 0; i++) {
+        if (c != cap)
+            continue;
+        gc_sb_clear(&item);
+        py_str(&item, ev);
+        if (paths && p[1] < 0)
+            gc_sb_printf(&item, ": (%d,)", p[0]);
+        else if (paths)
+            gc_sb_printf(&item, ": (%d, %d)", p[0], p[1]);
+        if (n++ && col + 2 + item.len > 99) { /* ", item" and the closing '}' */
+            gc_sb_printf(out, ",\n%*s", (int)indent, "");
+            col = indent;
+        } else if (n > 1) {
+            gc_sb_puts(out, ", ");
+            col += 2;
+        }
+        gc_sb_puts(out, item.data);
+        col += item.len;
+    }
+    gc_sb_free(&item);
+    gc_sb_puts(out, "}\n");
+}
+
+/* The reproducer's audit-event tables, generated from the effect oracle's (oracle.c) when
+ * the script is written, so the two cannot drift apart. */
+static void event_tables(gc_strbuf *out)
+{
+    gc_sb_puts(out, "# the event tables of harness/oracle.c (generated from it)\n");
+    event_table(out, "SPAWN_EVENTS", GC_CAP_SPAWN, 0);
+    event_table(out, "NET_EVENTS", GC_CAP_NETWORK, 0);
+    gc_sb_puts(out, "# write events -> indices of the arguments that name written paths\n");
+    event_table(out, "WRITE_EVENTS", GC_CAP_WRITE, 1);
+    gc_sb_puts(out, "\n");
+}
+
 void gc_reproducer_write(const gc_target *t, const gc_chain *chain, const gc_outcome *o, gc_strbuf *out)
 {
     gc_strbuf text;
@@ -264,6 +301,8 @@ void gc_reproducer_write(const gc_target *t, const gc_chain *chain, const gc_out
     py_str(out, t->spec.entry_fs);
     gc_sb_puts(out, ")\n\n");
     gc_sb_puts(out, preamble);
+    event_tables(out);
+    gc_sb_puts(out, preamble_rest);
     gc_sb_puts(out, "def run(ns):\n    _ = None\n");
     gc_chain_print_python(chain, "    ", out);
     gc_sb_puts(out, main_part);

@@ -119,6 +119,82 @@ static cJSON *json_report(const gc_gate_report *r, const escape_view *e, int ne)
     return j;
 }
 
+/* The SARIF rules: each escape kind with each capability, less the pairs no backstop
+ * makes (the backstops stop process creation (seccomp) and writes (Landlock) only). */
+static const char *sarif_kinds[] = {"reach", "effect", "syscall", "landlock"};
+static const char *sarif_caps[] = {"spawn", "write", "network"};
+static int sarif_rule(int k, int c) { return !((k == 2 && c != 0) || (k == 3 && c != 1)); }
+
+static void sarif_rules(cJSON *driver)
+{
+    cJSON *rules = cJSON_AddArrayToObject(driver, "rules");
+    for (int k = 0; k < 4; k++)
+        for (int c = 0; c < 3; c++) {
+            char id[64], text[256];
+            if (!sarif_rule(k, c))
+                continue;
+            snprintf(id, sizeof id, "gatecrash/%s/%s", sarif_kinds[k], sarif_caps[c]);
+            snprintf(text, sizeof text, "Handler code %s a real %s primitive the policy forbids",
+                     k == 0 ? "reaches" : k == 1 ? "makes an effect through" : "makes the system call of",
+                     sarif_caps[c]);
+            cJSON *rule = cJSON_CreateObject();
+            cJSON_AddStringToObject(rule, "id", id);
+            cJSON_AddStringToObject(rule, "name", id + 10);
+            cJSON *sd = cJSON_AddObjectToObject(rule, "shortDescription");
+            cJSON_AddStringToObject(sd, "text", text);
+            cJSON *dc = cJSON_AddObjectToObject(rule, "defaultConfiguration");
+            cJSON_AddStringToObject(dc, "level", "error");
+            cJSON_AddItemToArray(rules, rule);
+        }
+}
+
+/* The escape's rule's place in sarif_rules' list. */
+static int sarif_rule_index(const escape_view *e)
+{
+    int ri = 0;
+    for (int k = 0, n = 0; k < 4; k++)
+        for (int c = 0; c < 3; c++) {
+            if (!sarif_rule(k, c))
+                continue;
+            if (strcmp(e->kind, sarif_kinds[k]) == 0 && strcmp(e->cap, sarif_caps[c]) == 0)
+                ri = n;
+            n++;
+        }
+    return ri;
+}
+
+/* One result: the escape, located at the gate module 'uri'. */
+static cJSON *sarif_result(const escape_view *e, const char *uri, const char *policy)
+{
+    char id[64], msg[2048];
+    snprintf(id, sizeof id, "gatecrash/%s/%s", e->kind, e->cap);
+    snprintf(msg, sizeof msg, "Sandbox escape (%s %s): handler code reaches the real %s from what the gate hands out, via: %s",
+             e->kind, e->cap, e->prim, e->chain);
+    cJSON *res = cJSON_CreateObject();
+    cJSON_AddStringToObject(res, "ruleId", id);
+    cJSON_AddNumberToObject(res, "ruleIndex", sarif_rule_index(e));
+    cJSON_AddStringToObject(res, "level", "error");
+    cJSON *m = cJSON_AddObjectToObject(res, "message");
+    cJSON_AddStringToObject(m, "text", msg);
+    cJSON *locs = cJSON_AddArrayToObject(res, "locations");
+    cJSON *loc = cJSON_CreateObject();
+    cJSON *pl = cJSON_AddObjectToObject(loc, "physicalLocation");
+    cJSON *al = cJSON_AddObjectToObject(pl, "artifactLocation");
+    cJSON_AddStringToObject(al, "uri", uri);
+    cJSON *reg = cJSON_AddObjectToObject(pl, "region");
+    cJSON_AddNumberToObject(reg, "startLine", 1);
+    cJSON_AddItemToArray(locs, loc);
+    cJSON *fp = cJSON_AddObjectToObject(res, "partialFingerprints");
+    cJSON_AddStringToObject(fp, "gatecrashSignature/v1", e->sig);
+    cJSON *props = cJSON_AddObjectToObject(res, "properties");
+    cJSON_AddStringToObject(props, "chain", e->chain);
+    cJSON_AddStringToObject(props, "signature", e->sig);
+    cJSON_AddStringToObject(props, "primitive", e->prim);
+    cJSON_AddStringToObject(props, "source", e->source);
+    cJSON_AddStringToObject(props, "policy", policy);
+    return res;
+}
+
 static cJSON *sarif_report(const gc_gate_report *r, const escape_view *e, int ne, const char *base)
 {
     char policy[512];
@@ -142,65 +218,10 @@ static cJSON *sarif_report(const gc_gate_report *r, const escape_view *e, int ne
     cJSON *driver = cJSON_AddObjectToObject(tool, "driver");
     cJSON_AddStringToObject(driver, "name", "gatecrash");
     cJSON_AddStringToObject(driver, "version", GATECRASH_VERSION);
-    cJSON *rules = cJSON_AddArrayToObject(driver, "rules");
-    static const char *kinds[] = {"reach", "effect", "syscall", "landlock"};
-    static const char *caps[] = {"spawn", "write", "network"};
-    for (int k = 0; k < 4; k++)
-        for (int c = 0; c < 3; c++) {
-            char id[64], text[256];
-            if ((k == 2 && c != 0) || (k == 3 && c != 1))
-                continue; /* the backstops stop process creation (seccomp) and writes (Landlock) only */
-            snprintf(id, sizeof id, "gatecrash/%s/%s", kinds[k], caps[c]);
-            snprintf(text, sizeof text, "Handler code %s a real %s primitive the policy forbids",
-                     k == 0 ? "reaches" : k == 1 ? "makes an effect through" : "makes the system call of", caps[c]);
-            cJSON *rule = cJSON_CreateObject();
-            cJSON_AddStringToObject(rule, "id", id);
-            cJSON_AddStringToObject(rule, "name", id + 10);
-            cJSON *sd = cJSON_AddObjectToObject(rule, "shortDescription");
-            cJSON_AddStringToObject(sd, "text", text);
-            cJSON *dc = cJSON_AddObjectToObject(rule, "defaultConfiguration");
-            cJSON_AddStringToObject(dc, "level", "error");
-            cJSON_AddItemToArray(rules, rule);
-        }
+    sarif_rules(driver);
     cJSON *results = cJSON_AddArrayToObject(run, "results");
-    for (int i = 0; i < ne; i++) {
-        char id[64], msg[2048];
-        snprintf(id, sizeof id, "gatecrash/%s/%s", e[i].kind, e[i].cap);
-        snprintf(msg, sizeof msg, "Sandbox escape (%s %s): handler code reaches the real %s from what the gate hands out, via: %s",
-                 e[i].kind, e[i].cap, e[i].prim, e[i].chain);
-        cJSON *res = cJSON_CreateObject();
-        cJSON_AddStringToObject(res, "ruleId", id);
-        int ri = 0; /* the rule's place in the list above (the same pairs skipped) */
-        for (int k = 0, n = 0; k < 4; k++)
-            for (int c = 0; c < 3; c++) {
-                if ((k == 2 && c != 0) || (k == 3 && c != 1))
-                    continue;
-                if (strcmp(e[i].kind, kinds[k]) == 0 && strcmp(e[i].cap, caps[c]) == 0)
-                    ri = n;
-                n++;
-            }
-        cJSON_AddNumberToObject(res, "ruleIndex", ri);
-        cJSON_AddStringToObject(res, "level", "error");
-        cJSON *m = cJSON_AddObjectToObject(res, "message");
-        cJSON_AddStringToObject(m, "text", msg);
-        cJSON *locs = cJSON_AddArrayToObject(res, "locations");
-        cJSON *loc = cJSON_CreateObject();
-        cJSON *pl = cJSON_AddObjectToObject(loc, "physicalLocation");
-        cJSON *al = cJSON_AddObjectToObject(pl, "artifactLocation");
-        cJSON_AddStringToObject(al, "uri", uri);
-        cJSON *reg = cJSON_AddObjectToObject(pl, "region");
-        cJSON_AddNumberToObject(reg, "startLine", 1);
-        cJSON_AddItemToArray(locs, loc);
-        cJSON *fp = cJSON_AddObjectToObject(res, "partialFingerprints");
-        cJSON_AddStringToObject(fp, "gatecrashSignature/v1", e[i].sig);
-        cJSON *props = cJSON_AddObjectToObject(res, "properties");
-        cJSON_AddStringToObject(props, "chain", e[i].chain);
-        cJSON_AddStringToObject(props, "signature", e[i].sig);
-        cJSON_AddStringToObject(props, "primitive", e[i].prim);
-        cJSON_AddStringToObject(props, "source", e[i].source);
-        cJSON_AddStringToObject(props, "policy", policy);
-        cJSON_AddItemToArray(results, res);
-    }
+    for (int i = 0; i < ne; i++)
+        cJSON_AddItemToArray(results, sarif_result(&e[i], uri, policy));
     return s;
 }
 

@@ -1,9 +1,16 @@
-/* cli.c — the `gatecrash` command, the build without an engine.
+/* cli.c — the `gatecrash` command line, the top layer: it calls the harness (harness/) and
+ * triage (triage/), and nothing calls it.
  *
  *   gatecrash replay TARGET FILE|DIR...   run saved chains, one verdict each
- *   gatecrash fuzz TARGET [...]           drive fuzz_gate (libFuzzer) and summarise
- *   gatecrash --help | --version | COMMAND --help
+ *   gatecrash fuzz TARGET                 run an engine, replay its crash inputs live, a table
+ *   gatecrash triage TARGET CRASH...|DIR  minimize, de-duplicate and save escapes as cases
+ *   gatecrash explain TARGET FILE         step by step: each value, and the verdict
+ *   gatecrash sweep TARGET                exhaustive, bounded breadth-first search
+ *   gatecrash gate TARGET                 release gate: saved cases blocked, nothing found
+ *   gatecrash --help | --version | COMMAND --help   (each command's options: commands[] below)
  *
+ * Each command parses its options, starts the target and returns its exit code through one
+ * exit path (its option helpers print and return, they never exit).
  * TARGET is a folder with target.json, or --sandbox PATH --requires JSON|@FILE.
  * Exit codes: 0 nothing escaped, 1 something escaped (with --expect escape: something did
  * not), 2 bad usage or input, 3 the target failed to load, 4 harness error. */
@@ -28,7 +35,8 @@
 #include "eval.h"
 #include "explain.h"
 #include "fsutil.h"
-#include "report.h"
+#include "gate.h"
+#include "replay.h"
 #include "session.h"
 #include "spawn.h"
 #include "sweep.h"
@@ -135,7 +143,8 @@ static void print_version(void)
            lf ? "yes" : "no", afl ? "yes" : "no");
 }
 
-/* Common target options; returns 1 if argv[*i] was one (and consumed its value). */
+/* Common target options: 1 if argv[*i] was one (and consumed its value), 0 if not, -1 when
+ * its value is missing (message printed). */
 static int target_opt(int argc, char **argv, int *i, gc_session_opts *o)
 {
     const char *a = argv[*i];
@@ -147,7 +156,7 @@ static int target_opt(int argc, char **argv, int *i, gc_session_opts *o)
         return 0;
     if (*i + 1 >= argc) {
         gc_die_msg("%s needs a value", a);
-        exit(GC_EXIT_USAGE);
+        return -1;
     }
     *slot = argv[++*i];
     return 1;
@@ -178,14 +187,16 @@ static int absolutize_target(gc_session_opts *o)
     return 0;
 }
 
+/* A fresh scratch folder (malloc'd path), or NULL with a message. */
 static char *make_scratch(void)
 {
     const char *tmp = getenv("TMPDIR");
-    char *p = malloc(PATH_MAX);
+    char *p = gc_xmalloc(PATH_MAX);
     snprintf(p, PATH_MAX, "%s/gatecrash-scratch-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(p)) {
         gc_die_msg("cannot create a scratch folder: %s", strerror(errno));
-        exit(GC_EXIT_HARNESS);
+        free(p);
+        return NULL;
     }
     return p;
 }
@@ -212,7 +223,8 @@ static int confine_to(const char *const dirs[])
  * Returns 0 or an exit code. */
 static int start_in_scratch(gc_target *t, gc_session_opts *o, char **scratch, int quiet)
 {
-    *scratch = make_scratch();
+    if (!(*scratch = make_scratch()))
+        return GC_EXIT_HARNESS;
     o->scratch = *scratch;
     o->quiet = quiet;
     int rc = gc_session_start(t, o);
@@ -265,149 +277,154 @@ static void print_limit_json(const gc_outcome *out, gc_strbuf *sb)
     cJSON_Delete(j);
 }
 
-static int cmd_replay(int argc, char **argv)
+/* replay's options and the chain files they name. */
+typedef struct {
+    gc_session_opts o;
+    int expect_escape, raw, json;
+    gc_strlist args, files; /* args: TARGET (unless given as an option), then FILE|DIR... */
+} replay_args;
+
+/* 0 or GC_EXIT_USAGE (message printed). */
+static int replay_options(int argc, char **argv, replay_args *r)
 {
-    gc_session_opts o = {0};
-    int expect_escape = 0, raw = 0, json = 0, rc = GC_EXIT_USAGE;
-    gc_strlist args = {0}, files = {0};
-    char *scratch = NULL;
-    gc_target t = {0};
-    for (int i = 0; i < argc; i++) {
+    gc_strlist *args = &r->args;
+    int rc = 0;
+    for (int i = 0; i < argc && !rc; i++) {
         const char *a = argv[i];
-        if (target_opt(argc, argv, &i, &o))
-            continue;
-        if (strcmp(a, "--expect") == 0 && i + 1 < argc) {
+        int k = target_opt(argc, argv, &i, &r->o);
+        if (k)
+            rc = k < 0 ? GC_EXIT_USAGE : 0;
+        else if (strcmp(a, "--expect") == 0 && i + 1 < argc) {
             const char *e = argv[++i];
-            if (strcmp(e, "escape") == 0)
-                expect_escape = 1;
-            else if (strcmp(e, "blocked") == 0)
-                expect_escape = 0;
+            if (strcmp(e, "escape") == 0 || strcmp(e, "blocked") == 0)
+                r->expect_escape = strcmp(e, "escape") == 0;
             else {
                 gc_die_msg("--expect takes escape or blocked");
-                goto out;
+                rc = GC_EXIT_USAGE;
             }
         } else if (strcmp(a, "--raw") == 0)
-            raw = 1;
+            r->raw = 1;
         else if (strcmp(a, "--json") == 0)
-            json = 1;
+            r->json = 1;
         else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
-            o.quiet = 1;
-        else if (a[0] == '-' && a[1]) {
+            r->o.quiet = 1;
+        else if (a[0] == '-' && a[1])
             rc = bad_option("replay", a);
-            goto out;
-        } else
-            gc_sl_add(&args, a);
+        else
+            gc_sl_add(args, a);
     }
     int first = 0;
-    if (!o.sandbox && !o.target_dir) {
-        if (args.n == 0) {
+    if (!rc && !r->o.sandbox && !r->o.target_dir) {
+        if (args->n == 0) {
             gc_die_msg("replay needs a TARGET (gatecrash replay --help)");
-            goto out;
-        }
-        o.target_dir = args.v[0];
-        first = 1;
+            rc = GC_EXIT_USAGE;
+        } else
+            r->o.target_dir = args->v[first++];
     }
-    if (first >= args.n) {
+    if (!rc && first >= args->n) {
         gc_die_msg("replay needs at least one chain file or folder");
-        goto out;
+        rc = GC_EXIT_USAGE;
     }
-    for (int i = first; i < args.n; i++)
-        if (gc_collect_inputs(args.v[i], &files) < 0)
-            goto out;
-    if ((rc = start_confined(&t, &o, &scratch, o.quiet, NULL)))
-        goto out;
+    for (int i = first; i < args->n && !rc; i++)
+        if (gc_collect_inputs(args->v[i], &r->files) < 0)
+            rc = GC_EXIT_USAGE;
+    return rc;
+}
+
+/* One replayed file's verdict lines on stdout. */
+static void print_verdict(const gc_target *t, const char *file, const gc_outcome *out, int json)
+{
+    gc_strbuf sb;
+    gc_sb_init(&sb);
+    if (out->escaped) {
+        gc_escape_line(t, out, &sb);
+        printf("%s: %s\n", file, sb.data);
+        if (json) {
+            gc_sb_clear(&sb);
+            gc_escape_json(t, out, &sb);
+            printf("%s\n", sb.data);
+        }
+    } else {
+        printf("%s: blocked (%d steps, %d failed%s%s%s%s)\n", file, out->steps, out->failed_steps,
+               out->refused[0] ? "; refused by the harness: " : "", out->refused,
+               out->timed_out ? "; stopped by the per-input time limit" : "",
+               out->oom ? "; stopped by the per-input memory limit" : "");
+        /* a limit is a finding of its own kind, never an escape */
+        if (out->timed_out || out->oom)
+            printf("%s: LIMIT %s (not an escape)\n", file, out->timed_out ? "timeout" : "out-of-memory");
+        if (json && (out->timed_out || out->oom))
+            print_limit_json(out, &sb);
+    }
+    if (out->state_repairs)
+        printf("%s: note: interpreter state changed by the chain and repaired: %s\n", file, out->state_note);
+    gc_sb_free(&sb);
+}
+
+/* Replay every file, one verdict each, and the tally; the command's exit code. */
+static int replay_all(gc_target *t, const replay_args *r)
+{
     static gc_chain chain;
     static gc_outcome out;
     int escaped = 0, blocked = 0, bad = 0;
-    for (int i = 0; i < files.n; i++) {
-        size_t len = 0;
-        unsigned char *data = gc_read_file(files.v[i], &len);
-        if (!data) {
-            gc_die_msg("cannot read %s", files.v[i]);
-            bad++;
-            continue;
-        }
-        gc_parse_error perr;
-        int prc = gc_chain_parse(data, len, raw ? GC_PARSE_LENIENT : GC_PARSE_STRICT, &chain, &perr);
-        free(data);
-        if (prc < 0) {
-            gc_die_msg("%s:%d:%d: %s", files.v[i], perr.line, perr.col, perr.msg);
-            bad++;
-            continue;
-        }
-        if (chain.nstmts == 0) {
-            gc_die_msg("%s: no statement in chain file", files.v[i]);
-            bad++;
-            continue;
-        }
-        char err[512];
-        rc = gc_run_input(&t, &chain, &out, NULL, NULL, err, sizeof err);
+    for (int i = 0; i < r->files.n; i++) {
+        char why[PATH_MAX + 1100];
+        int rc = gc_replay_file(t, r->files.v[i], r->raw, &chain, &out, NULL, 0, why, sizeof why);
         if (rc) {
-            gc_die_msg("%s: %s", files.v[i], err);
-            remove_scratch(scratch);
-            goto out;
+            gc_die_msg("%s", why);
+            if (rc > 0)
+                return rc; /* the evaluator could not run it: no tally */
+            bad++;
+            continue;
         }
-        gc_strbuf sb;
-        gc_sb_init(&sb);
-        if (out.escaped) {
-            escaped++;
-            gc_escape_line(&t, &out, &sb);
-            printf("%s: %s\n", files.v[i], sb.data);
-            if (json) {
-                gc_sb_clear(&sb);
-                gc_escape_json(&t, &out, &sb);
-                printf("%s\n", sb.data);
-            }
-        } else {
-            blocked++;
-            printf("%s: blocked (%d steps, %d failed%s%s%s%s)\n", files.v[i], out.steps, out.failed_steps,
-                   out.refused[0] ? "; refused by the harness: " : "", out.refused,
-                   out.timed_out ? "; stopped by the per-input time limit" : "",
-                   out.oom ? "; stopped by the per-input memory limit" : "");
-            /* a limit is a finding of its own kind, never an escape */
-            if (out.timed_out || out.oom)
-                printf("%s: LIMIT %s (not an escape)\n", files.v[i], out.timed_out ? "timeout" : "out-of-memory");
-            if (json && (out.timed_out || out.oom))
-                print_limit_json(&out, &sb);
-        }
-        if (out.state_repairs)
-            printf("%s: note: interpreter state changed by the chain and repaired: %s\n", files.v[i],
-                   out.state_note);
-        gc_sb_free(&sb);
+        escaped += out.escaped;
+        blocked += !out.escaped;
+        print_verdict(t, r->files.v[i], &out, r->json);
     }
     fflush(stdout);
-    remove_scratch(scratch);
-    fprintf(stderr, "gatecrash: replayed %d: %d escaped, %d blocked, %d unreadable\n", files.n, escaped,
+    fprintf(stderr, "gatecrash: replayed %d: %d escaped, %d blocked, %d unreadable\n", r->files.n, escaped,
             blocked, bad);
     if (bad)
-        rc = GC_EXIT_USAGE;
-    else if (expect_escape)
-        rc = blocked ? GC_EXIT_ESCAPE : GC_EXIT_OK;
-    else
-        rc = escaped ? GC_EXIT_ESCAPE : GC_EXIT_OK;
-out:
+        return GC_EXIT_USAGE;
+    if (r->expect_escape)
+        return blocked ? GC_EXIT_ESCAPE : GC_EXIT_OK;
+    return escaped ? GC_EXIT_ESCAPE : GC_EXIT_OK;
+}
+
+static int cmd_replay(int argc, char **argv)
+{
+    replay_args r = {0};
+    char *scratch = NULL;
+    gc_target t = {0};
+    int rc = replay_options(argc, argv, &r);
+    if (!rc && !(rc = start_confined(&t, &r.o, &scratch, r.o.quiet, NULL))) {
+        rc = replay_all(&t, &r);
+        remove_scratch(scratch);
+    }
     free(scratch);
     gc_target_spec_free(&t.spec);
-    gc_sl_free(&files);
-    gc_sl_free(&args);
+    gc_sl_free(&r.files);
+    gc_sl_free(&r.args);
     return rc;
 }
 
 /* ---- fuzz ---- */
 
-static long parse_long(const char *s, const char *what)
+/* The non-negative integer 's' into *v: 0, or -1 with a message naming the option 'what'. */
+static int parse_long(const char *s, const char *what, long *v)
 {
     char *end;
     errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || *end || v < 0) {
+    long n = strtol(s, &end, 10);
+    if (errno || *end || n < 0) {
         gc_die_msg("%s must be a non-negative integer", what);
-        exit(GC_EXIT_USAGE);
+        return -1;
     }
-    return v;
+    *v = n;
+    return 0;
 }
 
-/* Campaign options shared by `fuzz` and `gate`; returns 1 if argv[*i] was one. */
+/* Campaign options shared by `fuzz` and `gate`: 1 if argv[*i] was one, 0 if not, -1 when its
+ * value is bad (message printed). */
 static int campaign_opt(int argc, char **argv, int *i, gc_campaign_opts *c, const char **corpus,
                         const char **outdir, const char **dict, const char **fuzzer)
 {
@@ -415,15 +432,14 @@ static int campaign_opt(int argc, char **argv, int *i, gc_campaign_opts *c, cons
     if (*i + 1 >= argc)
         return 0;
     const char *val = argv[*i + 1];
-    if (strcmp(a, "--time") == 0)
-        c->seconds = parse_long(val, "--time");
-    else if (strcmp(a, "--jobs") == 0)
-        c->jobs = parse_long(val, "--jobs");
-    else if (strcmp(a, "--seed") == 0)
-        c->seed = parse_long(val, "--seed");
-    else if (strcmp(a, "--runs") == 0)
-        c->runs = parse_long(val, "--runs");
-    else if (strcmp(a, "--corpus") == 0)
+    long *num = strcmp(a, "--time") == 0 ? &c->seconds
+              : strcmp(a, "--jobs") == 0 ? &c->jobs
+              : strcmp(a, "--seed") == 0 ? &c->seed
+              : strcmp(a, "--runs") == 0 ? &c->runs : NULL;
+    if (num) {
+        if (parse_long(val, a, num) < 0)
+            return -1;
+    } else if (strcmp(a, "--corpus") == 0)
         *corpus = val;
     else if (strcmp(a, "--out") == 0)
         *outdir = val;
@@ -435,7 +451,7 @@ static int campaign_opt(int argc, char **argv, int *i, gc_campaign_opts *c, cons
         int e = gc_engine_parse(val);
         if (e < 0) {
             gc_die_msg("--engine must be libfuzzer or afl, not '%s'", val);
-            exit(GC_EXIT_USAGE);
+            return -1;
         }
         c->engine = (gc_engine)e;
     } else
@@ -516,7 +532,12 @@ static int cmd_fuzz(int argc, char **argv)
     gc_target t = {0};
     int rc = GC_EXIT_USAGE;
     for (int i = 0; i < argc; i++) {
-        if (target_opt(argc, argv, &i, &o) || campaign_opt(argc, argv, &i, &c, &corpus, &outdir, &dict, &fuzzer))
+        int k = target_opt(argc, argv, &i, &o);
+        if (!k)
+            k = campaign_opt(argc, argv, &i, &c, &corpus, &outdir, &dict, &fuzzer);
+        if (k < 0)
+            goto out;
+        if (k)
             continue;
         if (argv[i][0] == '-') {
             rc = bad_option("fuzz", argv[i]);
@@ -578,7 +599,10 @@ static int cmd_triage(int argc, char **argv)
     int rc = GC_EXIT_USAGE;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
-        if (target_opt(argc, argv, &i, &o))
+        int k = target_opt(argc, argv, &i, &o);
+        if (k < 0)
+            goto out;
+        if (k)
             continue;
         if (strcmp(a, "--out") == 0 && i + 1 < argc)
             outdir = argv[++i];
@@ -640,7 +664,10 @@ static int cmd_explain(int argc, char **argv)
     char *scratch = NULL;
     gc_target t = {0};
     for (int i = 0; i < argc; i++) {
-        if (target_opt(argc, argv, &i, &o))
+        int k = target_opt(argc, argv, &i, &o);
+        if (k < 0)
+            goto out;
+        if (k)
             continue;
         if (strcmp(argv[i], "--raw") == 0)
             raw = 1;
@@ -687,206 +714,132 @@ out:
 
 /* ---- gate ---- */
 
-static void header_value(const unsigned char *data, size_t len, const char *key, char *out, size_t outlen)
+/* gate's options, and the folders made absolute from them (triage/gate.h runs the gate). */
+typedef struct {
+    gc_session_opts o;
+    gc_campaign_opts c;
+    const char *corpus, *outdir, *dict, *fuzzer, *escapes, *report;
+    long sweep_depth;
+    gc_strlist pos;
+    char esc_abs[PATH_MAX * 2], rep_abs[PATH_MAX], out_abs[PATH_MAX], seeds[PATH_MAX], dict_abs[PATH_MAX],
+        fuzz_bin[PATH_MAX], rscratch[PATH_MAX + 32];
+} gate_args;
+
+/* 0 or GC_EXIT_USAGE (message printed). */
+static int gate_options(int argc, char **argv, gate_args *g)
 {
-    out[0] = '\0';
-    size_t kl = strlen(key);
-    for (size_t i = 0; i < len;) {
-        size_t e = i;
-        while (e < len && data[e] != '\n')
-            e++;
-        if (data[i] != '#')
-            break;
-        if (e - i > kl + 2 && memcmp(data + i, "# ", 2) == 0 && memcmp(data + i + 2, key, kl) == 0 &&
-            data[i + 2 + kl] == ':') {
-            size_t vs = i + 3 + kl + (data[i + 3 + kl] == ' ');
-            snprintf(out, outlen, "%.*s", (int)(e - vs), (const char *)data + vs);
-        }
-        i = e + 1;
+    for (int i = 0; i < argc; i++) {
+        int k = target_opt(argc, argv, &i, &g->o);
+        if (!k)
+            k = campaign_opt(argc, argv, &i, &g->c, &g->corpus, &g->outdir, &g->dict, &g->fuzzer);
+        if (k < 0)
+            return GC_EXIT_USAGE;
+        if (k)
+            continue;
+        if (strcmp(argv[i], "--escapes") == 0 && i + 1 < argc)
+            g->escapes = argv[++i];
+        else if (strcmp(argv[i], "--report") == 0 && i + 1 < argc)
+            g->report = argv[++i];
+        else if (strcmp(argv[i], "--sweep-depth") == 0 && i + 1 < argc) {
+            if (parse_long(argv[++i], "--sweep-depth", &g->sweep_depth) < 0)
+                return GC_EXIT_USAGE;
+        } else if (argv[i][0] == '-')
+            return bad_option("gate", argv[i]);
+        else
+            gc_sl_add(&g->pos, argv[i]);
     }
+    if (!g->o.sandbox && !g->o.target_dir && g->pos.n > 0)
+        g->o.target_dir = g->pos.v[0];
+    if (!g->o.sandbox && !g->o.target_dir) {
+        gc_die_msg("usage: gatecrash gate TARGET [--escapes DIR] [--time S] [--report DIR]");
+        return GC_EXIT_USAGE;
+    }
+    return absolutize_target(&g->o);
+}
+
+/* The gate's folders (cases, report, campaign output; defaults named after the target) and
+ * the saved cases, before the target starts.  0 or an exit code. */
+static int gate_folders(gate_args *g, gc_target *t, gc_strlist *cases)
+{
+    gc_target_spec spec;
+    int rc = gc_session_spec(&g->o, &spec);
+    if (rc)
+        return rc;
+    char name[128], tmp[PATH_MAX * 2];
+    snprintf(name, sizeof name, "%s", spec.name);
+    snprintf(t->spec.name, sizeof t->spec.name, "%s", spec.name);
+    gc_target_spec_free(&spec);
+    if (g->escapes)
+        snprintf(g->esc_abs, sizeof g->esc_abs, "%s", g->escapes);
+    else
+        snprintf(g->esc_abs, sizeof g->esc_abs, "%s/escapes/%s", gc_start_dir, name);
+    snprintf(tmp, sizeof tmp, "%s", g->report ? g->report : "");
+    if (!g->report)
+        snprintf(tmp, sizeof tmp, "%s/out/%s/gate-report", gc_start_dir, name);
+    if (gc_mkdirs(tmp) < 0 || !realpath(tmp, g->rep_abs)) {
+        gc_die_msg("cannot create report folder %s", tmp);
+        return GC_EXIT_USAGE;
+    }
+    if ((rc = gc_gate_cases(g->esc_abs, g->escapes != NULL, cases)))
+        return rc;
+    snprintf(tmp, sizeof tmp, "%s", g->outdir ? g->outdir : "");
+    if (!g->outdir)
+        snprintf(tmp, sizeof tmp, "%s/out/%s/gate-campaign", gc_start_dir, name);
+    if (g->c.seconds > 0)
+        return campaign_paths(&g->c, t, g->corpus, tmp, g->dict, g->fuzzer, g->out_abs, g->seeds, g->dict_abs,
+                              g->fuzz_bin);
+    if (gc_mkdirs(tmp) == 0 && realpath(tmp, g->out_abs))
+        return 0;
+    gc_die_msg("cannot create output folder %s", tmp);
+    return GC_EXIT_USAGE;
 }
 
 static int cmd_gate(int argc, char **argv)
 {
-    gc_session_opts o = {0};
-    gc_campaign_opts c = {.target = &o, .seconds = 60, .jobs = 1, .runs = -1};
-    const char *corpus = NULL, *outdir = NULL, *dict = NULL, *fuzzer = NULL, *escapes = NULL, *report = NULL;
-    long sweep_depth = 0;
-    gc_strlist pos = {0}, cases = {0};
+    static gate_args g; /* its paths are large */
+    g.c = (gc_campaign_opts){.target = &g.o, .seconds = 60, .jobs = 1, .runs = -1};
+    gc_strlist cases = {0};
     gc_target t = {0};
-    gc_case_result *results = NULL;
-    gc_campaign_result fr;
-    gc_finding *swf = NULL;
-    int rc = GC_EXIT_USAGE, fuzzed = 0;
-    for (int i = 0; i < argc; i++) {
-        if (target_opt(argc, argv, &i, &o) || campaign_opt(argc, argv, &i, &c, &corpus, &outdir, &dict, &fuzzer))
-            continue;
-        if (strcmp(argv[i], "--escapes") == 0 && i + 1 < argc)
-            escapes = argv[++i];
-        else if (strcmp(argv[i], "--report") == 0 && i + 1 < argc)
-            report = argv[++i];
-        else if (strcmp(argv[i], "--sweep-depth") == 0 && i + 1 < argc)
-            sweep_depth = parse_long(argv[++i], "--sweep-depth");
-        else if (argv[i][0] == '-') {
-            rc = bad_option("gate", argv[i]);
-            goto out;
-        } else
-            gc_sl_add(&pos, argv[i]);
+    int rc = gate_options(argc, argv, &g);
+    if (!rc)
+        rc = gate_folders(&g, &t, &cases);
+    gc_session_opts so = g.o;
+    if (!rc && !(rc = open_for_campaign(&t, &so, g.out_abs, g.rscratch, sizeof g.rscratch)) &&
+        !(rc = confine_to((const char *[]){g.out_abs, g.rep_abs, g.c.corpus_out, NULL}))) { /* cases: read only */
+        gc_gate_opts go = {g.esc_abs, g.rep_abs, gc_start_dir, &g.c, g.sweep_depth, g.rscratch};
+        rc = gc_gate(&t, &go, &cases);
     }
-    if (!o.sandbox && !o.target_dir && pos.n > 0)
-        o.target_dir = pos.v[0];
-    if (!o.sandbox && !o.target_dir) {
-        gc_die_msg("usage: gatecrash gate TARGET [--escapes DIR] [--time S] [--report DIR]");
-        goto out;
-    }
-    if ((rc = absolutize_target(&o)))
-        goto out;
-    gc_target_spec spec;
-    char err[1024];
-    if ((rc = gc_session_spec(&o, &spec)))
-        goto out;
-    char name[128];
-    snprintf(name, sizeof name, "%s", spec.name);
-    snprintf(t.spec.name, sizeof t.spec.name, "%s", spec.name);
-    gc_target_spec_free(&spec);
-    /* folders: cases, report, campaign output */
-    char esc_abs[PATH_MAX * 2], rep_abs[PATH_MAX], tmp[PATH_MAX * 2];
-    if (escapes)
-        snprintf(esc_abs, sizeof esc_abs, "%s", escapes);
-    else
-        snprintf(esc_abs, sizeof esc_abs, "%s/escapes/%s", gc_start_dir, name);
-    snprintf(tmp, sizeof tmp, "%s", report ? report : "");
-    if (!report)
-        snprintf(tmp, sizeof tmp, "%s/out/%s/gate-report", gc_start_dir, name);
-    rc = GC_EXIT_USAGE;
-    if (gc_mkdirs(tmp) < 0 || !realpath(tmp, rep_abs)) {
-        gc_die_msg("cannot create report folder %s", tmp);
-        goto out;
-    }
-    struct stat st;
-    if (stat(esc_abs, &st) == 0 && S_ISDIR(st.st_mode)) {
-        gc_strlist all = {0};
-        if (gc_collect_inputs(esc_abs, &all) < 0) {
-            gc_sl_free(&all);
-            goto out;
-        }
-        for (int i = 0; i < all.n; i++) {
-            size_t l = strlen(all.v[i]);
-            if (l > 6 && strcmp(all.v[i] + l - 6, ".chain") == 0)
-                gc_sl_add(&cases, all.v[i]);
-        }
-        gc_sl_free(&all);
-    } else if (escapes) {
-        gc_die_msg("escapes folder %s is not readable", escapes);
-        goto out;
-    }
-    char out_abs[PATH_MAX], seeds[PATH_MAX], dict_abs[PATH_MAX], fuzz_bin[PATH_MAX], rscratch[PATH_MAX + 32];
-    snprintf(tmp, sizeof tmp, "%s", outdir ? outdir : "");
-    if (!outdir)
-        snprintf(tmp, sizeof tmp, "%s/out/%s/gate-campaign", gc_start_dir, name);
-    if (c.seconds > 0) {
-        rc = campaign_paths(&c, &t, corpus, tmp, dict, fuzzer, out_abs, seeds, dict_abs, fuzz_bin);
-    } else {
-        rc = gc_mkdirs(tmp) == 0 && realpath(tmp, out_abs) ? 0 : GC_EXIT_USAGE;
-        if (rc)
-            gc_die_msg("cannot create output folder %s", tmp);
-    }
-    gc_session_opts so = o;
-    if (rc || (rc = open_for_campaign(&t, &so, out_abs, rscratch, sizeof rscratch)) ||
-        (rc = confine_to((const char *[]){out_abs, rep_abs, c.corpus_out, NULL}))) /* the cases are only read */
-        goto out;
-
-    /* 1. every saved case must now be blocked */
-    results = gc_xcalloc((size_t)cases.n + 1, sizeof *results);
-    static gc_chain chain;
-    static gc_outcome out;
-    int still = 0, bad = 0;
-    fprintf(stderr, "gatecrash: gate %s: replaying %d saved case(s) from %s\n", t.spec.name, cases.n, esc_abs);
-    for (int i = 0; i < cases.n; i++) {
-        gc_case_result *cr = &results[i];
-        const char *b = strrchr(cases.v[i], '/');
-        snprintf(cr->file, sizeof cr->file, "%s", b ? b + 1 : cases.v[i]);
-        size_t len = 0;
-        unsigned char *data = gc_read_file(cases.v[i], &len);
-        gc_parse_error perr;
-        if (!data || gc_chain_parse(data, len, GC_PARSE_STRICT, &chain, &perr) < 0 || chain.nstmts == 0) {
-            gc_die_msg("%s: not a readable chain file", cases.v[i]);
-            free(data);
-            cr->unreadable = 1;
-            bad++;
-            continue;
-        }
-        header_value(data, len, "signature", cr->signature, sizeof cr->signature);
-        free(data);
-        if (gc_run_input(&t, &chain, &out, NULL, NULL, err, sizeof err) != 0) {
-            gc_die_msg("%s: %s", cases.v[i], err);
-            rc = GC_EXIT_HARNESS;
-            goto out;
-        }
-        if (out.escaped) {
-            still++;
-            cr->escaped = 1;
-            gc_strbuf sb;
-            gc_sb_init(&sb);
-            gc_escape_chain_text(&out, &sb);
-            snprintf(cr->chain, sizeof cr->chain, "%s", sb.data);
-            gc_sb_free(&sb);
-            snprintf(cr->signature, sizeof cr->signature, "%s", out.signature);
-            snprintf(cr->kind, sizeof cr->kind, "%s", gc_kind_name(out.escape.kind));
-            snprintf(cr->cap, sizeof cr->cap, "%s", gc_cap_name(out.escape.cap));
-            snprintf(cr->prim, sizeof cr->prim, "%s", out.escape.primitive);
-            printf("ESCAPES   %s: %s via %s\n", cr->file, cr->signature, cr->chain);
-        } else {
-            printf("blocked   %s\n", cr->file);
-        }
-    }
-    /* 2. fuzz from the stored corpus */
-    if (c.seconds > 0) {
-        fprintf(stderr, "gatecrash: gate %s: fuzzing for %lds\n", t.spec.name, c.seconds);
-        if ((rc = gc_campaign_run(&t, &c, &fr)))
-            goto out;
-        fuzzed = 1;
-        gc_campaign_print_table(&fr, t.spec.name);
-    }
-    /* 3. nothing within the sweep depth */
-    int nsw = 0;
-    if (sweep_depth > 0) {
-        fprintf(stderr, "gatecrash: gate %s: sweeping to depth %ld\n", t.spec.name, sweep_depth);
-        gc_sweep_opts swo = {.depth = (int)sweep_depth, .max_nodes = 2000000, .quiet = 1};
-        gc_sweep_stats sst;
-        if ((rc = gc_sweep(&t, &swo, &sst)))
-            goto out;
-        nsw = gc_sweep_findings(&swf);
-    }
-    gc_rm_tree(rscratch);
-    gc_gate_report rep = {&t, esc_abs, results, cases.n, fuzzed ? &fr : NULL, c.seconds, sweep_depth, swf, nsw, 0};
-    rep.pass = still == 0 && bad == 0 && (!fuzzed || fr.nfound == 0) && nsw == 0;
-    if (gc_report_write(&rep, rep_abs, gc_start_dir) != 0) {
-        gc_die_msg("cannot write the report into %s: %s", rep_abs, strerror(errno));
-        rc = GC_EXIT_HARNESS;
-        goto out;
-    }
-    printf("gate %s: %s — %d of %d saved case(s) still escape, %d escape(s) found by fuzzing, %d by the sweep; "
-           "report: %s/report.{md,json,sarif}\n",
-           t.spec.name, rep.pass ? "PASS" : "FAIL", still, cases.n, fuzzed ? fr.nfound : 0, nsw, rep_abs);
-    rc = bad ? GC_EXIT_USAGE : rep.pass ? GC_EXIT_OK : GC_EXIT_ESCAPE;
-out:
-    free(swf);
-    if (fuzzed)
-        gc_campaign_result_free(&fr);
-    free(results);
     gc_target_spec_free(&t.spec);
     gc_sl_free(&cases);
-    gc_sl_free(&pos);
+    gc_sl_free(&g.pos);
     return rc;
 }
 
 /* ---- sweep ---- */
 
+/* `sweep --save`: each escape the sweep found, saved as a case (triage.h); the counts for
+ * the closing line. */
+typedef struct {
+    const gc_triage_opts *to;
+    int depth;
+    gc_triage_summary sum;
+} sweep_saver;
+
+static void save_sweep_find(void *ctx, gc_target *t, const gc_chain *c, const gc_outcome *out)
+{
+    sweep_saver *s = ctx;
+    int n = gc_chain_trailer_count(c);
+    gc_min_stats ms = {1, n, n};
+    char origin[64];
+    snprintf(origin, sizeof origin, "sweep-depth-%d", s->depth);
+    gc_triage_save(t, s->to, c, out, origin, &ms, &s->sum);
+}
+
 static int cmd_sweep(int argc, char **argv)
 {
     gc_session_opts o = {0};
     gc_sweep_opts so = {.depth = 3, .max_nodes = 2000000};
+    long depth = so.depth;
     const char *save = NULL;
     gc_strlist pos = {0};
     char *scratch = NULL;
@@ -894,16 +847,19 @@ static int cmd_sweep(int argc, char **argv)
     int rc = GC_EXIT_USAGE;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
-        if (target_opt(argc, argv, &i, &o))
+        int k = target_opt(argc, argv, &i, &o);
+        if (k < 0)
+            goto out;
+        if (k)
             continue;
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--depth") == 0 && val)
-            so.depth = (int)parse_long(argv[++i], "--depth");
-        else if (strcmp(a, "--max-nodes") == 0 && val)
-            so.max_nodes = parse_long(argv[++i], "--max-nodes");
-        else if (strcmp(a, "--time") == 0 && val)
-            so.seconds = parse_long(argv[++i], "--time");
-        else if (strcmp(a, "--save") == 0 && val)
+        long *num = strcmp(a, "--depth") == 0 ? &depth
+                  : strcmp(a, "--max-nodes") == 0 ? &so.max_nodes
+                  : strcmp(a, "--time") == 0 ? &so.seconds : NULL;
+        if (num && val) {
+            if (parse_long(argv[++i], a, num) < 0)
+                goto out;
+        } else if (strcmp(a, "--save") == 0 && val)
             save = argv[++i];
         else if (strcmp(a, "--json") == 0)
             so.json = 1;
@@ -917,7 +873,8 @@ static int cmd_sweep(int argc, char **argv)
     }
     if (!o.sandbox && !o.target_dir && pos.n > 0)
         o.target_dir = pos.v[0];
-    if ((!o.sandbox && !o.target_dir) || so.depth < 1 || so.depth > GC_MAX_TRAILERS) {
+    so.depth = depth < 1 || depth > GC_MAX_TRAILERS ? 0 : (int)depth;
+    if ((!o.sandbox && !o.target_dir) || so.depth == 0) {
         gc_die_msg("usage: gatecrash sweep TARGET [--depth 1..%d] [--max-nodes N] [--time S] [--save DIR] [--json]",
                    GC_MAX_TRAILERS);
         goto out;
@@ -932,9 +889,14 @@ static int cmd_sweep(int argc, char **argv)
     char found_by[64];
     snprintf(found_by, sizeof found_by, "gatecrash sweep (depth %d)", so.depth);
     gc_triage_opts to = {exe, &o, save_abs, found_by, 0};
-    so.save = save ? &to : NULL;
+    sweep_saver saver = {&to, so.depth, {0}};
+    so.save = save ? save_sweep_find : NULL;
+    so.save_ctx = &saver;
     gc_sweep_stats st;
     rc = gc_sweep(&t, &so, &st);
+    if (!rc && save)
+        printf("saved to %s: %d new, %d known, %d not reproducible\n", save_abs, saver.sum.new_cases,
+               saver.sum.known, saver.sum.flaky);
     remove_scratch(scratch);
     if (!rc)
         rc = st.escapes ? GC_EXIT_ESCAPE : GC_EXIT_OK;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "fsutil.h"
+#include "replay.h"
 #include "spawn.h"
 #include "reproducer.h"
 
@@ -103,99 +104,6 @@ int gc_case_known(const char *dir, const char *signature)
     }
     fclose(f);
     return known;
-}
-
-static int target_args(const gc_session_opts *t, const char **argv, int i)
-{
-    if (t->sandbox) {
-        argv[i++] = "--sandbox";
-        argv[i++] = t->sandbox;
-        argv[i++] = "--requires";
-        argv[i++] = t->requires;
-    } else {
-        argv[i++] = t->target_dir;
-    }
-    if (t->mode) {
-        argv[i++] = "--mode";
-        argv[i++] = t->mode;
-    }
-    return i;
-}
-
-int gc_confirm_fresh(const gc_triage_opts *o, const char *file, int raw, char *sig, size_t siglen)
-{
-    const char *argv[16];
-    int n = 0;
-    argv[n++] = o->exe;
-    argv[n++] = "replay";
-    argv[n++] = "-q";
-    argv[n++] = "--json";
-    if (raw)
-        argv[n++] = "--raw";
-    n = target_args(o->target, argv, n);
-    argv[n++] = file;
-    argv[n] = NULL;
-    int pfd[2];
-    if (pipe2(pfd, O_CLOEXEC) != 0)
-        return -1;
-    int nul = open("/dev/null", O_WRONLY | O_CLOEXEC);
-    pid_t pid = gc_spawn((char *const *)argv, NULL, pfd[1], nul);
-    if (nul >= 0)
-        close(nul);
-    close(pfd[1]);
-    if (pid < 0) {
-        close(pfd[0]);
-        return -1;
-    }
-    char buf[16384];
-    size_t have = 0;
-    ssize_t r;
-    while ((r = read(pfd[0], buf + have, sizeof buf - 1 - have)) > 0)
-        have += (size_t)r;
-    buf[have] = '\0';
-    close(pfd[0]);
-    int status = 0;
-    gc_spawn_wait(pid, &status, 0);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) > 1)
-        return -1;
-    if (WEXITSTATUS(status) == 0)
-        return 0;
-    const char *js = strstr(buf, "\n{\"kind\"");
-    js = js ? js + 1 : (strncmp(buf, "{\"kind\"", 7) == 0 ? buf : NULL);
-    if (sig && siglen) {
-        sig[0] = '\0';
-        cJSON *j = js ? cJSON_Parse(js) : NULL;
-        if (!j) { /* the JSON object is one line: parse just that line */
-            char line[8192];
-            snprintf(line, sizeof line, "%.*s", js ? (int)strcspn(js, "\n") : 0, js ? js : "");
-            j = cJSON_Parse(line);
-        }
-        const cJSON *s = j ? cJSON_GetObjectItemCaseSensitive(j, "signature") : NULL;
-        if (cJSON_IsString(s))
-            snprintf(sig, siglen, "%s", s->valuestring);
-        cJSON_Delete(j);
-    }
-    return 1;
-}
-
-int gc_crash_chain(const char *path, gc_chain *c, char *resolved, size_t len)
-{
-    size_t n = 0;
-    unsigned char *data = gc_read_file(path, &n); /* whole: the SHA-1 is of every byte */
-    if (!data)
-        return -1;
-    char side[4096];
-    gc_resolved_path(path, data, n, side, sizeof side);
-    size_t sn = 0;
-    unsigned char *text = gc_read_file(side, &sn);
-    int rc = text && gc_chain_parse(text, sn, GC_PARSE_STRICT, c, NULL) == 0 && c->nstmts > 0;
-    if (!rc)
-        gc_chain_parse(data, n, GC_PARSE_LENIENT, c, NULL);
-    if (rc && resolved)
-        snprintf(resolved, len, "%s", side);
-    free(text);
-    free(data);
-    return rc;
 }
 
 /* Does the case's own reproducer reproduce it in plain CPython (GATECRASH_PYTHON), under
@@ -298,8 +206,8 @@ void gc_triage_one(gc_target *t, const gc_triage_opts *o, const char *path, gc_t
     /* 1. it must reproduce in a fresh process: the chain the fuzzing process ran, when it
      *    was recorded, else the bytes decoded as the fuzzer decoded them */
     char fresh_sig[256] = "";
-    int fr = from ? gc_confirm_fresh(o, resolved, 0, fresh_sig, sizeof fresh_sig)
-                  : gc_confirm_fresh(o, path, 1, fresh_sig, sizeof fresh_sig);
+    int fr = from ? gc_confirm_fresh(o->exe, o->target, resolved, 0, fresh_sig, sizeof fresh_sig)
+                  : gc_confirm_fresh(o->exe, o->target, path, 1, fresh_sig, sizeof fresh_sig);
     if (fr != 1) {
         printf("flaky     %s: %s in a fresh process%s\n", base, fr == 0 ? "does not escape" : "could not be run",
                from ? " (its resolved chain)" : " (no resolved chain recorded: its raw bytes)");
@@ -348,7 +256,7 @@ void gc_triage_save(gc_target *t, const gc_triage_opts *o, const gc_chain *bestp
     snprintf(probe, sizeof probe, "%s/.%s.probe.%ld", o->outdir, slug, (long)getpid());
     char sig2[256] = "";
     int ok = gc_write_atomic(probe, body.data, body.len, 0) == 0 &&
-             gc_confirm_fresh(o, probe, 0, sig2, sizeof sig2) == 1 && strcmp(sig2, outp->signature) == 0;
+             gc_confirm_fresh(o->exe, o->target, probe, 0, sig2, sizeof sig2) == 1 && strcmp(sig2, outp->signature) == 0;
     unlink(probe);
     if (ok && !portable(o, t, bestp, outp)) {
         unportable(base, sum);

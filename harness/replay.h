@@ -1,0 +1,32 @@
+/* replay.h — running a saved chain or a crash input again.
+ *
+ * Owns: the chain a crash input stands for (its recorded resolved chain first), one chain
+ * file read, parsed and run (the one routine of `gatecrash replay` and the release gate's
+ * replay of saved cases), and running a chain file in a fresh process (`gatecrash replay
+ * --json -q`), by which live crash replay and triage tell an escape from state left in this
+ * process. */
+#ifndef GATECRASH_REPLAY_H
+#define GATECRASH_REPLAY_H
+
+#include "eval.h"
+#include "session.h"
+
+/* The chain a crash input stands for: its recorded resolved chain (fsutil.h
+ * GC_RESOLVED_DIR), strictly parsed, when there is one; else its raw bytes, decoded as the
+ * fuzzer decoded them.  Returns 1 (resolved; its path in 'resolved', may be NULL), 0 (raw),
+ * -1 (unreadable). */
+int gc_crash_chain(const char *path, gc_chain *c, char *resolved, size_t len);
+
+/* Read the chain file 'path' (strictly parsed, or decoded as a fuzz input when 'raw') into
+ * 'c' and run it into 'out'.  Returns 0 when it ran; -1 when it is unreadable, not a chain or
+ * has no statement; or gc_run_input's exit code when the evaluator could not run it.  Not 0:
+ * one line naming the path in 'why'.  'sig' (may be NULL) gets its '# signature:' header. */
+int gc_replay_file(gc_target *t, const char *path, int raw, gc_chain *c, gc_outcome *out, char *sig, size_t siglen,
+                   char *why, size_t whylen);
+
+/* Run a chain file in a fresh process (`exe replay --json -q …` on 'target').  Returns 1 if
+ * it escaped and fills sig (may be NULL), 0 if not, -1 if the run failed. */
+int gc_confirm_fresh(const char *exe, const gc_session_opts *target, const char *file, int raw, char *sig,
+                     size_t siglen);
+
+#endif

@@ -1,0 +1,76 @@
+/* test_reproducer.c — the reproducer's audit-event tables are the effect oracle's: every
+ * event of oracle.c's table is in the written script's table of its capability (write
+ * events with the indices of their path arguments), and the script's tables hold nothing
+ * else.  No interpreter: the script is only written, as triage writes it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "reproducer.h"
+
+/* The text of the script's "NAME = {...}" table, or "" when it has none. */
+static const char *table(const char *script, const char *name, char *buf, size_t len)
+{
+    char head[64];
+    snprintf(head, sizeof head, "\n%s = {", name);
+    const char *s = strstr(script, head);
+    const char *e = s ? strchr(s, '}') : NULL;
+    snprintf(buf, len, "%.*s", s && e ? (int)(e - s - strlen(head)) : 0, s && e ? s + strlen(head) : "");
+    return buf;
+}
+
+static int count(const char *s, const char *what)
+{
+    int n = 0;
+    for (const char *p = s; (p = strstr(p, what)); p += strlen(what))
+        n++;
+    return n;
+}
+
+int main(void)
+{
+    static gc_target t;
+    static gc_chain c;
+    static gc_outcome o;
+    snprintf(t.spec.name, sizeof t.spec.name, "test");
+    t.spec.requires_json = "{\"subprocess\": false}";
+    const char *text = "subprocess.os.system\n";
+    CHECK(gc_chain_parse((const uint8_t *)text, strlen(text), GC_PARSE_STRICT, &c, NULL) == 0, "parse");
+    o.escaped = 1;
+    o.escape.kind = GC_KIND_EFFECT;
+    o.escape.cap = GC_CAP_SPAWN;
+    snprintf(o.escape.primitive, sizeof o.escape.primitive, "os.system");
+    gc_strbuf sb;
+    gc_sb_init(&sb);
+    gc_reproducer_write(&t, &c, &o, &sb);
+
+    static const struct {
+        const char *name;
+        gc_cap cap;
+    } tables[] = {{"SPAWN_EVENTS", GC_CAP_SPAWN}, {"NET_EVENTS", GC_CAP_NETWORK}, {"WRITE_EVENTS", GC_CAP_WRITE}};
+    char buf[8192], item[256];
+    for (size_t k = 0; k < sizeof tables / sizeof tables[0]; k++) {
+        table(sb.data, tables[k].name, buf, sizeof buf);
+        int n = 0;
+        const char *ev;
+        gc_cap cap;
+        int p[2];
+        for (size_t i = 0; gc_oracle_event(i, &ev, &cap, p) == 0; i++) {
+            if (cap != tables[k].cap)
+                continue;
+            n++;
+            if (cap != GC_CAP_WRITE)
+                snprintf(item, sizeof item, "'%s'", ev);
+            else if (p[1] < 0)
+                snprintf(item, sizeof item, "'%s': (%d,)", ev, p[0]);
+            else
+                snprintf(item, sizeof item, "'%s': (%d, %d)", ev, p[0], p[1]);
+            CHECK(strstr(buf, item) != NULL, "%s of the reproducer lacks %s (oracle.c has it)", tables[k].name, item);
+        }
+        int items = count(buf, "'") / 2;
+        CHECK(items == n, "%s of the reproducer has %d events, oracle.c %d", tables[k].name, items, n);
+    }
+    gc_sb_free(&sb);
+    return check_summary();
+}

@@ -1,0 +1,150 @@
+/* gate.c — see gate.h. */
+#include "gate.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "replay.h"
+#include "report.h"
+#include "sweep.h"
+#include "xalloc.h"
+
+/* What the phases found, for the verdict and the reports. */
+typedef struct {
+    gc_case_result *results; /* one per saved case */
+    int still, bad;          /* saved cases that still escape; unreadable ones */
+    gc_campaign_result fr;
+    int fuzzed;              /* fr holds a finished campaign */
+    gc_finding *swf;         /* the sweep's escapes */
+    int nsw;
+} gate_run;
+
+int gc_gate_cases(const char *dir, int given, gc_strlist *cases)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        if (!given)
+            return 0;
+        gc_die_msg("escapes folder %s is not readable", dir);
+        return GC_EXIT_USAGE;
+    }
+    gc_strlist all = {0};
+    int rc = gc_collect_inputs(dir, &all) < 0 ? GC_EXIT_USAGE : 0;
+    for (int i = 0; i < all.n; i++) {
+        size_t l = strlen(all.v[i]);
+        if (l > 6 && strcmp(all.v[i] + l - 6, ".chain") == 0)
+            gc_sl_add(cases, all.v[i]);
+    }
+    gc_sl_free(&all);
+    return rc;
+}
+
+/* A saved case that still escapes: its result from the replay's outcome. */
+static void still_escapes(gc_case_result *cr, const gc_outcome *out)
+{
+    cr->escaped = 1;
+    gc_strbuf sb;
+    gc_sb_init(&sb);
+    gc_escape_chain_text(out, &sb);
+    snprintf(cr->chain, sizeof cr->chain, "%s", sb.data);
+    gc_sb_free(&sb);
+    snprintf(cr->signature, sizeof cr->signature, "%s", out->signature);
+    snprintf(cr->kind, sizeof cr->kind, "%s", gc_kind_name(out->escape.kind));
+    snprintf(cr->cap, sizeof cr->cap, "%s", gc_cap_name(out->escape.cap));
+    snprintf(cr->prim, sizeof cr->prim, "%s", out->escape.primitive);
+}
+
+/* 1. every saved case must now be blocked.  0 or GC_EXIT_HARNESS. */
+static int replay_cases(gc_target *t, const gc_gate_opts *o, const gc_strlist *cases, gate_run *g)
+{
+    static gc_chain chain;
+    static gc_outcome out;
+    fprintf(stderr, "gatecrash: gate %s: replaying %d saved case(s) from %s\n", t->spec.name, cases->n,
+            o->escapes_dir);
+    for (int i = 0; i < cases->n; i++) {
+        gc_case_result *cr = &g->results[i];
+        const char *b = strrchr(cases->v[i], '/');
+        snprintf(cr->file, sizeof cr->file, "%s", b ? b + 1 : cases->v[i]);
+        char why[PATH_MAX + 1100];
+        int rc = gc_replay_file(t, cases->v[i], 0, &chain, &out, cr->signature, sizeof cr->signature, why,
+                                sizeof why);
+        if (rc < 0) {
+            gc_die_msg("%s: not a readable chain file", cases->v[i]);
+            cr->unreadable = 1;
+            g->bad++;
+        } else if (rc) {
+            gc_die_msg("%s", why);
+            return GC_EXIT_HARNESS;
+        } else if (out.escaped) {
+            g->still++;
+            still_escapes(cr, &out);
+            printf("ESCAPES   %s: %s via %s\n", cr->file, cr->signature, cr->chain);
+        } else {
+            printf("blocked   %s\n", cr->file);
+        }
+    }
+    return 0;
+}
+
+/* 2. fuzz from the stored corpus.  0 or the campaign's exit code. */
+static int fuzz(gc_target *t, const gc_gate_opts *o, gate_run *g)
+{
+    fprintf(stderr, "gatecrash: gate %s: fuzzing for %lds\n", t->spec.name, o->fuzz->seconds);
+    int rc = gc_campaign_run(t, o->fuzz, &g->fr);
+    if (rc)
+        return rc;
+    g->fuzzed = 1;
+    gc_campaign_print_table(&g->fr, t->spec.name);
+    return 0;
+}
+
+/* 3. nothing within the sweep depth.  0 or the sweep's exit code. */
+static int sweep(gc_target *t, const gc_gate_opts *o, gate_run *g)
+{
+    fprintf(stderr, "gatecrash: gate %s: sweeping to depth %ld\n", t->spec.name, o->sweep_depth);
+    gc_sweep_opts swo = {.depth = (int)o->sweep_depth, .max_nodes = 2000000, .quiet = 1};
+    gc_sweep_stats sst;
+    int rc = gc_sweep(t, &swo, &sst);
+    if (!rc)
+        g->nsw = gc_sweep_findings(&g->swf);
+    return rc;
+}
+
+/* The reports and the verdict line; the gate's exit code. */
+static int verdict(gc_target *t, const gc_gate_opts *o, int ncases, const gate_run *g)
+{
+    gc_rm_tree(o->scratch);
+    gc_gate_report rep = {t, o->escapes_dir, g->results, ncases, g->fuzzed ? &g->fr : NULL, o->fuzz->seconds,
+                          o->sweep_depth, g->swf, g->nsw, 0};
+    rep.pass = g->still == 0 && g->bad == 0 && (!g->fuzzed || g->fr.nfound == 0) && g->nsw == 0;
+    if (gc_report_write(&rep, o->report_dir, o->base) != 0) {
+        gc_die_msg("cannot write the report into %s: %s", o->report_dir, strerror(errno));
+        return GC_EXIT_HARNESS;
+    }
+    printf("gate %s: %s — %d of %d saved case(s) still escape, %d escape(s) found by fuzzing, %d by the sweep; "
+           "report: %s/report.{md,json,sarif}\n",
+           t->spec.name, rep.pass ? "PASS" : "FAIL", g->still, ncases, g->fuzzed ? g->fr.nfound : 0, g->nsw,
+           o->report_dir);
+    return g->bad ? GC_EXIT_USAGE : rep.pass ? GC_EXIT_OK : GC_EXIT_ESCAPE;
+}
+
+int gc_gate(gc_target *t, const gc_gate_opts *o, const gc_strlist *cases)
+{
+    gate_run g = {.results = gc_xcalloc((size_t)cases->n + 1, sizeof *g.results)};
+    int rc = replay_cases(t, o, cases, &g);
+    if (!rc && o->fuzz->seconds > 0)
+        rc = fuzz(t, o, &g);
+    if (!rc && o->sweep_depth > 0)
+        rc = sweep(t, o, &g);
+    if (!rc)
+        rc = verdict(t, o, cases->n, &g);
+    free(g.swf);
+    if (g.fuzzed)
+        gc_campaign_result_free(&g.fr);
+    free(g.results);
+    return rc;
+}

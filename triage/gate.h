@@ -1,0 +1,31 @@
+/* gate.h — the release gate.
+ *
+ * Owns: the gate's three phases on an open target — every saved case replayed (each must be
+ * blocked now), fuzzing from the stored corpus, a sweep to a depth — its verdict (pass: no
+ * saved case escapes, nothing found, no case unreadable) and its reports (report.h).  The
+ * command line resolves and confines the folders and starts the target first. */
+#ifndef GATECRASH_GATE_H
+#define GATECRASH_GATE_H
+
+#include "campaign.h"
+#include "fsutil.h"
+
+typedef struct {
+    const char *escapes_dir;      /* the saved cases (absolute) */
+    const char *report_dir;       /* report.{md,json,sarif} (absolute) */
+    const char *base;             /* SARIF paths are relative to it when inside it */
+    const gc_campaign_opts *fuzz; /* seconds 0: no fuzzing */
+    long sweep_depth;             /* 0: no sweep */
+    const char *scratch;          /* the replays' scratch folder: removed before the report */
+} gc_gate_opts;
+
+/* The saved cases: the *.chain files in 'dir', none when there is no such folder unless
+ * 'given' (then an error).  0 or GC_EXIT_USAGE, message printed. */
+int gc_gate_cases(const char *dir, int given, gc_strlist *cases);
+
+/* Run the phases, write the reports and print the verdict line.  GC_EXIT_OK (pass),
+ * GC_EXIT_ESCAPE (fail), GC_EXIT_USAGE (a case was unreadable), or the exit code of the step
+ * that could not run. */
+int gc_gate(gc_target *t, const gc_gate_opts *o, const gc_strlist *cases);
+
+#endif
