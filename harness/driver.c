@@ -8,7 +8,7 @@
  * AFL++'s libAFLDriver, fuzz_gate_afl: persistent mode, the fork server deferred until
  * LLVMFuzzerInitialize has returned.  Which engine it runs under is seen at run time
  * (gc_feedback_afl_runtime), so OSS-Fuzz's AFL++ build of this file needs nothing special.
- * This is the one coverage-instrumented file (CMakeLists.txt says why the target is not). */
+ * Coverage-instrumented, as is the target's own file; the core library is not (CMakeLists.txt). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,6 @@
 /* fuzz_gate.c — the fuzz_gate target (fuzz_gate.h): fuzz_target.h for chains on one gate.
- * Not coverage-instrumented (it is in the core library: CMakeLists.txt says why). */
+ * Compiled into each of its binaries: coverage-instrumented with driver.c in fuzz_gate and
+ * fuzz_gate_afl (its branches are signal: CMakeLists.txt), plain in fuzz_gate-test. */
 #include "fuzz_gate.h"
 
 #include <stdint.h>
