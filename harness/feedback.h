@@ -42,7 +42,7 @@ enum {
     GC_FB_TRANSITIONS = 1, GC_FB_NAMES = 2, GC_FB_MODULES = 4, GC_FB_CLASSES = 8, GC_FB_PRIMS = 16,
     GC_FB_GATE = 32, GC_FB_COUNTS = 64, GC_FB_ALL = 127,
     GC_FB_FULL = GC_FB_ALL & ~GC_FB_COUNTS,
-    GC_FB_COARSE = GC_FB_FULL & ~GC_FB_NAMES, /* AFL++'s default (see driver.c) */
+    GC_FB_COARSE = GC_FB_FULL & ~GC_FB_NAMES, /* AFL++'s default (see fuzz_gate_config.c) */
     GC_FB_DEFAULT = GC_FB_CLASSES | GC_FB_PRIMS
 };
 extern unsigned gc_feedback_signals;

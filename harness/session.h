@@ -1,4 +1,5 @@
-/* session.h — start-up shared by every front end (libFuzzer glue, AFL++ glue, CLI).
+/* session.h — start-up shared by every front end (the fuzz_gate target under any engine or
+ * none, the CLI).
  *
  * Owns: turning "which target" options into an open target (target.json folder or
  * --sandbox/--requires, optional mode override), the one-time display of the gate's own

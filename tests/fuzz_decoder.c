@@ -1,31 +1,58 @@
-/* fuzz_decoder.c — libFuzzer target for the chain decoder alone: any bytes decode
- * (leniently) without crashing, within bounds, and whatever decodes prints to text that
- * decodes strictly back to the same chain.  No interpreter involved. */
+/* fuzz_decoder.c — the fuzz_decoder target (fuzz_target.h): the chain decoder alone.  Any
+ * bytes decode (leniently) without crashing, within bounds, and whatever decodes prints to
+ * text that decodes strictly back to the same chain; anything else is a finding, its
+ * reason printed.  No interpreter involved, no options, no mutator of its own. */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "chain.h"
+#include "fuzz_target.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int gc_fuzz_initialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    return 0;
+}
+
+int gc_fuzz_test_one_input(const uint8_t *data, size_t size)
 {
     static gc_chain a, b;
     gc_parse_error err;
+    int verdict = GC_FUZZ_KEEP;
     gc_chain_parse(data, size, GC_PARSE_LENIENT, &a, NULL);
-    if (a.nstmts > GC_MAX_STMTS)
-        abort();
+    if (a.nstmts > GC_MAX_STMTS) {
+        fprintf(stderr, "decoded %d statements, more than %d\n", a.nstmts, GC_MAX_STMTS);
+        return GC_FUZZ_FINDING;
+    }
     gc_strbuf sb;
     gc_sb_init(&sb);
     gc_chain_print(&a, &sb);
     if (gc_chain_parse((const uint8_t *)sb.data, sb.len, GC_PARSE_STRICT, &b, &err) != 0) {
         fprintf(stderr, "printed chain does not parse: %d:%d %s\n%s", err.line, err.col, err.msg, sb.data);
-        abort();
-    }
-    if (!gc_chain_equal(&a, &b)) {
+        verdict = GC_FUZZ_FINDING;
+    } else if (!gc_chain_equal(&a, &b)) {
         fprintf(stderr, "round trip changed the chain:\n%s", sb.data);
-        abort();
+        verdict = GC_FUZZ_FINDING;
     }
-    /* strict decoding of the raw bytes must not crash either */
-    gc_chain_parse(data, size, GC_PARSE_STRICT, &b, &err);
     gc_sb_free(&sb);
+    /* strict decoding of the raw bytes must not crash either */
+    if (verdict == GC_FUZZ_KEEP)
+        gc_chain_parse(data, size, GC_PARSE_STRICT, &b, &err);
+    return verdict;
+}
+
+size_t gc_fuzz_mutate(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
+{
+    (void)data, (void)size, (void)max_size, (void)seed;
     return 0;
 }
+
+size_t gc_fuzz_crossover(const uint8_t *d1, size_t s1, const uint8_t *d2, size_t s2, uint8_t *out,
+                         size_t max_out, unsigned int seed)
+{
+    (void)d1, (void)s1, (void)d2, (void)s2, (void)out, (void)max_out, (void)seed;
+    return 0;
+}
+
+void gc_fuzz_cleanup(void) {}

@@ -5,8 +5,9 @@
 # (and $WORK for objects).  Drives the compiler directly, like most OSS-Fuzz build.sh files:
 #   - the harness core (CMakeLists.txt GATECRASH_CORE_SOURCES) is compiled WITHOUT coverage
 #     instrumentation (-fsanitize=fuzzer-no-link / -fsanitize-coverage=* are stripped; with
-#     afl-clang-* an AFL_LLVM_ALLOWLIST names driver.c only), sanitizers kept;
-#   - harness/driver.c gets the full $CFLAGS, and the link adds $LIB_FUZZING_ENGINE
+#     afl-clang-* an AFL_LLVM_ALLOWLIST names the two files below only), sanitizers kept;
+#   - harness/driver.c and harness/fuzz_gate.c (the engine glue and the target's own file)
+#     get the full $CFLAGS, and the link adds $LIB_FUZZING_ENGINE
 #     (-fsanitize=fuzzer: libFuzzer with clang, libAFLDriver.a with afl-clang-fast) and
 #     harness/fuzz_gate.map.
 # Produces in $OUT:
@@ -67,7 +68,7 @@ mapfile -t core < <(sed -n '/^set(GATECRASH_\(BASE\|CORE\)_SOURCES/,/)/p' "$root
 ((${#core[@]} > 5)) || die "could not read GATECRASH_CORE_SOURCES from $root/CMakeLists.txt"
 
 # Core flags: $CFLAGS without coverage instrumentation (see CMakeLists.txt: only the engine
-# glue is instrumented; the signal is the Python-side feedback).
+# glue and the target's own file are instrumented; the signal is the Python-side feedback).
 core_cflags=()
 for f in $CFLAGS; do
   case $f in
@@ -82,8 +83,8 @@ common=(-std=gnu11 -Wall -Wextra -I"$root/harness" -I"$root/harness/base" "${py_
 
 case $(basename "${CC%% *}") in
   afl-*)
-    # afl-clang-fast instruments whatever it compiles: keep that to driver.c.
-    echo "driver.c" >"$work/afl-allowlist.txt"
+    # afl-clang-fast instruments whatever it compiles: keep that to driver.c and fuzz_gate.c.
+    printf '%s\n' driver.c fuzz_gate.c >"$work/afl-allowlist.txt"
     export AFL_LLVM_ALLOWLIST=$work/afl-allowlist.txt
     export AFL_QUIET=1
     ;;
@@ -96,12 +97,14 @@ for src in "${core[@]}"; do
   $CC "${core_cflags[@]}" "${common[@]}" -c "$root/$src" -o "$o"
   objs+=("$o")
 done
-$CC "${driver_cflags[@]}" "${common[@]}" -c "$root/harness/driver.c" -o "$obj/driver.o"
+for src in driver fuzz_gate; do
+  $CC "${driver_cflags[@]}" "${common[@]}" -c "$root/harness/$src.c" -o "$obj/$src.o"
+done
 
 # Link: the engine, the version script (libFuzzer's string-compare interceptors stay
 # local), libpython/cjson/seccomp/libcrypto found at run time in $OUT/lib.
 # shellcheck disable=SC2086 # $LIB_FUZZING_ENGINE may hold several words
-$CC "${driver_cflags[@]}" "$obj/driver.o" "${objs[@]}" $LIB_FUZZING_ENGINE \
+$CC "${driver_cflags[@]}" "$obj/driver.o" "$obj/fuzz_gate.o" "${objs[@]}" $LIB_FUZZING_ENGINE \
   -Wl,--version-script="$root/harness/fuzz_gate.map" \
   "${py_ldflags[@]}" -lcjson -lseccomp -lcrypto -lrt -lm -ldl -lpthread \
   -Wl,-rpath,'$ORIGIN/lib' -o "$OUT/fuzz_gate"

@@ -2,14 +2,12 @@
  *
  * Owns: FNV-1a, the one hash the harness uses for ids that must not change between runs or
  * builds: the 64-bit variant (the probe cache's key and a recorded input's crash-HASH name in
- * driver.c, over bytes; the list-content fingerprint in nscache.c, over whole pointer values)
+ * fuzz_gate.c, over bytes; the list-content fingerprint in nscache.c, over whole pointer values)
  * and the 32-bit variant over C strings (feedback.c's feature ids, chained from a start the
  * caller chooses).  Header-only: the callers are on the per-input path.
  *
- * The 64-bit variant is a step, not a whole-buffer function, because driver.c is the one
- * coverage-instrumented file: a loop inlined from a helper lays its coverage counters out in
- * another order than a loop written in place, and libFuzzer then takes another path for the
- * same -seed.  driver.c's two loops are one line each around gc_fnv1a64_step. */
+ * The 64-bit variant is a step, not a whole-buffer function: fuzz_gate.c steps over bytes
+ * (one loop, fnv_bytes), nscache.c over words. */
 #ifndef GATECRASH_HASH_H
 #define GATECRASH_HASH_H
 

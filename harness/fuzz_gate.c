@@ -1,0 +1,453 @@
+/* fuzz_gate.c — the fuzz_gate target (fuzz_gate.h): fuzz_target.h for chains on one gate.
+ * Compiled into each of its binaries: coverage-instrumented with driver.c in fuzz_gate and
+ * fuzz_gate_afl (its branches are signal: CMakeLists.txt), plain in fuzz_gate-test. */
+#include "fuzz_gate.h"
+
+#include <stdint.h>
+#include <time.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/personality.h>
+#include <sys/resource.h>
+#include <malloc.h>
+
+#include "backstop.h"
+#include "confine.h"
+#include "eval.h"
+#include "feedback.h"
+#include "fsutil.h"
+#include "fuzz_target.h"
+#include "hash.h"
+#include "mutator.h"
+#include "nscache.h"
+#include "state.h"
+#include "timelimit.h"
+
+static gc_fuzz_gate_config cfg;
+static gc_target target;
+static struct timespec started;
+static unsigned long execs, evaluated; /* inputs; inputs that decoded to a chain and ran */
+static char **known;
+static int nknown;
+
+static void add_known(const char *sig)
+{
+    char **nk = realloc(known, (size_t)(nknown + 1) * sizeof *known);
+    if (!nk)
+        return;
+    known = nk;
+    known[nknown++] = strdup(sig);
+}
+
+static void load_known(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char line[512];
+    while (f && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        if (line[0])
+            add_known(line);
+    }
+    if (f)
+        fclose(f);
+}
+
+static int is_known(const char *sig)
+{
+    for (int i = 0; i < nknown; i++)
+        if (strcmp(known[i], sig) == 0)
+            return 1;
+    return 0;
+}
+
+static volatile int in_input; /* an input is running: an exit now is the input's doing */
+static gc_chain *current;
+
+static void print_stats(void)
+{
+    if (in_input && current) { /* something the chain reached ended the process */
+        gc_strbuf sb;
+        gc_sb_init(&sb);
+        gc_chain_print_oneline(current, &sb);
+        fprintf(stderr, "gatecrash: error: the process is exiting in the middle of an input: %s\n", sb.data);
+        gc_sb_free(&sb);
+    }
+    const gc_nscache_stats *s = gc_nscache_stats_get();
+    char line[512];
+    snprintf(line, sizeof line,
+             "gatecrash: stats: inputs %lu, chains run %lu, namespace installs %lu, reuses %lu, drops %lu "
+             "(%zu objects watched), dicts put back %lu, state repairs %lu, inputs stopped by the time limit %lu, by the memory "
+             "limit %lu, process creations stopped by the backstop %lu, full state checks %lu\n",
+             execs, evaluated, s->installs, s->reuses, s->drops, s->watched, s->restores, gc_state_total_repairs(),
+             gc_limit_timeouts, gc_limit_ooms, gc_backstop_blocked, gc_state_total_checks());
+    fputs(line, stderr);
+    /* $GATECRASH_STATS_FILE: one line per process, appended in one write (libFuzzer's
+     * fork-mode jobs log to files it deletes; the campaign and the soak add these up) */
+    int fd = cfg.stats_file ? open(cfg.stats_file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644) : -1;
+    if (fd >= 0) {
+        ssize_t w = write(fd, line, strlen(line));
+        (void)w;
+        close(fd);
+    }
+}
+
+void gc_fuzz_cleanup(void)
+{
+    static int done;
+    if (done++)
+        return;
+    print_stats();
+}
+
+/* --escapes=record: the same run twice must see the same addresses (sets of objects
+ * iterate in address order, reprs print them, and what `[#K]` names follows), so the
+ * process runs again without address randomization, as setarch -R would.  Where the
+ * kernel refuses (a container's seccomp profile), one warning line and randomization stays. */
+static void without_aslr(char **argv)
+{
+    int p = personality(0xffffffff);
+    if (p != -1 && (p & ADDR_NO_RANDOMIZE))
+        return;
+    char exe[4096];
+    if (p != -1 && gc_exe_path(exe, sizeof exe) == 0 && personality((unsigned long)p | ADDR_NO_RANDOMIZE) != -1)
+        execv(exe, argv);
+    fprintf(stderr, "gatecrash: warning: address randomization stays on (%s): this bounded run may not "
+            "repeat exactly\n", strerror(errno));
+}
+
+static gc_value_kind probe(const gc_chain *c, int stmt);
+
+/* The configuration into the harness library's settings: the one place they are set. */
+static void apply_config(void)
+{
+    gc_nscache_enabled = cfg.reuse;
+    gc_eval_step_errors = 0; /* the probe reads values, never why a step failed (naive loop too) */
+    gc_input_time_limit = cfg.input_timeout;
+    gc_feedback_signals = cfg.signals;
+    gc_feedback_enabled = cfg.feedback;
+    for (int i = 0; i < cfg.nknown_files; i++)
+        load_known(cfg.known_files[i]);
+}
+
+/* The gate is loaded: the mutator learns its roots and the oracle's targets. */
+static void prepare_mutator(void)
+{
+    static char roots[64][65];
+    static const char *ptrs[64];
+    int n = gc_session_roots(&target, roots, 64);
+    for (int i = 0; i < n; i++)
+        ptrs[i] = roots[i];
+    gc_mutator_set_roots(ptrs, n);
+    if (gc_feedback_enabled)
+        gc_feedback_gate_module(target.module);
+    static const char *targets[256];
+    gc_mutator_set_targets(targets, gc_oracle_target_names(targets, 256));
+    if (cfg.chain_mutator)
+        gc_mutator_set_probe(probe);
+}
+
+int gc_fuzz_initialize(int *argc, char ***argv)
+{
+    int rc = gc_confine_note_argv(*argc, *argv); /* the folders this process's run writes */
+    if (!rc)
+        rc = gc_fuzz_gate_configure(&cfg, *argc, *argv);
+    if (rc)
+        return rc;
+    apply_config();
+    if (cfg.escapes == GC_ESCAPES_RECORD)
+        without_aslr(*argv);
+    /* the Python-side features go to AFL++'s map, not to libFuzzer's counters */
+    if (cfg.afl && gc_feedback_enabled && !gc_feedback_attach_afl()) {
+        gc_die_msg("AFL++'s runtime did not take the Python-side features' edges");
+        return GC_EXIT_HARNESS;
+    }
+    rc = gc_session_start(&target, &cfg.session);
+    if (rc)
+        return rc;
+    setenv("GATECRASH_LOG_SHOWN", "1", 1);
+    atexit(gc_fuzz_cleanup);
+    clock_gettime(CLOCK_MONOTONIC, &started);
+    prepare_mutator();
+    return 0;
+}
+
+/* The mutator's probe: evaluate the chain (a cached namespace makes this cheap) and say
+ * what the value at the end of statement 'stmt' is. */
+static int probe_stmt;
+static gc_value_kind probe_kind;
+
+static void probe_step(void *ctx, const gc_step_info *s)
+{
+    (void)ctx;
+    if (s->stmt != probe_stmt)
+        return;
+    PyObject *v = s->value;
+    probe_kind = !v ? GC_VK_NONE
+               : PyModule_Check(v) ? GC_VK_MODULE
+               : PyType_Check(v) ? GC_VK_TYPE
+               : PyExceptionInstance_Check(v) ? GC_VK_EXCEPTION
+               : PyTraceBack_Check(v) ? GC_VK_TRACEBACK
+               : PyFrame_Check(v) ? GC_VK_FRAME
+               : PyCell_Check(v) ? GC_VK_CELL
+               : PyFunction_Check(v) || PyCFunction_Check(v) || PyMethod_Check(v) ? GC_VK_FUNCTION
+               : PyDict_Check(v) ? GC_VK_MAPPING
+               : PyList_Check(v) || PyTuple_Check(v) || PyAnySet_Check(v) ? GC_VK_SEQUENCE
+               : GC_VK_OTHER;
+}
+
+/* The seccomp backstop goes on with the first input (or probe), in the process that runs
+ * inputs: never in libFuzzer's fork/merge/minimize parents or AFL++'s fork server, which
+ * start processes and run no input. */
+static void arm_backstop(void)
+{
+    char err[256];
+    int rc = gc_confine_self(); /* first: the supervisor and watchdog threads inherit it */
+    if (rc)
+        exit(rc);
+    if (!gc_backstop_armed() && gc_backstop_arm(err, sizeof err) != 0) {
+        gc_die_msg("%s", err);
+        exit(GC_EXIT_HARNESS);
+    }
+}
+
+/* What the last statement of each input run lately ended on, by a hash of the input's
+ * bytes: libFuzzer mutates the input it has just run (up to -mutate_depth times in a row)
+ * or a corpus entry it ran before, so the probe rarely has to evaluate a chain again. */
+#define KIND_CACHE 16384
+static struct {
+    uint64_t h;
+    unsigned char kind;
+} kind_cache[KIND_CACHE];
+static uint64_t mutating; /* hash of the input being mutated; 0: none */
+
+/* 64-bit FNV-1a of the bytes: the probe cache's key (| 1, so never 0) and record mode's
+ * crash-HASH name. */
+static uint64_t fnv_bytes(const uint8_t *d, size_t n)
+{
+    uint64_t h = GC_FNV64_OFFSET;
+    for (size_t i = 0; i < n; i++)
+        h = gc_fnv1a64_step(h, d[i]);
+    return h;
+}
+
+static uint64_t hash_input(const uint8_t *d, size_t n) { return fnv_bytes(d, n) | 1; }
+
+static gc_value_kind probe(const gc_chain *c, int stmt)
+{
+    static gc_outcome out;
+    char err[256];
+    if (mutating && stmt == c->nstmts - 1 && kind_cache[mutating % KIND_CACHE].h == mutating)
+        return (gc_value_kind)kind_cache[mutating % KIND_CACHE].kind;
+    arm_backstop();
+    probe_stmt = stmt;
+    probe_kind = GC_VK_NONE;
+    if (gc_run_input(&target, c, &out, probe_step, NULL, err, sizeof err) != 0 || out.escaped)
+        return GC_VK_NONE;
+    return probe_kind;
+}
+
+/* Three edits in four are chain-level; the rest, and any the chain mutator cannot make,
+ * are the engine's own byte-level mutations. */
+size_t gc_fuzz_mutate(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
+{
+    if (!cfg.chain_mutator || seed % 4 == 0)
+        return 0;
+    mutating = hash_input(data, size);
+    size_t n = gc_mutate_chain(data, size, max_size, seed);
+    mutating = 0;
+    return n;
+}
+
+size_t gc_fuzz_crossover(const uint8_t *d1, size_t s1, const uint8_t *d2, size_t s2, uint8_t *out,
+                         size_t max_out, unsigned int seed)
+{
+    return cfg.chain_mutator ? gc_crossover_chain(d1, s1, d2, s2, out, max_out, seed) : 0;
+}
+
+/* --escapes=record: the input is saved as libFuzzer would save a crash (prefix + "crash-" +
+ * a hash of the bytes; temp file and rename), and fuzzing goes on.  One process, one seed,
+ * a bounded number of runs, and no input ending the run: the same campaign twice finds the
+ * same escapes (libFuzzer's fork mode cannot promise that: its jobs get time slices). */
+static void record_input(const uint8_t *data, size_t size)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%scrash-%016llx", cfg.artifact_prefix, (unsigned long long)fnv_bytes(data, size));
+    if (gc_write_atomic(path, (const char *)data, size, 0) != 0)
+        fprintf(stderr, "gatecrash: error: cannot save %s\n", path);
+}
+
+/* The input's resolved chain, for a fresh process to run what this one ran (fuzz_gate.h):
+ * written before the engine saves the input, atomically, so a reader finds all or nothing. */
+static void record_resolved(const uint8_t *data, size_t size, const gc_outcome *o)
+{
+    if (!cfg.resolved_dir[0])
+        return;
+    static gc_chain ran;
+    gc_outcome_ran_chain(o, &ran);
+    char hex[41], path[4200];
+    gc_sha1_hex(data, size, hex);
+    snprintf(path, sizeof path, "%s/%s", cfg.resolved_dir, hex);
+    gc_strbuf sb;
+    gc_sb_init(&sb);
+    gc_sb_printf(&sb, "# resolved chain of crash input %s, as the fuzzing process ran it\n# signature: %s\n# escape: ",
+                 hex, o->signature);
+    gc_escape_chain_text(o, &sb);
+    gc_sb_putc(&sb, '\n');
+    gc_chain_print(&ran, &sb);
+    if (gc_mkdirs(cfg.resolved_dir) < 0 || gc_write_atomic(path, sb.data, sb.len, 0) != 0)
+        fprintf(stderr, "gatecrash: error: cannot save %s\n", path);
+    gc_sb_free(&sb);
+}
+
+/* Resident memory now, and the peak, at input 2^16, 2^17, ... and at 100k, 1M, 10M: the
+ * engines report only the peak, which one input's short-lived allocation (within the
+ * per-input budget) raises for good; growth shows in the resident size.  With it, what
+ * Python holds (its allocated blocks, the modules loaded), to tell the interpreter's growth
+ * from the engine's corpus. */
+Py_ssize_t _Py_GetAllocatedBlocks(void); /* libpython's (sys.getallocatedblocks), no public header */
+
+static void report_memory(void)
+{
+    if ((execs < 65536 || (execs & (execs - 1))) && execs != 100000 && execs != 1000000 && execs != 10000000)
+        return;
+    long pages = -1, resident = -1;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f) {
+        if (fscanf(f, "%ld %ld", &pages, &resident) != 2)
+            resident = -1;
+        fclose(f);
+    }
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    /* what Python holds: blocks allocated, loaded modules */
+    Py_ssize_t blocks = _Py_GetAllocatedBlocks();
+    PyObject *mods = PyImport_GetModuleDict();
+    fprintf(stderr, "gatecrash: memory at input %lu: resident %.1f MB, peak %.1f MB, Python blocks %zd, "
+            "modules %zd\n", execs,
+            resident < 0 ? -1.0 : (double)resident * (double)sysconf(_SC_PAGESIZE) / 1048576.0, ru.ru_maxrss / 1024.0,
+            blocks, mods ? PyDict_GET_SIZE(mods) : (Py_ssize_t)-1);
+}
+
+/* One line: 'prefix' and the chain, flushed. */
+static void trace_chain(FILE *f, const char *prefix, const gc_chain *c)
+{
+    gc_strbuf sb;
+    gc_sb_init(&sb);
+    gc_chain_print_oneline(c, &sb);
+    fprintf(f, "%s%s\n", prefix, sb.data);
+    fflush(f);
+    gc_sb_free(&sb);
+}
+
+/* Upkeep of a long process, before each input: give freed memory back every 4096 inputs
+ * (after one input's short-lived big allocation glibc keeps the pages: its mmap threshold
+ * rises to the freed size, and the process looks like it grows; a trim costs well under a
+ * millisecond), and collect cyclic garbage every 65536 (it piles up in the oldest
+ * generation, which CPython collects rarely).  Figures: docs/PERFORMANCE.md. */
+static void upkeep(void)
+{
+    if ((execs & 4095) == 0)
+        malloc_trim(0);
+    if ((execs & 65535) == 0)
+        gc_eval_collect_first = 1;
+    report_memory();
+}
+
+/* --escapes=continue|record (benchmarks: time to each signature): one line per new
+ * signature, the input saved in record mode; no finding. */
+static void report_new_escape(const uint8_t *data, size_t size, const gc_outcome *o)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    double t = (double)(now.tv_sec - started.tv_sec) + (double)(now.tv_nsec - started.tv_nsec) / 1e9;
+    gc_strbuf sb;
+    gc_sb_init(&sb);
+    gc_escape_chain_text(o, &sb);
+    fprintf(stderr, "gatecrash: NEW-ESCAPE %.3f %lu %s via %s\n", t, execs, o->signature, sb.data);
+    if (cfg.escapes == GC_ESCAPES_RECORD) {
+        record_resolved(data, size, o);
+        record_input(data, size);
+    }
+    gc_sb_free(&sb);
+    add_known(o->signature);
+}
+
+/* An escape that is a finding: its line (and JSON), the engine's dedup token, the resolved
+ * chain. */
+static void report_escape(const uint8_t *data, size_t size, const gc_outcome *o)
+{
+    gc_strbuf sb;
+    gc_sb_init(&sb);
+    gc_escape_line(&target, o, &sb);
+    fprintf(stderr, "%s\n", sb.data);
+    if (cfg.json) {
+        gc_sb_clear(&sb);
+        gc_escape_json(&target, o, &sb);
+        fprintf(stderr, "%s\n", sb.data);
+    }
+    /* -minimize_crash keeps inputs whose token matches: the same escape */
+    fprintf(stderr, "DEDUP_TOKEN: %s\n", o->signature);
+    gc_sb_free(&sb);
+    record_resolved(data, size, o);
+}
+
+/* Run the decoded chain, feeding the probe cache; exits on a harness error. */
+static void run_chain(const uint8_t *data, size_t size, gc_chain *chain, gc_outcome *outcome)
+{
+    char err[512];
+    arm_backstop();
+    current = chain;
+    in_input = 1;
+    if (cfg.trace_inputs) { /* debugging: the last input before a sudden end */
+        static FILE *tf;
+        if (!tf)
+            tf = fopen(cfg.trace_inputs, "w");
+        if (tf)
+            trace_chain(tf, "", chain);
+    }
+    probe_stmt = chain->nstmts - 1;
+    probe_kind = GC_VK_NONE;
+    int rc = gc_run_input(&target, chain, outcome, cfg.chain_mutator ? probe_step : NULL, NULL, err, sizeof err);
+    in_input = 0;
+    if (cfg.chain_mutator) { /* for the probe, when this input is mutated */
+        uint64_t h = hash_input(data, size);
+        kind_cache[h % KIND_CACHE].h = h;
+        kind_cache[h % KIND_CACHE].kind = (unsigned char)(outcome->escaped ? GC_VK_NONE : probe_kind);
+    }
+    if (rc) {
+        gc_die_msg("%s (after %lu inputs)", err, execs);
+        exit(rc);
+    }
+}
+
+int gc_fuzz_test_one_input(const uint8_t *data, size_t size)
+{
+    static gc_chain chain;    /* large: keep off the stack */
+    static gc_outcome outcome;
+    execs++;
+    upkeep();
+    gc_chain_parse(data, size, GC_PARSE_LENIENT, &chain, NULL);
+    if (chain.nstmts == 0)
+        return GC_FUZZ_REJECT; /* nothing to run: do not add to the corpus */
+    evaluated++;
+    run_chain(data, size, &chain, &outcome);
+    if (outcome.timed_out && !outcome.escaped) {
+        if (cfg.trace_timeouts) /* which chains block (docs/PERFORMANCE.md, "time limit") */
+            trace_chain(stderr, "gatecrash: TIMEOUT via ", &chain);
+        return GC_FUZZ_REJECT; /* a hang, stopped: not worth keeping */
+    }
+    if (!outcome.escaped)
+        return GC_FUZZ_KEEP;
+    if (is_known(outcome.signature))
+        return GC_FUZZ_REJECT; /* found before: neither a finding nor worth keeping in the corpus */
+    if (cfg.escapes != GC_ESCAPES_CRASH) {
+        report_new_escape(data, size, &outcome);
+        return GC_FUZZ_REJECT;
+    }
+    report_escape(data, size, &outcome);
+    return GC_FUZZ_FINDING;
+}
