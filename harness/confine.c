@@ -20,8 +20,7 @@
 #include <unistd.h>
 
 #include "oracle.h"
-#include "session.h"
-#include "target.h"
+#include "diag.h"
 
 /* rights newer than the oldest headers we build with (Debian 12: Linux 6.1) */
 #ifndef LANDLOCK_ACCESS_FS_TRUNCATE
@@ -36,7 +35,6 @@ static char *granted[MAX_GRANTS];
 static int granted_dir[MAX_GRANTS];
 static int ngranted;
 static int active, applied;
-volatile int gc_confine_pending;
 static char pending_path[PATH_MAX], pending_call[16];
 
 /* what a process writes that is no folder of the run's */
@@ -384,11 +382,11 @@ int gc_confine_check_call(pid_t tid, int nr, const unsigned long long args[6])
         if (read_mem(args[(int)w->path[k]], path, sizeof path, 1) != 0 || !path[0] ||
             resolve(tid, dirfd, path, w->follow, abs) != 0 || granted_path(abs))
             continue;
-        if (!gc_confine_pending) {
+        if (!gc_orc.write_pending) {
             snprintf(pending_path, sizeof pending_path, "%s", abs);
             snprintf(pending_call, sizeof pending_call, "%s", w->name);
             atomic_thread_fence(memory_order_release);
-            gc_confine_pending = 1;
+            gc_orc.write_pending = 1;
         }
         return EACCES;
     }
@@ -397,7 +395,7 @@ int gc_confine_check_call(pid_t tid, int nr, const unsigned long long args[6])
 
 void gc_confine_judge(void)
 {
-    if (!gc_confine_pending)
+    if (!gc_orc.write_pending)
         return;
     atomic_thread_fence(memory_order_acquire);
     if (gc_policy_forbids(&gc_orc.policy, GC_CAP_WRITE) && !gc_policy_allows_path(&gc_orc.policy, pending_path)) {
@@ -407,5 +405,5 @@ void gc_confine_judge(void)
     } else {
         gc_oracle_set_refused("a write outside scratch (Landlock)");
     }
-    gc_confine_pending = 0;
+    gc_orc.write_pending = 0;
 }

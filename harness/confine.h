@@ -66,7 +66,6 @@ int gc_confine_filter_rules(void *seccomp_ctx);
 int gc_confine_check_call(pid_t tid, int nr, const unsigned long long args[6]);
 /* The evaluator's thread, after a step: a noted refusal becomes an escape of kind
  * landlock if the policy forbids writing its path (else it is counted as a refusal). */
-extern volatile int gc_confine_pending;
 void gc_confine_judge(void);
 
 #endif

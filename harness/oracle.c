@@ -12,7 +12,6 @@
  * the gate's own hooks, so a gate that enforces with an audit hook refuses first and only
  * what it lets through is judged (the C hook still refuses wreckers at once). */
 #include "oracle.h"
-#include "confine.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -268,7 +267,7 @@ void gc_oracle_reset_input(void)
 {
     gc_orc.escape.set = 0;
     gc_orc.refused[0] = '\0';
-    gc_confine_pending = 0;
+    gc_orc.write_pending = 0;
 }
 
 void gc_oracle_set_escape(gc_kind kind, gc_cap cap, const char *primitive, const char *detail)

@@ -67,6 +67,9 @@ typedef struct {
     gc_mode mode;
     char scratch[4096];   /* realpath of the scratch folder; writes may land only here */
     volatile int in_chain; /* a chain step is running: events are judged */
+    /* a write the confinement's supervisor refused during this step awaits gc_confine_judge
+     * (set on the supervisor's thread, confine.c) */
+    volatile int write_pending;
     int armed;            /* the table is loaded: spawns are blocked from now on */
     gc_escape escape;     /* first escape of the current input */
     char refused[96];     /* last thing the harness refused during the current input */

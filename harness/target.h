@@ -10,14 +10,8 @@
 #include <Python.h>
 #include <limits.h>
 
+#include "diag.h" /* the exit codes */
 #include "oracle.h"
-
-/* Exit codes shared by every command (README "Exit codes"). */
-#define GC_EXIT_OK 0
-#define GC_EXIT_ESCAPE 1
-#define GC_EXIT_USAGE 2  /* bad usage or bad input: arguments, target.json, requires, chains */
-#define GC_EXIT_TARGET 3 /* the target failed to load: module missing/raising, entry missing */
-#define GC_EXIT_HARNESS 4 /* the harness cannot vouch for its results: self-test, state */
 
 typedef enum { GC_INSTALL_RESTRICTIONS = 0, GC_INSTALL_GATES } gc_install_kind;
 
