@@ -4,6 +4,11 @@ SRC=$1
 BIN=$2
 GC=$BIN/gatecrash
 FUZZ=$BIN/fuzz_gate
+# The CPython this build embeds (CMakeLists.txt: GATECRASH_PYTHON): reproducers and the
+# tests' own JSON checks run with it; PYVER is its X.Y.
+PY=$(sed -n 's/^GATECRASH_PYTHON:FILEPATH=//p' "$BIN/CMakeCache.txt" 2>/dev/null)
+PY=${PY:-/usr/bin/python3}
+PYVER=$("$PY" -I -c 'import sys; print("%d.%d" % sys.version_info[:2])')
 # Sanitizer build: leaks are checked at every command's exit (tests/lsan.supp), and a leak
 # exits 23, no exit code of ours, so every expect_exit catches one.  A process the backstop
 # arms cannot start llvm-symbolizer (it stops the fork), so no symbolizer is tried: reports
