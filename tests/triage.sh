@@ -4,7 +4,7 @@
 # writes nothing; two runs at once lose nothing; garbage and non-reproducible inputs are
 # reported, never saved.
 source "$(dirname "$0")/lib.sh" "$@"
-FX=$SRC/tests/fixtures/crashes
+FX=$(crash_fixtures)
 for t in station-1.5.0 station-advisory-fix; do
   expect_exit 0 "triage $t" -- "$GC" triage "$SRC/targets/$t" --out "$WORK/esc/$t" "$FX/$t"
   cp "$WORK/out" "$WORK/triage-$t.log"
@@ -44,8 +44,9 @@ expect_grep ": 0 new, 6 known" "second run: everything known"
 
 # two processes at once on overlapping crash folders: every case once, no debris
 mkdir -p "$WORK/a" "$WORK/b"
-cp "$FX"/station-1.5.0/* "$WORK/a/"; cp "$FX"/station-1.5.0/crash-* "$WORK/b/"
+cp -R "$FX"/station-1.5.0/* "$WORK/a/"; cp "$FX"/station-1.5.0/crash-* "$WORK/b/"
 cp "$FX"/station-1.5.0/constructed-noisy-sys-modules "$WORK/b/"
+[[ -d $FX/station-1.5.0/resolved ]] && cp -R "$FX/station-1.5.0/resolved" "$WORK/b/"
 "$GC" triage "$SRC/targets/station-1.5.0" --out "$WORK/conc" "$WORK/a" >"$WORK/ta.log" 2>&1 &
 "$GC" triage "$SRC/targets/station-1.5.0" --out "$WORK/conc" "$WORK/b" >"$WORK/tb.log" 2>&1
 wait

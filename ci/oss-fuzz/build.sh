@@ -110,7 +110,8 @@ $CC "${driver_cflags[@]}" "$obj/driver.o" "${objs[@]}" $LIB_FUZZING_ENGINE \
 
 # Shared libraries the runner image may lack: everything but the C library family.
 mkdir -p "$OUT/lib"
-ldd "$OUT/fuzz_gate" | awk '$2 == "=>" && $3 ~ /^\// {print $3}' | while read -r lib; do
+pylibdir=$("$PYTHON" -I -c 'import sysconfig; print(sysconfig.get_config_var("LIBDIR"))')
+LD_LIBRARY_PATH=$pylibdir ldd "$OUT/fuzz_gate" | awk '$2 == "=>" && $3 ~ /^\// {print $3}' | while read -r lib; do
   case $(basename "$lib") in
     libc.so*|libm.so*|libdl.so*|libpthread.so*|librt.so*|libutil.so*|ld-linux*|libgcc_s.so*|libstdc++.so*) ;;
     *) cp -L "$lib" "$OUT/lib/" ;;
