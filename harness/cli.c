@@ -265,6 +265,26 @@ static void print_limit_json(const gc_outcome *out, gc_strbuf *sb)
     cJSON_Delete(j);
 }
 
+/* " (found on CPython 3.11.2, replayed on 3.13.0)" when a saved case's "# python:" header
+ * names another minor version than the one embedded (escapes differ between versions),
+ * else "". */
+static void other_python(const unsigned char *data, size_t len, char *note, size_t notelen)
+{
+    note[0] = '\0';
+    static const char key[] = "\n# python: ";
+    const char *h = memmem(data, len, key, sizeof key - 1);
+    if (!h)
+        return;
+    h += sizeof key - 1;
+    size_t n = 0, left = (size_t)((const char *)data + len - h);
+    while (n < left && n < 32 && h[n] != '\n')
+        n++;
+    const char *dot = strchr(PY_VERSION, '.'); /* mm: the length of "3.11" in "3.11.2" */
+    size_t mm = dot ? (size_t)(dot + 1 - PY_VERSION) + strcspn(dot + 1, ".") : strlen(PY_VERSION);
+    if (n < mm || memcmp(h, PY_VERSION, mm) != 0 || (n > mm && h[mm] != '.'))
+        snprintf(note, notelen, " (found on CPython %.*s, replayed on %s)", (int)n, h, PY_VERSION);
+}
+
 static int cmd_replay(int argc, char **argv)
 {
     gc_session_opts o = {0};
@@ -329,6 +349,8 @@ static int cmd_replay(int argc, char **argv)
         }
         gc_parse_error perr;
         int prc = gc_chain_parse(data, len, raw ? GC_PARSE_LENIENT : GC_PARSE_STRICT, &chain, &perr);
+        char found_on[96];
+        other_python(data, len, found_on, sizeof found_on);
         free(data);
         if (prc < 0) {
             gc_die_msg("%s:%d:%d: %s", files.v[i], perr.line, perr.col, perr.msg);
@@ -352,7 +374,7 @@ static int cmd_replay(int argc, char **argv)
         if (out.escaped) {
             escaped++;
             gc_escape_line(&t, &out, &sb);
-            printf("%s: %s\n", files.v[i], sb.data);
+            printf("%s: %s%s\n", files.v[i], sb.data, found_on);
             if (json) {
                 gc_sb_clear(&sb);
                 gc_escape_json(&t, &out, &sb);
@@ -360,10 +382,10 @@ static int cmd_replay(int argc, char **argv)
             }
         } else {
             blocked++;
-            printf("%s: blocked (%d steps, %d failed%s%s%s%s)\n", files.v[i], out.steps, out.failed_steps,
+            printf("%s: blocked (%d steps, %d failed%s%s%s%s)%s\n", files.v[i], out.steps, out.failed_steps,
                    out.refused[0] ? "; refused by the harness: " : "", out.refused,
                    out.timed_out ? "; stopped by the per-input time limit" : "",
-                   out.oom ? "; stopped by the per-input memory limit" : "");
+                   out.oom ? "; stopped by the per-input memory limit" : "", found_on);
             /* a limit is a finding of its own kind, never an escape */
             if (out.timed_out || out.oom)
                 printf("%s: LIMIT %s (not an escape)\n", files.v[i], out.timed_out ? "timeout" : "out-of-memory");

@@ -15,6 +15,7 @@
 #include "interp.h"
 #include "timelimit.h"
 #include "nscache.h"
+#include "pycompat.h"
 #include "state.h"
 #include "xalloc.h"
 
@@ -226,11 +227,11 @@ static PyTypeObject *dir_class(PyObject *v)
         str_class = PyUnicode_InternFromString("__class__");
         str_dict = PyUnicode_InternFromString("__dict__");
         str_bases = PyUnicode_InternFromString("__bases__");
-        obj_dir_descr = str_dir ? PyDict_GetItemWithError(PyBaseObject_Type.tp_dict, str_dir) : NULL;
-        obj_class_descr = str_class ? PyDict_GetItemWithError(PyBaseObject_Type.tp_dict, str_class) : NULL;
-        type_dir_descr = str_dir ? PyDict_GetItemWithError(PyType_Type.tp_dict, str_dir) : NULL;
-        type_dict_descr = str_dict ? PyDict_GetItemWithError(PyType_Type.tp_dict, str_dict) : NULL;
-        type_bases_descr = str_bases ? PyDict_GetItemWithError(PyType_Type.tp_dict, str_bases) : NULL;
+        obj_dir_descr = str_dir ? PyDict_GetItemWithError(gc_type_dict(&PyBaseObject_Type), str_dir) : NULL;
+        obj_class_descr = str_class ? PyDict_GetItemWithError(gc_type_dict(&PyBaseObject_Type), str_class) : NULL;
+        type_dir_descr = str_dir ? PyDict_GetItemWithError(gc_type_dict(&PyType_Type), str_dir) : NULL;
+        type_dict_descr = str_dict ? PyDict_GetItemWithError(gc_type_dict(&PyType_Type), str_dict) : NULL;
+        type_bases_descr = str_bases ? PyDict_GetItemWithError(gc_type_dict(&PyType_Type), str_bases) : NULL;
         PyErr_Clear();
     }
     if (!obj_dir_descr || !obj_class_descr || !str_dict || !str_bases)
@@ -265,7 +266,7 @@ static PyObject *dir_of(PyObject *v)
             return names; /* (dir() ran code that changed the class: not cached) */
         return dir_keep(type_dir_cache, TYPE_DIR_CACHE, (PyObject *)tp, tag, names);
     }
-    uint64_t tag = ((PyDictObject *)PyModule_GetDict(v))->ma_version_tag;
+    uint64_t tag = gc_dict_tag(PyModule_GetDict(v));
     PyObject *names = dir_cached(dir_cache, DIR_CACHE, v, tag);
     if (names)
         return names;
@@ -304,7 +305,7 @@ static int is_mapping(PyObject *v)
         }
     }
     PyObject *a = NULL, *b = NULL;
-    int r = _PyObject_LookupAttr(v, keys, &a) > 0 && _PyObject_LookupAttr(v, getitem, &b) > 0;
+    int r = PyObject_GetOptionalAttr(v, keys, &a) > 0 && PyObject_GetOptionalAttr(v, getitem, &b) > 0;
     Py_XDECREF(a);
     Py_XDECREF(b);
     PyErr_Clear();
@@ -675,7 +676,7 @@ static PyObject *trailer_attr(stmt_run *s, PyObject *v, const gc_trailer *t)
      * looked up without making the AttributeError and its message (the most
      * common failed step; the same lookup, the same __getattr__ calls). */
     if (name && !gc_eval_step_errors) {
-        if (_PyObject_LookupAttr(v, name, &r) == 0)
+        if (PyObject_GetOptionalAttr(v, name, &r) == 0)
             s->why = "no such attribute";
     } else {
         r = name ? PyObject_GetAttr(v, name) : NULL;

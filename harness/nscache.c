@@ -7,6 +7,7 @@
 #include "nscache.h"
 
 #include "hash.h"
+#include "pycompat.h"
 #include "state.h"
 
 #include <stdio.h>
@@ -49,7 +50,7 @@ static int mark_seen(const void *p)
     return 1; /* full: treat as seen (the walk is bounded anyway) */
 }
 
-static uint64_t tag_of(PyObject *d) { return ((PyDictObject *)d)->ma_version_tag; }
+static uint64_t tag_of(PyObject *d) { return gc_dict_tag(d); }
 
 static uint64_t list_hash(PyObject *l)
 {

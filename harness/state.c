@@ -25,6 +25,7 @@
 
 #include "backstop.h"
 #include "oracle.h"
+#include "pycompat.h"
 #include "timelimit.h"
 
 typedef struct {
@@ -65,7 +66,7 @@ static uint64_t tags_at;
 static uint64_t global_dict_version(void)
 {
     PyObject *d = PyDict_New();
-    uint64_t v = d ? ((PyDictObject *)d)->ma_version_tag : 0;
+    uint64_t v = d ? gc_dict_tag(d) : 0;
     Py_XDECREF(d);
     return v;
 }
@@ -112,7 +113,7 @@ static struct sigaction saved_sa[NSIG];
 static sigset_t saved_mask;
 static PyObject *getsignal_fn, *setsignal_fn, *saved_py_handlers; /* list, index = signal */
 
-static uint64_t tag_of(PyObject *d) { return ((PyDictObject *)d)->ma_version_tag; }
+static uint64_t tag_of(PyObject *d) { return gc_dict_tag(d); }
 
 /* Is o's address in seen_ids: 1 yes, 0 no (added now when 'add'), -1 could not tell. */
 static int id_in_set(PyObject *o, int add)
@@ -550,14 +551,18 @@ static int seq_same(watched_seq *w)
     PySetObject *so = (PySetObject *)w->obj;
     if (w->tbl && so->mask + 1 == w->tbl_n && memcmp(so->table, w->tbl, (size_t)w->tbl_n * sizeof *w->tbl) == 0)
         return 1;
-    Py_ssize_t pos = 0;
-    PyObject *k;
-    Py_hash_t h;
-    while (_PySet_NextEntry(w->snap, &pos, &k, &h))
-        if (PySet_Contains(w->obj, k) != 1) {
-            PyErr_Clear();
-            return 0;
-        }
+    /* (the snapshot is the harness's own set: iterating it runs no chain code) */
+    PyObject *it = PyObject_GetIter(w->snap), *k;
+    int same = it != NULL;
+    while (same && (k = PyIter_Next(it))) {
+        same = PySet_Contains(w->obj, k) == 1;
+        Py_DECREF(k);
+    }
+    Py_XDECREF(it);
+    if (!same || PyErr_Occurred()) {
+        PyErr_Clear();
+        return 0;
+    }
     keep_table(w);
     return 1;
 }

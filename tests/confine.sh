@@ -17,6 +17,9 @@ no_victim() {
   if [[ -z $(ls -A "$VICTIMS") ]]; then ok; else fail "$1: a file was written outside scratch: $(ls "$VICTIMS")"; rm -rf "${VICTIMS:?}"/*; fi
 }
 echo "__builtins__['__import__']('dbm').open('$VICTIMS/dbm-victim', 'c')" >"$WORK/dbm.chain"
+if ! "$PY" -I -c 'import _dbm' 2>/dev/null; then # no C dbm in this CPython: SQLite's ATTACH writes the same way
+  echo "__builtins__['__import__']('sqlite3').connect(':memory:').execute(\"ATTACH DATABASE '$VICTIMS/dbm-victim' AS v\")" >"$WORK/dbm.chain"
+fi
 echo 'save()' >"$WORK/save.chain"
 echo 'str' >"$WORK/seeds/a"
 printf '"save()"\n"save"\n"()"\n' >"$WORK/dict"
