@@ -155,14 +155,41 @@ PyObject *gc_eval_trampoline(PyObject *ns) { return PyFunction_New(tramp_code, n
 
 /* dir(v), memoised for modules: fuzzing takes `.#K` of the same few modules millions of
  * times, and dir() builds and sorts a few hundred names each time.  A module's dir() is
- * its namespace's keys (sorted), so the namespace's version tag says when to redo it. */
+ * its namespace's keys (sorted), so a change count of the namespace says when to redo it. */
 #define DIR_CACHE 64
 typedef struct {
     PyObject *key;  /* the module or class (strong) */
-    uint64_t tag;   /* its namespace's version tag, or its type version tag */
+    uint64_t tag;   /* its namespace's change count (ns_tag), or its type version tag */
     PyObject *names;
 } dir_entry;
 static dir_entry dir_cache[DIR_CACHE];
+
+#if PY_VERSION_HEX >= 0x030c0000
+/* 3.12+ (the dict version tag is deprecated): a dict watcher counts the changes of each
+ * namespace dir() was taken of, one count per cache slot of the namespace's address (two
+ * namespaces sharing a slot only redo each other's dir()). */
+static uint64_t ns_changes[DIR_CACHE];
+static int ns_watcher = -1;
+static int ns_changed(PyDict_WatchEvent ev, PyObject *d, PyObject *key, PyObject *value)
+{
+    (void)ev, (void)key, (void)value;
+    ns_changes[((uintptr_t)d >> 4) % DIR_CACHE]++;
+    return 0;
+}
+static uint64_t ns_tag(PyObject *d)
+{
+    uint64_t *n = &ns_changes[((uintptr_t)d >> 4) % DIR_CACHE];
+    if (ns_watcher < 0)
+        ns_watcher = PyDict_AddWatcher(ns_changed);
+    if (ns_watcher < 0 || PyDict_Watch(ns_watcher, d) < 0) {
+        PyErr_Clear();
+        return ++*n; /* not watched: never the same twice */
+    }
+    return *n;
+}
+#else
+static uint64_t ns_tag(PyObject *d) { return gc_dict_tag(d); } /* 3.11: the version tag */
+#endif
 
 /* The names kept for (key, tag) in the entry key's address picks, as a new reference;
  * NULL when there are none. */
@@ -266,7 +293,7 @@ static PyObject *dir_of(PyObject *v)
             return names; /* (dir() ran code that changed the class: not cached) */
         return dir_keep(type_dir_cache, TYPE_DIR_CACHE, (PyObject *)tp, tag, names);
     }
-    uint64_t tag = gc_dict_tag(PyModule_GetDict(v));
+    uint64_t tag = ns_tag(PyModule_GetDict(v));
     PyObject *names = dir_cached(dir_cache, DIR_CACHE, v, tag);
     if (names)
         return names;

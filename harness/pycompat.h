@@ -4,9 +4,8 @@
  * (3.11, 3.12, 3.13; CMakeLists.txt refuses any other), and the spelling the rest of the
  * harness uses for it.  Public and PyUnstable_ APIs are used directly elsewhere; only what
  * has no public form on some version comes through this header:
- *   - gc_dict_tag: a dict's ma_version_tag (3.11: the field; 3.12/3.13: the same field,
- *     deprecated — read with the deprecation silenced; removed in 3.14, where dict watchers
- *     replace it).
+ *   - gc_dict_tag: a dict's ma_version_tag, 3.11 only (deprecated in 3.12, removed in 3.14:
+ *     there state.c, nscache.c and eval.c's dir() cache use dict watchers instead).
  *   - gc_type_dict: a static type's own dict, borrowed (3.11: tp_dict; 3.12+: tp_dict is
  *     NULL for static builtin types, PyType_GetDict — public — gives it).
  *   - PyObject_GetOptionalAttr: public from 3.13; 3.11/3.12 spell it _PyObject_LookupAttr.
@@ -24,17 +23,9 @@
 #error "gatecrash supports CPython 3.11, 3.12 and 3.13"
 #endif
 
-static inline uint64_t gc_dict_tag(PyObject *d)
-{
-#if PY_VERSION_HEX >= 0x030c0000
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#if PY_VERSION_HEX < 0x030c0000
+static inline uint64_t gc_dict_tag(PyObject *d) { return ((PyDictObject *)d)->ma_version_tag; }
 #endif
-    return ((PyDictObject *)d)->ma_version_tag;
-#if PY_VERSION_HEX >= 0x030c0000
-#pragma GCC diagnostic pop
-#endif
-}
 
 static inline PyObject *gc_type_dict(PyTypeObject *tp)
 {

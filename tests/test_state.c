@@ -107,6 +107,16 @@ int main(int argc, char **argv)
     run("probe()");
     CHECK(!out.escaped && out.state_repairs == 0, "at the end: %d repairs (%s)", out.state_repairs, out.state_note);
 
+    /* dir() of a module is memoised (eval.c) until its namespace changes: a name added
+     * shows at once, and is gone in the next input, after the repair */
+    run("os.#0");
+    run("os.__setattr__('AAAA', 'added')\nos.#0");
+    CHECK(last_value && PyUnicode_Check(last_value) && PyUnicode_CompareWithASCIIString(last_value, "added") == 0,
+          "os.#0 names the attribute just added");
+    run("os.#0");
+    CHECK(!last_value || !PyUnicode_Check(last_value) || PyUnicode_CompareWithASCIIString(last_value, "added") != 0,
+          "the next input's os.#0 does not name the removed attribute");
+
     /* the namespace kept across inputs (fuzz_gate): an attribute set on an object of this
      * install (inline values on 3.13) is undone before the next input, by a put-back or a
      * fresh install */
