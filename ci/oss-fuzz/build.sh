@@ -79,6 +79,8 @@ done
 read -r -a driver_cflags <<<"$CFLAGS"
 read -r -a py_includes <<<"$("$PYTHON_CONFIG" --includes)"
 read -r -a py_ldflags <<<"$("$PYTHON_CONFIG" --embed --ldflags)"
+# libpython is found in $OUT/lib: no rpath of the build machine's (pyenv's config adds one)
+for i in "${!py_ldflags[@]}"; do [[ ${py_ldflags[$i]} == -Wl,-rpath,* ]] && unset 'py_ldflags[i]'; done
 common=(-std=gnu11 -Wall -Wextra -I"$root/harness" "${py_includes[@]}" -DGATECRASH_PYTHON="\"$PYTHON\""
         -DGATECRASH_PYTHON_VERSION="\"$pyver\"" -DGATECRASH_PYTHON_PREFIX="\"$pyprefix\"")
 
