@@ -6,7 +6,7 @@
  * version: cheaper than a function watcher, which CPython calls for every function made
  * or freed anywhere (and chains cannot set them: object.__setattr__ is refused).
  * Instance dicts the version's signal can miss (CPython 3.13.0, gh-125608: state.h) are
- * compared with their copy by content.
+ * made ones it sees, or else compared with their copy by content.
  *
  * Every watched object is held by a strong reference, so an address cannot be reused by
  * another object while it is watched.  The walk stops at depth 2 (namespace -> value ->
@@ -277,7 +277,7 @@ static void walk(PyObject *o, int depth)
     /* An instance's attributes: CPython 3.11 keeps them in inline values until something
      * asks for __dict__, and a change there bumps no version tag.  Asking for it makes the
      * dict (the object behaves the same), and from then on every attribute set shows
-     * (but on 3.13.0, where the dict is compared by content: by_content). */
+     * (on 3.13.0 once gc_state_make_seen has given it a table of its own). */
     if (Py_TYPE(o)->tp_dictoffset == 0)
         return;
     PyObject *d = PyObject_GenericGetDict(o, NULL);
@@ -286,8 +286,9 @@ static void walk(PyObject *o, int depth)
         return;
     }
     if (PyDict_Check(d) && !mark_seen(d)) {
+        int seen = gc_state_make_seen(o, d);
         add(d, W_DICT);
-        w[nw - 1].by_content |= gc_state_attr_sets_unseen() && gc_state_inline_values(o);
+        w[nw - 1].by_content |= !seen;
         if (depth < 2) {
             PyObject *k, *v;
             Py_ssize_t pos = 0;

@@ -9,9 +9,11 @@
  *   - 3.12+: the tag is deprecated (removed in 3.14) and its global counter steps by more
  *     than one; the official dict watchers (PyDict_Watch) call back on every change to a
  *     watched dict (a class's included), and the callback marks its record.
- * Either way a change the signal does not report is compared by content: CPython 3.13.0
- * (gh-125608) changes an instance's materialized __dict__ on attribute sets without either
- * signal, which a start-up self-test finds (attr_sets_unseen).
+ * CPython 3.13.0 (gh-125608) changes an instance's materialized __dict__ on attribute sets
+ * without either signal while the dict shares the object's inline values; a start-up
+ * self-test finds it (gc_state_attr_sets_unseen), and then each such dict watched is given
+ * a table of its own (own_table), which the signal does see; where that does not help either
+ * (the self-test says so too), the dict is compared by content in every check.
  *
  * Besides module namespaces, the values every module holds at snapshot time are watched one
  * level deep: the instance dict of an object (os.environ.__dict__, a logger), the contents
@@ -74,7 +76,7 @@ typedef struct {
 static hot_dict *hot;
 static size_t ndicts;
 static size_t *owned, nowned; /* indices of instance dicts (their owner's slot is checked too) */
-static size_t *by_content, nby_content; /* indices compared by content in every check (above) */
+static size_t *by_content, nby_content; /* indices compared by content in every check (below) */
 
 /* The records marked changed since the last check: each index at most once. */
 static uint32_t *marked;
@@ -220,6 +222,7 @@ static int watch_dict_full(PyObject *d, PyObject *owner, PyObject *type, int exa
         return 0;
     if (seen_before(d))
         return 0;
+    int seen = !owner || gc_state_make_seen(owner, d);
     dicts = gc_xrealloc(dicts, (ndicts + 1) * sizeof *dicts);
     hot = gc_xrealloc(hot, (ndicts + 1) * sizeof *hot);
     marked = gc_xrealloc(marked, (ndicts + 1) * sizeof *marked);
@@ -235,6 +238,10 @@ static int watch_dict_full(PyObject *d, PyObject *owner, PyObject *type, int exa
     if (slot) {
         owned = gc_xrealloc(owned, (nowned + 1) * sizeof *owned);
         owned[nowned++] = ndicts;
+    }
+    if (!seen) { /* compared by content in every check */
+        by_content = gc_xrealloc(by_content, (nby_content + 1) * sizeof *by_content);
+        by_content[nby_content++] = ndicts;
     }
     ndicts++;
     return watch_record(ndicts - 1);
@@ -506,65 +513,71 @@ static int snapshot_values(PyObject *modules)
     return 0;
 }
 
-/* Does an attribute set on an object whose __dict__ was materialized while it kept inline
- * values go unseen by this version's change signal?  CPython 3.13.0 stores into the inline
- * values without bumping the dict's tag or calling its watchers (gh-125608, fixed in
- * 3.13.1).  Tried once on a throwaway class, not assumed from the version number: 1 unseen,
- * 0 seen, and 1 when the test itself cannot run (compare by content: never wrong). */
-static int attr_sets_unseen_now(void)
+/* A key that cannot be shared (not a str) turns a dict that shares its object's inline
+ * values into a table of its own, and the object's attribute sets then go through the dict
+ * like any dict write; the key is removed at once (content and order stay). */
+static int own_table(PyObject *d)
+{
+    PyObject *k = PyObject_CallNoArgs((PyObject *)&PyBaseObject_Type);
+    int rc = k && PyDict_SetItem(d, k, Py_None) == 0 && PyDict_DelItem(d, k) == 0 ? 0 : -1;
+    Py_XDECREF(k);
+    PyErr_Clear();
+    return rc;
+}
+
+/* Is an attribute set on a fresh instance whose __dict__ was materialized (and given a
+ * table of its own first, when 'own') seen by this version's change signal?  0 also when the test
+ * itself cannot run. */
+static int attr_set_seen(int own)
 {
     PyObject *cls = PyObject_CallFunction((PyObject *)&PyType_Type, "s(){}", "gatecrash_selftest");
     PyObject *o = cls ? PyObject_CallNoArgs(cls) : NULL;
     PyObject *d = o && PyObject_SetAttrString(o, "a", Py_None) == 0 ? PyObject_GenericGetDict(o, NULL) : NULL;
-    int unseen = 1;
+    int seen = 0;
+    if (d && own && own_table(d) < 0)
+        Py_CLEAR(d);
 #if GC_WATCHERS
     if (d && start_watchers() == 0 && PyDict_Watch(dict_watcher, d) == 0) {
         probe_dict = d;
         probe_seen = 0;
-        if (PyObject_SetAttrString(o, "a", Py_True) == 0)
-            unseen = !probe_seen;
+        seen = PyObject_SetAttrString(o, "a", Py_True) == 0 && probe_seen;
         probe_dict = NULL;
         PyDict_Unwatch(dict_watcher, d);
     }
 #else
     uint64_t tag = d ? gc_dict_tag(d) : 0;
-    if (d && PyObject_SetAttrString(o, "a", Py_True) == 0)
-        unseen = gc_dict_tag(d) == tag;
+    seen = d && PyObject_SetAttrString(o, "a", Py_True) == 0 && gc_dict_tag(d) != tag;
 #endif
     Py_XDECREF(d);
     Py_XDECREF(o);
     Py_XDECREF(cls);
     PyErr_Clear();
-    return unseen;
+    return seen;
 }
 
+/* CPython 3.13.0 stores an attribute set into the inline values a materialized __dict__
+ * shares, without bumping the dict's tag or calling its watchers (gh-125608, fixed in
+ * 3.13.1).  Tried once, not assumed from the version number. */
+static int sets_unseen = -1, own_table_works;
 int gc_state_attr_sets_unseen(void)
 {
-    static int unseen = -1;
-    if (unseen < 0)
-        unseen = attr_sets_unseen_now();
-    return unseen;
+    if (sets_unseen < 0) {
+        sets_unseen = !attr_set_seen(0);
+        own_table_works = sets_unseen && attr_set_seen(1);
+    }
+    return sets_unseen;
 }
 
-/* Does o keep its attributes in inline values (where an unseen set can happen)? */
-int gc_state_inline_values(PyObject *o)
+int gc_state_make_seen(PyObject *o, PyObject *d)
 {
 #ifdef Py_TPFLAGS_INLINE_VALUES
-    return PyType_HasFeature(Py_TYPE(o), Py_TPFLAGS_INLINE_VALUES);
+    int inline_values = PyType_HasFeature(Py_TYPE(o), Py_TPFLAGS_INLINE_VALUES);
 #else
-    return PyType_HasFeature(Py_TYPE(o), Py_TPFLAGS_MANAGED_DICT);
+    int inline_values = PyType_HasFeature(Py_TYPE(o), Py_TPFLAGS_MANAGED_DICT);
 #endif
-}
-
-/* The instance dicts this version's change signal can miss: compared by content. */
-static void pick_by_content(void)
-{
-    if (!gc_state_attr_sets_unseen())
-        return;
-    by_content = gc_xcalloc(nowned, sizeof *by_content);
-    for (size_t k = 0; k < nowned; k++)
-        if (gc_state_inline_values(dicts[owned[k]].owner))
-            by_content[nby_content++] = owned[k];
+    if (!gc_state_attr_sets_unseen() || !inline_values)
+        return 1;
+    return own_table_works && own_table(d) == 0;
 }
 
 /* recursion limit, umask, trace functions, the callables read later, locale, fds 0-2 */
@@ -603,7 +616,6 @@ int gc_state_snapshot(char *err, size_t errlen)
         snprintf(err, errlen, "could not snapshot the interpreter state");
         return -1;
     }
-    pick_by_content();
     check_every_input = getenv("GATECRASH_CHECK_EVERY_INPUT") != NULL; /* for comparison */
     _PyInterpreterState_SetEvalFrameFunc(PyThreadState_Get()->interp, count_frames);
     hook_set = 1;

@@ -24,9 +24,12 @@ struct _object;
 int gc_state_watches(struct _object *o);
 /* 1 when this CPython changes an instance's materialized __dict__ on attribute sets without
  * bumping the dict's version tag or calling its watchers (3.13.0, gh-125608), found by a
- * self-test at the first call; such dicts (gc_state_inline_values) are compared by content. */
+ * self-test at the first call. */
 int gc_state_attr_sets_unseen(void);
-int gc_state_inline_values(struct _object *o);
+/* For o's materialized __dict__ d, about to be watched: 1 when the version's signal reports
+ * its changes (always, or after d was given a table of its own), 0 when the caller must
+ * compare it by content. */
+int gc_state_make_seen(struct _object *o, struct _object *d);
 /* inputs after which the full check ran (code ran during them, see state.c) */
 unsigned long gc_state_total_checks(void);
 /* Did any Python code run since gc_state_begin (or can that not be told)?  When not, the
