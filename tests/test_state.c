@@ -13,6 +13,7 @@
 
 #include "check.h"
 #include "eval.h"
+#include "feedback.h"
 #include "nscache.h"
 #include "session.h"
 #include "state.h"
@@ -83,6 +84,11 @@ int main(int argc, char **argv)
     gc_session_opts o = {.target_dir = argv[1], .scratch = scratch, .quiet = 1};
     if (gc_session_start(&target, &o) != 0)
         return 2;
+    /* gate line feedback as fuzz_gate sets it up: on 3.12+ a sys.monitoring tool of
+     * gatecrash's own, in use before the first input, which repairs must leave in place */
+    gc_feedback_enabled = 1;
+    gc_feedback_signals |= GC_FB_GATE;
+    gc_feedback_gate_module(target.module);
 
     /* 3.13.0 stores attribute sets of a materialized __dict__ in inline values unseen
      * (gh-125608, fixed in 3.13.1); every other supported version reports them */
@@ -103,6 +109,28 @@ int main(int argc, char **argv)
                         "__builtins__['__import__']('sys').monitoring.set_events(3, 32)",
                         "sys.monitoring tool");
         expect_repaired("__builtins__['__import__']('_lsprof').Profiler().enable()", "sys.monitoring tool");
+        int own = -1; /* gatecrash's own tool: freed, or given global events, it comes back as it was */
+        PyObject *mon = PySys_GetObject("monitoring");
+        for (int id = 0; mon && id < 6 && own < 0; id++) {
+            PyObject *n = PyObject_CallMethod(mon, "get_tool", "i", id);
+            if (n && PyUnicode_Check(n) && PyUnicode_CompareWithASCIIString(n, "gatecrash") == 0)
+                own = id;
+            Py_XDECREF(n);
+        }
+        CHECK(own >= 0, "gatecrash's own monitoring tool is in use");
+        char text[256];
+        snprintf(text, sizeof text, "__builtins__['__import__']('sys').monitoring.free_tool_id(%d)", own);
+        expect_repaired(text, "sys.monitoring tool");
+        snprintf(text, sizeof text, "__builtins__['__import__']('sys').monitoring.set_events(%d, 32)", own);
+        expect_repaired(text, "sys.monitoring tool");
+        PyObject *n = own >= 0 ? PyObject_CallMethod(mon, "get_tool", "i", own) : NULL;
+        PyObject *ev = own >= 0 ? PyObject_CallMethod(mon, "get_events", "i", own) : NULL;
+        CHECK(n && PyUnicode_Check(n) && PyUnicode_CompareWithASCIIString(n, "gatecrash") == 0 && ev &&
+                  PyLong_AsLong(ev) == 0,
+              "gatecrash's own tool survives the repairs, with no global events");
+        Py_XDECREF(n);
+        Py_XDECREF(ev);
+        PyErr_Clear();
     }
     run("probe()");
     CHECK(!out.escaped && out.state_repairs == 0, "at the end: %d repairs (%s)", out.state_repairs, out.state_note);
