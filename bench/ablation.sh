@@ -47,7 +47,7 @@ for t in $targets_to_run; do
   done
 done
 wait
-/usr/bin/python3.11 - "$out" "$secs" "$seeds" "$targets" "$variants" "${RUNS:-}" "$name" <<'PY'
+/usr/bin/python3 - "$out" "$secs" "$seeds" "$targets" "$variants" "${RUNS:-}" "$name" <<'PY'
 import json, re, statistics, sys
 out, secs, seeds, targets, variants, runs = (sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), sys.argv[4].split(),
                                              sys.argv[5].split(), sys.argv[6])

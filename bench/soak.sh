@@ -33,5 +33,5 @@ for t in station-1.5.0 station-1.5.0-allow-all; do
 done
 wait
 date -u +%FT%TZ >"$out/ended"
-/usr/bin/python3.11 -I bench/soak_report.py "$out" "$secs" "$root" >bench/results/soak.md
+/usr/bin/python3 -I bench/soak_report.py "$out" "$secs" "$root" >bench/results/soak.md
 cat bench/results/soak.md

@@ -10,6 +10,8 @@
 # 3. One default run per target of 1.1M inputs: RSS at libFuzzer's 2^17 and 2^20 pulses.
 # 4. targets/constants-only (escapes need 4+ steps): HARD_SEEDS default runs of HARD_SECONDS.
 # Writes bench/results/speed.{md,json} and bench/results/escapes-over-time.png.
+# PYTHON=/path/to/python3.X builds BUILD_DIR with that CPython when it is not built yet
+# (ci/build.sh); bench/speed-pythons.sh compares the supported versions in one run.
 # With the defaults it takes about 40 minutes on 2 cores.
 # Usage: bench/speed.sh [SECONDS=60] [SEEDS=10] [BUILD_DIR=build] [NAIVE_LONG=600] [HARD_SECONDS=120] [HARD_SEEDS=5]
 set -uo pipefail
@@ -20,7 +22,7 @@ root=$PWD
 [[ -x $build/fuzz_gate ]] || { bash ci/install-deps.sh && BUILD_DIR=$build bash ci/build.sh; } || exit 2
 out=bench/results/speed-runs
 rm -rf "$out" && mkdir -p "$out"
-/usr/bin/python3.11 -c 'import matplotlib' 2>/dev/null ||
+/usr/bin/python3 -c 'import matplotlib' 2>/dev/null ||
   DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends python3-matplotlib >/dev/null
 seed_inputs=$(ls "$root"/corpus/* | paste -sd,)
 common=(--quiet --escapes=continue -timeout=10 -rss_limit_mb=4096 -max_len=512 -dict="$root/dict/gatecrash.dict"
@@ -55,4 +57,4 @@ for s in $(seq 1 "$hard_seeds"); do
   run "$out/constants-only-default-$s" constants-only "$hard_secs" "$s" & slot
 done
 wait
-/usr/bin/python3.11 bench/speed_report.py "$out" "$secs" "$seeds" "$naive_long" "$hard_secs" "$hard_seeds"
+/usr/bin/python3 bench/speed_report.py "$out" "$secs" "$seeds" "$naive_long" "$hard_secs" "$hard_seeds"

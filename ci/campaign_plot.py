@@ -16,7 +16,7 @@ Drawn from the engines' own statistics, nothing sampled by us:
                          file's mtime minus EPOCH its time.  Without them the third panel shows
                          the engine's crash count instead.
   -o FILE                the PNG.
-Run with /usr/bin/python3.11 (Debian's python3-matplotlib).
+Run with /usr/bin/python3 (Debian's python3-matplotlib).
 """
 import argparse
 import os

@@ -19,6 +19,9 @@
 #   --crashes D  CRASHES  more crash inputs to triage (e.g. testcases from ClusterFuzz); with
 #                         --time 0 nothing is fuzzed: only these are triaged and reported
 #   --no-build   SKIP_BUILD=1   use the existing build in BUILD_DIR (build)
+# PYTHON=/path/to/python3.X picks the CPython the build embeds (ci/build.sh; default the
+# distribution's).  The script's own helpers (the target's name, the plot) run with the
+# distribution's /usr/bin/python3, which has python3-matplotlib.
 # Writes REPORT/report.md, report.json, report.sarif (`gatecrash gate --time 0`: every saved
 # case replayed, with a "Nightly campaign" section appended to the Markdown),
 # campaign.png (ci/campaign_plot.py), new-escapes.txt (one new signature per line),
@@ -59,8 +62,8 @@ fi
 [[ $ENGINE == libfuzzer || $ENGINE == afl ]] || die "ENGINE must be libfuzzer or afl, not $ENGINE"
 for n in "$TIME" "$JOBS" "$SEED" ${RUNS:+"$RUNS"}; do [[ $n =~ ^[0-9]+$ ]] || die "not a number: $n"; done
 
-py=/usr/bin/python3.11
-[[ -x $py ]] || die "/usr/bin/python3.11 not found (bash ci/install-deps.sh)"
+py=/usr/bin/python3
+[[ -x $py ]] || die "/usr/bin/python3 not found (bash ci/install-deps.sh)"
 abspath() { realpath -m -- "$1"; }
 if [[ -n $sandbox ]]; then # gatecrash names an inline target after its module
   sandbox=$(abspath "$sandbox")

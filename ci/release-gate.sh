@@ -6,7 +6,8 @@
 #   ci/release-gate.sh [--no-build] --sandbox PATH --requires JSON|@FILE   (the target inline)
 # Environment: TIME (300), JOBS (nproc), ESCAPES (escapes/<name>), REPORT
 # (out/<name>/release-gate), SWEEP_DEPTH (0: no sweep), BUILD_DIR (build).  Defaults are in
-# the repository; paths you give are relative to where you start the script.
+# the repository; paths you give are relative to where you start the script.  PYTHON picks
+# the CPython the build embeds (ci/build.sh).
 # Exit: gatecrash gate's — 0 PASS, 1 FAIL (something escapes), 2 bad usage or an unreadable
 # case, 3 the target failed to load, 4 harness error.
 set -euo pipefail
@@ -25,7 +26,7 @@ else
   (($# == 1)) || die "$usage"
   [[ -f $1/target.json ]] || die "$1 has no target.json"
   target=$(realpath -- "$1")
-  name=$(/usr/bin/python3.11 -I -c 'import json, sys; print(json.load(open(sys.argv[1]))["name"])' "$target/target.json") ||
+  name=$(/usr/bin/python3 -I -c 'import json, sys; print(json.load(open(sys.argv[1]))["name"])' "$target/target.json") ||
     die "cannot read the name in $target/target.json"
   tgt=("$target")
 fi

@@ -331,24 +331,38 @@ static int replay_options(int argc, char **argv, replay_args *r)
     return rc;
 }
 
-/* One replayed file's verdict lines on stdout. */
-static void print_verdict(const gc_target *t, const char *file, const gc_outcome *out, int json)
+/* " (found on CPython 3.11.2, replayed on 3.13.0)" when a saved case's "# python:" header
+ * names another minor version than the one embedded (escapes differ between versions),
+ * else "". */
+static void other_python(const char *found, char *note, size_t notelen)
+{
+    note[0] = '\0';
+    size_t n = strlen(found);
+    const char *dot = strchr(PY_VERSION, '.'); /* mm: the length of "3.11" in "3.11.2" */
+    size_t mm = dot ? (size_t)(dot + 1 - PY_VERSION) + strcspn(dot + 1, ".") : strlen(PY_VERSION);
+    if (n && (n < mm || memcmp(found, PY_VERSION, mm) != 0 || (n > mm && found[mm] != '.')))
+        snprintf(note, notelen, " (found on CPython %s, replayed on %s)", found, PY_VERSION);
+}
+
+/* One replayed file's verdict lines on stdout; 'found_on' is the case's version note. */
+static void print_verdict(const gc_target *t, const char *file, const gc_outcome *out, int json,
+                          const char *found_on)
 {
     gc_strbuf sb;
     gc_sb_init(&sb);
     if (out->escaped) {
         gc_escape_line(t, out, &sb);
-        printf("%s: %s\n", file, sb.data);
+        printf("%s: %s%s\n", file, sb.data, found_on);
         if (json) {
             gc_sb_clear(&sb);
             gc_escape_json(t, out, &sb);
             printf("%s\n", sb.data);
         }
     } else {
-        printf("%s: blocked (%d steps, %d failed%s%s%s%s)\n", file, out->steps, out->failed_steps,
+        printf("%s: blocked (%d steps, %d failed%s%s%s%s)%s\n", file, out->steps, out->failed_steps,
                out->refused[0] ? "; refused by the harness: " : "", out->refused,
                out->timed_out ? "; stopped by the per-input time limit" : "",
-               out->oom ? "; stopped by the per-input memory limit" : "");
+               out->oom ? "; stopped by the per-input memory limit" : "", found_on);
         /* a limit is a finding of its own kind, never an escape */
         if (out->timed_out || out->oom)
             printf("%s: LIMIT %s (not an escape)\n", file, out->timed_out ? "timeout" : "out-of-memory");
@@ -368,7 +382,8 @@ static int replay_all(gc_target *t, const replay_args *r)
     int escaped = 0, blocked = 0, bad = 0;
     for (int i = 0; i < r->files.n; i++) {
         char why[PATH_MAX + 1100];
-        int rc = gc_replay_file(t, r->files.v[i], r->raw, &chain, &out, NULL, 0, why, sizeof why);
+        gc_case_header hdr;
+        int rc = gc_replay_file(t, r->files.v[i], r->raw, &chain, &out, &hdr, why, sizeof why);
         if (rc) {
             gc_die_msg("%s", why);
             if (rc > 0)
@@ -378,7 +393,9 @@ static int replay_all(gc_target *t, const replay_args *r)
         }
         escaped += out.escaped;
         blocked += !out.escaped;
-        print_verdict(t, r->files.v[i], &out, r->json);
+        char found_on[96];
+        other_python(hdr.python, found_on, sizeof found_on);
+        print_verdict(t, r->files.v[i], &out, r->json, found_on);
     }
     fflush(stdout);
     fprintf(stderr, "gatecrash: replayed %d: %d escaped, %d blocked, %d unreadable\n", r->files.n, escaped,

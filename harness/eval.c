@@ -15,6 +15,7 @@
 #include "interp.h"
 #include "timelimit.h"
 #include "nscache.h"
+#include "pycompat.h"
 #include "state.h"
 #include "xalloc.h"
 
@@ -154,14 +155,41 @@ PyObject *gc_eval_trampoline(PyObject *ns) { return PyFunction_New(tramp_code, n
 
 /* dir(v), memoised for modules: fuzzing takes `.#K` of the same few modules millions of
  * times, and dir() builds and sorts a few hundred names each time.  A module's dir() is
- * its namespace's keys (sorted), so the namespace's version tag says when to redo it. */
+ * its namespace's keys (sorted), so a change count of the namespace says when to redo it. */
 #define DIR_CACHE 64
 typedef struct {
     PyObject *key;  /* the module or class (strong) */
-    uint64_t tag;   /* its namespace's version tag, or its type version tag */
+    uint64_t tag;   /* its namespace's change count (ns_tag), or its type version tag */
     PyObject *names;
 } dir_entry;
 static dir_entry dir_cache[DIR_CACHE];
+
+#if PY_VERSION_HEX >= 0x030c0000
+/* 3.12+ (the dict version tag is deprecated): a dict watcher counts the changes of each
+ * namespace dir() was taken of, one count per cache slot of the namespace's address (two
+ * namespaces sharing a slot only redo each other's dir()). */
+static uint64_t ns_changes[DIR_CACHE];
+static int ns_watcher = -1;
+static int ns_changed(PyDict_WatchEvent ev, PyObject *d, PyObject *key, PyObject *value)
+{
+    (void)ev, (void)key, (void)value;
+    ns_changes[((uintptr_t)d >> 4) % DIR_CACHE]++;
+    return 0;
+}
+static uint64_t ns_tag(PyObject *d)
+{
+    uint64_t *n = &ns_changes[((uintptr_t)d >> 4) % DIR_CACHE];
+    if (ns_watcher < 0)
+        ns_watcher = PyDict_AddWatcher(ns_changed);
+    if (ns_watcher < 0 || PyDict_Watch(ns_watcher, d) < 0) {
+        PyErr_Clear();
+        return ++*n; /* not watched: never the same twice */
+    }
+    return *n;
+}
+#else
+static uint64_t ns_tag(PyObject *d) { return gc_dict_tag(d); } /* 3.11: the version tag */
+#endif
 
 /* The names kept for (key, tag) in the entry key's address picks, as a new reference;
  * NULL when there are none. */
@@ -226,11 +254,11 @@ static PyTypeObject *dir_class(PyObject *v)
         str_class = PyUnicode_InternFromString("__class__");
         str_dict = PyUnicode_InternFromString("__dict__");
         str_bases = PyUnicode_InternFromString("__bases__");
-        obj_dir_descr = str_dir ? PyDict_GetItemWithError(PyBaseObject_Type.tp_dict, str_dir) : NULL;
-        obj_class_descr = str_class ? PyDict_GetItemWithError(PyBaseObject_Type.tp_dict, str_class) : NULL;
-        type_dir_descr = str_dir ? PyDict_GetItemWithError(PyType_Type.tp_dict, str_dir) : NULL;
-        type_dict_descr = str_dict ? PyDict_GetItemWithError(PyType_Type.tp_dict, str_dict) : NULL;
-        type_bases_descr = str_bases ? PyDict_GetItemWithError(PyType_Type.tp_dict, str_bases) : NULL;
+        obj_dir_descr = str_dir ? PyDict_GetItemWithError(gc_type_dict(&PyBaseObject_Type), str_dir) : NULL;
+        obj_class_descr = str_class ? PyDict_GetItemWithError(gc_type_dict(&PyBaseObject_Type), str_class) : NULL;
+        type_dir_descr = str_dir ? PyDict_GetItemWithError(gc_type_dict(&PyType_Type), str_dir) : NULL;
+        type_dict_descr = str_dict ? PyDict_GetItemWithError(gc_type_dict(&PyType_Type), str_dict) : NULL;
+        type_bases_descr = str_bases ? PyDict_GetItemWithError(gc_type_dict(&PyType_Type), str_bases) : NULL;
         PyErr_Clear();
     }
     if (!obj_dir_descr || !obj_class_descr || !str_dict || !str_bases)
@@ -265,7 +293,7 @@ static PyObject *dir_of(PyObject *v)
             return names; /* (dir() ran code that changed the class: not cached) */
         return dir_keep(type_dir_cache, TYPE_DIR_CACHE, (PyObject *)tp, tag, names);
     }
-    uint64_t tag = ((PyDictObject *)PyModule_GetDict(v))->ma_version_tag;
+    uint64_t tag = ns_tag(PyModule_GetDict(v));
     PyObject *names = dir_cached(dir_cache, DIR_CACHE, v, tag);
     if (names)
         return names;
@@ -304,7 +332,7 @@ static int is_mapping(PyObject *v)
         }
     }
     PyObject *a = NULL, *b = NULL;
-    int r = _PyObject_LookupAttr(v, keys, &a) > 0 && _PyObject_LookupAttr(v, getitem, &b) > 0;
+    int r = PyObject_GetOptionalAttr(v, keys, &a) > 0 && PyObject_GetOptionalAttr(v, getitem, &b) > 0;
     Py_XDECREF(a);
     Py_XDECREF(b);
     PyErr_Clear();
@@ -675,7 +703,7 @@ static PyObject *trailer_attr(stmt_run *s, PyObject *v, const gc_trailer *t)
      * looked up without making the AttributeError and its message (the most
      * common failed step; the same lookup, the same __getattr__ calls). */
     if (name && !gc_eval_step_errors) {
-        if (_PyObject_LookupAttr(v, name, &r) == 0)
+        if (PyObject_GetOptionalAttr(v, name, &r) == 0)
             s->why = "no such attribute";
     } else {
         r = name ? PyObject_GetAttr(v, name) : NULL;

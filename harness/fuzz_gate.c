@@ -24,6 +24,7 @@
 #include "hash.h"
 #include "mutator.h"
 #include "nscache.h"
+#include "pycompat.h"
 #include "state.h"
 #include "timelimit.h"
 
@@ -308,8 +309,6 @@ static void record_resolved(const uint8_t *data, size_t size, const gc_outcome *
  * per-input budget) raises for good; growth shows in the resident size.  With it, what
  * Python holds (its allocated blocks, the modules loaded), to tell the interpreter's growth
  * from the engine's corpus. */
-Py_ssize_t _Py_GetAllocatedBlocks(void); /* libpython's (sys.getallocatedblocks), no public header */
-
 static void report_memory(void)
 {
     if ((execs < 65536 || (execs & (execs - 1))) && execs != 100000 && execs != 1000000 && execs != 10000000)
@@ -324,7 +323,7 @@ static void report_memory(void)
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     /* what Python holds: blocks allocated, loaded modules */
-    Py_ssize_t blocks = _Py_GetAllocatedBlocks();
+    Py_ssize_t blocks = gc_allocated_blocks();
     PyObject *mods = PyImport_GetModuleDict();
     fprintf(stderr, "gatecrash: memory at input %lu: resident %.1f MB, peak %.1f MB, Python blocks %zd, "
             "modules %zd\n", execs,

@@ -71,17 +71,28 @@ int gc_interp_start(const char *scratch, char *err, size_t errlen)
     config.buffered_stdio = 0;
     config.faulthandler = 0;
     config.tracemalloc = 0;
-    /* The system interpreter, whatever python3 comes first on PATH. */
-    PyStatus st = PyConfig_SetBytesString(&config, &config.program_name, "/usr/bin/python3.11");
-    /* Unless a standard library travels beside the binary (BINARY.python/lib/python3.11):
-     * OSS-Fuzz's runner image has no /usr/lib/python3.11 (ci/oss-fuzz/build.sh bundles it),
-     * and the isolated configuration ignores PYTHONHOME. */
+    /* The interpreter the build chose (CMakeLists.txt: GATECRASH_PYTHON), whatever python3
+     * comes first on PATH; its standard library is PREFIX/lib/pythonX.Y. */
+    PyStatus st = PyConfig_SetBytesString(&config, &config.program_name, GATECRASH_PYTHON);
+    /* Unless a standard library travels beside the binary (BINARY.python/lib/pythonX.Y):
+     * OSS-Fuzz's runner image has no system Python (ci/oss-fuzz/build.sh bundles it), and
+     * the isolated configuration ignores PYTHONHOME. */
+#define GC_STDLIB_LANDMARK "/lib/python" GATECRASH_PYTHON_VERSION "/os.py"
     char exe[PATH_MAX], home[PATH_MAX + 16], landmark[PATH_MAX + 64];
+    int bundled = 0;
     if (gc_exe_path(exe, sizeof exe) == 0) {
         snprintf(home, sizeof home, "%s.python", exe);
-        snprintf(landmark, sizeof landmark, "%s/lib/python3.11/os.py", home);
-        if (!PyStatus_Exception(st) && access(landmark, R_OK) == 0)
+        snprintf(landmark, sizeof landmark, "%s" GC_STDLIB_LANDMARK, home);
+        bundled = access(landmark, R_OK) == 0;
+        if (!PyStatus_Exception(st) && bundled)
             st = PyConfig_SetBytesString(&config, &config.home, home);
+    }
+    if (!bundled && access(GATECRASH_PYTHON_PREFIX GC_STDLIB_LANDMARK, R_OK) != 0) {
+        PyConfig_Clear(&config);
+        snprintf(err, errlen, "the CPython %s this build embeds has no standard library at %s/lib/python%s "
+                 "(rebuild with -DGATECRASH_PYTHON=/path/to/python3.X)", GATECRASH_PYTHON_VERSION,
+                 GATECRASH_PYTHON_PREFIX, GATECRASH_PYTHON_VERSION);
+        return -1;
     }
     if (!PyStatus_Exception(st))
         st = Py_InitializeFromConfig(&config);

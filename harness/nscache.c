@@ -1,5 +1,13 @@
 /* nscache.c — see nscache.h.
  *
+ * A watched dict's change is seen by the version's own signal: 3.11 its version tag;
+ * 3.12+ (the tag is deprecated) a dict watcher, whose callback marks the watch record
+ * (ptrmap.h) without allocating.  A function's slots are compared by pointer on every
+ * version: cheaper than a function watcher, which CPython calls for every function made
+ * or freed anywhere (and chains cannot set them: object.__setattr__ is refused).
+ * Instance dicts the version's signal can miss (CPython 3.13.0, gh-125608: state.h) are
+ * made ones it sees, or else compared with their copy by content.
+ *
  * Every watched object is held by a strong reference, so an address cannot be reused by
  * another object while it is watched.  The walk stops at depth 2 (namespace -> value ->
  * attribute); state deeper than that which a chain changes is not seen here — which is why
@@ -7,6 +15,8 @@
 #include "nscache.h"
 
 #include "hash.h"
+#include "ptrmap.h"
+#include "pycompat.h"
 #include "state.h"
 
 #include <stdio.h>
@@ -21,7 +31,9 @@ typedef struct {
     PyObject *obj;
     wkind kind;
     PyObject *snap;    /* dict: a copy made after the install */
-    uint64_t tag;      /* dict version tag */
+    uint64_t tag;      /* 3.11: dict version tag (a function's: its __dict__'s) */
+    unsigned char dirty;      /* 3.12+: a watcher saw a change since it was recorded */
+    unsigned char by_content; /* a dict whose changes the signal can miss: compared with snap */
     const void *p[5];  /* function slots / list or cell contents */
     Py_ssize_t n;      /* list length */
     uint64_t hash;     /* list items */
@@ -49,7 +61,76 @@ static int mark_seen(const void *p)
     return 1; /* full: treat as seen (the walk is bounded anyway) */
 }
 
-static uint64_t tag_of(PyObject *d) { return ((PyDictObject *)d)->ma_version_tag; }
+#define GC_WATCHERS (PY_VERSION_HEX >= 0x030c0000)
+#if GC_WATCHERS
+static int dict_watcher = -1;
+static gc_ptrmap at; /* a watched dict (a function's __dict__ too) or function -> index into w[] */
+
+static int on_dict(PyDict_WatchEvent ev, PyObject *d, PyObject *key, PyObject *value)
+{
+    (void)ev, (void)key, (void)value;
+    long i = gc_ptrmap_get(&at, d);
+    if (i >= 0)
+        w[i].dirty = 1;
+    return 0;
+}
+
+/* Have the watcher report changes to dict d for record i (a function's record for its __dict__) */
+static void watch_for(PyObject *d, size_t i)
+{
+    if (dict_watcher < 0)
+        dict_watcher = PyDict_AddWatcher(on_dict);
+    if (dict_watcher < 0 || PyDict_Watch(dict_watcher, d) < 0) {
+        PyErr_Clear();
+        w[i].by_content = 1; /* no watcher: compare it */
+    }
+    gc_ptrmap_put(&at, d, (uint32_t)i);
+}
+
+static void unwatch(PyObject *d)
+{
+    if (d && dict_watcher >= 0 && PyDict_Unwatch(dict_watcher, d) < 0)
+        PyErr_Clear();
+}
+#else
+static uint64_t tag_of(PyObject *d) { return gc_dict_tag(d); }
+#endif
+
+/* The same keys bound to the same objects as in its copy. */
+static int same_content(PyObject *d, PyObject *snap)
+{
+    PyObject *k, *v;
+    Py_ssize_t pos = 0;
+    if (!snap || PyDict_GET_SIZE(d) != PyDict_GET_SIZE(snap))
+        return 0;
+    while (PyDict_Next(snap, &pos, &k, &v))
+        if (PyDict_GetItemWithError(d, k) != v) {
+            PyErr_Clear();
+            return 0;
+        }
+    return 1;
+}
+
+/* Did the dict of record x change since it was recorded (or last put back)? */
+static int dict_changed(watch *x)
+{
+#if GC_WATCHERS
+    int changed = x->dirty;
+#else
+    int changed = tag_of(x->obj) != x->tag;
+#endif
+    return changed || (x->by_content && !same_content(x->obj, x->snap));
+}
+
+/* Recorded as it is now. */
+static void dict_seen(watch *x)
+{
+#if GC_WATCHERS
+    x->dirty = 0;
+#else
+    x->tag = tag_of(x->obj);
+#endif
+}
 
 static uint64_t list_hash(PyObject *l)
 {
@@ -63,7 +144,7 @@ static void fill(watch *x)
 {
     PyObject *o = x->obj;
     switch (x->kind) {
-    case W_DICT: x->tag = tag_of(o); break;
+    case W_DICT: dict_seen(x); break;
     case W_LIST:
         x->n = PyList_GET_SIZE(o);
         x->hash = list_hash(o);
@@ -76,7 +157,11 @@ static void fill(watch *x)
         x->p[2] = f->func_kwdefaults;
         x->p[3] = f->func_closure;
         x->p[4] = f->func_dict;
+#if GC_WATCHERS
+        x->dirty = 0;
+#else
         x->tag = f->func_dict ? tag_of(f->func_dict) : 0;
+#endif
         break;
     }
     }
@@ -99,7 +184,7 @@ static int put_back(watch *x)
             return -1;
         }
     }
-    x->tag = tag_of(x->obj);
+    dict_seen(x);
     stats.restores++;
     return 0;
 }
@@ -108,7 +193,7 @@ static int same(watch *x)
 {
     PyObject *o = x->obj;
     switch (x->kind) { /* the common case (nothing changed) reads one or two words */
-    case W_DICT: return tag_of(o) == x->tag || put_back(x) == 0;
+    case W_DICT: return !dict_changed(x) || put_back(x) == 0;
     case W_CELL: return PyCell_GET(o) == x->p[0];
     case W_LIST: return PyList_GET_SIZE(o) == x->n && list_hash(o) == x->hash;
     case W_FUNC: {
@@ -116,11 +201,19 @@ static int same(watch *x)
         if (f->func_dict != x->p[4] && !x->p[4] && PyDict_GET_SIZE(f->func_dict) == 0) {
             /* a function's __dict__ is made on first access: a new, empty one is no change */
             x->p[4] = f->func_dict;
+#if GC_WATCHERS
+            watch_for(f->func_dict, (size_t)(x - w));
+#else
             x->tag = tag_of(f->func_dict);
+#endif
         }
+#if GC_WATCHERS
+        int dict_same = !x->dirty;
+#else
+        int dict_same = (f->func_dict ? tag_of(f->func_dict) : 0) == x->tag;
+#endif
         return f->func_code == x->p[0] && f->func_defaults == x->p[1] && f->func_kwdefaults == x->p[2] &&
-               f->func_closure == x->p[3] && f->func_dict == x->p[4] &&
-               (f->func_dict ? tag_of(f->func_dict) : 0) == x->tag;
+               f->func_closure == x->p[3] && f->func_dict == x->p[4] && dict_same;
     }
     }
     return 0;
@@ -141,7 +234,14 @@ static void add(PyObject *o, wkind kind)
     w[nw].snap = kind == W_DICT ? PyDict_Copy(o) : NULL; /* NULL: drop on change */
     PyErr_Clear();
     memset(w[nw].p, 0, sizeof w[nw].p);
+    w[nw].by_content = 0;
     fill(&w[nw]);
+#if GC_WATCHERS
+    if (kind == W_DICT)
+        watch_for(o, nw);
+    if (kind == W_FUNC && w[nw].p[4])
+        watch_for((PyObject *)w[nw].p[4], nw);
+#endif
     nw++;
 }
 
@@ -176,7 +276,8 @@ static void walk(PyObject *o, int depth)
     }
     /* An instance's attributes: CPython 3.11 keeps them in inline values until something
      * asks for __dict__, and a change there bumps no version tag.  Asking for it makes the
-     * dict (the object behaves the same), and from then on every attribute set shows. */
+     * dict (the object behaves the same), and from then on every attribute set shows
+     * (on 3.13.0 once gc_state_make_seen has given it a table of its own). */
     if (Py_TYPE(o)->tp_dictoffset == 0)
         return;
     PyObject *d = PyObject_GenericGetDict(o, NULL);
@@ -185,7 +286,9 @@ static void walk(PyObject *o, int depth)
         return;
     }
     if (PyDict_Check(d) && !mark_seen(d)) {
+        int seen = gc_state_make_seen(o, d);
         add(d, W_DICT);
+        w[nw - 1].by_content |= !seen;
         if (depth < 2) {
             PyObject *k, *v;
             Py_ssize_t pos = 0;
@@ -199,10 +302,16 @@ static void walk(PyObject *o, int depth)
 void gc_nscache_reset(void)
 {
     for (size_t i = 0; i < nw; i++) {
+#if GC_WATCHERS
+        unwatch(w[i].kind == W_DICT ? w[i].obj : w[i].kind == W_FUNC ? (PyObject *)w[i].p[4] : NULL);
+#endif
         Py_DECREF(w[i].obj);
         Py_XDECREF(w[i].snap);
     }
     nw = 0;
+#if GC_WATCHERS
+    gc_ptrmap_clear(&at);
+#endif
     Py_CLEAR(cached);
 }
 

@@ -3,7 +3,8 @@
  * Owns: keeping one installed namespace across inputs while no input could have changed
  * it, and re-installing when one could.  Change is detected, not guessed: after an install
  * the objects the namespace reaches (to a bounded depth: the namespace, its values, their
- * attributes) are recorded — dict version tags, function slots (code, defaults, closure
+ * attributes) are recorded — dicts (3.11: version tags; 3.12+: a dict watcher; by content
+ * where the version's signal misses changes), function slots (code, defaults, closure
  * cells, __dict__), instance dicts, list contents — and compared after every input.  A
  * dict that changed is put back as the install left it (a copy is kept); any other
  * difference drops the cached namespace.  Real module state is gc_state's job. */

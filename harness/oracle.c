@@ -331,6 +331,7 @@ static const ev_spec events[] = {
     {"signal.pthread_kill", EV_HARNESS, {-1, -1}, {-1, -1}},
     {"resource.setrlimit", EV_HARNESS, {-1, -1}, {-1, -1}}, {"resource.prlimit", EV_HARNESS, {-1, -1}, {-1, -1}},
     {"sys.setprofile", EV_HARNESS, {-1, -1}, {-1, -1}}, {"sys.settrace", EV_HARNESS, {-1, -1}, {-1, -1}},
+    {"sys.monitoring.register_callback", EV_HARNESS, {-1, -1}, {-1, -1}}, /* 3.12+: PEP 669 tools */
     {"object.__setattr__", EV_HARNESS, {-1, -1}, {-1, -1}}, /* mutating a class */
     {"object.__delattr__", EV_HARNESS, {-1, -1}, {-1, -1}},
 };

@@ -53,7 +53,7 @@ static void header_value(const unsigned char *data, size_t len, const char *key,
     }
 }
 
-int gc_replay_file(gc_target *t, const char *path, int raw, gc_chain *c, gc_outcome *out, char *sig, size_t siglen,
+int gc_replay_file(gc_target *t, const char *path, int raw, gc_chain *c, gc_outcome *out, gc_case_header *hdr,
                    char *why, size_t whylen)
 {
     size_t len = 0;
@@ -70,8 +70,10 @@ int gc_replay_file(gc_target *t, const char *path, int raw, gc_chain *c, gc_outc
         snprintf(why, whylen, "%s: no statement in chain file", path);
     else
         rc = 0;
-    if (rc == 0 && sig)
-        header_value(data, len, "signature", sig, siglen);
+    if (rc == 0 && hdr) {
+        header_value(data, len, "signature", hdr->signature, sizeof hdr->signature);
+        header_value(data, len, "python", hdr->python, sizeof hdr->python);
+    }
     free(data);
     char err[1024];
     if (rc == 0 && (rc = gc_run_input(t, c, out, NULL, NULL, err, sizeof err)) != 0)

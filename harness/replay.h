@@ -17,11 +17,17 @@
  * -1 (unreadable). */
 int gc_crash_chain(const char *path, gc_chain *c, char *resolved, size_t len);
 
+/* The header lines of a saved case that a replay reads ("" when absent). */
+typedef struct {
+    char signature[256];
+    char python[32]; /* the CPython version the case was found on */
+} gc_case_header;
+
 /* Read the chain file 'path' (strictly parsed, or decoded as a fuzz input when 'raw') into
  * 'c' and run it into 'out'.  Returns 0 when it ran; -1 when it is unreadable, not a chain or
  * has no statement; or gc_run_input's exit code when the evaluator could not run it.  Not 0:
- * one line naming the path in 'why'.  'sig' (may be NULL) gets its '# signature:' header. */
-int gc_replay_file(gc_target *t, const char *path, int raw, gc_chain *c, gc_outcome *out, char *sig, size_t siglen,
+ * one line naming the path in 'why'.  'hdr' (may be NULL) gets its header lines. */
+int gc_replay_file(gc_target *t, const char *path, int raw, gc_chain *c, gc_outcome *out, gc_case_header *hdr,
                    char *why, size_t whylen);
 
 /* Run a chain file in a fresh process (`exe replay --json -q …` on 'target').  Returns 1 if

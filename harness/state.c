@@ -1,13 +1,27 @@
-/* state.c — see state.h.  Change detection uses CPython 3.11's per-dict version tag
- * (ma_version_tag), which every mutation of a dict bumps: comparing one integer per watched
- * dict is what makes checking after every input affordable.
+/* state.c — see state.h.
+ *
+ * What changed is marked, not searched for: each watched dict has a record (dicts[i]) and
+ * a check after an input looks only at the records marked since the last one.  The marks
+ * come from the interpreter's own change signals, which differ by version:
+ *   - CPython 3.11: the per-dict version tag (ma_version_tag) every mutation bumps; a check
+ *     compares one integer per watched dict and marks those that moved (and skips even that
+ *     when the one global counter the tags come from has not moved).
+ *   - 3.12+: the tag is deprecated (removed in 3.14) and its global counter steps by more
+ *     than one; the official dict watchers (PyDict_Watch) call back on every change to a
+ *     watched dict (a class's included), and the callback marks its record.
+ * CPython 3.13.0 (gh-125608) changes an instance's materialized __dict__ on attribute sets
+ * without either signal while the dict shares the object's inline values; a start-up
+ * self-test finds it (gc_state_attr_sets_unseen), and then each such dict watched is given
+ * a table of its own (own_table), which the signal does see; where that does not help either
+ * (the self-test says so too), the dict is compared by content in every check.
  *
  * Besides module namespaces, the values every module holds at snapshot time are watched one
  * level deep: the instance dict of an object (os.environ.__dict__, a logger), the contents
  * of a module-level list (warnings.filters), dict and set (os.supports_dir_fd), and the
  * namespace of a module object that is not in sys.modules (a gate's cached proxy).  Process
- * state outside Python objects is checked with a few calls: trace/profile functions, signal
- * dispositions and mask, threads, the gc freeze count, the locale. */
+ * state outside Python objects is checked with a few calls: trace/profile functions and
+ * sys.monitoring tools, signal dispositions and mask, threads, the gc freeze count, the
+ * locale.  gc_state_end runs the table of checks at the end of this file. */
 #define _GNU_SOURCE
 #include "state.h"
 
@@ -15,6 +29,7 @@
 #include <limits.h>
 #include <locale.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +40,12 @@
 
 #include "backstop.h"
 #include "oracle.h"
+#include "ptrmap.h"
+#include "pycompat.h"
 #include "timelimit.h"
+#include "xalloc.h"
+
+#define GC_WATCHERS (PY_VERSION_HEX >= 0x030c0000) /* dict watchers and sys.monitoring */
 
 typedef struct {
     PyObject *dict;     /* the live dict (strong ref) */
@@ -51,11 +71,67 @@ static watched_dict *dicts;
 typedef struct {
     PyObject *dict;
     PyObject **slot;    /* dicts[i].slot */
-    uint64_t tag;       /* version tag before the current chain */
+    uint64_t tag;       /* 3.11: version tag before the current chain */
 } hot_dict;
 static hot_dict *hot;
 static size_t ndicts;
 static size_t *owned, nowned; /* indices of instance dicts (their owner's slot is checked too) */
+static size_t *by_content, nby_content; /* indices compared by content in every check (below) */
+
+/* The records marked changed since the last check: each index at most once. */
+static uint32_t *marked;
+static unsigned char *is_marked;
+static size_t nmarked;
+static void mark(size_t i)
+{
+    if (!is_marked[i]) {
+        is_marked[i] = 1;
+        marked[nmarked++] = (uint32_t)i;
+    }
+}
+static void clear_marks(void)
+{
+    for (size_t j = 0; j < nmarked; j++)
+        is_marked[marked[j]] = 0;
+    nmarked = 0;
+}
+
+#if GC_WATCHERS
+static int dict_watcher = -1;
+static gc_ptrmap watched_at; /* dict -> index into dicts[] */
+static PyObject *probe_dict; /* the self-test's dict (attr_sets_unseen) */
+static int probe_seen;
+
+static int on_dict(PyDict_WatchEvent ev, PyObject *d, PyObject *key, PyObject *value)
+{
+    (void)ev, (void)key, (void)value;
+    long i = gc_ptrmap_get(&watched_at, d);
+    if (i >= 0)
+        mark((size_t)i);
+    else if (d == probe_dict)
+        probe_seen = 1;
+    return 0;
+}
+
+static int start_watchers(void)
+{
+    if (dict_watcher < 0)
+        dict_watcher = PyDict_AddWatcher(on_dict);
+    return dict_watcher >= 0 ? 0 : -1;
+}
+
+/* Record i's dict with the watcher.  A class is watched through its own dict, not with
+ * PyType_Watch: every attribute set on a class writes that dict, while a type watcher
+ * fires only while the class's version tag is valid (once per series of changes between
+ * lookups, and never again once the class has used up its tags). */
+static int watch_record(size_t i)
+{
+    if (start_watchers() < 0 || PyDict_Watch(dict_watcher, dicts[i].dict) < 0)
+        return -1;
+    gc_ptrmap_put(&watched_at, dicts[i].dict, (uint32_t)i);
+    return 0;
+}
+#else
 /* Every dict mutation and creation in CPython 3.11 takes the next value of one global
  * counter as its version tag, so a dict made now shows where the counter is: when it moved
  * by no more than that dict since the tags were last made current, no dict anywhere
@@ -65,10 +141,18 @@ static uint64_t tags_at;
 static uint64_t global_dict_version(void)
 {
     PyObject *d = PyDict_New();
-    uint64_t v = d ? ((PyDictObject *)d)->ma_version_tag : 0;
+    uint64_t v = d ? gc_dict_tag(d) : 0;
     Py_XDECREF(d);
     return v;
 }
+static uint64_t tag_of(PyObject *d) { return gc_dict_tag(d); }
+static int watch_record(size_t i)
+{
+    hot[i].tag = tag_of(dicts[i].dict);
+    return 0;
+}
+#endif
+
 static watched_seq *lists, *sets;
 static size_t nlists, nsets;
 static PyObject *seen_ids; /* set of addresses of watched containers (no duplicates) */
@@ -84,8 +168,8 @@ static int std_copy[3] = {-1, -1, -1};
  * items of C objects changes none of the state watched here; only code does: Python code
  * (a gate's __getattr__, a property, a finalizer, a module __getattr__) or a call, and every
  * call of a chain runs through the Python trampoline in eval.c.  So an input during which no
- * frame started needs no check at all, and the dicts' version tags taken at the end of the
- * last check stay valid until a frame starts (an install, for one). */
+ * frame started needs no check at all, and the marks made since the end of the last check
+ * stay valid until a frame starts (an install, for one). */
 static unsigned long py_frames, frames_at_begin, frames_at_end = (unsigned long)-1;
 static int hook_set, check_every_input;
 gc_frame_eval_fn gc_state_frame_observer;
@@ -112,8 +196,6 @@ static struct sigaction saved_sa[NSIG];
 static sigset_t saved_mask;
 static PyObject *getsignal_fn, *setsignal_fn, *saved_py_handlers; /* list, index = signal */
 
-static uint64_t tag_of(PyObject *d) { return ((PyDictObject *)d)->ma_version_tag; }
-
 /* Is o's address in seen_ids: 1 yes, 0 no (added now when 'add'), -1 could not tell. */
 static int id_in_set(PyObject *o, int add)
 {
@@ -131,7 +213,8 @@ static int seen_before(PyObject *o) { return id_in_set(o, 1) != 0; }
 
 int gc_state_watches(PyObject *o) { return seen_ids && id_in_set(o, 0) == 1; }
 
-static int watch_dict_owned(PyObject *d, PyObject *owner, int exact, const char *name)
+/* A new record for dict d (of 'owner', an instance, or of the class 'type', or NULL). */
+static int watch_dict_full(PyObject *d, PyObject *owner, PyObject *type, int exact, const char *name)
 {
     PyObject **slot = owner ? _PyObject_GetDictPtr(owner) : NULL;
     PyErr_Clear();
@@ -139,36 +222,34 @@ static int watch_dict_owned(PyObject *d, PyObject *owner, int exact, const char 
         return 0;
     if (seen_before(d))
         return 0;
-    watched_dict *nd = realloc(dicts, (ndicts + 1) * sizeof *dicts);
-    if (!nd)
-        return -1;
-    dicts = nd;
-    hot_dict *nh = realloc(hot, (ndicts + 1) * sizeof *hot);
-    if (!nh)
-        return -1;
-    hot = nh;
+    int seen = !owner || gc_state_make_seen(owner, d);
+    dicts = gc_xrealloc(dicts, (ndicts + 1) * sizeof *dicts);
+    hot = gc_xrealloc(hot, (ndicts + 1) * sizeof *hot);
+    marked = gc_xrealloc(marked, (ndicts + 1) * sizeof *marked);
+    is_marked = gc_xrealloc(is_marked, ndicts + 1);
+    is_marked[ndicts] = 0;
     watched_dict *w = &dicts[ndicts];
-    w->dict = d;
-    Py_INCREF(d);
-    w->owner = owner;
-    w->slot = slot;
-    Py_XINCREF(owner);
-    w->exact = exact;
-    w->type = NULL;
-    w->snap = PyDict_Copy(d);
+    *w = (watched_dict){.dict = Py_NewRef(d), .owner = Py_XNewRef(owner), .slot = slot, .exact = exact,
+                        .type = Py_XNewRef(type), .snap = PyDict_Copy(d)};
+    snprintf(w->name, sizeof w->name, "%s", name);
+    hot[ndicts] = (hot_dict){d, slot, 0};
     if (!w->snap)
         return -1;
-    hot[ndicts] = (hot_dict){d, slot, tag_of(d)};
     if (slot) {
-        size_t *no = realloc(owned, (nowned + 1) * sizeof *owned);
-        if (!no)
-            return -1;
-        owned = no;
+        owned = gc_xrealloc(owned, (nowned + 1) * sizeof *owned);
         owned[nowned++] = ndicts;
     }
-    snprintf(w->name, sizeof w->name, "%s", name);
+    if (!seen) { /* compared by content in every check */
+        by_content = gc_xrealloc(by_content, (nby_content + 1) * sizeof *by_content);
+        by_content[nby_content++] = ndicts;
+    }
     ndicts++;
-    return 0;
+    return watch_record(ndicts - 1);
+}
+
+static int watch_dict_owned(PyObject *d, PyObject *owner, int exact, const char *name)
+{
+    return watch_dict_full(d, owner, NULL, exact, name);
 }
 
 static int watch_dict(PyObject *d, const char *name) { return watch_dict_owned(d, NULL, 0, name); }
@@ -182,14 +263,7 @@ static int watch_type(PyObject *t, const char *name)
     PyTypeObject *tp = (PyTypeObject *)t;
     if (!(tp->tp_flags & Py_TPFLAGS_HEAPTYPE) || (tp->tp_flags & Py_TPFLAGS_IMMUTABLETYPE) || !tp->tp_dict)
         return 0;
-    size_t before = ndicts;
-    if (watch_dict_owned(tp->tp_dict, NULL, 1, name) < 0)
-        return -1;
-    if (ndicts > before) {
-        dicts[before].type = t;
-        Py_INCREF(t);
-    }
-    return 0;
+    return watch_dict_full(tp->tp_dict, NULL, t, 1, name);
 }
 
 /* A class's dict back as it was, through setattr/delattr so that the class's slots and
@@ -375,14 +449,11 @@ static void restore_signal(int s)
     sigaction(s, &saved_sa[s], NULL);
 }
 
-int gc_state_snapshot(char *err, size_t errlen)
+/* sys.modules and the namespace of every module in it. */
+static int snapshot_namespaces(PyObject *modules)
 {
-    seen_ids = PySet_New(NULL);
-    if (!seen_ids)
-        goto fail;
-    PyObject *modules = PyImport_GetModuleDict();
     if (watch_dict(modules, "sys.modules") < 0)
-        goto fail;
+        return -1;
     PyObject *k, *v;
     Py_ssize_t pos = 0;
     while (PyDict_Next(modules, &pos, &k, &v)) {
@@ -391,48 +462,127 @@ int gc_state_snapshot(char *err, size_t errlen)
         PyObject *d = PyModule_GetDict(v);
         const char *n = PyUnicode_Check(k) ? PyUnicode_AsUTF8(k) : "?";
         if (!d || watch_dict(d, n ? n : "?") < 0)
-            goto fail;
+            return -1;
     }
+    return 0;
+}
+
+/* os.environ must be exactly as it was: its _data, and its instance dict (_data, encodekey). */
+static int snapshot_environ(void)
+{
     PyObject *os = PyImport_ImportModule("os");
     PyObject *environ = os ? PyObject_GetAttrString(os, "environ") : NULL;
     PyObject *data = environ ? PyObject_GetAttrString(environ, "_data") : NULL;
-    Py_XDECREF(os);
+    PyObject **dp = environ ? _PyObject_GetDictPtr(environ) : NULL;
+    int rc = data && PyDict_Check(data) && dp && *dp ? 0 : -1;
+    if (rc == 0)
+        rc = watch_dict_owned(data, NULL, 1, "os.environ");
+    if (rc == 0)
+        rc = watch_dict_owned(*dp, environ, 1, "os.environ.__dict__");
+    Py_XDECREF(data);
     Py_XDECREF(environ);
-    if (!data || !PyDict_Check(data) || watch_dict(data, "os.environ") < 0) {
-        Py_XDECREF(data);
-        goto fail;
-    }
-    /* os.environ must be exactly as it was: its instance dict too (_data, encodekey) */
-    {
-        PyObject *osm = PyImport_ImportModule("os");
-        PyObject *env = osm ? PyObject_GetAttrString(osm, "environ") : NULL;
-        PyObject **dp = env ? _PyObject_GetDictPtr(env) : NULL;
-        int rc = dp && *dp ? watch_dict_owned(*dp, env, 1, "os.environ.__dict__") : -1;
-        Py_XDECREF(env);
-        Py_XDECREF(osm);
-        if (rc < 0) {
-            Py_DECREF(data);
-            goto fail;
-        }
-    }
-    Py_DECREF(data);
+    Py_XDECREF(os);
+    return rc;
+}
+
+static int snapshot_sys_lists(void)
+{
     static const char *lnames[3] = {"path", "meta_path", "path_hooks"};
     for (int i = 0; i < 3; i++) {
         PyObject *l = PySys_GetObject(lnames[i]);
         char nm[32];
         snprintf(nm, sizeof nm, "sys.%s", lnames[i]);
         if (!l || !PyList_Check(l) || watch_seq(&lists, &nlists, l, nm) < 0)
-            goto fail;
+            return -1;
     }
-    /* everything else the loaded modules hold, one level deep */
-    pos = 0;
+    return 0;
+}
+
+/* everything else the loaded modules hold, one level deep */
+static int snapshot_values(PyObject *modules)
+{
+    PyObject *k, *v;
+    Py_ssize_t pos = 0;
     while (PyDict_Next(modules, &pos, &k, &v)) {
         if (!PyModule_Check(v))
             continue;
         const char *n = PyUnicode_Check(k) ? PyUnicode_AsUTF8(k) : "?";
         if (watch_module_values(modules, PyModule_GetDict(v), n ? n : "?") < 0)
-            goto fail;
+            return -1;
     }
+    return 0;
+}
+
+/* A key that cannot be shared (not a str) turns a dict that shares its object's inline
+ * values into a table of its own, and the object's attribute sets then go through the dict
+ * like any dict write; the key is removed at once (content and order stay). */
+static int own_table(PyObject *d)
+{
+    PyObject *k = PyObject_CallNoArgs((PyObject *)&PyBaseObject_Type);
+    int rc = k && PyDict_SetItem(d, k, Py_None) == 0 && PyDict_DelItem(d, k) == 0 ? 0 : -1;
+    Py_XDECREF(k);
+    PyErr_Clear();
+    return rc;
+}
+
+/* Is an attribute set on a fresh instance whose __dict__ was materialized (and given a
+ * table of its own first, when 'own') seen by this version's change signal?  0 also when the test
+ * itself cannot run. */
+static int attr_set_seen(int own)
+{
+    PyObject *cls = PyObject_CallFunction((PyObject *)&PyType_Type, "s(){}", "gatecrash_selftest");
+    PyObject *o = cls ? PyObject_CallNoArgs(cls) : NULL;
+    PyObject *d = o && PyObject_SetAttrString(o, "a", Py_None) == 0 ? PyObject_GenericGetDict(o, NULL) : NULL;
+    int seen = 0;
+    if (d && own && own_table(d) < 0)
+        Py_CLEAR(d);
+#if GC_WATCHERS
+    if (d && start_watchers() == 0 && PyDict_Watch(dict_watcher, d) == 0) {
+        probe_dict = d;
+        probe_seen = 0;
+        seen = PyObject_SetAttrString(o, "a", Py_True) == 0 && probe_seen;
+        probe_dict = NULL;
+        PyDict_Unwatch(dict_watcher, d);
+    }
+#else
+    uint64_t tag = d ? gc_dict_tag(d) : 0;
+    seen = d && PyObject_SetAttrString(o, "a", Py_True) == 0 && gc_dict_tag(d) != tag;
+#endif
+    Py_XDECREF(d);
+    Py_XDECREF(o);
+    Py_XDECREF(cls);
+    PyErr_Clear();
+    return seen;
+}
+
+/* CPython 3.13.0 stores an attribute set into the inline values a materialized __dict__
+ * shares, without bumping the dict's tag or calling its watchers (gh-125608, fixed in
+ * 3.13.1).  Tried once, not assumed from the version number. */
+static int sets_unseen = -1, own_table_works;
+int gc_state_attr_sets_unseen(void)
+{
+    if (sets_unseen < 0) {
+        sets_unseen = !attr_set_seen(0);
+        own_table_works = sets_unseen && attr_set_seen(1);
+    }
+    return sets_unseen;
+}
+
+int gc_state_make_seen(PyObject *o, PyObject *d)
+{
+#ifdef Py_TPFLAGS_INLINE_VALUES
+    int inline_values = PyType_HasFeature(Py_TYPE(o), Py_TPFLAGS_INLINE_VALUES);
+#else
+    int inline_values = PyType_HasFeature(Py_TYPE(o), Py_TPFLAGS_MANAGED_DICT);
+#endif
+    if (!gc_state_attr_sets_unseen() || !inline_values)
+        return 1;
+    return own_table_works && own_table(d) == 0;
+}
+
+/* recursion limit, umask, trace functions, the callables read later, locale, fds 0-2 */
+static int snapshot_process(void)
+{
     rec_limit = Py_GetRecursionLimit();
     saved_umask = umask(022);
     umask(saved_umask);
@@ -445,7 +595,7 @@ int gc_state_snapshot(char *err, size_t errlen)
     getsignal_fn = attr_of("_signal", "getsignal");
     setsignal_fn = attr_of("_signal", "signal");
     if (!thread_count_fn || !freeze_count_fn || !unfreeze_fn || !getsignal_fn || !setsignal_fn)
-        goto fail;
+        return -1;
     base_threads = call_long(thread_count_fn);
     base_frozen = call_long(freeze_count_fn);
     const char *loc = setlocale(LC_ALL, NULL);
@@ -453,25 +603,131 @@ int gc_state_snapshot(char *err, size_t errlen)
     for (int fd = 0; fd < 3; fd++)
         if (fstat(fd, &std_st[fd]) == 0)
             std_copy[fd] = fcntl(fd, F_DUPFD_CLOEXEC, 100);
+    return 0;
+}
+
+int gc_state_snapshot(char *err, size_t errlen)
+{
+    seen_ids = PySet_New(NULL);
+    PyObject *modules = PyImport_GetModuleDict();
+    if (!seen_ids || snapshot_namespaces(modules) < 0 || snapshot_environ() < 0 || snapshot_sys_lists() < 0 ||
+        snapshot_values(modules) < 0 || snapshot_process() < 0) {
+        PyErr_Clear();
+        snprintf(err, errlen, "could not snapshot the interpreter state");
+        return -1;
+    }
     check_every_input = getenv("GATECRASH_CHECK_EVERY_INPUT") != NULL; /* for comparison */
     _PyInterpreterState_SetEvalFrameFunc(PyThreadState_Get()->interp, count_frames);
     hook_set = 1;
     return 0;
-fail:
+}
+
+#if GC_WATCHERS
+/* sys.monitoring (PEP 669): which of its six tool ids are in use, by what name, with which
+ * global events, as at the first input (gatecrash's own tool for gate line feedback,
+ * feedback.c, is registered by then).  _lsprof.Profiler().enable() claims tool 2 before the
+ * harness refuses its register_callback; use_tool_id, set_events and free_tool_id raise no
+ * audit event at all. */
+#define GC_TOOLS 6
+enum { MON_GET_TOOL, MON_GET_EVENTS, MON_USE, MON_FREE, MON_SET_EVENTS, MON_REGISTER, MON_N };
+static PyObject *mon_fn[MON_N];
+static PyObject *tool_name[GC_TOOLS]; /* strong; None: not in use */
+static long tool_events[GC_TOOLS];
+static PyObject *id_args[GC_TOOLS]; /* (id,): the per-check calls build no tuple */
+
+/* One sys.monitoring function called with Py_BuildValue's arguments (a tuple format). */
+static PyObject *mon_call(int fn, const char *fmt, ...)
+{
+    va_list va;
+    va_start(va, fmt);
+    PyObject *args = mon_fn[fn] ? Py_VaBuildValue(fmt, va) : NULL;
+    va_end(va);
+    PyObject *r = args ? PyObject_CallObject(mon_fn[fn], args) : NULL;
+    Py_XDECREF(args);
     PyErr_Clear();
-    snprintf(err, errlen, "could not snapshot the interpreter state");
-    return -1;
+    return r;
+}
+
+static void snapshot_tools(void)
+{
+    static const char *names[MON_N] = {"get_tool", "get_events", "use_tool_id", "free_tool_id", "set_events",
+                                       "register_callback"};
+    PyObject *mon = PySys_GetObject("monitoring"); /* borrowed */
+    for (int f = 0; mon && f < MON_N; f++)
+        mon_fn[f] = PyObject_GetAttrString(mon, names[f]);
+    PyErr_Clear();
+    for (int id = 0; id < GC_TOOLS; id++) {
+        id_args[id] = Py_BuildValue("(i)", id);
+        tool_name[id] = mon_call(MON_GET_TOOL, "(i)", id);
+        PyObject *ev = mon_call(MON_GET_EVENTS, "(i)", id);
+        tool_events[id] = ev ? PyLong_AsLong(ev) : 0;
+        Py_XDECREF(ev);
+        PyErr_Clear();
+    }
+}
+
+static int tool_differs(int id)
+{
+    if (!tool_name[id] || !id_args[id])
+        return 0; /* could not be read at the first input */
+    PyObject *name = mon_fn[MON_GET_TOOL] ? PyObject_Call(mon_fn[MON_GET_TOOL], id_args[id], NULL) : NULL;
+    PyObject *ev = mon_fn[MON_GET_EVENTS] ? PyObject_Call(mon_fn[MON_GET_EVENTS], id_args[id], NULL) : NULL;
+    int same = name && ev && PyObject_RichCompareBool(name, tool_name[id], Py_EQ) == 1 &&
+               PyLong_AsLong(ev) == tool_events[id];
+    Py_XDECREF(name);
+    Py_XDECREF(ev);
+    PyErr_Clear();
+    return !same;
+}
+
+/* Tool 'id' back as it was: a tool a chain claimed loses its callbacks and events and is
+ * freed; one that was in use gets its name and global events back (its callbacks stay:
+ * chains cannot replace them, sys.monitoring.register_callback is refused). */
+static int reset_tool(int id)
+{
+    int armed = gc_orc.armed; /* the harness's own calls are not the chain's */
+    gc_orc.armed = 0;
+    if (tool_name[id] == Py_None) {
+        for (int e = 0; e < 20; e++)
+            Py_XDECREF(mon_call(MON_REGISTER, "(iiO)", id, 1 << e, Py_None));
+        Py_XDECREF(mon_call(MON_SET_EVENTS, "(ii)", id, 0));
+        Py_XDECREF(mon_call(MON_FREE, "(i)", id));
+    } else {
+        PyObject *name = mon_call(MON_GET_TOOL, "(i)", id);
+        if (!name || PyObject_RichCompareBool(name, tool_name[id], Py_EQ) != 1) {
+            Py_XDECREF(mon_call(MON_FREE, "(i)", id));
+            Py_XDECREF(mon_call(MON_USE, "(iO)", id, tool_name[id]));
+        }
+        Py_XDECREF(name);
+        Py_XDECREF(mon_call(MON_SET_EVENTS, "(il)", id, tool_events[id]));
+    }
+    PyErr_Clear();
+    gc_orc.armed = armed;
+    return tool_differs(id) ? -1 : 0;
+}
+#endif
+
+/* Forget what changed between inputs: the harness's own work (an install) is the new start. */
+static void forget_changes(void)
+{
+#if !GC_WATCHERS
+    for (size_t i = 0; i < ndicts; i++)
+        hot[i].tag = tag_of(hot[i].dict);
+    tags_at = global_dict_version();
+#endif
+    clear_marks();
 }
 
 void gc_state_begin(void)
 {
-    if (!sig_snapped)
+    if (!sig_snapped) {
         snapshot_signals();
-    if (!hook_intact() || py_frames != frames_at_end) {
-        for (size_t i = 0; i < ndicts; i++)
-            hot[i].tag = tag_of(hot[i].dict);
-        tags_at = global_dict_version();
+#if GC_WATCHERS
+        snapshot_tools();
+#endif
     }
+    if (!hook_intact() || py_frames != frames_at_end)
+        forget_changes();
     frames_at_begin = py_frames;
 }
 
@@ -550,14 +806,18 @@ static int seq_same(watched_seq *w)
     PySetObject *so = (PySetObject *)w->obj;
     if (w->tbl && so->mask + 1 == w->tbl_n && memcmp(so->table, w->tbl, (size_t)w->tbl_n * sizeof *w->tbl) == 0)
         return 1;
-    Py_ssize_t pos = 0;
-    PyObject *k;
-    Py_hash_t h;
-    while (_PySet_NextEntry(w->snap, &pos, &k, &h))
-        if (PySet_Contains(w->obj, k) != 1) {
-            PyErr_Clear();
-            return 0;
-        }
+    /* (the snapshot is the harness's own set: iterating it runs no chain code) */
+    PyObject *it = PyObject_GetIter(w->snap), *k;
+    int same = it != NULL;
+    while (same && (k = PyIter_Next(it))) {
+        same = PySet_Contains(w->obj, k) == 1;
+        Py_DECREF(k);
+    }
+    Py_XDECREF(it);
+    if (!same || PyErr_Occurred()) {
+        PyErr_Clear();
+        return 0;
+    }
     keep_table(w);
     return 1;
 }
@@ -577,165 +837,341 @@ static int seq_restore(watched_seq *w)
     return PyErr_Occurred() ? -1 : 0;
 }
 
-#define FAIL_NOTE(what) do { snprintf(note, len, "%s", what); return -1; } while (0)
+/* ---- the checks: each one piece of state, read cheaply; repaired only when it differs ---- */
+
+static int hook_replaced(void)
+{
+    return hook_set && _PyInterpreterState_GetEvalFrameFunc(PyThreadState_Get()->interp) != count_frames;
+}
+static int put_hook_back(void)
+{
+    _PyInterpreterState_SetEvalFrameFunc(PyThreadState_Get()->interp, count_frames);
+    return 1;
+}
+
+static int threads_started(void) { return call_long(thread_count_fn) > base_threads; }
+static int end_threads(void) { return stop_threads() < 0 ? -1 : 1; }
+
+static int tracing_changed(void)
+{
+    PyThreadState *ts = PyThreadState_Get();
+    return ts->c_tracefunc != saved_trace || ts->c_profilefunc != saved_profile;
+}
+static int remove_tracing(void)
+{
+    if (!saved_trace)
+        PyEval_SetTrace(NULL, NULL);
+    if (!saved_profile)
+        PyEval_SetProfile(NULL, NULL);
+    PyErr_Clear();
+    return tracing_changed() ? -1 : 1;
+}
+
+static int tools_changed(void)
+{
+#if GC_WATCHERS
+    for (int id = 0; id < GC_TOOLS; id++)
+        if (tool_differs(id))
+            return 1;
+#endif
+    return 0;
+}
+static int reset_tools(void)
+{
+#if GC_WATCHERS
+    for (int id = 0; id < GC_TOOLS; id++)
+        if (tool_differs(id) && reset_tool(id) < 0)
+            return -1;
+#endif
+    return 1;
+}
+
+/* An instance dict replaced as a whole changes no dict: always looked at; put back at
+ * once, and its record marked so the dicts' check compares it. */
+static int dict_replaced(void)
+{
+    int any = 0;
+    for (size_t k = 0; k < nowned; k++) {
+        hot_dict *h = &hot[owned[k]];
+        if (*h->slot != h->dict) {
+            Py_XSETREF(*h->slot, Py_NewRef(h->dict));
+            mark(owned[k]);
+            any = 1;
+        }
+    }
+    return any;
+}
+static int counted_by_dicts(void) { return 0; }
+
+/* Does any snapshot key of w's dict map to another object now (or, exact, is there more)? */
+static int content_differs(watched_dict *w)
+{
+    PyObject *k, *v;
+    Py_ssize_t pos = 0;
+    if (w->exact && PyDict_GET_SIZE(w->dict) != PyDict_GET_SIZE(w->snap))
+        return 1;
+    while (PyDict_Next(w->snap, &pos, &k, &v))
+        if (PyDict_GetItemWithError(w->dict, k) != v) {
+            PyErr_Clear();
+            return 1;
+        }
+    return 0;
+}
+
+/* Mark what this version's signal shows changed (3.12+: the watchers marked it already). */
+static int dicts_changed(void)
+{
+#if GC_WATCHERS
+    for (size_t i = 0; i < ndicts && check_every_input; i++)
+        mark(i);
+#else
+    if (check_every_input || !tags_at || global_dict_version() != tags_at + 1)
+        for (size_t i = 0; i < ndicts; i++)
+            if (tag_of(hot[i].dict) != hot[i].tag)
+                mark(i);
+#endif
+    for (size_t k = 0; k < nby_content; k++)
+        if (!is_marked[by_content[k]] && content_differs(&dicts[by_content[k]]))
+            mark(by_content[k]);
+    return nmarked > 0;
+}
+
+/* sys.modules and module namespaces may grow through lazy imports and caches: what was
+ * there must stay; os.environ, proxies and classes must be exactly as they were.  Each
+ * dict put back is one repair, named in the note. */
+static int restore_marked(char *note, size_t len)
+{
+    int repairs = 0, failed = 0;
+    size_t n = nmarked; /* (repairs below may mark more: they are this check's own) */
+    for (size_t j = 0; j < n && !failed; j++) {
+        watched_dict *w = &dicts[marked[j]];
+        int r = w->type ? restore_type(w) : restore_dict(w, w->exact);
+        failed = r < 0;
+        repairs += r > 0;
+        if (r > 0)
+            note_add(note, len, w->name);
+#if !GC_WATCHERS
+        hot[marked[j]].tag = tag_of(w->dict); /* checked: the next input starts from here */
+#endif
+    }
+    clear_marks();
+    return failed ? -1 : repairs;
+}
+
+static int seqs_changed(void)
+{
+    for (size_t i = 0; i < nlists + nsets; i++)
+        if (!seq_same(i < nlists ? &lists[i] : &sets[i - nlists]))
+            return 1;
+    return 0;
+}
+static int restore_seqs(char *note, size_t len)
+{
+    int repairs = 0;
+    for (size_t i = 0; i < nlists + nsets; i++) {
+        watched_seq *l = i < nlists ? &lists[i] : &sets[i - nlists];
+        if (seq_same(l))
+            continue;
+        if (seq_restore(l) < 0)
+            return -1;
+        if (!PyList_Check(l->obj))
+            keep_table(l);
+        repairs++;
+        note_add(note, len, l->name);
+    }
+    return repairs;
+}
+
+static int fd_replaced(int fd)
+{
+    struct stat st;
+    return std_copy[fd] >= 0 &&
+           !(fstat(fd, &st) == 0 && st.st_dev == std_st[fd].st_dev && st.st_ino == std_st[fd].st_ino);
+}
+static int fds_replaced(void) { return fd_replaced(0) || fd_replaced(1) || fd_replaced(2); }
+static int restore_fds(void)
+{
+    int repairs = 0;
+    for (int fd = 0; fd < 3; fd++)
+        if (fd_replaced(fd)) {
+            if (dup2(std_copy[fd], fd) < 0)
+                return -1;
+            repairs++;
+        }
+    return repairs;
+}
+
+static int cwd_moved(void)
+{
+    char cwd[PATH_MAX];
+    return !getcwd(cwd, sizeof cwd) || strcmp(cwd, gc_orc.scratch) != 0;
+}
+static int restore_cwd(void) { return chdir(gc_orc.scratch) == 0 ? 1 : -1; }
+
+static int limit_changed(void) { return Py_GetRecursionLimit() != rec_limit; }
+static int reset_limit(void)
+{
+    Py_SetRecursionLimit(rec_limit);
+    return 1;
+}
+
+static int gc_off(void) { return !PyGC_IsEnabled(); }
+static int gc_on(void)
+{
+    PyGC_Enable();
+    return 1;
+}
+
+static int gc_frozen(void) { return call_long(freeze_count_fn) != base_frozen; }
+static int gc_unfreeze(void)
+{
+    Py_XDECREF(PyObject_CallNoArgs(unfreeze_fn));
+    PyErr_Clear();
+    return 1;
+}
+
+/* (the umask cannot be read without setting it: the check puts it back) */
+static int umask_changed(void) { return umask(saved_umask) != saved_umask; }
+static int umask_was_reset(void) { return 1; }
+
+static int mask_changed(void)
+{
+    if (!sig_snapped)
+        return 0;
+    sigset_t mask;
+    sigemptyset(&mask);
+    pthread_sigmask(SIG_SETMASK, NULL, &mask);
+    for (int s = 1; s < NSIG; s++)
+        if (sigismember(&mask, s) != sigismember(&saved_mask, s))
+            return 1;
+    return 0;
+}
+static int restore_mask(void)
+{
+    pthread_sigmask(SIG_SETMASK, &saved_mask, NULL);
+    return 1;
+}
+
+/* the standard signals and the timer's (real-time signals nobody sends are not checked) */
+static int action_changed(int s)
+{
+    struct sigaction cur;
+    int ts_sig = gc_limits_signal();
+    return !(s >= SIGRTMIN && s != ts_sig) && sigaction(s, NULL, &cur) == 0 && !same_action(&cur, &saved_sa[s]);
+}
+static int actions_changed(void)
+{
+    for (int s = 1; sig_snapped && s < NSIG && (s < SIGRTMIN || s <= gc_limits_signal()); s++)
+        if (action_changed(s))
+            return 1;
+    return 0;
+}
+static int restore_actions(void)
+{
+    int repairs = 0;
+    for (int s = 1; s < NSIG && (s < SIGRTMIN || s <= gc_limits_signal()); s++)
+        if (action_changed(s)) {
+            restore_signal(s);
+            repairs++;
+        }
+    return repairs;
+}
+
+/* the time limit's own handler, which lives in Python's table */
+static int timer_handler_changed(void)
+{
+    int ts_sig = gc_limits_signal();
+    if (!sig_snapped || ts_sig <= 0 || !saved_py_handlers)
+        return 0;
+    PyObject *h = PyObject_CallFunction(getsignal_fn, "i", ts_sig);
+    PyErr_Clear();
+    int changed = h && h != PyList_GET_ITEM(saved_py_handlers, ts_sig);
+    Py_XDECREF(h);
+    return changed;
+}
+static int restore_timer_handler(void)
+{
+    restore_signal(gc_limits_signal());
+    return 1;
+}
+
+static int locale_changed(void)
+{
+    const char *loc = setlocale(LC_ALL, NULL);
+    return saved_locale && (!loc || strcmp(loc, saved_locale) != 0);
+}
+static int restore_locale(void)
+{
+    setlocale(LC_ALL, saved_locale);
+    return 1;
+}
+
+/* The table: in order (what runs on its own first: the hook, threads, trace functions).
+ * 'needs': the backstop's dirty bits (backstop.h) without which the state cannot have
+ * changed (0: always checked).  repair returns the repairs made (each counted; a row with
+ * a name notes it, the others note what they put back) or -1 when it could not. */
+typedef struct {
+    const char *name;
+    unsigned needs;
+    int (*check)(void);
+    int (*repair)(void);
+    int (*repair_noting)(char *note, size_t len); /* instead of repair */
+    const char *failed;
+} state_check;
+
+static const state_check checks[] = {
+    {"frame evaluation hook", 0, hook_replaced, put_hook_back, NULL, NULL},
+    {"threads stopped", 0, threads_started, end_threads, NULL, "a thread started during the input could not be stopped"},
+    {"trace/profile function", 0, tracing_changed, remove_tracing, NULL, "a trace or profile function could not be removed"},
+    {"sys.monitoring tool", 0, tools_changed, reset_tools, NULL, "a sys.monitoring tool could not be removed"},
+    {NULL, 0, dict_replaced, counted_by_dicts, NULL, NULL},
+    {NULL, 0, dicts_changed, NULL, restore_marked, "a module namespace could not be restored"},
+    {NULL, 0, seqs_changed, NULL, restore_seqs, "a list or set could not be restored"},
+    {"standard file descriptors", GC_DIRTY_FDS, fds_replaced, restore_fds, NULL,
+     "a standard file descriptor could not be restored"},
+    {"working folder", GC_DIRTY_CWD, cwd_moved, restore_cwd, NULL, "the working folder could not be restored"},
+    {"recursion limit", 0, limit_changed, reset_limit, NULL, NULL},
+    {"gc disabled", 0, gc_off, gc_on, NULL, NULL},
+    {"gc frozen", 0, gc_frozen, gc_unfreeze, NULL, NULL},
+    {"umask", GC_DIRTY_UMASK, umask_changed, umask_was_reset, NULL, NULL},
+    {"signal mask", 0, mask_changed, restore_mask, NULL, NULL},
+    {"signal handlers", GC_DIRTY_SIGNALS, actions_changed, restore_actions, NULL, NULL},
+    {"signal handlers", 0, timer_handler_changed, restore_timer_handler, NULL, NULL},
+    {"locale", 0, locale_changed, restore_locale, NULL, NULL},
+};
 
 int gc_state_end(char *note, size_t len)
 {
-    int repairs = 0;
     note[0] = '\0';
     if (!gc_state_code_ran()) { /* nothing ran that could change anything (see count_frames) */
         frames_at_end = py_frames;
         return 0;
     }
     total_checks++;
-    if (hook_set && _PyInterpreterState_GetEvalFrameFunc(PyThreadState_Get()->interp) != count_frames) {
-        /* someone replaced the frame hook: put it back */
-        _PyInterpreterState_SetEvalFrameFunc(PyThreadState_Get()->interp, count_frames);
-        repairs++;
-        note_add(note, len, "frame evaluation hook");
-    }
-    /* first what runs on its own: threads, trace and profile functions */
-    if (call_long(thread_count_fn) > base_threads) {
-        if (stop_threads() < 0)
-            FAIL_NOTE("a thread started during the input could not be stopped");
-        repairs++;
-        note_add(note, len, "threads stopped");
-    }
-    PyThreadState *ts = PyThreadState_Get();
-    if (ts->c_tracefunc != saved_trace || ts->c_profilefunc != saved_profile) {
-        if (!saved_trace)
-            PyEval_SetTrace(NULL, NULL);
-        if (!saved_profile)
-            PyEval_SetProfile(NULL, NULL);
-        PyErr_Clear();
-        if (ts->c_tracefunc != saved_trace || ts->c_profilefunc != saved_profile)
-            FAIL_NOTE("a trace or profile function could not be removed");
-        repairs++;
-        note_add(note, len, "trace/profile function");
-    }
-    /* an instance dict replaced as a whole changes no dict: always looked at */
-    for (size_t k = 0; k < nowned; k++) {
-        hot_dict *h = &hot[owned[k]];
-        if (*h->slot != h->dict) {
-            Py_INCREF(h->dict);
-            Py_XSETREF(*h->slot, h->dict);
-            h->tag = 0; /* force the content check */
-            tags_at = 0;
+    int repairs = 0, dirty_read = 0;
+    unsigned dirty = 0;
+    for (size_t i = 0; i < sizeof checks / sizeof *checks; i++) {
+        const state_check *c = &checks[i];
+        if (c->needs && !dirty_read) { /* read when first needed: after threads are stopped */
+            dirty = check_every_input ? GC_DIRTY_ALL : gc_backstop_take_dirty();
+            dirty_read = 1;
         }
-    }
-    uint64_t now_at = global_dict_version();
-    int dicts_moved = check_every_input || !tags_at || now_at != tags_at + 1;
-    for (size_t i = 0; i < ndicts && dicts_moved; i++) {
-        hot_dict *h = &hot[i];
-        if (tag_of(h->dict) == h->tag)
+        if ((c->needs && !(dirty & c->needs)) || !c->check())
             continue;
-        watched_dict *w = &dicts[i];
-        /* sys.modules and module namespaces may grow through lazy imports and caches:
-         * what was there must stay; os.environ must be exactly as it was. */
-        int r = w->type ? restore_type(w) : restore_dict(w, w->exact || strcmp(w->name, "os.environ") == 0);
-        if (r < 0)
-            FAIL_NOTE("a module namespace could not be restored");
-        if (r > 0) {
-            repairs++;
-            note_add(note, len, w->name);
+        int n = c->repair_noting ? c->repair_noting(note, len) : c->repair();
+        if (n < 0) {
+            snprintf(note, len, "%s", c->failed);
+            return -1;
         }
-        h->tag = tag_of(h->dict); /* checked: the next input starts from here */
-    }
-    for (size_t i = 0; i < nlists + nsets; i++) {
-        watched_seq *l = i < nlists ? &lists[i] : &sets[i - nlists];
-        if (seq_same(l))
-            continue;
-        if (seq_restore(l) < 0)
-            FAIL_NOTE("a list or set could not be restored");
-        if (!PyList_Check(l->obj))
-            keep_table(l);
-        repairs++;
-        note_add(note, len, l->name);
-    }
-    /* the process state only system calls change: the backstop's filter tells which were
-     * made (backstop.h); all of it when it cannot tell */
-    unsigned dirty = check_every_input ? GC_DIRTY_ALL : gc_backstop_take_dirty();
-    for (int fd = 0; fd < 3 && (dirty & GC_DIRTY_FDS); fd++) {
-        struct stat st;
-        if (std_copy[fd] < 0 || (fstat(fd, &st) == 0 && st.st_dev == std_st[fd].st_dev && st.st_ino == std_st[fd].st_ino))
-            continue;
-        if (dup2(std_copy[fd], fd) < 0)
-            FAIL_NOTE("a standard file descriptor could not be restored");
-        repairs++;
-        note_add(note, len, "standard file descriptors");
-    }
-    char cwd[PATH_MAX];
-    if ((dirty & GC_DIRTY_CWD) && (!getcwd(cwd, sizeof cwd) || strcmp(cwd, gc_orc.scratch) != 0)) {
-        if (chdir(gc_orc.scratch) != 0)
-            FAIL_NOTE("the working folder could not be restored");
-        repairs++;
-        note_add(note, len, "working folder");
-    }
-    if (Py_GetRecursionLimit() != rec_limit) {
-        Py_SetRecursionLimit(rec_limit);
-        repairs++;
-        note_add(note, len, "recursion limit");
-    }
-    if (!PyGC_IsEnabled()) {
-        PyGC_Enable();
-        repairs++;
-        note_add(note, len, "gc disabled");
-    }
-    if (call_long(freeze_count_fn) != base_frozen) {
-        PyObject *r = PyObject_CallNoArgs(unfreeze_fn);
-        Py_XDECREF(r);
-        PyErr_Clear();
-        repairs++;
-        note_add(note, len, "gc frozen");
-    }
-    mode_t m = dirty & GC_DIRTY_UMASK ? umask(saved_umask) : saved_umask;
-    if (m != saved_umask) {
-        repairs++;
-        note_add(note, len, "umask");
-    }
-    if (sig_snapped) {
-        sigset_t mask;
-        sigemptyset(&mask);
-        pthread_sigmask(SIG_SETMASK, NULL, &mask);
-        int mask_changed = 0;
-        for (int s = 1; s < NSIG; s++)
-            if (sigismember(&mask, s) != sigismember(&saved_mask, s)) {
-                mask_changed = 1;
-            }
-        if (mask_changed) {
-            pthread_sigmask(SIG_SETMASK, &saved_mask, NULL);
-            repairs++;
-            note_add(note, len, "signal mask");
-        }
-        int ts_sig = gc_limits_signal();
-        /* the standard signals and the timer's (real-time signals nobody sends are not checked) */
-        for (int s = 1; s < NSIG && (s < SIGRTMIN || s <= ts_sig) && (dirty & GC_DIRTY_SIGNALS); s++) {
-            struct sigaction cur;
-            if ((s >= SIGRTMIN && s != ts_sig) || sigaction(s, NULL, &cur) != 0 || same_action(&cur, &saved_sa[s]))
-                continue;
-            restore_signal(s);
-            repairs++;
-            note_add(note, len, "signal handlers");
-        }
-        /* the time limit's own handler, which lives in Python's table */
-        PyObject *h = ts_sig > 0 ? PyObject_CallFunction(getsignal_fn, "i", ts_sig) : NULL;
-        PyErr_Clear();
-        if (h && saved_py_handlers && h != PyList_GET_ITEM(saved_py_handlers, ts_sig)) {
-            restore_signal(ts_sig);
-            repairs++;
-            note_add(note, len, "signal handlers");
-        }
-        Py_XDECREF(h);
-    }
-    const char *loc = setlocale(LC_ALL, NULL);
-    if (saved_locale && (!loc || strcmp(loc, saved_locale) != 0)) {
-        setlocale(LC_ALL, saved_locale);
-        repairs++;
-        note_add(note, len, "locale");
+        if (n > 0 && c->name)
+            note_add(note, len, c->name);
+        repairs += n;
     }
     if (dirty)
         gc_backstop_take_dirty(); /* what the repairs above did themselves */
+#if !GC_WATCHERS
     tags_at = global_dict_version(); /* the tags are current as of here */
+#endif
     total_repairs += (unsigned long)repairs;
     frames_at_end = py_frames;
     return repairs;

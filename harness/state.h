@@ -2,9 +2,12 @@
  *
  * Owns: a snapshot, taken after the first install, of every loaded module's namespace,
  * sys.modules, sys.path/meta_path/path_hooks, os.environ, the working folder, the
- * recursion limit and the collector switch; a cheap per-input change test (dict version
- * tags, identity of list items, a few syscalls); and repair back to the snapshot.  A chain
- * that changes any of these is reported as a repair, never carried silently. */
+ * recursion limit and the collector switch (and, at the first input, signal dispositions
+ * and sys.monitoring's tools); a cheap per-input change test (3.11: dict version tags;
+ * 3.12+: dict watchers; a content compare where the version's signal misses
+ * changes; identity of list items; a few syscalls); the table of state checks and their
+ * repairs back to the snapshot.  A chain that changes any of these is reported as a
+ * repair, never carried silently. */
 #ifndef GATECRASH_STATE_H
 #define GATECRASH_STATE_H
 
@@ -19,6 +22,14 @@ unsigned long gc_state_total_repairs(void);
 struct _object;
 /* Is this dict (or list, set) one the snapshot watches and gc_state_end repairs? */
 int gc_state_watches(struct _object *o);
+/* 1 when this CPython changes an instance's materialized __dict__ on attribute sets without
+ * bumping the dict's version tag or calling its watchers (3.13.0, gh-125608), found by a
+ * self-test at the first call. */
+int gc_state_attr_sets_unseen(void);
+/* For o's materialized __dict__ d, about to be watched: 1 when the version's signal reports
+ * its changes (always, or after d was given a table of its own), 0 when the caller must
+ * compare it by content. */
+int gc_state_make_seen(struct _object *o, struct _object *d);
 /* inputs after which the full check ran (code ran during them, see state.c) */
 unsigned long gc_state_total_checks(void);
 /* Did any Python code run since gc_state_begin (or can that not be told)?  When not, the

@@ -40,7 +40,7 @@ expect_exit 2 "no command" -- "$GC"
 one_line "no command"
 
 expect_exit 0 "--version" -- "$GC" --version
-expect_grep "^gatecrash [0-9]+\.[0-9]+\.[0-9]+ \(CPython 3\.11\.[0-9]+, libFuzzer (yes|no), AFL\+\+ (yes|no)\)$" "--version's line"
+expect_grep "^gatecrash [0-9]+\.[0-9]+\.[0-9]+ \(CPython ${PYVER/./\\.}\.[0-9]+, libFuzzer (yes|no), AFL\+\+ (yes|no)\)$" "--version's line"
 want=$(sed -n 's/^project(gatecrash VERSION \([0-9.]*\).*/\1/p' "$SRC/CMakeLists.txt")
 expect_grep "^gatecrash $want " "--version is CMake's project version ($want)"
 [[ -x $FUZZ ]] && { expect_grep "libFuzzer yes" "--version sees fuzz_gate"; }

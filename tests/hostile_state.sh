@@ -21,9 +21,20 @@ expect_exit 0 "no hostile chain's damage reaches the next input (replay)" -- "$G
 expect_count "$n" "probe.chain: blocked" "every probe after a hostile chain is blocked"
 expect_no_grep "ESCAPE" "nothing escapes"
 for name in modules-clear modules-replace environ-data environ-attr environ-dict delattr setattr gate-globals \
-            gate-cache gate-items gate-proxy warnings set-clear signal-gate signal-mask thread-gate; do
+            gate-cache gate-items gate-proxy gate-settings gate-class warnings set-clear signal-gate signal-mask \
+            thread-gate; do
   expect_grep "$name.chain: note: interpreter state changed by the chain and repaired" "$name is detected and repaired"
 done
+expect_fgrep "gate-settings.chain: note: interpreter state changed by the chain and repaired: state_gate._SETTINGS" \
+  "an instance attribute is put back"
+# sys.monitoring (3.12+): a tool a chain claims, and the one _lsprof.Profiler().enable() claims
+# before its register_callback is refused, are freed
+if [[ $PYVER != 3.11 ]]; then
+  for name in monitoring setprofile; do
+    expect_fgrep "$name.chain: note: interpreter state changed by the chain and repaired: sys.monitoring tool" \
+      "$name: the monitoring tool is removed"
+  done
+fi
 for name in recursionlimit setprofile gc-disable gc-freeze environ-set chdir umask signal signal-c thread open-fd fdopen; do
   expect_grep "$name.chain: blocked .*refused by the harness" "$name is refused"
 done

@@ -4,6 +4,11 @@ SRC=$1
 BIN=$2
 GC=$BIN/gatecrash
 FUZZ=$BIN/fuzz_gate
+# The CPython this build embeds (CMakeLists.txt: GATECRASH_PYTHON): reproducers and the
+# tests' own JSON checks run with it; PYVER is its X.Y.
+PY=$(sed -n 's/^GATECRASH_PYTHON:FILEPATH=//p' "$BIN/CMakeCache.txt" 2>/dev/null)
+PY=${PY:-/usr/bin/python3}
+PYVER=$("$PY" -I -c 'import sys; print("%d.%d" % sys.version_info[:2])')
 # Sanitizer build: leaks are checked at every command's exit (tests/lsan.supp), and a leak
 # exits 23, no exit code of ours, so every expect_exit catches one.  A process the backstop
 # arms cannot start llvm-symbolizer (it stops the fork), so no symbolizer is tried: reports
@@ -55,4 +60,29 @@ fuzz_one_process() {
   expect_grep "^DEDUP_TOKEN: $1" "libFuzzer: $2"
   crash=$(ls "$WORK"/crashes/crash-* 2>/dev/null | head -1)
   [[ -n $crash ]] && ok || fail "libFuzzer saved no crash input"
+}
+
+# crash_fixtures: the folder of tests/fixtures/crashes as this build's CPython needs it.  The
+# raw crash inputs were found on CPython 3.11, and their .#K indices name attributes in
+# 3.11's dir() orders; on another version, a copy where each target's folder also holds the
+# chains the 3.11 fuzzing process resolved (fixtures/crashes/resolved), as fuzz_gate records
+# them beside every crash input: triage then runs those, as it does a campaign's crashes.
+crash_fixtures() {
+  local fx=$SRC/tests/fixtures/crashes t
+  if [[ $PYVER == 3.11 ]]; then echo "$fx"; return; fi
+  if [[ ! -d $WORK/crash-fixtures ]]; then
+    cp -R "$fx" "$WORK/crash-fixtures"
+    for t in "$fx"/resolved/*/; do t=$(basename "$t"); cp -R "$fx/resolved/$t" "$WORK/crash-fixtures/$t/resolved"; done
+  fi
+  echo "$WORK/crash-fixtures"
+}
+
+# blocked_here: the saved cases (paths below $SRC) that fixtures/version-specific.txt says
+# this build's CPython blocks, one a line.
+blocked_here() {
+  local vers path why
+  while read -r vers path why; do
+    [[ $vers == "#"* || -z $vers ]] && continue
+    [[ ,$vers, == *,$PYVER,* ]] && echo "$path"
+  done <"$SRC/tests/fixtures/version-specific.txt"
 }

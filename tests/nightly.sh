@@ -22,7 +22,7 @@ n_new=$(wc -l <"$WORK/report1/new-escapes.txt")
 n_cases=$(ls "$WORK/esc"/*.chain 2>/dev/null | wc -l)
 [[ $n_new -gt 0 && $n_new -eq $n_cases ]] && ok || fail "$n_new new signature(s) listed, $n_cases case(s) saved"
 grep -q '^## Nightly campaign' "$WORK/report1/report.md" && ok || fail "report.md lacks the nightly section"
-/usr/bin/python3.11 -I "$SRC/tests/check_sarif.py" "$WORK/report1/report.sarif" >"$WORK/out" 2>&1 && ok ||
+"$PY" -I "$SRC/tests/check_sarif.py" "$WORK/report1/report.sarif" >"$WORK/out" 2>&1 && ok ||
   { fail "report.sarif does not check"; cat "$WORK/out" >&2; }
 [[ $(ls "$WORK/corpus1" | wc -l) -gt $(ls "$SRC/corpus" | wc -l) ]] && ok || fail "the merged corpus is not bigger than the seeds"
 

@@ -6,15 +6,15 @@
 # station-1.5.0 (the default target).
 source "$(dirname "$0")/lib.sh" "$@"
 OUT=$WORK/oss-out  # ($WORK/out is lib.sh's capture file)
-expect_exit 0 "oss-fuzz build.sh (libFuzzer)" -- env SRC="$SRC/.." OUT="$OUT" WORK="$WORK/build" CC=clang \
+expect_exit 0 "oss-fuzz build.sh (libFuzzer)" -- env PYTHON="$PY" SRC="$SRC/.." OUT="$OUT" WORK="$WORK/build" CC=clang \
   CFLAGS="-O1 -fno-omit-frame-pointer -gline-tables-only -fsanitize=fuzzer-no-link" \
   LIB_FUZZING_ENGINE=-fsanitize=fuzzer bash "$SRC/ci/oss-fuzz/build.sh"
 for f in fuzz_gate fuzz_gate_seed_corpus.zip fuzz_gate.dict fuzz_gate.options fuzz_gate.target/target.json \
-         fuzz_gate.target/module_sandbox.py lib/libpython3.11.so.1.0 fuzz_gate.python/lib/python3.11/os.py; do
+         fuzz_gate.target/module_sandbox.py lib/libpython$PYVER.so.1.0 fuzz_gate.python/lib/python$PYVER/os.py; do
   [[ -s $OUT/$f ]] && ok || fail "build.sh did not produce \$OUT/$f"
 done
 ldd "$OUT/fuzz_gate" >"$WORK/out" 2>&1
-expect_fgrep "libpython3.11.so.1.0 => $OUT/lib/" "libpython is taken from \$OUT/lib (rpath \$ORIGIN/lib)"
+expect_fgrep "libpython$PYVER.so.1.0 => $OUT/lib/" "libpython is taken from \$OUT/lib (rpath \$ORIGIN/lib)"
 expect_no_grep "not found" "every shared library resolves"
 
 mkdir -p "$WORK/seeds" "$WORK/new" "$WORK/scratch"
@@ -39,7 +39,7 @@ ls "$WORK/scratch"/crash-* >/dev/null 2>&1 && ok || fail "no crash input was wri
 # edges (the map grows by the 8192 feature edges).
 if command -v afl-clang-fast >/dev/null; then
   AOUT=$WORK/oss-afl
-  expect_exit 0 "oss-fuzz build.sh (AFL++)" -- env SRC="$SRC/.." OUT="$AOUT" WORK="$WORK/build-afl" CC=afl-clang-fast \
+  expect_exit 0 "oss-fuzz build.sh (AFL++)" -- env PYTHON="$PY" SRC="$SRC/.." OUT="$AOUT" WORK="$WORK/build-afl" CC=afl-clang-fast \
     CFLAGS="-O1 -fno-omit-frame-pointer -gline-tables-only" LIB_FUZZING_ENGINE=-fsanitize=fuzzer \
     bash "$SRC/ci/oss-fuzz/build.sh"
   echo 'subprocess.os.system' >"$WORK/esc.chain"
@@ -53,12 +53,13 @@ else
   fail "afl-clang-fast not installed"
 fi
 
-# The runner image has no /usr/lib/python3.11: hide it (a private mount namespace, root
-# only) and the binary must start from the standard library bundled beside it.
+# The runner image has no such Python: hide the build's standard library (a private mount
+# namespace, root only) and the binary must start from the one bundled beside it.
+stdlib=$("$PY" -I -c 'import sysconfig; print(sysconfig.get_path("stdlib"))')
 if [[ $(id -u) -eq 0 ]] && command -v unshare >/dev/null; then
   mkdir -p "$WORK/empty"
   expect_exit 77 "fuzz_gate starts with the system's standard library hidden" -- unshare -m bash -c \
-    "mount --bind '$WORK/empty' /usr/lib/python3.11 && exec '$OUT/fuzz_gate' -runs=50000 -seed=1 -max_total_time=300 \
+    "mount --bind '$WORK/empty' '$stdlib' && exec '$OUT/fuzz_gate' -runs=50000 -seed=1 -max_total_time=300 \
      -dict='$OUT/fuzz_gate.dict' -max_len=512 -error_exitcode=77 '$WORK/seeds'"
   expect_grep "^gatecrash: ESCAPE (reach|effect) (spawn|write) " "the ESCAPE line, bundled standard library"
 else

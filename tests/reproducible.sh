@@ -8,13 +8,13 @@
 # is tests/fixtures/unportable.  Bounded runs and replays only.
 source "$(dirname "$0")/lib.sh" "$@"
 T=$SRC/tests/fixtures/unportable
-PY="env PYTHONHASHSEED"
+HASHSEED="env PYTHONHASHSEED"
 # reproduces_under_any_seed CASE_DIR: the saved case's .py exits 1 under hash seeds 1, 2, 3
 reproduces_under_any_seed() {
   local py seed
   py=$(ls "$1"/*.py 2>/dev/null | head -1)
   for seed in 1 2 3; do
-    expect_exit 1 "its reproducer, PYTHONHASHSEED=$seed" -- $PY=$seed /usr/bin/python3.11 -s "${py:-/dev/null}" "$T/unportable_gate.py"
+    expect_exit 1 "its reproducer, PYTHONHASHSEED=$seed" -- $HASHSEED=$seed "$PY" -s "${py:-/dev/null}" "$T/unportable_gate.py"
   done
 }
 

@@ -20,7 +20,7 @@ for t in station-1.5.0 station-advisory-fix audit-gate; do
   depth=5
   "$GC" sweep "$SRC/targets/$t" --depth $depth -q --json >"$WORK/sw-$t.json" 2>/dev/null
   "$GC" replay -q --json --expect escape "$SRC/targets/$t" "$SRC/escapes/$t" 2>/dev/null | grep '^{' >"$WORK/cases-$t.json"
-  /usr/bin/python3.11 - "$WORK/sw-$t.json" "$WORK/cases-$t.json" >"$WORK/cmp-$t.txt" <<'PY'
+  "$PY" - "$WORK/sw-$t.json" "$WORK/cases-$t.json" >"$WORK/cmp-$t.txt" <<'PY'
 import json, sys
 sweep = {e["signature"]: e for e in json.load(open(sys.argv[1]))["escapes"]}
 bad = 0
@@ -61,7 +61,7 @@ cat >"$WORK/odd/target.json" <<JSON
 JSON
 "$GC" sweep "$WORK/odd" --depth 1 -q --json >"$WORK/odd-sweep.json" 2>/dev/null
 "$GC" replay -q --json "$WORK/odd" "$SRC/tests/fixtures/advisory" 2>/dev/null | grep '^{' >"$WORK/odd-replay.json"
-expect_exit 0 "JSON from a target named with a quote and a backslash" -- /usr/bin/python3.11 - "$WORK/odd-sweep.json" "$WORK/odd-replay.json" <<'PY'
+expect_exit 0 "JSON from a target named with a quote and a backslash" -- "$PY" - "$WORK/odd-sweep.json" "$WORK/odd-replay.json" <<'PY'
 import json, sys
 name, policy = 'odd"na\\me', 'subprocess=false filesystem_writes=[/nowhere/q"u\\ote/*] network=true'
 sweep = json.load(open(sys.argv[1]))

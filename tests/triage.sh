@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Triage: noisy crash inputs minimize to the shortest known chain; cases are saved once,
-# replay in a fresh process, and their reproducers run with python3.11 alone; a second run
+# replay in a fresh process, and their reproducers run with the build's CPython alone; a second run
 # writes nothing; two runs at once lose nothing; garbage and non-reproducible inputs are
 # reported, never saved.
 source "$(dirname "$0")/lib.sh" "$@"
-FX=$SRC/tests/fixtures/crashes
+FX=$(crash_fixtures)
 for t in station-1.5.0 station-advisory-fix; do
   expect_exit 0 "triage $t" -- "$GC" triage "$SRC/targets/$t" --out "$WORK/esc/$t" "$FX/$t"
   cp "$WORK/out" "$WORK/triage-$t.log"
@@ -19,7 +19,7 @@ done
 cp "$WORK/triage-station-1.5.0.log" "$WORK/out"
 expect_grep "triage of 6 input\(s\) into .*: 5 new, 1 known, 0 not reproducible \(flaky\), 0 rejected" "station summary"
 
-# saved cases: header, strict replay in a fresh process, reproducer with python3.11 alone
+# saved cases: header, strict replay in a fresh process, reproducer with the build's CPython alone
 case=$WORK/esc/station-1.5.0/reach-spawn-os.system-via-modattr.chain
 [[ -f $case && -f ${case%.chain}.py ]] && ok || fail "case files for os.system via modattr"
 for key in target policy kind capability primitive signature python date found-by; do
@@ -28,12 +28,12 @@ done
 grep -q '^# signature: reach:spawn:os.system:modattr$' "$case" && ok || fail "signature header"
 expect_exit 0 "saved cases still escape (fresh process)" -- "$GC" replay -q --expect escape "$SRC/targets/station-1.5.0" "$WORK/esc/station-1.5.0"
 for py in "$WORK"/esc/station-1.5.0/*.py; do
-  expect_exit 1 "reproducer $(basename "$py")" -- /usr/bin/python3.11 -I "$py" "$SRC/targets/station-1.5.0/module_sandbox.py"
+  expect_exit 1 "reproducer $(basename "$py")" -- "$PY" -I "$py" "$SRC/targets/station-1.5.0/module_sandbox.py"
   expect_grep "^ESCAPE reproduced: " "reproducer message $(basename "$py")"
 done
-expect_exit 0 "a reproducer against the fixed gate says blocked" -- /usr/bin/python3.11 -I "${case%.chain}.py" "$SRC/targets/station-advisory-fix/module_sandbox.py"
+expect_exit 0 "a reproducer against the fixed gate says blocked" -- "$PY" -I "${case%.chain}.py" "$SRC/targets/station-advisory-fix/module_sandbox.py"
 expect_grep "^blocked" "blocked message"
-expect_exit 2 "a reproducer without its argument" -- /usr/bin/python3.11 -I "${case%.chain}.py"
+expect_exit 2 "a reproducer without its argument" -- "$PY" -I "${case%.chain}.py"
 
 # a second run writes nothing
 snap() { (cd "$WORK/esc" && find . -type f -printf '%p %s %T@\n' | sort); }
@@ -44,8 +44,9 @@ expect_grep ": 0 new, 6 known" "second run: everything known"
 
 # two processes at once on overlapping crash folders: every case once, no debris
 mkdir -p "$WORK/a" "$WORK/b"
-cp "$FX"/station-1.5.0/* "$WORK/a/"; cp "$FX"/station-1.5.0/crash-* "$WORK/b/"
+cp -R "$FX"/station-1.5.0/* "$WORK/a/"; cp "$FX"/station-1.5.0/crash-* "$WORK/b/"
 cp "$FX"/station-1.5.0/constructed-noisy-sys-modules "$WORK/b/"
+[[ -d $FX/station-1.5.0/resolved ]] && cp -R "$FX/station-1.5.0/resolved" "$WORK/b/"
 "$GC" triage "$SRC/targets/station-1.5.0" --out "$WORK/conc" "$WORK/a" >"$WORK/ta.log" 2>&1 &
 "$GC" triage "$SRC/targets/station-1.5.0" --out "$WORK/conc" "$WORK/b" >"$WORK/tb.log" 2>&1
 wait

@@ -5,7 +5,7 @@
 # signature ends up saved exactly once.
 source "$(dirname "$0")/lib.sh" "$@"
 T=$SRC/targets/station-1.5.0
-FX=$SRC/tests/fixtures/crashes/station-1.5.0
+FX=$(crash_fixtures)/station-1.5.0
 # a reference: the same crashes triaged without interruption
 "$GC" triage "$T" --out "$WORK/ref" "$FX" >"$WORK/out" 2>&1
 expected=$(grep -h '^# signature: ' "$WORK/ref"/*.chain | sort)

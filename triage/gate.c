@@ -70,8 +70,10 @@ static int replay_cases(gc_target *t, const gc_gate_opts *o, const gc_strlist *c
         const char *b = strrchr(cases->v[i], '/');
         snprintf(cr->file, sizeof cr->file, "%s", b ? b + 1 : cases->v[i]);
         char why[PATH_MAX + 1100];
-        int rc = gc_replay_file(t, cases->v[i], 0, &chain, &out, cr->signature, sizeof cr->signature, why,
-                                sizeof why);
+        gc_case_header hdr;
+        int rc = gc_replay_file(t, cases->v[i], 0, &chain, &out, &hdr, why, sizeof why);
+        if (rc == 0)
+            snprintf(cr->signature, sizeof cr->signature, "%s", hdr.signature);
         if (rc < 0) {
             gc_die_msg("%s: not a readable chain file", cases->v[i]);
             cr->unreadable = 1;

@@ -21,7 +21,7 @@
 #include "reproducer.h"
 
 #ifndef GATECRASH_PYTHON /* the CPython the build embeds (CMakeLists.txt) */
-#define GATECRASH_PYTHON "python3.11"
+#error "GATECRASH_PYTHON (the CPython the build embeds) comes from CMakeLists.txt"
 #endif
 
 void gc_case_slug(const char *sig, char *out, size_t len)

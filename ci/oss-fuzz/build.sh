@@ -18,11 +18,11 @@
 #   fuzz_gate.target/            the target folder fuzz_gate loads by default (target.json +
 #                                gate module), from $GATECRASH_FUZZ_TARGET
 #                                (default targets/station-1.5.0)
-#   lib/                         libpython3.11 and the other non-libc shared libraries it needs
-#   fuzz_gate.python/            the Python standard library (lib/python3.11), for runners
-#                                without Python 3.11 (used once the interpreter is told
-#                                to look there: docs/CI.md "libpython at run time")
-# Optional: PYTHON (default /usr/bin/python3.11 if present, else python3.11 on PATH),
+#   lib/                         libpython3.X and the other non-libc shared libraries it needs
+#   fuzz_gate.python/            the Python standard library (lib/python3.X) of the CPython
+#                                built with, for runners without it (docs/CI.md "libpython at
+#                                run time")
+# Optional: PYTHON (the CPython 3.11-3.13 to embed; default the distribution's /usr/bin/python3),
 # GATECRASH_FUZZ_TARGET, GATECRASH_BUNDLE_PYTHON=0 to skip fuzz_gate.python/.
 set -euo pipefail
 
@@ -41,12 +41,13 @@ if [[ -n ${SRC:-} && -f $SRC/gatecrash/harness/driver.c ]]; then
 fi
 [[ -f $root/harness/driver.c ]] || die "no gatecrash sources at $root"
 
-if [[ -z ${PYTHON:-} ]]; then
-  if [[ -x /usr/bin/python3.11 ]]; then PYTHON=/usr/bin/python3.11; else PYTHON=$(command -v python3.11 || true); fi
-fi
-[[ -n $PYTHON && -x $PYTHON ]] || die "no python3.11 (set PYTHON=/path/to/python3.11)"
-PYTHON_CONFIG=${PYTHON_CONFIG:-$PYTHON-config}
-[[ -x $PYTHON_CONFIG ]] || die "$PYTHON_CONFIG not found (install libpython3.11-dev, or set PYTHON_CONFIG)"
+PYTHON=${PYTHON:-/usr/bin/python3}
+[[ -x $PYTHON ]] || die "no $PYTHON (set PYTHON=/path/to/python3.X)"
+pyver=$("$PYTHON" -I -c 'import sys; print("%d.%d" % sys.version_info[:2])') || die "$PYTHON does not run"
+[[ $pyver =~ ^3\.1[123]$ ]] || die "$PYTHON is Python $pyver; gatecrash supports CPython 3.11, 3.12 and 3.13"
+pyprefix=$("$PYTHON" -I -c 'import sys; print(sys.prefix)')
+PYTHON_CONFIG=${PYTHON_CONFIG:-$(dirname "$PYTHON")/python$pyver-config}
+[[ -x $PYTHON_CONFIG ]] || die "$PYTHON_CONFIG not found (install libpython$pyver-dev, or set PYTHON_CONFIG)"
 
 target=${GATECRASH_FUZZ_TARGET:-$root/targets/station-1.5.0}
 [[ -f $target/target.json ]] || die "$target has no target.json"
@@ -79,7 +80,10 @@ done
 read -r -a driver_cflags <<<"$CFLAGS"
 read -r -a py_includes <<<"$("$PYTHON_CONFIG" --includes)"
 read -r -a py_ldflags <<<"$("$PYTHON_CONFIG" --embed --ldflags)"
-common=(-std=gnu11 -Wall -Wextra -I"$root/harness" -I"$root/harness/base" "${py_includes[@]}")
+# libpython is found in $OUT/lib: no rpath of the build machine's (pyenv's config adds one)
+for i in "${!py_ldflags[@]}"; do [[ ${py_ldflags[$i]} == -Wl,-rpath,* ]] && unset 'py_ldflags[i]'; done
+common=(-std=gnu11 -Wall -Wextra -I"$root/harness" -I"$root/harness/base" "${py_includes[@]}" -DGATECRASH_PYTHON="\"$PYTHON\""
+        -DGATECRASH_PYTHON_VERSION="\"$pyver\"" -DGATECRASH_PYTHON_PREFIX="\"$pyprefix\"")
 
 case $(basename "${CC%% *}") in
   afl-*)
@@ -111,7 +115,8 @@ $CC "${driver_cflags[@]}" "$obj/driver.o" "$obj/fuzz_gate.o" "${objs[@]}" $LIB_F
 
 # Shared libraries the runner image may lack: everything but the C library family.
 mkdir -p "$OUT/lib"
-ldd "$OUT/fuzz_gate" | awk '$2 == "=>" && $3 ~ /^\// {print $3}' | while read -r lib; do
+pylibdir=$("$PYTHON" -I -c 'import sysconfig; print(sysconfig.get_config_var("LIBDIR"))')
+LD_LIBRARY_PATH=$pylibdir ldd "$OUT/fuzz_gate" | awk '$2 == "=>" && $3 ~ /^\// {print $3}' | while read -r lib; do
   case $(basename "$lib") in
     libc.so*|libm.so*|libdl.so*|libpthread.so*|librt.so*|libutil.so*|ld-linux*|libgcc_s.so*|libstdc++.so*) ;;
     *) cp -L "$lib" "$OUT/lib/" ;;
@@ -138,15 +143,15 @@ rss_limit_mb = 2048
 detect_leaks = 0
 OPTIONS
 
-# The standard library, for a runner without Python 3.11 (docs/CI.md).
+# The standard library, for a runner without this Python (docs/CI.md).
 if [[ ${GATECRASH_BUNDLE_PYTHON:-1} != 0 ]]; then
   stdlib=$("$PYTHON" -I -c 'import sysconfig; print(sysconfig.get_path("stdlib"))')
   dynload=$("$PYTHON" -I -c 'import sysconfig; print(sysconfig.get_config_var("DESTSHARED"))')
-  dest=$OUT/fuzz_gate.python/lib/python3.11
+  dest=$OUT/fuzz_gate.python/lib/python$pyver
   rm -rf "$OUT/fuzz_gate.python"
   mkdir -p "$dest"
   tar -C "$stdlib" -cf - --exclude=./test --exclude=./idlelib --exclude=./tkinter --exclude=./turtledemo \
-      --exclude=./ensurepip --exclude=./site-packages --exclude=./dist-packages --exclude='./config-3.11*' . |
+      --exclude=./ensurepip --exclude=./site-packages --exclude=./dist-packages --exclude="./config-$pyver*" . |
     tar -C "$dest" -xf -
   if [[ ! -d $dest/lib-dynload && -d $dynload ]]; then
     cp -R "$dynload" "$dest/lib-dynload"
