@@ -11,7 +11,8 @@
  *    signals in the fuzzing process (exit, signals, fd juggling, sleeps, thread starts,
  *    audit forging, code strings that hide steps from the evaluator).  Never an escape.
  *
- * Missing names (platform differences) are skipped.  docs/ORACLES.md lists the table. */
+ * Missing names (platform differences) are skipped.  docs/ORACLES.md lists the table.
+ * Its rows share one shape by design (a duplicate finder pairs runs of them): data, not code. */
 #include "oracle.h"
 
 #define SP GC_CAP_SPAWN
