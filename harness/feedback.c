@@ -213,7 +213,7 @@ static int start_gate_feedback(void) { return 0; }
  * set locally on each code object of the gate the first time a frame of it starts; no
  * other code is instrumented.  Its callbacks are C functions: the same features as 3.11's
  * trace function (the function entered, each line run). */
-static PyObject *monitoring; /* sys.monitoring */
+static PyObject *set_local_events; /* sys.monitoring.set_local_events, taken at start */
 static int tool_id = -1;
 #define GC_SEEN_CODES 1024
 static PyObject *seen_codes[GC_SEEN_CODES]; /* gate code objects given local events (strong) */
@@ -244,11 +244,10 @@ static PyMethodDef callbacks[] = {
 static int start_gate_feedback(void)
 {
     if (tool_id >= 0)
-        return 0;
+        return set_local_events ? 0 : -1;
     int armed = gc_orc.armed, rc = -1;
     gc_orc.armed = 0;
-    PyObject *events = NULL, *r = NULL;
-    monitoring = Py_XNewRef(PySys_GetObject("monitoring"));
+    PyObject *events = NULL, *r = NULL, *monitoring = Py_XNewRef(PySys_GetObject("monitoring"));
     events = monitoring ? PyObject_GetAttrString(monitoring, "events") : NULL;
     for (int id = 4; events && id >= 3 && tool_id < 0; id--) { /* 3 and 4 have no assigned role */
         r = PyObject_CallMethod(monitoring, "use_tool_id", "is", id, "gatecrash");
@@ -269,7 +268,10 @@ static int start_gate_feedback(void)
         if (rc)
             break;
     }
+    set_local_events = rc ? NULL : PyObject_GetAttrString(monitoring, "set_local_events");
+    rc = set_local_events ? 0 : -1;
     Py_XDECREF(events);
+    Py_XDECREF(monitoring);
     PyErr_Clear();
     gc_orc.armed = armed;
     return rc;
@@ -286,7 +288,7 @@ static void watch_code(struct _PyInterpreterFrame *f)
     while (co && seen_codes[slot] && seen_codes[slot] != co && ++probes < GC_SEEN_CODES)
         slot = (slot + 1) % GC_SEEN_CODES;
     if (co && seen_codes[slot] != co) {
-        PyObject *r = PyObject_CallMethod(monitoring, "set_local_events", "iOi", tool_id, co, GC_GATE_EVENTS);
+        PyObject *r = PyObject_CallFunction(set_local_events, "iOi", tool_id, co, GC_GATE_EVENTS);
         if (r && !seen_codes[slot])
             seen_codes[slot] = Py_NewRef(co); /* (a full table: set again each time) */
         Py_XDECREF(r);
@@ -298,7 +300,7 @@ static void watch_code(struct _PyInterpreterFrame *f)
 
 static PyObject *gate_eval(PyThreadState *ts, struct _PyInterpreterFrame *f, int throwflag)
 {
-    if (f->f_globals == gate_dict && gc_feedback_enabled && tool_id >= 0)
+    if (f->f_globals == gate_dict && gc_feedback_enabled && set_local_events)
         watch_code(f);
     return _PyEval_EvalFrameDefault(ts, f, throwflag);
 }

@@ -22,7 +22,7 @@ extern int gc_feedback_enabled;
  *   classes      which class a walk reached; whose __subclasses__() it took
  *   prims        which real primitive (of the oracle's table) was reached
  *   gate         the gate module's own code: each function entered and each line run
- *                (a C trace function, on only while a frame of the gate module runs)
+ *                (3.11: a C trace function on while a gate frame runs; 3.12+: sys.monitoring)
  *   counts       hit counts (libFuzzer buckets them: 1, 2, 3, 4-7, ...); off: each
  *                feature is one bit
  * The default is the signals the ablations showed to help find escapes

@@ -11,9 +11,14 @@
  *   - PyObject_GetOptionalAttr: public from 3.13; 3.11/3.12 spell it _PyObject_LookupAttr.
  *   - gc_allocated_blocks: sys.getallocatedblocks() (_Py_GetAllocatedBlocks is not exported
  *     from 3.12; the Python-level function exists on every version).
- * The frame-evaluation hook's private pieces (_PyInterpreterFrame, f_globals, the
- * frame's code: f_code in 3.11/3.12, f_executable in 3.13) stay in feedback.c, the one file
- * that reads a frame, under the same version tests. */
+ * Private APIs used directly, the same on 3.11, 3.12 and 3.13 (declared in Include/cpython/,
+ * exported): the PEP 523 frame hook (_PyInterpreterState_Get/SetEvalFrameFunc,
+ * _PyEval_EvalFrameDefault: state.c, feedback.c), _PyType_Lookup and _PyObject_GetDictPtr
+ * (eval.c, state.c), PySetObject's table and mask and PyThreadState's c_tracefunc and
+ * c_profilefunc (state.c).  Internal (Py_BUILD_CORE, internal/pycore_frame.h): the frame's
+ * f_globals on every version, and on 3.11 f_code and cframe->use_tracing — feedback.c alone;
+ * from 3.12 it takes the frame's code with PyUnstable_InterpreterFrame_GetCode (3.13 renamed
+ * f_code to f_executable) and traces with sys.monitoring. */
 #ifndef GATECRASH_PYCOMPAT_H
 #define GATECRASH_PYCOMPAT_H
 

@@ -20,6 +20,14 @@ for dir in "$SRC"/escapes/*/; do
     fi
   done
 done
+# the verdict line names the version a case was found on when it is another one, only then
+c=$SRC/escapes/station-1.5.0/reach-spawn-os.execv-via-modattr.chain
+sed 's/^# python: .*/# python: 3.99.0/' "$c" >"$WORK/other.chain"
+sed "s/^# python: .*/# python: $("$PY" -I -c 'import platform; print(platform.python_version())')/" "$c" >"$WORK/same.chain"
+expect_exit 0 "a case found on another version still escapes" -- "$GC" replay -q --expect escape "$SRC/targets/station-1.5.0" "$WORK/other.chain"
+expect_grep "other\.chain: gatecrash: ESCAPE .* \(found on CPython 3\.99\.0, replayed on $PYVER\.[0-9]+\)$" "the verdict names the other version"
+expect_exit 0 "a case found on this version" -- "$GC" replay -q --expect escape "$SRC/targets/station-1.5.0" "$WORK/same.chain"
+expect_no_grep "found on CPython" "no note for the same version"
 for py in "$SRC"/escapes/station-1.5.0/*.py; do
   want=1
   is_blocked "station-1.5.0/$(basename "${py%.py}").chain" && want=0

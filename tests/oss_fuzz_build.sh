@@ -62,6 +62,13 @@ if [[ $(id -u) -eq 0 ]] && command -v unshare >/dev/null; then
     "mount --bind '$WORK/empty' '$stdlib' && exec '$OUT/fuzz_gate' -runs=50000 -seed=1 -max_total_time=300 \
      -dict='$OUT/fuzz_gate.dict' -max_len=512 -error_exitcode=77 '$WORK/seeds'"
   expect_grep "^gatecrash: ESCAPE (reach|effect) (spawn|write) " "the ESCAPE line, bundled standard library"
+  # without a bundled one, the build's own tools say in one line that their CPython is gone
+  echo 'str' >"$WORK/str.chain"
+  expect_exit 4 "gatecrash with the build's standard library hidden" -- unshare -m bash -c \
+    "mount --bind '$WORK/empty' '$stdlib' && exec '$GC' replay -q '$SRC/targets/station-1.5.0' '$WORK/str.chain'"
+  expect_grep "^gatecrash: error: the CPython $PYVER this build embeds has no standard library at .*/lib/python$PYVER " \
+    "one line names the missing standard library"
+  expect_no_grep "Traceback|Fatal Python error" "no traceback, no fatal error"
 else
   echo "note: not root, the bundled standard library was not exercised"
 fi
