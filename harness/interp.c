@@ -28,6 +28,83 @@ static int set_std(PyObject *stream)
     return 0;
 }
 
+/* The isolated configuration the harness runs under (then Py_InitializeFromConfig). */
+static void base_config(PyConfig *config)
+{
+    PyConfig_InitIsolatedConfig(config);
+    config->install_signal_handlers = 0;
+    config->write_bytecode = 0;
+    config->user_site_directory = 0;
+    config->use_hash_seed = 1;
+    config->hash_seed = 0;
+    config->parse_argv = 0;
+    config->buffered_stdio = 0;
+    config->faulthandler = 0;
+    config->tracemalloc = 0;
+}
+
+/* The interpreter the build chose (CMakeLists.txt: GATECRASH_PYTHON), whatever python3
+ * comes first on PATH; its standard library is PREFIX/lib/pythonX.Y, unless one travels
+ * beside the binary (BINARY.python/lib/pythonX.Y): OSS-Fuzz's runner image has no system
+ * Python (ci/oss-fuzz/build.sh bundles it), and the isolated configuration ignores
+ * PYTHONHOME.  0, or -1 with 'err' set. */
+#define GC_STDLIB_LANDMARK "/lib/python" GATECRASH_PYTHON_VERSION "/os.py"
+static int start_python(char *err, size_t errlen)
+{
+    PyConfig config;
+    base_config(&config);
+    PyStatus st = PyConfig_SetBytesString(&config, &config.program_name, GATECRASH_PYTHON);
+    char exe[PATH_MAX], home[PATH_MAX + 16], landmark[PATH_MAX + 64];
+    int bundled = 0;
+    if (gc_exe_path(exe, sizeof exe) == 0) {
+        snprintf(home, sizeof home, "%s.python", exe);
+        snprintf(landmark, sizeof landmark, "%s" GC_STDLIB_LANDMARK, home);
+        bundled = access(landmark, R_OK) == 0;
+        if (!PyStatus_Exception(st) && bundled)
+            st = PyConfig_SetBytesString(&config, &config.home, home);
+    }
+    if (!bundled && access(GATECRASH_PYTHON_PREFIX GC_STDLIB_LANDMARK, R_OK) != 0) {
+        PyConfig_Clear(&config);
+        snprintf(err, errlen, "the CPython %s this build embeds has no standard library at %s/lib/python%s "
+                 "(rebuild with -DGATECRASH_PYTHON=/path/to/python3.X)", GATECRASH_PYTHON_VERSION,
+                 GATECRASH_PYTHON_PREFIX, GATECRASH_PYTHON_VERSION);
+        return -1;
+    }
+    if (!PyStatus_Exception(st))
+        st = Py_InitializeFromConfig(&config);
+    PyConfig_Clear(&config);
+    if (PyStatus_Exception(st)) {
+        snprintf(err, errlen, "Python failed to start: %s", st.err_msg ? st.err_msg : "unknown error");
+        return -1;
+    }
+    return 0;
+}
+
+/* The Blocked exception and the sink that stdout, stderr and sys.__stdout__/__stderr__
+ * write to: those two write to the harness's own fds 1 and 2, where a chain could print
+ * lines that look like the harness's verdicts.  0 or -1. */
+static int set_streams(void)
+{
+    gc_orc.blocked_exc = PyErr_NewException("gatecrash.Blocked", PyExc_PermissionError, NULL);
+    PyObject *io = PyImport_ImportModule("io");
+    sink = io ? PyObject_CallMethod(io, "open", "ssiss", "/dev/null", "w", -1, "utf-8", "replace") : NULL;
+    Py_XDECREF(io);
+    if (!gc_orc.blocked_exc || !sink || set_std(sink) < 0) {
+        PyErr_Clear();
+        return -1;
+    }
+    static const char *orig_names[2] = {"__stdout__", "__stderr__"};
+    for (int i = 0; i < 2; i++) {
+        orig_std[i] = PySys_GetObject(orig_names[i]);
+        Py_XINCREF(orig_std[i]);
+        if (PySys_SetObject(orig_names[i], sink) < 0) {
+            PyErr_Clear();
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int gc_interp_start(const char *scratch, char *err, size_t errlen)
 {
     char real[PATH_MAX];
@@ -59,69 +136,11 @@ int gc_interp_start(const char *scratch, char *err, size_t errlen)
         snprintf(err, errlen, "Python failed to pre-initialise: %s", pst.err_msg ? pst.err_msg : "unknown error");
         return -1;
     }
-
-    PyConfig config;
-    PyConfig_InitIsolatedConfig(&config);
-    config.install_signal_handlers = 0;
-    config.write_bytecode = 0;
-    config.user_site_directory = 0;
-    config.use_hash_seed = 1;
-    config.hash_seed = 0;
-    config.parse_argv = 0;
-    config.buffered_stdio = 0;
-    config.faulthandler = 0;
-    config.tracemalloc = 0;
-    /* The interpreter the build chose (CMakeLists.txt: GATECRASH_PYTHON), whatever python3
-     * comes first on PATH; its standard library is PREFIX/lib/pythonX.Y. */
-    PyStatus st = PyConfig_SetBytesString(&config, &config.program_name, GATECRASH_PYTHON);
-    /* Unless a standard library travels beside the binary (BINARY.python/lib/pythonX.Y):
-     * OSS-Fuzz's runner image has no system Python (ci/oss-fuzz/build.sh bundles it), and
-     * the isolated configuration ignores PYTHONHOME. */
-#define GC_STDLIB_LANDMARK "/lib/python" GATECRASH_PYTHON_VERSION "/os.py"
-    char exe[PATH_MAX], home[PATH_MAX + 16], landmark[PATH_MAX + 64];
-    int bundled = 0;
-    if (gc_exe_path(exe, sizeof exe) == 0) {
-        snprintf(home, sizeof home, "%s.python", exe);
-        snprintf(landmark, sizeof landmark, "%s" GC_STDLIB_LANDMARK, home);
-        bundled = access(landmark, R_OK) == 0;
-        if (!PyStatus_Exception(st) && bundled)
-            st = PyConfig_SetBytesString(&config, &config.home, home);
-    }
-    if (!bundled && access(GATECRASH_PYTHON_PREFIX GC_STDLIB_LANDMARK, R_OK) != 0) {
-        PyConfig_Clear(&config);
-        snprintf(err, errlen, "the CPython %s this build embeds has no standard library at %s/lib/python%s "
-                 "(rebuild with -DGATECRASH_PYTHON=/path/to/python3.X)", GATECRASH_PYTHON_VERSION,
-                 GATECRASH_PYTHON_PREFIX, GATECRASH_PYTHON_VERSION);
+    if (start_python(err, errlen) < 0)
         return -1;
-    }
-    if (!PyStatus_Exception(st))
-        st = Py_InitializeFromConfig(&config);
-    PyConfig_Clear(&config);
-    if (PyStatus_Exception(st)) {
-        snprintf(err, errlen, "Python failed to start: %s", st.err_msg ? st.err_msg : "unknown error");
-        return -1;
-    }
-
-    gc_orc.blocked_exc = PyErr_NewException("gatecrash.Blocked", PyExc_PermissionError, NULL);
-    PyObject *io = PyImport_ImportModule("io");
-    sink = io ? PyObject_CallMethod(io, "open", "ssiss", "/dev/null", "w", -1, "utf-8", "replace") : NULL;
-    Py_XDECREF(io);
-    if (!gc_orc.blocked_exc || !sink || set_std(sink) < 0) {
-        PyErr_Clear();
+    if (set_streams() < 0) {
         snprintf(err, errlen, "Python started but its standard streams could not be set up");
         return -1;
-    }
-    /* sys.__stdout__/__stderr__ write to the harness's own fds 1 and 2: a chain could print
-     * lines that look like the harness's verdicts.  They go to the sink too. */
-    static const char *orig_names[2] = {"__stdout__", "__stderr__"};
-    for (int i = 0; i < 2; i++) {
-        orig_std[i] = PySys_GetObject(orig_names[i]);
-        Py_XINCREF(orig_std[i]);
-        if (PySys_SetObject(orig_names[i], sink) < 0) {
-            PyErr_Clear();
-            snprintf(err, errlen, "Python started but its standard streams could not be set up");
-            return -1;
-        }
     }
     return 0;
 }
