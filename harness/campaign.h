@@ -37,6 +37,7 @@ typedef struct {
     char kind[16], cap[16], prim[96];
     char first[128];  /* crash file that first showed it */
     int count;
+    char hole[160];   /* its hole (triage/holes.h), "" when not named */
 } gc_finding;
 
 typedef struct {

@@ -1,0 +1,69 @@
+/* holes.h — findings as holes: the step where a chain leaves what the gate meant to hand out.
+ *
+ * Owns: the one rule that names a hole from an edge (source object, trailer, value;
+ * docs/HOLES.md), a hole's name for an evaluated chain (its first such edge) and for a
+ * sweep edge (the same rule, through gc_sweep_opts.hole), whether a namespace gate can
+ * close it and what closing it means, the grouping of findings into one row per hole
+ * (sorted by capability, then hole) and its text and JSON forms, and `advise`'s cut. */
+#ifndef GATECRASH_HOLES_H
+#define GATECRASH_HOLES_H
+
+#include "campaign.h"
+#include "eval.h"
+#include "sweep.h"
+
+#define GC_HOLE_NAME 160
+
+/* The hole an edge opens: src --(kind: gc_trailer_kind, key: its name, element name or
+ * NULL)--> dst, src having been reached from 'from' by 'from_key' (from NULL: src is the
+ * namespace's value from_key; src NULL: dst is the namespace's value 'key').  Writes the
+ * hole's name and returns 1, or returns 0 when the edge stays inside what the gate hands
+ * out.  'gate_file' (the gate module's path, str) tells the gate's own functions. */
+int gc_hole_edge(PyObject *gate_file, PyObject *from, const char *from_key, PyObject *src, int kind, const char *key,
+                 PyObject *dst, char *name, size_t len);
+
+/* The hole of an escaping chain: evaluated in a fresh namespace with every step watched,
+ * the first edge on the escaping statements' path that gc_hole_edge names (an effect or
+ * syscall escape with none: the call that made it).  0 and 'name' filled when it escapes,
+ * -1 when it does not (name ""), or an exit code (err filled). */
+int gc_hole_of_chain(gc_target *t, const gc_chain *c, gc_outcome *out, char *name, size_t len, char *err,
+                     size_t errlen);
+
+/* 1 when a namespace gate can close the hole (it decides what it hands out), 0 when it is
+ * Python semantics (class walks, closure cells): it needs compile-time attribute
+ * restrictions, or not handing out the object at all. */
+int gc_hole_closable(const char *hole);
+/* What closing it means, in the gate's terms (one sentence, no newline). */
+void gc_hole_advice(const char *hole, char *out, size_t len);
+
+/* One row per hole. */
+typedef struct {
+    char hole[GC_HOLE_NAME];
+    char caps[32];            /* "spawn", "write", "spawn+write" */
+    int cap_rank;             /* lowest capability it opens, for the order */
+    int closable;
+    int nprims, nsigs;
+    char prims[1024];         /* "os.system, os.execv, ..." (first few) */
+    char chain[1024];         /* its shortest chain */
+} gc_hole_row;
+
+/* Group findings (each with .hole set) into rows, sorted by capability then hole name; the
+ * rows are malloc'd (caller frees).  Returns the number of rows. */
+int gc_holes_group(const gc_finding *f, int n, gc_hole_row **rows);
+/* Text: a header and one line per row, then the chain indented. */
+void gc_holes_print(FILE *fp, const gc_hole_row *rows, int n);
+/* JSON: an array of {hole, capabilities, closable, primitives, signatures, chain, ...}. */
+cJSON *gc_holes_json(const gc_hole_row *rows, int n);
+
+/* Fill f[i].hole for findings whose chain is known (the campaign's table, saved cases):
+ * each chain evaluated once with gc_hole_of_chain. */
+void gc_holes_name_findings(gc_target *t, gc_finding *f, int n);
+
+/* For a sweep: install gc_holes' edge rule into 'o' (o->hole, o->hole_ctx), closing the
+ * holes named in 'closed' (NULL or NULL-terminated). */
+void gc_holes_sweep_setup(gc_sweep_opts *o, gc_target *t, const char *const *closed);
+/* Holes named in 'closed' that no edge of the last sweep carried (a typo, or not a hole of
+ * this target): listed so the caller can say so. */
+int gc_holes_unmatched(const char *const *closed, const char **out, int max);
+
+#endif
