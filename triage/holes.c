@@ -94,7 +94,7 @@ static int bridge_attr(PyObject *gate_file, PyObject *src, const char *key, PyOb
     if (eq(key, "__subclasses__") && PyType_Check(src))
         snprintf(name, len, "type . __subclasses__()");
     else if ((eq(key, "__globals__") || eq(key, "__builtins__")) && PyFunction_Check(src))
-        snprintf(name, len, "%s . %s", t, key);
+        snprintf(name, len, "%s . __globals__", t); /* its __builtins__ are its globals' */
     else if (eq(key, "__self__") && PyModule_Check(dst))
         snprintf(name, len, "%s . __self__", t);
     else if (eq(key, "cell_contents"))
@@ -240,8 +240,8 @@ void gc_hole_advice(const char *hole, char *out, size_t len)
         snprintf(out, len, "build the gate's own functions over globals that hold no real module or builtins "
                            "(types.FunctionType(code, {...})), keeping what they need out of reach");
     else if (strncmp(hole, "function", 8) == 0)
-        snprintf(out, len, "do not hand out the real module's Python functions: their %s is the real module's",
-                 strstr(hole, "__builtins__") ? "__builtins__" : "__globals__");
+        snprintf(out, len, "do not hand out the real module's Python functions: their __globals__ (and "
+                           "__builtins__) are the real module's; wrap them");
     else if (strstr(hole, "__traceback__"))
         snprintf(out, len, "raise refusals from code whose frames hold no globals or locals of the gate "
                            "(or strip the traceback)");
@@ -320,7 +320,7 @@ void gc_holes_print(FILE *fp, const gc_hole_row *rows, int n)
 {
     fprintf(fp, "%-11s %5s %4s %-8s %s\n", "CAP", "PRIMS", "SIGS", "CLOSABLE", "HOLE / shortest chain");
     for (int i = 0; i < n; i++)
-        fprintf(fp, "%-11s %5d %4d %-8s %s\n%33s%s\n", rows[i].caps, rows[i].nprims, rows[i].nsigs,
+        fprintf(fp, "%-11s %5d %4d %-8s %s\n%36s%s\n", rows[i].caps, rows[i].nprims, rows[i].nsigs,
                 rows[i].closable ? "yes" : "no", rows[i].hole, "via ", rows[i].chain);
 }
 
@@ -363,6 +363,8 @@ static struct {
     const char *const *closed;
     gc_strlist matched;   /* closed holes some edge carried */
     PyObject *gate_file;
+    char (*keys)[400];    /* per hole: the keys of its edges ("os, sys, io") */
+    int capkeys;
 } sw;
 
 static void key_text(PyObject *key, char *out, size_t len)
@@ -387,8 +389,16 @@ static int sweep_hole(void *ctx, PyObject *from, PyObject *from_key, PyObject *s
     int id;
     for (id = 0; id < sw.names.n && strcmp(sw.names.v[id], name) != 0; id++)
         ;
-    if (id == sw.names.n)
+    if (id == sw.names.n) {
         gc_sl_add(&sw.names, name);
+        if (id >= sw.capkeys) {
+            sw.capkeys = sw.capkeys ? sw.capkeys * 2 : 32;
+            sw.keys = gc_xrealloc(sw.keys, (size_t)sw.capkeys * sizeof *sw.keys);
+        }
+        sw.keys[id][0] = '\0';
+    }
+    if (k[0])
+        list_add(sw.keys[id], sizeof sw.keys[id], k);
     for (const char *const *c = sw.closed; c && *c; c++)
         if (strcmp(*c, name) == 0) {
             if (!gc_sl_contains(&sw.matched, name))
@@ -414,6 +424,14 @@ void gc_holes_sweep_setup(gc_sweep_opts *o, gc_target *t, const char *const *clo
     o->hole = sweep_hole;
     o->hole_name = sweep_hole_name;
     o->hole_ctx = NULL;
+}
+
+const char *gc_holes_edge_keys(const char *hole)
+{
+    for (int i = 0; i < sw.names.n; i++)
+        if (strcmp(sw.names.v[i], hole) == 0)
+            return sw.keys[i];
+    return "";
 }
 
 int gc_holes_unmatched(const char *const *closed, const char **out, int max)

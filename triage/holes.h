@@ -62,6 +62,19 @@ void gc_holes_name_findings(gc_target *t, gc_finding *f, int n);
 /* For a sweep: install gc_holes' edge rule into 'o' (o->hole, o->hole_ctx), closing the
  * holes named in 'closed' (NULL or NULL-terminated). */
 void gc_holes_sweep_setup(gc_sweep_opts *o, gc_target *t, const char *const *closed);
+/* `sweep` by hole: the sweep with those holes closed (NULL-terminated, or NULL), then one
+ * row per hole still open (text, or one JSON object with o->json).  0 or an exit code. */
+int gc_holes_sweep(gc_target *t, gc_sweep_opts *o, const char *const *closed, gc_sweep_stats *st);
+
+/* `advise`: the holes to close at o->depth (advise.c says how it is found and how far from
+ * a minimum it can be), each with what closing it means and what it cuts; with 'verify',
+ * the sweep with the cut closed, and what it still finds.  Returns 0 when the cut leaves
+ * nothing but holes a namespace gate cannot close, 1 otherwise, or an exit code. */
+int gc_advise(gc_target *t, gc_sweep_opts *o, int verify);
+
+/* The keys (attribute names, element names) of the edges that opened 'hole' in the sweeps
+ * so far ("os, sys, io"), or "". */
+const char *gc_holes_edge_keys(const char *hole);
 /* Holes named in 'closed' that no edge of the last sweep carried (a typo, or not a hole of
  * this target): listed so the caller can say so. */
 int gc_holes_unmatched(const char *const *closed, const char **out, int max);
