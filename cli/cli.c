@@ -80,7 +80,10 @@ static const struct {
      "  --json    also print each escape as one JSON object\n"
      "  -q, --quiet  do not print the gate's start-up log\n",
      0},
-    {"fuzz", "gatecrash fuzz TARGET [options]   run an engine, replay its crash inputs live, end with a table\n", 1},
+    {"fuzz",
+     "gatecrash fuzz TARGET [options]   run an engine, replay its crash inputs live, end with a table\n"
+     "  --by hole|signature  the table: one row per hole, its chain minimized (hole), or per signature\n",
+     1},
     {"triage",
      "gatecrash triage TARGET [options] CRASH...|DIR   minimize, de-duplicate and save escapes as cases\n"
      "  --out DIR         case folder (escapes/NAME)\n"
@@ -536,8 +539,8 @@ static int open_for_campaign(gc_target *t, gc_session_opts *o, const char *out_a
 static int cmd_fuzz(int argc, char **argv)
 {
     gc_session_opts o = {0};
-    gc_campaign_opts c = {.target = &o, .seconds = 60, .jobs = 1, .runs = -1};
-    const char *corpus = NULL, *outdir = NULL, *dict = NULL, *fuzzer = NULL;
+    gc_campaign_opts c = {.target = &o, .seconds = 60, .jobs = 1, .runs = -1, .hole_of = gc_holes_campaign_hook};
+    const char *corpus = NULL, *outdir = NULL, *dict = NULL, *fuzzer = NULL, *by = "hole";
     gc_strlist pos = {0};
     gc_target t = {0};
     int rc = GC_EXIT_USAGE;
@@ -549,6 +552,10 @@ static int cmd_fuzz(int argc, char **argv)
             goto out;
         if (k)
             continue;
+        if (strcmp(argv[i], "--by") == 0 && i + 1 < argc && (!strcmp(argv[i + 1], "hole") || !strcmp(argv[i + 1], "signature"))) {
+            by = argv[++i];
+            continue;
+        }
         if (argv[i][0] == '-') {
             rc = bad_option("fuzz", argv[i]);
             goto out;
@@ -586,7 +593,10 @@ static int cmd_fuzz(int argc, char **argv)
     gc_rm_tree(rscratch);
     if (rc)
         goto out;
-    gc_campaign_print_table(&r, t.spec.name);
+    if (strcmp(by, "hole") == 0)
+        gc_holes_campaign_table(&t, &r, t.spec.name, 30);
+    else
+        gc_campaign_print_table(&r, t.spec.name);
     if (r.merged)
         printf("corpus: %lu input(s) after merging into %s\n", r.merged, c.corpus_out);
     rc = r.nfound ? GC_EXIT_ESCAPE : GC_EXIT_OK;
@@ -807,7 +817,7 @@ static int gate_folders(gate_args *g, gc_target *t, gc_strlist *cases)
 static int cmd_gate(int argc, char **argv)
 {
     static gate_args g; /* its paths are large */
-    g.c = (gc_campaign_opts){.target = &g.o, .seconds = 60, .jobs = 1, .runs = -1};
+    g.c = (gc_campaign_opts){.target = &g.o, .seconds = 60, .jobs = 1, .runs = -1, .hole_of = gc_holes_campaign_hook};
     gc_strlist cases = {0};
     gc_target t = {0};
     int rc = gate_options(argc, argv, &g);

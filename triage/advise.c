@@ -19,7 +19,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "minimize.h"
 #include "xalloc.h"
 
 /* The last sweep's findings as rows (caller frees both). */
@@ -283,4 +285,68 @@ int gc_advise(gc_target *t, gc_sweep_opts *o, int verify)
     free(rest);
     gc_sl_free(&cut);
     return rc;
+}
+
+/* ---- the campaign's table by hole ---- */
+
+void gc_holes_campaign_hook(void *ctx, gc_target *t, const gc_chain *c, char *hole, size_t len)
+{
+    (void)ctx;
+    static gc_outcome out;
+    char err[256];
+    if (gc_hole_of_chain(t, c, &out, hole, len, err, sizeof err) != 0)
+        hole[0] = '\0';
+}
+
+typedef struct {
+    gc_target *t;
+    const char *hole;
+} same_hole;
+
+/* gc_min_check: a smaller chain is kept only if it opens the same hole. */
+static int keeps_hole(void *ctx, const gc_chain *c, const gc_outcome *o)
+{
+    (void)o;
+    same_hole *s = ctx;
+    char h[GC_HOLE_NAME];
+    gc_holes_campaign_hook(NULL, s->t, c, h, sizeof h);
+    return strcmp(h, s->hole) == 0;
+}
+
+/* The row's chain, minimized keeping its hole (left as it is when that fails). */
+static void minimize_row(gc_target *t, gc_hole_row *row)
+{
+    static gc_chain in, best;
+    static gc_outcome out;
+    gc_parse_error pe;
+    if (gc_chain_parse((const uint8_t *)row->chain, strlen(row->chain), GC_PARSE_STRICT, &in, &pe) != 0)
+        return;
+    same_hole s = {t, row->hole};
+    gc_min_stats ms;
+    if (gc_minimize(t, &in, &best, &out, &ms, keeps_hole, &s) != 0)
+        return;
+    gc_strbuf sb;
+    gc_sb_init(&sb);
+    gc_chain_print_oneline(&best, &sb);
+    if (sb.data && strlen(sb.data) <= strlen(row->chain))
+        snprintf(row->chain, sizeof row->chain, "%s", sb.data);
+    gc_sb_free(&sb);
+}
+
+void gc_holes_campaign_table(gc_target *t, const gc_campaign_result *r, const char *name, long seconds)
+{
+    gc_campaign_print_head(r, name);
+    gc_hole_row *rows;
+    int n = gc_holes_group(r->found, r->nfound, &rows);
+    time_t end = time(NULL) + seconds;
+    int minimized = 0;
+    for (int i = 0; i < n && time(NULL) < end; i++, minimized++) /* bounded: rows past the time keep theirs */
+        minimize_row(t, &rows[i]);
+    if (n) {
+        printf("%d hole(s) (docs/HOLES.md), shortest chain of each minimized%s:\n", n,
+               minimized < n ? " while time allowed" : "");
+        gc_holes_print(stdout, rows, n);
+    }
+    printf("crash inputs: %s\n", r->crashes);
+    free(rows);
 }

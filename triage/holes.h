@@ -59,6 +59,12 @@ cJSON *gc_holes_json(const gc_hole_row *rows, int n);
  * each chain evaluated once with gc_hole_of_chain. */
 void gc_holes_name_findings(gc_target *t, gc_finding *f, int n);
 
+/* gc_campaign_opts.hole_of: the hole of an escaping chain ("" when it names none). */
+void gc_holes_campaign_hook(void *ctx, gc_target *t, const gc_chain *c, char *hole, size_t len);
+/* The campaign's final table by hole: its head (gc_campaign_print_head), then one row per
+ * hole, each with its shortest chain minimized (keeping the hole) while 'seconds' last. */
+void gc_holes_campaign_table(gc_target *t, const gc_campaign_result *r, const char *name, long seconds);
+
 /* For a sweep: install gc_holes' edge rule into 'o' (o->hole, o->hole_ctx), closing the
  * holes named in 'closed' (NULL or NULL-terminated). */
 void gc_holes_sweep_setup(gc_sweep_opts *o, gc_target *t, const char *const *closed);
