@@ -6,10 +6,12 @@
  *     its name): named by the source's owner and the edge, "proxy os .<primitive>",
  *     "proxy subprocess .<module>", "set os.supports_fd []<primitive>", "namespace open";
  *   - a bridge Python itself provides: "TYPE . __self__" (to a module), "[gate ]function .
- *     __globals__" / ". __builtins__", "type . __subclasses__()", "cell . cell_contents",
- *     "TYPE . __traceback__", a generator's frame, a call that returns a frame.
+ *     __globals__" (or its __builtins__), "type . __subclasses__()", "cell . cell_contents",
+ *     "[gate ]frame . f_globals" (or f_builtins), "[gate ]frame . f_locals".
  * Everything else (plain attributes, items, __class__, __mro__, __dict__, __closure__, a
- * call's value or exception) stays inside: its value is one more thing the gate hands out. */
+ * call's value or exception, tracebacks and frames themselves) stays inside: its value is
+ * one more thing the gate hands out.  An edge back to the namespace or one of its values
+ * ends the hole the path went through. */
 #include "holes.h"
 
 #include <stdio.h>
@@ -57,6 +59,12 @@ static void type_name(PyObject *gate_file, PyObject *v, char *out, size_t len)
         snprintf(out, len, "type");
     } else if (PyFunction_Check(v)) {
         snprintf(out, len, "%sfunction", is_gate_function(gate_file, v) ? "gate " : "");
+    } else if (PyFrame_Check(v)) {
+        PyCodeObject *co = PyFrame_GetCode((PyFrameObject *)v);
+        int gate = gate_file && PyUnicode_Compare(co->co_filename, gate_file) == 0;
+        PyErr_Clear();
+        Py_DECREF(co);
+        snprintf(out, len, "%sframe", gate ? "gate " : "");
     } else {
         snprintf(out, len, "%s", Py_TYPE(v)->tp_name);
     }
@@ -99,10 +107,8 @@ static int bridge_attr(PyObject *gate_file, PyObject *src, const char *key, PyOb
         snprintf(name, len, "%s . __self__", t);
     else if (eq(key, "cell_contents"))
         snprintf(name, len, "cell . cell_contents");
-    else if (eq(key, "__traceback__") && PyExceptionInstance_Check(src))
-        snprintf(name, len, "%s . __traceback__", t);
-    else if ((eq(key, "gi_frame") || eq(key, "cr_frame") || eq(key, "ag_frame")) && PyFrame_Check(dst))
-        snprintf(name, len, "%s . %s", t, key);
+    else if ((eq(key, "f_globals") || eq(key, "f_builtins") || eq(key, "f_locals")) && PyFrame_Check(src))
+        snprintf(name, len, "%s . %s", t, eq(key, "f_builtins") ? "f_globals" : key); /* its builtins are its globals' */
     else
         return 0;
     return 1;
@@ -145,8 +151,7 @@ int gc_hole_edge(PyObject *ns, PyObject *gate_file, PyObject *from, const char *
     if (attr && bridge_attr(gate_file, src, key, dst, name, len))
         return 1;
     const char *edge = attr ? "." : kind == GC_T_CALL ? "()" : "[]";
-    const char *what = forbidden(dst) ? "<primitive>" : real_module(dst) ? "<module>"
-                     : kind == GC_T_CALL && PyFrame_Check(dst) ? "<frame>" : NULL;
+    const char *what = forbidden(dst) ? "<primitive>" : real_module(dst) ? "<module>" : NULL;
     if (!what)
         return 0;
     char owner[GC_HOLE_NAME - 16];
@@ -266,7 +271,7 @@ int gc_hole_closable(const char *hole)
 {
     /* Python semantics: every class reaches object.__subclasses__(), every closure's cells
      * hold what the function closed over; no namespace can take these away. */
-    return !strstr(hole, ". __subclasses__()") && !strstr(hole, "cell . cell_contents");
+    return !strstr(hole, ". __subclasses__()") && !strstr(hole, "cell . cell_contents") && !strstr(hole, ". f_locals");
 }
 
 void gc_hole_advice(const char *hole, char *out, size_t len)
@@ -291,9 +296,12 @@ void gc_hole_advice(const char *hole, char *out, size_t len)
     else if (strncmp(hole, "function", 8) == 0)
         snprintf(out, len, "do not hand out the real module's Python functions: their __globals__ (and "
                            "__builtins__) are the real module's; wrap them");
-    else if (strstr(hole, "__traceback__"))
-        snprintf(out, len, "raise refusals from code whose frames hold no globals or locals of the gate "
-                           "(or strip the traceback)");
+    else if (strncmp(hole, "gate frame . f_globals", 22) == 0)
+        snprintf(out, len, "the gate's frames reach handler code in tracebacks: run the gate's functions over "
+                           "globals that hold no real module or builtins");
+    else if (strstr(hole, "frame . f_globals"))
+        snprintf(out, len, "exceptions from real Python functions carry their frames: catch them in the wrapper "
+                           "and raise a fresh exception after the except block (no __context__)");
     else
         snprintf(out, len, "do not hand out this object (it leads out of the gate)");
 }
