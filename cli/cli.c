@@ -866,6 +866,17 @@ static void save_sweep_find(void *ctx, gc_target *t, const gc_chain *c, const gc
     gc_triage_save(t, s->to, c, out, origin, &ms, &s->sum);
 }
 
+/* The sweep by hole (holes.h), or the flat list of signatures of a sweep with the holes in
+ * 'closed' (NULL-terminated) closed. */
+static int run_sweep(gc_target *t, gc_sweep_opts *so, const char *by, const gc_strlist *closed, gc_sweep_stats *st)
+{
+    if (strcmp(by, "hole") == 0)
+        return gc_holes_sweep(t, so, (const char *const *)closed->v, st);
+    if (closed->n > 1)
+        gc_holes_sweep_setup(so, t, (const char *const *)closed->v);
+    return gc_sweep(t, so, st);
+}
+
 static int cmd_sweep(int argc, char **argv)
 {
     gc_session_opts o = {0};
@@ -929,13 +940,7 @@ static int cmd_sweep(int argc, char **argv)
     so.save_ctx = &saver;
     gc_sweep_stats st;
     gc_sl_add(&closed, NULL);
-    if (strcmp(by, "hole") == 0)
-        rc = gc_holes_sweep(&t, &so, (const char *const *)closed.v, &st);
-    else {
-        if (closed.n > 1) /* the flat list, of a sweep with holes closed */
-            gc_holes_sweep_setup(&so, &t, (const char *const *)closed.v);
-        rc = gc_sweep(&t, &so, &st);
-    }
+    rc = run_sweep(&t, &so, by, &closed, &st);
     if (!rc && save)
         printf("saved to %s: %d new, %d known, %d not reproducible\n", save_abs, saver.sum.new_cases,
                saver.sum.known, saver.sum.flaky);
