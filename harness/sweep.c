@@ -272,6 +272,10 @@ static int edge_hole(sweep_ctx *x, int i, int kind, PyObject *key, PyObject *v, 
         *hole = 0;
         return 1;
     }
+    if (h > 0 && (h & GC_SWEEP_ANYWHERE)) {
+        *hole = h & ~GC_SWEEP_ANYWHERE;
+        return 1;
+    }
     if (n->hole != 0 && !seen(n->obj, 0, 0))
         return 1; /* outside: only the gate's own objects' edges are holes or closed */
     if (h < 0)

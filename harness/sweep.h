@@ -15,6 +15,7 @@
 
 #define GC_SWEEP_MAX_ITEMS 512 /* elements / keys walked per container */
 #define GC_SWEEP_INSIDE 0x7fffffff
+#define GC_SWEEP_ANYWHERE 0x40000000 /* or'd into a hole any object reaches: it replaces the path's */
 
 typedef struct {
     int depth;          /* trailers from a root */
@@ -30,7 +31,8 @@ typedef struct {
      * having been reached from 'from' by 'from_key' (from NULL: src is the root from_key;
      * src NULL: dst is the root 'key'), 'ns' the namespace; returns the hole the edge opens
      * (> 0), 0 for none, GC_SWEEP_INSIDE when dst is back inside what the gate hands out
-     * (the path's hole ends there), or minus the hole when it is closed (`--close`: the
+     * (the path's hole ends there), a hole | GC_SWEEP_ANYWHERE when any object reaches it
+     * (it replaces the hole the path went through), or minus the hole when it is closed (`--close`: the
      * edge is not taken where its source is something the gate hands out).  With it, an object is a node once per hole its path
      * went through (a hole's region is walked whole, not shadowed by another's), and
      * escapes are kept per signature and hole.  NULL: no holes, one node per object. */

@@ -207,6 +207,11 @@ static void track_root(tracker *k, const gc_step_info *si)
         gc_hole_edge(si->ns, k->gate_file, NULL, NULL, NULL, -1, k->cur_key, si->value, k->hole, sizeof k->hole);
 }
 
+/* A hole any object reaches (every class walks to object.__subclasses__()): a primitive
+ * reached through it is cut by no hole before it, so it replaces the hole the path went
+ * through. */
+static int anywhere(const char *hole) { return strstr(hole, ". __subclasses__()") != NULL; }
+
 /* f is a method bound to obj (a C method or a method-wrapper): calling it reads obj. */
 static int bound_to(PyObject *f, PyObject *obj)
 {
@@ -239,7 +244,7 @@ static void track_step(void *ctx, const gc_step_info *si)
                                    key, si->value, h, sizeof h);
         if (r == 2)
             k->hole[0] = '\0'; /* back inside: a hole before this one led nowhere new */
-        else if (r == 1 && !k->hole[0])
+        else if (r == 1 && (!k->hole[0] || anywhere(h)))
             snprintf(k->hole, sizeof k->hole, "%s", h);
     }
     Py_XSETREF(k->from2, k->from);
@@ -467,7 +472,7 @@ static int sweep_hole(void *ctx, PyObject *ns, PyObject *from, PyObject *from_ke
                 gc_sl_add(&sw.matched, name);
             return -(id + 1);
         }
-    return id + 1;
+    return anywhere(name) ? (id + 1) | GC_SWEEP_ANYWHERE : id + 1;
 }
 
 static const char *sweep_hole_name(void *ctx, int id)
