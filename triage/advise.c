@@ -31,11 +31,19 @@ static int sweep_rows(gc_finding **f, gc_hole_row **rows)
     return gc_holes_group(*f, n, rows);
 }
 
-static void print_summary(const gc_sweep_stats *st, int nrows)
+/* The summary line: holes, distinct signatures (one may be opened by several holes), bounds. */
+static void print_summary(const gc_sweep_stats *st, const gc_finding *f, int n, int nrows)
 {
+    int sigs = 0;
+    for (int i = 0; i < n; i++) {
+        int k = 0;
+        while (k < i && strcmp(f[k].sig, f[i].sig) != 0)
+            k++;
+        sigs += k == i;
+    }
     printf("%d hole(s), %d escape signature(s); %ld nodes, %ld edges; not expanded: %ld at the depth bound, "
            "%ld past max-nodes, %ld oversized containers cut at %d items%s\n",
-           nrows, st->escapes, st->nodes, st->edges, st->cut_depth, st->cut_nodes, st->cut_items, GC_SWEEP_MAX_ITEMS,
+           nrows, sigs, st->nodes, st->edges, st->cut_depth, st->cut_nodes, st->cut_items, GC_SWEEP_MAX_ITEMS,
            st->cut_time ? "; CUT BY THE TIME BOUND (output not exhaustive)" : "");
 }
 
@@ -95,7 +103,7 @@ int gc_holes_sweep(gc_target *t, gc_sweep_opts *o, const char *const *closed, gc
             printf("closed: %s\n", closed[i]);
         if (nrows)
             gc_holes_print(stdout, rows, nrows);
-        print_summary(st, nrows);
+        print_summary(st, f, st->escapes, nrows);
     }
     free(f);
     free(rows);
