@@ -200,6 +200,8 @@ static void closing_text(const gc_hole_row *r, char *out, size_t len)
     const char *keys = gc_holes_edge_keys(r->hole);
     if (strstr(r->hole, "<module>"))
         snprintf(out, len, "%s; the attributes: %s", advice, keys);
+    else if (gc_hole_closable(r->hole) && strstr(r->hole, " . ") && keys[0])
+        snprintf(out, len, "%s; handed out as: %.300s%s", advice, keys, strlen(keys) > 300 ? ", ..." : "");
     else if (strstr(r->hole, "<primitive>") && !strstr(r->hole, "[]"))
         snprintf(out, len, "%s; these %d: %s", advice, r->nprims, r->prims);
     else

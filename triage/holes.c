@@ -464,8 +464,11 @@ static int sweep_hole(void *ctx, PyObject *ns, PyObject *from, PyObject *from_ke
         }
         sw.keys[id][0] = '\0';
     }
-    if (k[0])
-        list_add(sw.keys[id], sizeof sw.keys[id], k);
+    /* what the maintainer acts on: the attribute copied ("os"), or for a bridge ("TYPE .
+     * __self__") the name its source was handed out under ("getpid") */
+    const char *what = strstr(name, " . ") ? fk : k;
+    if (what[0])
+        list_add(sw.keys[id], sizeof sw.keys[id], what);
     for (const char *const *c = sw.closed; c && *c; c++)
         if (strcmp(*c, name) == 0) {
             if (!gc_sl_contains(&sw.matched, name))
