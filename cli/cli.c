@@ -7,6 +7,7 @@
  *   gatecrash explain TARGET FILE         step by step: each value, and the verdict
  *   gatecrash sweep TARGET                exhaustive, bounded breadth-first search
  *   gatecrash gate TARGET                 release gate: saved cases blocked, nothing found
+ *   gatecrash advise TARGET               the holes to close, proven by sweeping with them closed
  *   gatecrash --help | --version | COMMAND --help   (each command's options: commands[] below)
  *
  * Each command parses its options, starts the target and returns its exit code through one
@@ -40,6 +41,7 @@
 #include "session.h"
 #include "spawn.h"
 #include "sweep.h"
+#include "holes.h"
 #include "triage.h"
 #include "xalloc.h"
 
@@ -78,7 +80,10 @@ static const struct {
      "  --json    also print each escape as one JSON object\n"
      "  -q, --quiet  do not print the gate's start-up log\n",
      0},
-    {"fuzz", "gatecrash fuzz TARGET [options]   run an engine, replay its crash inputs live, end with a table\n", 1},
+    {"fuzz",
+     "gatecrash fuzz TARGET [options]   run an engine, replay its crash inputs live, end with a table\n"
+     "  --by hole|signature  the table: one row per hole, its chain minimized (hole), or per signature\n",
+     1},
     {"triage",
      "gatecrash triage TARGET [options] CRASH...|DIR   minimize, de-duplicate and save escapes as cases\n"
      "  --out DIR         case folder (escapes/NAME)\n"
@@ -92,7 +97,15 @@ static const struct {
      "gatecrash sweep TARGET [options]   exhaustive, bounded breadth-first search\n"
      "  --depth D       chain depth (3)             --max-nodes N  objects visited at most (2000000)\n"
      "  --time S        stop after S seconds        --save DIR     triage the finds into DIR\n"
+     "  --by hole|signature  one row per hole (hole), or the flat list of signatures\n"
+     "  --close HOLE    sweep with that hole's edges removed (repeatable; docs/HOLES.md)\n"
      "  --json          one JSON object per finding  -q, --quiet\n",
+     0},
+    {"advise",
+     "gatecrash advise TARGET [options]   the fewest holes to close, what closing each means, proven by the sweep\n"
+     "  --depth D       sweep depth (4)             --max-nodes N  objects visited at most (2000000)\n"
+     "  --verify        also print the sweep with the cut closed (sweep --close)\n"
+     "  --json          one JSON object             -q, --quiet\n",
      0},
     {"gate",
      "gatecrash gate TARGET [options]   release gate: saved cases blocked, fuzzing (and sweep) find nothing\n"
@@ -344,9 +357,10 @@ static void other_python(const char *found, char *note, size_t notelen)
         snprintf(note, notelen, " (found on CPython %s, replayed on %s)", found, PY_VERSION);
 }
 
-/* One replayed file's verdict lines on stdout; 'found_on' is the case's version note. */
+/* One replayed file's verdict lines on stdout; 'found_on' is the case's version note, 'hole'
+ * its escape's hole (in the JSON line). */
 static void print_verdict(const gc_target *t, const char *file, const gc_outcome *out, int json,
-                          const char *found_on)
+                          const char *found_on, const char *hole)
 {
     gc_strbuf sb;
     gc_sb_init(&sb);
@@ -355,7 +369,10 @@ static void print_verdict(const gc_target *t, const char *file, const gc_outcome
         printf("%s: %s%s\n", file, sb.data, found_on);
         if (json) {
             gc_sb_clear(&sb);
-            gc_escape_json(t, out, &sb);
+            cJSON *j = gc_escape_json_object(t, out);
+            cJSON_AddStringToObject(j, "hole", hole);
+            gc_json_line(j, &sb);
+            cJSON_Delete(j);
             printf("%s\n", sb.data);
         }
     } else {
@@ -395,7 +412,15 @@ static int replay_all(gc_target *t, const replay_args *r)
         blocked += !out.escaped;
         char found_on[96];
         other_python(hdr.python, found_on, sizeof found_on);
-        print_verdict(t, r->files.v[i], &out, r->json, found_on);
+        char hole[GC_HOLE_NAME] = "";
+        if (r->json && out.escaped) { /* its hole: the escape's chain run once more, every step watched */
+            static gc_chain trimmed;
+            static gc_outcome ho;
+            char err[256];
+            gc_outcome_escape_chain(&out, &trimmed);
+            gc_hole_of_chain(t, &trimmed, &ho, hole, sizeof hole, err, sizeof err);
+        }
+        print_verdict(t, r->files.v[i], &out, r->json, found_on, hole);
     }
     fflush(stdout);
     fprintf(stderr, "gatecrash: replayed %d: %d escaped, %d blocked, %d unreadable\n", r->files.n, escaped,
@@ -543,8 +568,8 @@ static int open_for_campaign(gc_target *t, gc_session_opts *o, const char *out_a
 static int cmd_fuzz(int argc, char **argv)
 {
     gc_session_opts o = {0};
-    gc_campaign_opts c = {.target = &o, .seconds = 60, .jobs = 1, .runs = -1};
-    const char *corpus = NULL, *outdir = NULL, *dict = NULL, *fuzzer = NULL;
+    gc_campaign_opts c = {.target = &o, .seconds = 60, .jobs = 1, .runs = -1, .hole_of = gc_holes_campaign_hook};
+    const char *corpus = NULL, *outdir = NULL, *dict = NULL, *fuzzer = NULL, *by = "hole";
     gc_strlist pos = {0};
     gc_target t = {0};
     int rc = GC_EXIT_USAGE;
@@ -556,6 +581,10 @@ static int cmd_fuzz(int argc, char **argv)
             goto out;
         if (k)
             continue;
+        if (strcmp(argv[i], "--by") == 0 && i + 1 < argc && (!strcmp(argv[i + 1], "hole") || !strcmp(argv[i + 1], "signature"))) {
+            by = argv[++i];
+            continue;
+        }
         if (argv[i][0] == '-') {
             rc = bad_option("fuzz", argv[i]);
             goto out;
@@ -593,7 +622,10 @@ static int cmd_fuzz(int argc, char **argv)
     gc_rm_tree(rscratch);
     if (rc)
         goto out;
-    gc_campaign_print_table(&r, t.spec.name);
+    if (strcmp(by, "hole") == 0)
+        gc_holes_campaign_table(&t, &r, t.spec.name, 30);
+    else
+        gc_campaign_print_table(&r, t.spec.name);
     if (r.merged)
         printf("corpus: %lu input(s) after merging into %s\n", r.merged, c.corpus_out);
     rc = r.nfound ? GC_EXIT_ESCAPE : GC_EXIT_OK;
@@ -814,7 +846,7 @@ static int gate_folders(gate_args *g, gc_target *t, gc_strlist *cases)
 static int cmd_gate(int argc, char **argv)
 {
     static gate_args g; /* its paths are large */
-    g.c = (gc_campaign_opts){.target = &g.o, .seconds = 60, .jobs = 1, .runs = -1};
+    g.c = (gc_campaign_opts){.target = &g.o, .seconds = 60, .jobs = 1, .runs = -1, .hole_of = gc_holes_campaign_hook};
     gc_strlist cases = {0};
     gc_target t = {0};
     int rc = gate_options(argc, argv, &g);
@@ -852,13 +884,24 @@ static void save_sweep_find(void *ctx, gc_target *t, const gc_chain *c, const gc
     gc_triage_save(t, s->to, c, out, origin, &ms, &s->sum);
 }
 
+/* The sweep by hole (holes.h), or the flat list of signatures of a sweep with the holes in
+ * 'closed' (NULL-terminated) closed. */
+static int run_sweep(gc_target *t, gc_sweep_opts *so, const char *by, const gc_strlist *closed, gc_sweep_stats *st)
+{
+    if (strcmp(by, "hole") == 0)
+        return gc_holes_sweep(t, so, (const char *const *)closed->v, st);
+    if (closed->n > 1)
+        gc_holes_sweep_setup(so, t, (const char *const *)closed->v);
+    return gc_sweep(t, so, st);
+}
+
 static int cmd_sweep(int argc, char **argv)
 {
     gc_session_opts o = {0};
     gc_sweep_opts so = {.depth = 3, .max_nodes = 2000000};
     long depth = so.depth;
-    const char *save = NULL;
-    gc_strlist pos = {0};
+    const char *save = NULL, *by = "hole";
+    gc_strlist pos = {0}, closed = {0};
     char *scratch = NULL;
     gc_target t = {0};
     int rc = GC_EXIT_USAGE;
@@ -878,6 +921,10 @@ static int cmd_sweep(int argc, char **argv)
                 goto out;
         } else if (strcmp(a, "--save") == 0 && val)
             save = argv[++i];
+        else if (strcmp(a, "--by") == 0 && val)
+            by = argv[++i];
+        else if (strcmp(a, "--close") == 0 && val)
+            gc_sl_add(&closed, argv[++i]);
         else if (strcmp(a, "--json") == 0)
             so.json = 1;
         else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
@@ -891,9 +938,9 @@ static int cmd_sweep(int argc, char **argv)
     if (!o.sandbox && !o.target_dir && pos.n > 0)
         o.target_dir = pos.v[0];
     so.depth = depth < 1 || depth > GC_MAX_TRAILERS ? 0 : (int)depth;
-    if ((!o.sandbox && !o.target_dir) || so.depth == 0) {
-        gc_die_msg("usage: gatecrash sweep TARGET [--depth 1..%d] [--max-nodes N] [--time S] [--save DIR] [--json]",
-                   GC_MAX_TRAILERS);
+    if ((!o.sandbox && !o.target_dir) || so.depth == 0 || (strcmp(by, "hole") && strcmp(by, "signature"))) {
+        gc_die_msg("usage: gatecrash sweep TARGET [--depth 1..%d] [--max-nodes N] [--time S] [--save DIR] "
+                   "[--by hole|signature] [--close HOLE]... [--json]", GC_MAX_TRAILERS);
         goto out;
     }
     if ((rc = absolutize_target(&o)))
@@ -910,13 +957,69 @@ static int cmd_sweep(int argc, char **argv)
     so.save = save ? save_sweep_find : NULL;
     so.save_ctx = &saver;
     gc_sweep_stats st;
-    rc = gc_sweep(&t, &so, &st);
+    gc_sl_add(&closed, NULL);
+    rc = run_sweep(&t, &so, by, &closed, &st);
     if (!rc && save)
         printf("saved to %s: %d new, %d known, %d not reproducible\n", save_abs, saver.sum.new_cases,
                saver.sum.known, saver.sum.flaky);
     remove_scratch(scratch);
     if (!rc)
         rc = st.escapes ? GC_EXIT_ESCAPE : GC_EXIT_OK;
+out:
+    free(scratch);
+    gc_target_spec_free(&t.spec);
+    gc_sl_free(&pos);
+    gc_sl_free(&closed);
+    return rc;
+}
+
+/* ---- advise ---- */
+
+static int cmd_advise(int argc, char **argv)
+{
+    gc_session_opts o = {0};
+    gc_sweep_opts so = {.depth = 4, .max_nodes = 2000000, .quiet = 1};
+    long depth = so.depth;
+    int verify = 0;
+    gc_strlist pos = {0};
+    char *scratch = NULL;
+    gc_target t = {0};
+    int rc = GC_EXIT_USAGE;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        int k = target_opt(argc, argv, &i, &o);
+        if (k < 0)
+            goto out;
+        if (k)
+            continue;
+        long *num = strcmp(a, "--depth") == 0 ? &depth : strcmp(a, "--max-nodes") == 0 ? &so.max_nodes : NULL;
+        if (num && i + 1 < argc) {
+            if (parse_long(argv[++i], a, num) < 0)
+                goto out;
+        } else if (strcmp(a, "--json") == 0)
+            so.json = 1;
+        else if (strcmp(a, "--verify") == 0)
+            verify = 1;
+        else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
+            continue;
+        else if (a[0] == '-') {
+            rc = bad_option("advise", a);
+            goto out;
+        } else
+            gc_sl_add(&pos, a);
+    }
+    if (!o.sandbox && !o.target_dir && pos.n > 0)
+        o.target_dir = pos.v[0];
+    so.depth = depth < 1 || depth > GC_MAX_TRAILERS ? 0 : (int)depth;
+    if ((!o.sandbox && !o.target_dir) || so.depth == 0) {
+        gc_die_msg("usage: gatecrash advise TARGET [--depth 1..%d] [--max-nodes N] [--verify] [--json]",
+                   GC_MAX_TRAILERS);
+        goto out;
+    }
+    if ((rc = absolutize_target(&o)) || (rc = start_confined(&t, &o, &scratch, 1, NULL)))
+        goto out;
+    rc = gc_advise(&t, &so, verify);
+    remove_scratch(scratch);
 out:
     free(scratch);
     gc_target_spec_free(&t.spec);
@@ -975,5 +1078,7 @@ int main(int argc, char **argv)
         return cmd_explain(argc - 2, argv + 2);
     if (strcmp(argv[1], "gate") == 0)
         return cmd_gate(argc - 2, argv + 2);
+    if (strcmp(argv[1], "advise") == 0)
+        return cmd_advise(argc - 2, argv + 2);
     return cmd_sweep(argc - 2, argv + 2);
 }
