@@ -37,6 +37,7 @@
 #include "fsutil.h"
 #include "gate.h"
 #include "replay.h"
+#include "reproducer.h"
 #include "session.h"
 #include "spawn.h"
 #include "sweep.h"
@@ -82,7 +83,9 @@ static const struct {
     {"triage",
      "gatecrash triage TARGET [options] CRASH...|DIR   minimize, de-duplicate and save escapes as cases\n"
      "  --out DIR         case folder (escapes/NAME)\n"
-     "  --found-by NAME   provenance written into each case (libFuzzer)\n",
+     "  --found-by NAME   provenance written into each case (libFuzzer)\n"
+     "  --standalone      also write each new case's standalone reproducer (<case>.py)\n"
+     "  --tables FILE     write the reproducer runner's tables (escapes/_tables.py) and exit\n",
      0},
     {"explain",
      "gatecrash explain TARGET [options] FILE   step by step: what each value is, and the verdict\n"
@@ -589,10 +592,24 @@ out:
 
 /* ---- triage ---- */
 
+/* `triage --tables FILE`: the runner's tables (reproducer.h), written atomically. */
+static int write_tables(const char *path)
+{
+    gc_strbuf sb;
+    gc_sb_init(&sb);
+    gc_reproducer_tables(&sb);
+    int rc = gc_write_atomic(path, sb.data, sb.len, 0) == 0 ? GC_EXIT_OK : GC_EXIT_USAGE;
+    if (rc)
+        gc_die_msg("cannot write %s: %s", path, strerror(errno));
+    gc_sb_free(&sb);
+    return rc;
+}
+
 static int cmd_triage(int argc, char **argv)
 {
     gc_session_opts o = {0};
-    const char *outdir = NULL, *found_by = "libFuzzer";
+    const char *outdir = NULL, *found_by = "libFuzzer", *tables = NULL;
+    int standalone = 0;
     gc_strlist pos = {0}, files = {0};
     char *scratch = NULL;
     gc_target t = {0};
@@ -608,11 +625,19 @@ static int cmd_triage(int argc, char **argv)
             outdir = argv[++i];
         else if (strcmp(a, "--found-by") == 0 && i + 1 < argc)
             found_by = argv[++i];
+        else if (strcmp(a, "--tables") == 0 && i + 1 < argc)
+            tables = argv[++i];
+        else if (strcmp(a, "--standalone") == 0)
+            standalone = 1;
         else if (a[0] == '-') {
             rc = bad_option("triage", a);
             goto out;
         } else
             gc_sl_add(&pos, a);
+    }
+    if (tables) {
+        rc = write_tables(tables);
+        goto out;
     }
     int first = 0;
     if (!o.sandbox && !o.target_dir && pos.n > 0) {
@@ -620,7 +645,7 @@ static int cmd_triage(int argc, char **argv)
         first = 1;
     }
     if ((!o.sandbox && !o.target_dir) || first >= pos.n) {
-        gc_die_msg("usage: gatecrash triage TARGET [--out escapes/NAME] CRASH...|DIR");
+        gc_die_msg("usage: gatecrash triage TARGET [--out escapes/NAME] [--standalone] CRASH...|DIR");
         goto out;
     }
     if ((rc = absolutize_target(&o)))
@@ -637,7 +662,7 @@ static int cmd_triage(int argc, char **argv)
         goto out;
     }
     gc_exe_path(exe, sizeof exe); /* to re-run cases in fresh processes */
-    gc_triage_opts to = {exe, &o, out_abs, found_by, 0};
+    gc_triage_opts to = {exe, &o, out_abs, found_by, 0, standalone};
     gc_triage_summary sum = {0};
     for (int i = 0; i < files.n; i++) {
         gc_triage_one(&t, &to, files.v[i], &sum);
@@ -888,7 +913,7 @@ static int cmd_sweep(int argc, char **argv)
     gc_exe_path(exe, sizeof exe); /* to re-run cases in fresh processes */
     char found_by[64];
     snprintf(found_by, sizeof found_by, "gatecrash sweep (depth %d)", so.depth);
-    gc_triage_opts to = {exe, &o, save_abs, found_by, 0};
+    gc_triage_opts to = {exe, &o, save_abs, found_by, 0, 0};
     sweep_saver saver = {&to, so.depth, {0}};
     so.save = save ? save_sweep_find : NULL;
     so.save_ctx = &saver;
