@@ -7,6 +7,7 @@
  *   gatecrash explain TARGET FILE         step by step: each value, and the verdict
  *   gatecrash sweep TARGET                exhaustive, bounded breadth-first search
  *   gatecrash gate TARGET                 release gate: saved cases blocked, nothing found
+ *   gatecrash advise TARGET               the holes to close, proven by sweeping with them closed
  *   gatecrash --help | --version | COMMAND --help   (each command's options: commands[] below)
  *
  * Each command parses its options, starts the target and returns its exit code through one
@@ -41,6 +42,7 @@
 #include "session.h"
 #include "spawn.h"
 #include "sweep.h"
+#include "holes.h"
 #include "triage.h"
 #include "xalloc.h"
 
@@ -79,7 +81,10 @@ static const struct {
      "  --json    also print each escape as one JSON object\n"
      "  -q, --quiet  do not print the gate's start-up log\n",
      0},
-    {"fuzz", "gatecrash fuzz TARGET [options]   run an engine, replay its crash inputs live, end with a table\n", 1},
+    {"fuzz",
+     "gatecrash fuzz TARGET [options]   run an engine, replay its crash inputs live, end with a table\n"
+     "  --by hole|signature  the table: one row per hole, its chain minimized (hole), or per signature\n",
+     1},
     {"triage",
      "gatecrash triage TARGET [options] CRASH...|DIR   minimize, de-duplicate and save escapes as cases\n"
      "  --out DIR         case folder (escapes/NAME)\n"
@@ -95,7 +100,15 @@ static const struct {
      "gatecrash sweep TARGET [options]   exhaustive, bounded breadth-first search\n"
      "  --depth D       chain depth (3)             --max-nodes N  objects visited at most (2000000)\n"
      "  --time S        stop after S seconds        --save DIR     triage the finds into DIR\n"
+     "  --by hole|signature  one row per hole (hole), or the flat list of signatures\n"
+     "  --close HOLE    sweep with that hole's edges removed (repeatable; docs/HOLES.md)\n"
      "  --json          one JSON object per finding  -q, --quiet\n",
+     0},
+    {"advise",
+     "gatecrash advise TARGET [options]   the fewest holes to close, what closing each means, proven by the sweep\n"
+     "  --depth D       sweep depth (4)             --max-nodes N  objects visited at most (2000000)\n"
+     "  --verify        also print the sweep with the cut closed (sweep --close)\n"
+     "  --json          one JSON object             -q, --quiet\n",
      0},
     {"gate",
      "gatecrash gate TARGET [options]   release gate: saved cases blocked, fuzzing (and sweep) find nothing\n"
@@ -529,8 +542,8 @@ static int open_for_campaign(gc_target *t, gc_session_opts *o, const char *out_a
 static int cmd_fuzz(int argc, char **argv)
 {
     gc_session_opts o = {0};
-    gc_campaign_opts c = {.target = &o, .seconds = 60, .jobs = 1, .runs = -1};
-    const char *corpus = NULL, *outdir = NULL, *dict = NULL, *fuzzer = NULL;
+    gc_campaign_opts c = {.target = &o, .seconds = 60, .jobs = 1, .runs = -1, .hole_of = gc_holes_campaign_hook};
+    const char *corpus = NULL, *outdir = NULL, *dict = NULL, *fuzzer = NULL, *by = "hole";
     gc_strlist pos = {0};
     gc_target t = {0};
     int rc = GC_EXIT_USAGE;
@@ -542,6 +555,10 @@ static int cmd_fuzz(int argc, char **argv)
             goto out;
         if (k)
             continue;
+        if (strcmp(argv[i], "--by") == 0 && i + 1 < argc && (!strcmp(argv[i + 1], "hole") || !strcmp(argv[i + 1], "signature"))) {
+            by = argv[++i];
+            continue;
+        }
         if (argv[i][0] == '-') {
             rc = bad_option("fuzz", argv[i]);
             goto out;
@@ -579,7 +596,10 @@ static int cmd_fuzz(int argc, char **argv)
     gc_rm_tree(rscratch);
     if (rc)
         goto out;
-    gc_campaign_print_table(&r, t.spec.name);
+    if (strcmp(by, "hole") == 0)
+        gc_holes_campaign_table(&t, &r, t.spec.name, 30);
+    else
+        gc_campaign_print_table(&r, t.spec.name);
     if (r.merged)
         printf("corpus: %lu input(s) after merging into %s\n", r.merged, c.corpus_out);
     rc = r.nfound ? GC_EXIT_ESCAPE : GC_EXIT_OK;
@@ -822,7 +842,7 @@ static int gate_folders(gate_args *g, gc_target *t, gc_strlist *cases)
 static int cmd_gate(int argc, char **argv)
 {
     static gate_args g; /* its paths are large */
-    g.c = (gc_campaign_opts){.target = &g.o, .seconds = 60, .jobs = 1, .runs = -1};
+    g.c = (gc_campaign_opts){.target = &g.o, .seconds = 60, .jobs = 1, .runs = -1, .hole_of = gc_holes_campaign_hook};
     gc_strlist cases = {0};
     gc_target t = {0};
     int rc = gate_options(argc, argv, &g);
@@ -865,8 +885,8 @@ static int cmd_sweep(int argc, char **argv)
     gc_session_opts o = {0};
     gc_sweep_opts so = {.depth = 3, .max_nodes = 2000000};
     long depth = so.depth;
-    const char *save = NULL;
-    gc_strlist pos = {0};
+    const char *save = NULL, *by = "hole";
+    gc_strlist pos = {0}, closed = {0};
     char *scratch = NULL;
     gc_target t = {0};
     int rc = GC_EXIT_USAGE;
@@ -886,6 +906,10 @@ static int cmd_sweep(int argc, char **argv)
                 goto out;
         } else if (strcmp(a, "--save") == 0 && val)
             save = argv[++i];
+        else if (strcmp(a, "--by") == 0 && val)
+            by = argv[++i];
+        else if (strcmp(a, "--close") == 0 && val)
+            gc_sl_add(&closed, argv[++i]);
         else if (strcmp(a, "--json") == 0)
             so.json = 1;
         else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
@@ -899,9 +923,9 @@ static int cmd_sweep(int argc, char **argv)
     if (!o.sandbox && !o.target_dir && pos.n > 0)
         o.target_dir = pos.v[0];
     so.depth = depth < 1 || depth > GC_MAX_TRAILERS ? 0 : (int)depth;
-    if ((!o.sandbox && !o.target_dir) || so.depth == 0) {
-        gc_die_msg("usage: gatecrash sweep TARGET [--depth 1..%d] [--max-nodes N] [--time S] [--save DIR] [--json]",
-                   GC_MAX_TRAILERS);
+    if ((!o.sandbox && !o.target_dir) || so.depth == 0 || (strcmp(by, "hole") && strcmp(by, "signature"))) {
+        gc_die_msg("usage: gatecrash sweep TARGET [--depth 1..%d] [--max-nodes N] [--time S] [--save DIR] "
+                   "[--by hole|signature] [--close HOLE]... [--json]", GC_MAX_TRAILERS);
         goto out;
     }
     if ((rc = absolutize_target(&o)))
@@ -918,13 +942,75 @@ static int cmd_sweep(int argc, char **argv)
     so.save = save ? save_sweep_find : NULL;
     so.save_ctx = &saver;
     gc_sweep_stats st;
-    rc = gc_sweep(&t, &so, &st);
+    gc_sl_add(&closed, NULL);
+    if (strcmp(by, "hole") == 0)
+        rc = gc_holes_sweep(&t, &so, (const char *const *)closed.v, &st);
+    else {
+        if (closed.n > 1) /* the flat list, of a sweep with holes closed */
+            gc_holes_sweep_setup(&so, &t, (const char *const *)closed.v);
+        rc = gc_sweep(&t, &so, &st);
+    }
     if (!rc && save)
         printf("saved to %s: %d new, %d known, %d not reproducible\n", save_abs, saver.sum.new_cases,
                saver.sum.known, saver.sum.flaky);
     remove_scratch(scratch);
     if (!rc)
         rc = st.escapes ? GC_EXIT_ESCAPE : GC_EXIT_OK;
+out:
+    free(scratch);
+    gc_target_spec_free(&t.spec);
+    gc_sl_free(&pos);
+    gc_sl_free(&closed);
+    return rc;
+}
+
+/* ---- advise ---- */
+
+static int cmd_advise(int argc, char **argv)
+{
+    gc_session_opts o = {0};
+    gc_sweep_opts so = {.depth = 4, .max_nodes = 2000000, .quiet = 1};
+    long depth = so.depth;
+    int verify = 0;
+    gc_strlist pos = {0};
+    char *scratch = NULL;
+    gc_target t = {0};
+    int rc = GC_EXIT_USAGE;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        int k = target_opt(argc, argv, &i, &o);
+        if (k < 0)
+            goto out;
+        if (k)
+            continue;
+        long *num = strcmp(a, "--depth") == 0 ? &depth : strcmp(a, "--max-nodes") == 0 ? &so.max_nodes : NULL;
+        if (num && i + 1 < argc) {
+            if (parse_long(argv[++i], a, num) < 0)
+                goto out;
+        } else if (strcmp(a, "--json") == 0)
+            so.json = 1;
+        else if (strcmp(a, "--verify") == 0)
+            verify = 1;
+        else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
+            continue;
+        else if (a[0] == '-') {
+            rc = bad_option("advise", a);
+            goto out;
+        } else
+            gc_sl_add(&pos, a);
+    }
+    if (!o.sandbox && !o.target_dir && pos.n > 0)
+        o.target_dir = pos.v[0];
+    so.depth = depth < 1 || depth > GC_MAX_TRAILERS ? 0 : (int)depth;
+    if ((!o.sandbox && !o.target_dir) || so.depth == 0) {
+        gc_die_msg("usage: gatecrash advise TARGET [--depth 1..%d] [--max-nodes N] [--verify] [--json]",
+                   GC_MAX_TRAILERS);
+        goto out;
+    }
+    if ((rc = absolutize_target(&o)) || (rc = start_confined(&t, &o, &scratch, 1, NULL)))
+        goto out;
+    rc = gc_advise(&t, &so, verify);
+    remove_scratch(scratch);
 out:
     free(scratch);
     gc_target_spec_free(&t.spec);
@@ -983,5 +1069,7 @@ int main(int argc, char **argv)
         return cmd_explain(argc - 2, argv + 2);
     if (strcmp(argv[1], "gate") == 0)
         return cmd_gate(argc - 2, argv + 2);
+    if (strcmp(argv[1], "advise") == 0)
+        return cmd_advise(argc - 2, argv + 2);
     return cmd_sweep(argc - 2, argv + 2);
 }

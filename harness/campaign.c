@@ -25,6 +25,7 @@
 typedef struct {
     gc_target *t;
     const gc_session_opts *target; /* as given: a fresh process replays it too */
+    const gc_campaign_opts *o;
     gc_campaign_result *r;
     const char *known_path; /* signatures found so far, for fuzz_gate --skip-known */
     const char *pattern;    /* glob of the engine's crash inputs */
@@ -93,12 +94,12 @@ static void why_not(scan_state *fs, const char *resolved, int from, const gc_cha
 }
 
 /* Fold the escape crash input 'path' made into the table of distinct escapes, keyed by
- * signature, keeping the shortest chain. */
-static void fold_escape(gc_campaign_result *r, const char *path, const gc_outcome *out)
+ * signature and hole, keeping the shortest chain. */
+static void fold_escape(gc_campaign_result *r, const char *path, const gc_outcome *out, const char *hole)
 {
     int k;
     for (k = 0; k < r->nfound; k++)
-        if (strcmp(r->found[k].sig, out->signature) == 0)
+        if (strcmp(r->found[k].sig, out->signature) == 0 && strcmp(r->found[k].hole, hole) == 0)
             break;
     gc_strbuf sb;
     gc_sb_init(&sb);
@@ -118,6 +119,7 @@ static void fold_escape(gc_campaign_result *r, const char *path, const gc_outcom
         snprintf(f->cap, sizeof f->cap, "%s", gc_cap_name(out->escape.cap));
         snprintf(f->prim, sizeof f->prim, "%s", out->escape.primitive);
         snprintf(f->chain, sizeof f->chain, "%s", sb.data);
+        snprintf(f->hole, sizeof f->hole, "%s", hole);
     } else if (strlen(sb.data) < strlen(f->chain)) {
         snprintf(f->chain, sizeof f->chain, "%s", sb.data);
     }
@@ -171,7 +173,16 @@ static void scan_crashes(scan_state *fs)
             continue;
         }
         fs->r->reproduced++;
-        fold_escape(fs->r, path, &out);
+        char hole[sizeof fs->r->found[0].hole] = "";
+        if (fs->o->hole_of) {
+            static gc_outcome keep; /* the hole's run: the escape's own chain, trimmed as the table shows it */
+            static gc_chain trimmed;
+            keep = out;
+            gc_outcome_escape_chain(&keep, &trimmed);
+            fs->o->hole_of(fs->o->hole_ctx, fs->t, &trimmed, hole, sizeof hole);
+            out = keep;
+        }
+        fold_escape(fs->r, path, &out, hole);
     }
     for (int i = 0; i < files.n; i++)
         free(files.v[i]);
@@ -781,7 +792,7 @@ int gc_campaign_run(gc_target *t, const gc_campaign_opts *o, gc_campaign_result 
         snprintf(resolved, sizeof resolved, "%s/" GC_RESOLVED_DIR, r->crashes);
         setenv("GATECRASH_RESOLVED_DIR", resolved, 1);
     }
-    scan_state fs = {.t = t, .target = o->target, .r = r, .known_path = known_path, .pattern = pattern};
+    scan_state fs = {.t = t, .target = o->target, .o = o, .r = r, .known_path = known_path, .pattern = pattern};
     int rc = write_target(t, o);
     if (rc)
         return rc;
@@ -825,7 +836,7 @@ int gc_campaign_run(gc_target *t, const gc_campaign_opts *o, gc_campaign_result 
     return 0;
 }
 
-void gc_campaign_print_table(const gc_campaign_result *r, const char *name)
+void gc_campaign_print_head(const gc_campaign_result *r, const char *name)
 {
     printf("\n%d escape input(s), %d distinct escape(s) on %s", r->reproduced, r->nfound, name);
     if (r->flaky)
@@ -833,6 +844,11 @@ void gc_campaign_print_table(const gc_campaign_result *r, const char *name)
     printf("\n");
     for (int i = 0; i < r->unreproduced.n; i++)
         printf("did not reproduce: %s\n", r->unreproduced.v[i]);
+}
+
+void gc_campaign_print_table(const gc_campaign_result *r, const char *name)
+{
+    gc_campaign_print_head(r, name);
     if (r->nfound) {
         printf("%-7s %-8s %-26s %5s  %s\n", "KIND", "CAP", "PRIMITIVE", "SEEN", "CHAIN (shortest seen)");
         for (int k = 0; k < r->nfound; k++)

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "holes.h"
 #include "replay.h"
 #include "report.h"
 #include "sweep.h"
@@ -98,7 +99,7 @@ static int fuzz(gc_target *t, const gc_gate_opts *o, gate_run *g)
     if (rc)
         return rc;
     g->fuzzed = 1;
-    gc_campaign_print_table(&g->fr, t->spec.name);
+    gc_holes_campaign_table(t, &g->fr, t->spec.name, 30);
     return 0;
 }
 
@@ -108,6 +109,7 @@ static int sweep(gc_target *t, const gc_gate_opts *o, gate_run *g)
     fprintf(stderr, "gatecrash: gate %s: sweeping to depth %ld\n", t->spec.name, o->sweep_depth);
     gc_sweep_opts swo = {.depth = (int)o->sweep_depth, .max_nodes = 2000000, .quiet = 1};
     gc_sweep_stats sst;
+    gc_holes_sweep_setup(&swo, t, NULL); /* its escapes carry their holes, for the report */
     int rc = gc_sweep(t, &swo, &sst);
     if (!rc)
         g->nsw = gc_sweep_findings(&g->swf);
