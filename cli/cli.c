@@ -113,7 +113,9 @@ static const struct {
     {"gate",
      "gatecrash gate TARGET [options]   release gate: saved cases blocked, fuzzing (and sweep) find nothing\n"
      "  --escapes DIR      saved cases (escapes/NAME)     --report DIR  report folder (out/NAME/gate-report)\n"
-     "  --sweep-depth D    also sweep to depth D          --time 0      replay only, no fuzzing\n",
+     "  --sweep-depth D    also sweep to depth D          --time 0      replay only, no fuzzing\n"
+     "  --progress FILE    report.html's chart: a campaign's progress.tsv (default: this run's)\n"
+     "  --previous FILE    report.html's changes: the previous report.json\n",
      1},
 };
 
@@ -766,9 +768,20 @@ typedef struct {
     const char *corpus, *outdir, *dict, *fuzzer, *escapes, *report;
     long sweep_depth;
     gc_strlist pos;
+    char progress[PATH_MAX], previous[PATH_MAX]; /* report.html's inputs (absolute), or "" */
     char esc_abs[PATH_MAX * 2], rep_abs[PATH_MAX], out_abs[PATH_MAX], seeds[PATH_MAX], dict_abs[PATH_MAX],
         fuzz_bin[PATH_MAX], rscratch[PATH_MAX + 32];
 } gate_args;
+
+/* gate --progress FILE / --previous FILE: a file report.html reads, made absolute into 'abs'
+ * (PATH_MAX).  0, or -1 with the message printed. */
+static int report_input(const char *opt, const char *path, char *abs)
+{
+    if (realpath(path, abs))
+        return 0;
+    gc_die_msg("%s %s: %s", opt, path, strerror(errno));
+    return -1;
+}
 
 /* 0 or GC_EXIT_USAGE (message printed). */
 static int gate_options(int argc, char **argv, gate_args *g)
@@ -788,6 +801,10 @@ static int gate_options(int argc, char **argv, gate_args *g)
         else if (strcmp(argv[i], "--sweep-depth") == 0 && i + 1 < argc) {
             if (parse_long(argv[++i], "--sweep-depth", &g->sweep_depth) < 0)
                 return GC_EXIT_USAGE;
+        } else if ((strcmp(argv[i], "--progress") == 0 || strcmp(argv[i], "--previous") == 0) && i + 1 < argc) {
+            if (report_input(argv[i], argv[i + 1], argv[i][4] == 'o' ? g->progress : g->previous) < 0)
+                return GC_EXIT_USAGE;
+            i++;
         } else if (argv[i][0] == '-')
             return bad_option("gate", argv[i]);
         else
@@ -851,7 +868,8 @@ static int cmd_gate(int argc, char **argv)
     gc_session_opts so = g.o;
     if (!rc && !(rc = open_for_campaign(&t, &so, g.out_abs, g.rscratch, sizeof g.rscratch)) &&
         !(rc = confine_to((const char *[]){g.out_abs, g.rep_abs, g.c.corpus_out, NULL}))) { /* cases: read only */
-        gc_gate_opts go = {g.esc_abs, g.rep_abs, gc_start_dir, &g.c, g.sweep_depth, g.rscratch};
+        gc_gate_opts go = {g.esc_abs, g.rep_abs, gc_start_dir, &g.c, g.sweep_depth, g.rscratch,
+                           g.progress[0] ? g.progress : NULL, g.previous[0] ? g.previous : NULL};
         rc = gc_gate(&t, &go, &cases);
     }
     gc_target_spec_free(&t.spec);
