@@ -125,8 +125,8 @@ typedef struct {
 
 static const struct {
     const char *title, *colour;
-    int column; /* in progress.tsv */
-} series[SERIES] = {{"execs/s", "#2e86c1", 2}, {"corpus", "#8e44ad", 3}, {"distinct signatures", "#d35400", 5},
+    int column; /* in progress.tsv (execs/s: computed from column 1) */
+} series[SERIES] = {{"execs/s", "#2e86c1", 1}, {"corpus", "#8e44ad", 3}, {"distinct signatures", "#d35400", 5},
                     {"distinct holes", "#c0392b", 6}};
 
 /* progress.tsv into p (rows whose columns do not all parse are skipped).  0, or -1 when
@@ -137,6 +137,7 @@ static int read_progress(const char *path, progress *p)
     if (!f)
         return -1;
     char line[512];
+    double execs = 0;
     while (fgets(line, sizeof line, f)) {
         double c[7];
         if (sscanf(line, "%lf %lf %lf %lf %lf %lf %lf", &c[0], &c[1], &c[2], &c[3], &c[4], &c[5], &c[6]) != 7)
@@ -148,8 +149,13 @@ static int read_progress(const char *path, progress *p)
                 p->v[k] = gc_xrealloc(p->v[k], (size_t)p->cap * sizeof *p->v[k]);
         }
         p->t[p->n] = c[0];
-        for (int k = 0; k < SERIES; k++)
+        for (int k = 1; k < SERIES; k++)
             p->v[k][p->n] = c[series[k].column];
+        /* execs/s: the rise of execs since the row before (the engines report in bursts;
+         * the last row's own rate is the run's average, not the rate at its end) */
+        double dt = p->n ? c[0] - p->t[p->n - 1] : 0;
+        p->v[0][p->n] = dt > 0 ? (c[1] - execs) / dt : p->n ? p->v[0][p->n - 1] : 0;
+        execs = c[1];
         p->n++;
     }
     fclose(f);
