@@ -350,7 +350,7 @@ static int replay_options(int argc, char **argv, replay_args *r)
 }
 
 /* One replayed file's verdict lines on stdout. */
-static void print_verdict(const gc_target *t, const char *file, const gc_outcome *out, int json)
+static void print_verdict(const gc_target *t, const char *file, const gc_outcome *out, int json, const char *hole)
 {
     gc_strbuf sb;
     gc_sb_init(&sb);
@@ -359,7 +359,10 @@ static void print_verdict(const gc_target *t, const char *file, const gc_outcome
         printf("%s: %s\n", file, sb.data);
         if (json) {
             gc_sb_clear(&sb);
-            gc_escape_json(t, out, &sb);
+            cJSON *j = gc_escape_json_object(t, out);
+            cJSON_AddStringToObject(j, "hole", hole);
+            gc_json_line(j, &sb);
+            cJSON_Delete(j);
             printf("%s\n", sb.data);
         }
     } else {
@@ -396,7 +399,15 @@ static int replay_all(gc_target *t, const replay_args *r)
         }
         escaped += out.escaped;
         blocked += !out.escaped;
-        print_verdict(t, r->files.v[i], &out, r->json);
+        char hole[GC_HOLE_NAME] = "";
+        if (r->json && out.escaped) { /* its hole: the escape's chain run once more, every step watched */
+            static gc_chain trimmed;
+            static gc_outcome ho;
+            char err[256];
+            gc_outcome_escape_chain(&out, &trimmed);
+            gc_hole_of_chain(t, &trimmed, &ho, hole, sizeof hole, err, sizeof err);
+        }
+        print_verdict(t, r->files.v[i], &out, r->json, hole);
     }
     fflush(stdout);
     fprintf(stderr, "gatecrash: replayed %d: %d escaped, %d blocked, %d unreadable\n", r->files.n, escaped,

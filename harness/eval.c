@@ -618,7 +618,7 @@ static void step(gc_evaluator *ev, gc_outcome *out, int si, int ti, PyObject *va
     if (!value)
         out->failed_steps++;
     if (ev->cb) {
-        gc_step_info info = {si, ti, value, error, &out->resolved};
+        gc_step_info info = {si, ti, value, error, &out->resolved, ev->ns};
         ev->cb(ev->cb_ctx, &info);
     }
 }

@@ -50,6 +50,7 @@ typedef struct {
     PyObject *value;        /* borrowed, NULL when the step failed */
     const char *error;      /* why it failed, or NULL */
     const gc_chain *resolved;
+    PyObject *ns;           /* borrowed: the namespace the chain runs in */
 } gc_step_info;
 
 typedef void (*gc_step_cb)(void *ctx, const gc_step_info *step);

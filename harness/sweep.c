@@ -264,10 +264,16 @@ static int edge_hole(sweep_ctx *x, int i, int kind, PyObject *key, PyObject *v, 
 {
     node *n = &nodes[i];
     *hole = n->hole;
-    if (!x->o->hole || !v || (n->hole != 0 && !seen(n->obj, 0, 0)))
+    if (!x->o->hole || !v)
         return 1;
     PyObject *from = n->parent >= 0 ? nodes[n->parent].obj : NULL;
-    int h = x->o->hole(x->o->hole_ctx, from, n->key, n->obj, kind, key, v);
+    int h = x->o->hole(x->o->hole_ctx, x->ns, from, n->key, n->obj, kind, key, v);
+    if (h == GC_SWEEP_INSIDE) {
+        *hole = 0;
+        return 1;
+    }
+    if (n->hole != 0 && !seen(n->obj, 0, 0))
+        return 1; /* outside: only the gate's own objects' edges are holes or closed */
     if (h < 0)
         return 0;
     if (n->hole == 0)
@@ -704,7 +710,7 @@ static void push_roots(gc_target *t, const gc_sweep_opts *o, PyObject *ns)
         PyObject *v = PyDict_GetItem(ns, key);
         if (!PyUnicode_Check(key) || !PyUnicode_IsIdentifier(key) || !v)
             continue;
-        int hole = o->hole ? o->hole(o->hole_ctx, NULL, NULL, NULL, ROOT, key, v) : 0;
+        int hole = o->hole ? o->hole(o->hole_ctx, ns, NULL, NULL, NULL, ROOT, key, v) : 0;
         if (hole < 0)
             continue; /* closed: the gate no longer puts it in the namespace */
         const gc_prim *p = gc_oracle_lookup(v);

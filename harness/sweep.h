@@ -12,6 +12,7 @@
 #include "eval.h"
 
 #define GC_SWEEP_MAX_ITEMS 512 /* elements / keys walked per container */
+#define GC_SWEEP_INSIDE 0x7fffffff
 
 typedef struct {
     int depth;          /* trailers from a root */
@@ -25,12 +26,14 @@ typedef struct {
     void *save_ctx;
     /* Holes (triage/holes.h names them): called for every edge src --kind, key--> dst, src
      * having been reached from 'from' by 'from_key' (from NULL: src is the root from_key;
-     * src NULL: dst is the root 'key'); returns the hole the edge opens (> 0), 0 for none, or minus
-     * the hole when it is closed (`--close`: the edge is not taken where its source is
-     * something the gate hands out).  With it, an object is a node once per hole its path
+     * src NULL: dst is the root 'key'), 'ns' the namespace; returns the hole the edge opens
+     * (> 0), 0 for none, GC_SWEEP_INSIDE when dst is back inside what the gate hands out
+     * (the path's hole ends there), or minus the hole when it is closed (`--close`: the
+     * edge is not taken where its source is something the gate hands out).  With it, an object is a node once per hole its path
      * went through (a hole's region is walked whole, not shadowed by another's), and
      * escapes are kept per signature and hole.  NULL: no holes, one node per object. */
-    int (*hole)(void *ctx, PyObject *from, PyObject *from_key, PyObject *src, int kind, PyObject *key, PyObject *dst);
+    int (*hole)(void *ctx, PyObject *ns, PyObject *from, PyObject *from_key, PyObject *src, int kind, PyObject *key,
+                PyObject *dst);
     const char *(*hole_name)(void *ctx, int hole);
     void *hole_ctx;
     int no_report;      /* print no report (the caller prints gc_sweep_findings its way) */

@@ -219,8 +219,12 @@ static cJSON *advise_json(gc_target *t, const gc_sweep_opts *o, const gc_hole_ro
 static void advise_text(gc_target *t, const gc_sweep_opts *o, const gc_hole_row *kept, int nkept,
                         const gc_hole_row *rest, int nrest, int ok)
 {
-    printf("advise for %s at depth %d: close %d hole(s)%s\n", t->spec.name, o->depth, nkept,
-           nkept ? ":" : " (none this gate can close is open)");
+    if (nkept)
+        printf("advise for %s at depth %d: close %d hole(s):\n", t->spec.name, o->depth, nkept);
+    else
+        printf("advise for %s at depth %d: nothing left to close. Every route to a forbidden primitive the sweep "
+               "finds goes through a hole no namespace gate can close%s\n", t->spec.name, o->depth,
+               nrest ? " (below)." : "; it finds none at all.");
     for (int i = 0; i < nkept; i++) {
         char closing[1600];
         closing_text(&kept[i], closing, sizeof closing);

@@ -6,10 +6,12 @@
  *     its name): named by the source's owner and the edge, "proxy os .<primitive>",
  *     "proxy subprocess .<module>", "set os.supports_fd []<primitive>", "namespace open";
  *   - a bridge Python itself provides: "TYPE . __self__" (to a module), "[gate ]function .
- *     __globals__" / ". __builtins__", "type . __subclasses__()", "cell . cell_contents",
- *     "TYPE . __traceback__", a generator's frame, a call that returns a frame.
+ *     __globals__" (or its __builtins__), "type . __subclasses__()", "cell . cell_contents",
+ *     "[gate ]frame . f_globals" (or f_builtins), "[gate ]frame . f_locals".
  * Everything else (plain attributes, items, __class__, __mro__, __dict__, __closure__, a
- * call's value or exception) stays inside: its value is one more thing the gate hands out. */
+ * call's value or exception, tracebacks and frames themselves) stays inside: its value is
+ * one more thing the gate hands out.  An edge back to the namespace or one of its values
+ * ends the hole the path went through. */
 #include "holes.h"
 
 #include <stdio.h>
@@ -57,6 +59,12 @@ static void type_name(PyObject *gate_file, PyObject *v, char *out, size_t len)
         snprintf(out, len, "type");
     } else if (PyFunction_Check(v)) {
         snprintf(out, len, "%sfunction", is_gate_function(gate_file, v) ? "gate " : "");
+    } else if (PyFrame_Check(v)) {
+        PyCodeObject *co = PyFrame_GetCode((PyFrameObject *)v);
+        int gate = gate_file && PyUnicode_Compare(co->co_filename, gate_file) == 0;
+        PyErr_Clear();
+        Py_DECREF(co);
+        snprintf(out, len, "%sframe", gate ? "gate " : "");
     } else {
         snprintf(out, len, "%s", Py_TYPE(v)->tp_name);
     }
@@ -99,33 +107,51 @@ static int bridge_attr(PyObject *gate_file, PyObject *src, const char *key, PyOb
         snprintf(name, len, "%s . __self__", t);
     else if (eq(key, "cell_contents"))
         snprintf(name, len, "cell . cell_contents");
-    else if (eq(key, "__traceback__") && PyExceptionInstance_Check(src))
-        snprintf(name, len, "%s . __traceback__", t);
-    else if ((eq(key, "gi_frame") || eq(key, "cr_frame") || eq(key, "ag_frame")) && PyFrame_Check(dst))
-        snprintf(name, len, "%s . %s", t, key);
+    else if ((eq(key, "f_globals") || eq(key, "f_builtins") || eq(key, "f_locals")) && PyFrame_Check(src))
+        snprintf(name, len, "%s . %s", t, eq(key, "f_builtins") ? "f_globals" : key); /* its builtins are its globals' */
     else
         return 0;
     return 1;
 }
 
-int gc_hole_edge(PyObject *gate_file, PyObject *from, const char *from_key, PyObject *src, int kind, const char *key,
-                 PyObject *dst, char *name, size_t len)
+/* dst is the namespace or one of its values. */
+static int inside(PyObject *ns, PyObject *dst)
+{
+    if (!ns || !PyDict_Check(ns))
+        return 0;
+    if (dst == ns)
+        return 1;
+    Py_ssize_t pos = 0;
+    PyObject *k, *v;
+    while (PyDict_Next(ns, &pos, &k, &v))
+        if (v == dst)
+            return 1;
+    return 0;
+}
+
+int gc_hole_edge(PyObject *ns, PyObject *gate_file, PyObject *from, const char *from_key, PyObject *src, int kind,
+                 const char *key, PyObject *dst, char *name, size_t len)
 {
     name[0] = '\0';
     if (!dst)
         return 0;
+    if (src && inside(ns, dst))
+        return 2;
     if (!src) {
         if (!forbidden(dst))
             return 0;
         snprintf(name, len, "namespace %s", key ? key : "?");
         return 1;
     }
+    if (from && PyModule_Check(from) && PyDict_Check(src) && PyModule_GetDict(from) == src) {
+        src = from, from = NULL, from_key = NULL; /* a module's __dict__[k] is its attribute k */
+        kind = GC_T_ATTR;
+    }
     int attr = kind == GC_T_ATTR || kind == GC_T_DIR;
     if (attr && bridge_attr(gate_file, src, key, dst, name, len))
         return 1;
     const char *edge = attr ? "." : kind == GC_T_CALL ? "()" : "[]";
-    const char *what = forbidden(dst) ? "<primitive>" : real_module(dst) ? "<module>"
-                     : kind == GC_T_CALL && PyFrame_Check(dst) ? "<frame>" : NULL;
+    const char *what = forbidden(dst) ? "<primitive>" : real_module(dst) ? "<module>" : NULL;
     if (!what)
         return 0;
     char owner[GC_HOLE_NAME - 16];
@@ -141,8 +167,9 @@ int gc_hole_edge(PyObject *gate_file, PyObject *from, const char *from_key, PyOb
  * between them, and the hole it went through ('_' continues the previous statement's). */
 typedef struct {
     PyObject *gate_file;
-    PyObject *cur, *from;          /* strong; from NULL: cur is the root cur_key */
+    PyObject *cur, *from, *from2;   /* strong; from NULL: cur is the root cur_key */
     char cur_key[GC_MAX_NAME + 24]; /* the key by which cur was reached */
+    char from_key[GC_MAX_NAME + 24]; /* and from */
     char hole[GC_HOLE_NAME];
 } tracker;
 
@@ -163,6 +190,7 @@ static void track_root(tracker *k, const gc_step_info *si)
         return; /* the previous statement's path goes on */
     Py_CLEAR(k->cur);
     Py_CLEAR(k->from);
+    Py_CLEAR(k->from2);
     k->hole[0] = '\0';
     if (st->is_prev)
         return; /* '_' after a failed statement: None */
@@ -170,7 +198,20 @@ static void track_root(tracker *k, const gc_step_info *si)
     k->cur = si->value;
     Py_XINCREF(k->cur);
     if (si->value)
-        gc_hole_edge(k->gate_file, NULL, NULL, NULL, -1, k->cur_key, si->value, k->hole, sizeof k->hole);
+        gc_hole_edge(si->ns, k->gate_file, NULL, NULL, NULL, -1, k->cur_key, si->value, k->hole, sizeof k->hole);
+}
+
+/* f is a method bound to obj (a C method or a method-wrapper): calling it reads obj. */
+static int bound_to(PyObject *f, PyObject *obj)
+{
+    if (PyCFunction_Check(f))
+        return PyCFunction_GET_SELF(f) == obj;
+    if (strcmp(Py_TYPE(f)->tp_name, "method-wrapper") != 0)
+        return 0;
+    PyObject *self = PyObject_GetAttrString(f, "__self__");
+    PyErr_Clear();
+    Py_XDECREF(self);
+    return self == obj;
 }
 
 static void track_step(void *ctx, const gc_step_info *si)
@@ -183,28 +224,41 @@ static void track_step(void *ctx, const gc_step_info *si)
     const gc_trailer *t = &si->resolved->s[si->stmt].t[si->trailer];
     char key[GC_MAX_NAME + 24];
     trailer_key(si->resolved, t, key, sizeof key);
-    if (!k->hole[0] && k->cur && si->value)
-        gc_hole_edge(k->gate_file, k->from, k->cur_key[0] ? k->cur_key : NULL, k->cur, t->kind, key, si->value, k->hole, sizeof k->hole);
+    if (k->cur && si->value) {
+        char h[GC_HOLE_NAME];
+        int r = t->kind == GC_T_CALL && k->from && bound_to(k->cur, k->from) /* X.pop(), X.__getattribute__('k') */
+                    ? gc_hole_edge(si->ns, k->gate_file, k->from2, k->from_key[0] ? k->from_key : NULL, k->from,
+                                   PyModule_Check(k->from) ? GC_T_ATTR : GC_T_ITEM_INT, "", si->value, h, sizeof h)
+                    : gc_hole_edge(si->ns, k->gate_file, k->from, k->cur_key[0] ? k->cur_key : NULL, k->cur, t->kind,
+                                   key, si->value, h, sizeof h);
+        if (r == 2)
+            k->hole[0] = '\0'; /* back inside: a hole before this one led nowhere new */
+        else if (r == 1 && !k->hole[0])
+            snprintf(k->hole, sizeof k->hole, "%s", h);
+    }
     if (!k->hole[0] && k->cur && gc_orc.escape.set && t->kind == GC_T_CALL) { /* an effect in this call */
         char owner[GC_HOLE_NAME - 16];
         owner_name(k->gate_file, k->from, k->cur_key[0] ? k->cur_key : NULL, k->cur, owner, sizeof owner);
         snprintf(k->hole, sizeof k->hole, "%s ()<%s>", owner, gc_kind_name(gc_orc.escape.kind));
     }
-    Py_XSETREF(k->from, k->cur);
+    Py_XSETREF(k->from2, k->from);
+    k->from = k->cur;
     k->cur = si->value;
     Py_XINCREF(k->cur);
+    snprintf(k->from_key, sizeof k->from_key, "%s", k->cur_key);
     snprintf(k->cur_key, sizeof k->cur_key, "%s", key);
 }
 
 int gc_hole_of_chain(gc_target *t, const gc_chain *c, gc_outcome *out, char *name, size_t len, char *err,
                      size_t errlen)
 {
-    tracker k = {PyUnicode_DecodeFSDefault(t->spec.sandbox), NULL, NULL, "", ""};
+    tracker k = {PyUnicode_DecodeFSDefault(t->spec.sandbox), NULL, NULL, NULL, "", "", ""};
     PyErr_Clear();
     int rc = gc_run_input(t, c, out, track_step, &k, err, errlen);
     snprintf(name, len, "%s", rc == 0 && out->escaped ? k.hole : "");
     Py_XDECREF(k.cur);
     Py_XDECREF(k.from);
+    Py_XDECREF(k.from2);
     Py_XDECREF(k.gate_file);
     if (rc)
         return rc;
@@ -217,7 +271,7 @@ int gc_hole_closable(const char *hole)
 {
     /* Python semantics: every class reaches object.__subclasses__(), every closure's cells
      * hold what the function closed over; no namespace can take these away. */
-    return !strstr(hole, ". __subclasses__()") && !strstr(hole, "cell . cell_contents");
+    return !strstr(hole, ". __subclasses__()") && !strstr(hole, "cell . cell_contents") && !strstr(hole, ". f_locals");
 }
 
 void gc_hole_advice(const char *hole, char *out, size_t len)
@@ -242,9 +296,12 @@ void gc_hole_advice(const char *hole, char *out, size_t len)
     else if (strncmp(hole, "function", 8) == 0)
         snprintf(out, len, "do not hand out the real module's Python functions: their __globals__ (and "
                            "__builtins__) are the real module's; wrap them");
-    else if (strstr(hole, "__traceback__"))
-        snprintf(out, len, "raise refusals from code whose frames hold no globals or locals of the gate "
-                           "(or strip the traceback)");
+    else if (strncmp(hole, "gate frame . f_globals", 22) == 0)
+        snprintf(out, len, "the gate's frames reach handler code in tracebacks: run the gate's functions over "
+                           "globals that hold no real module or builtins");
+    else if (strstr(hole, "frame . f_globals"))
+        snprintf(out, len, "exceptions from real Python functions carry their frames: catch them in the wrapper "
+                           "and raise a fresh exception after the except block (no __context__)");
     else
         snprintf(out, len, "do not hand out this object (it leads out of the gate)");
 }
@@ -377,14 +434,17 @@ static void key_text(PyObject *key, char *out, size_t len)
     PyErr_Clear();
 }
 
-static int sweep_hole(void *ctx, PyObject *from, PyObject *from_key, PyObject *src, int kind, PyObject *key,
-                      PyObject *dst)
+static int sweep_hole(void *ctx, PyObject *ns, PyObject *from, PyObject *from_key, PyObject *src, int kind,
+                      PyObject *key, PyObject *dst)
 {
     (void)ctx;
     char fk[GC_MAX_NAME + 24], k[GC_MAX_NAME + 24], name[GC_HOLE_NAME];
     key_text(from_key, fk, sizeof fk);
     key_text(key, k, sizeof k);
-    if (!gc_hole_edge(sw.gate_file, from, fk[0] ? fk : NULL, src, kind, k, dst, name, sizeof name))
+    int r = gc_hole_edge(ns, sw.gate_file, from, fk[0] ? fk : NULL, src, kind, k, dst, name, sizeof name);
+    if (r == 2)
+        return GC_SWEEP_INSIDE;
+    if (r == 0)
         return 0;
     int id;
     for (id = 0; id < sw.names.n && strcmp(sw.names.v[id], name) != 0; id++)

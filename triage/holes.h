@@ -17,9 +17,10 @@
 /* The hole an edge opens: src --(kind: gc_trailer_kind, key: its name, element name or
  * NULL)--> dst, src having been reached from 'from' by 'from_key' (from NULL: src is the
  * namespace's value from_key; src NULL: dst is the namespace's value 'key').  Writes the
- * hole's name and returns 1, or returns 0 when the edge stays inside what the gate hands
- * out.  'gate_file' (the gate module's path, str) tells the gate's own functions. */
-int gc_hole_edge(PyObject *gate_file, PyObject *from, const char *from_key, PyObject *src, int kind, const char *key,
+ * hole's name and returns 1; returns 2 when dst is the namespace 'ns' or one of its values
+ * (back inside: a hole the path went through before ends there); 0 otherwise.
+ * 'gate_file' (the gate module's path, str) tells the gate's own functions. */
+int gc_hole_edge(PyObject *ns, PyObject *gate_file, PyObject *from, const char *from_key, PyObject *src, int kind, const char *key,
                  PyObject *dst, char *name, size_t len);
 
 /* The hole of an escaping chain: evaluated in a fresh namespace with every step watched,
