@@ -8,8 +8,8 @@
  * (with the distinct signatures and holes), the end-of-run corpus merge (libFuzzer's
  * -merge=1, for both engines' finds), and the live table of distinct escapes: every crash input an engine writes is
  * replayed in this process as it appears (its recorded resolved chain, else decoded as the
- * fuzzer decoded it) and folded by signature; one that does not escape is named with its
- * cause.  Used by `gatecrash fuzz` and by the fuzzing half of `gatecrash gate`. */
+ * fuzzer decoded it) and folded by signature (and hole, when the caller names holes:
+ * gc_campaign_opts.hole_of); one that does not escape is named with its cause.  Used by `gatecrash fuzz` and by the fuzzing half of `gatecrash gate`. */
 #ifndef GATECRASH_CAMPAIGN_H
 #define GATECRASH_CAMPAIGN_H
 

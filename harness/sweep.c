@@ -264,7 +264,7 @@ static int edge_hole(sweep_ctx *x, int i, int kind, PyObject *key, PyObject *v, 
 {
     node *n = &nodes[i];
     *hole = n->hole;
-    if (!x->o->hole || !v)
+    if (!x->o->hole || (!v && !gc_orc.escape.set))
         return 1;
     PyObject *from = n->parent >= 0 ? nodes[n->parent].obj : NULL;
     int h = x->o->hole(x->o->hole_ctx, x->ns, from, n->key, n->obj, kind, key, v);
@@ -288,9 +288,9 @@ static void edge(sweep_ctx *x, int i, int kind, PyObject *key, PyObject *v, unsi
     node *n = &nodes[i];
     unsigned br = n->bridges | bridge;
     int hole;
+    gc_confine_judge(); /* a write the kernel refused while taking this edge */
     if (!edge_hole(x, i, kind, key, v, &hole))
         return;
-    gc_confine_judge(); /* a write the kernel refused while taking this edge */
     if (gc_orc.escape.set) { /* an effect while taking this edge */
         record(x->t, i, kind, key, gc_orc.escape.primitive, br, 0, hole);
         gc_oracle_reset_input();

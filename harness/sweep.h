@@ -4,7 +4,9 @@
  * Owns: the object graph search (a node is an object, visited once by identity and kept
  * alive; edges are dir() names, mapping keys, sequence and set elements, and a documented
  * set of safe calls), its bounds, and its report: for every forbidden primitive reached,
- * the shortest chain, confirmed by replaying it like any fuzz input. */
+ * the shortest chain, confirmed by replaying it like any fuzz input.  With a hole rule
+ * (gc_sweep_opts.hole, from triage/holes.h) it walks each hole's region whole and removes
+ * the edges of closed holes (`sweep --close`); it names no hole itself. */
 #ifndef GATECRASH_SWEEP_H
 #define GATECRASH_SWEEP_H
 

@@ -133,6 +133,12 @@ int gc_hole_edge(PyObject *ns, PyObject *gate_file, PyObject *from, const char *
                  const char *key, PyObject *dst, char *name, size_t len)
 {
     name[0] = '\0';
+    if (src && kind == GC_T_CALL && gc_orc.escape.set && (!dst || !forbidden(dst))) { /* an effect in this call */
+        char owner[GC_HOLE_NAME - 16];
+        owner_name(gate_file, from, from_key, src, owner, sizeof owner);
+        snprintf(name, len, "%s ()<%s>", owner, gc_kind_name(gc_orc.escape.kind));
+        return 1;
+    }
     if (!dst)
         return 0;
     if (src && inside(ns, dst))
@@ -224,7 +230,7 @@ static void track_step(void *ctx, const gc_step_info *si)
     const gc_trailer *t = &si->resolved->s[si->stmt].t[si->trailer];
     char key[GC_MAX_NAME + 24];
     trailer_key(si->resolved, t, key, sizeof key);
-    if (k->cur && si->value) {
+    if (k->cur && (si->value || gc_orc.escape.set)) {
         char h[GC_HOLE_NAME];
         int r = t->kind == GC_T_CALL && k->from && bound_to(k->cur, k->from) /* X.pop(), X.__getattribute__('k') */
                     ? gc_hole_edge(si->ns, k->gate_file, k->from2, k->from_key[0] ? k->from_key : NULL, k->from,
@@ -235,11 +241,6 @@ static void track_step(void *ctx, const gc_step_info *si)
             k->hole[0] = '\0'; /* back inside: a hole before this one led nowhere new */
         else if (r == 1 && !k->hole[0])
             snprintf(k->hole, sizeof k->hole, "%s", h);
-    }
-    if (!k->hole[0] && k->cur && gc_orc.escape.set && t->kind == GC_T_CALL) { /* an effect in this call */
-        char owner[GC_HOLE_NAME - 16];
-        owner_name(k->gate_file, k->from, k->cur_key[0] ? k->cur_key : NULL, k->cur, owner, sizeof owner);
-        snprintf(k->hole, sizeof k->hole, "%s ()<%s>", owner, gc_kind_name(gc_orc.escape.kind));
     }
     Py_XSETREF(k->from2, k->from);
     k->from = k->cur;
@@ -427,8 +428,9 @@ static struct {
 static void key_text(PyObject *key, char *out, size_t len)
 {
     out[0] = '\0';
-    if (key && PyUnicode_Check(key))
-        snprintf(out, len, "%s", PyUnicode_AsUTF8(key));
+    const char *u = key && PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
+    if (u)
+        snprintf(out, len, "%s", u);
     else if (key && PyLong_Check(key))
         snprintf(out, len, "%ld", PyLong_AsLong(key));
     PyErr_Clear();
