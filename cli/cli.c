@@ -38,6 +38,7 @@
 #include "fsutil.h"
 #include "gate.h"
 #include "replay.h"
+#include "reproducer.h"
 #include "session.h"
 #include "spawn.h"
 #include "sweep.h"
@@ -87,7 +88,9 @@ static const struct {
     {"triage",
      "gatecrash triage TARGET [options] CRASH...|DIR   minimize, de-duplicate and save escapes as cases\n"
      "  --out DIR         case folder (escapes/NAME)\n"
-     "  --found-by NAME   provenance written into each case (libFuzzer)\n",
+     "  --found-by NAME   provenance written into each case (libFuzzer)\n"
+     "  --standalone      also write each new case's standalone reproducer (<case>.py)\n"
+     "  --tables FILE     write the reproducer runner's tables (escapes/_tables.py) and exit\n",
      0},
     {"explain",
      "gatecrash explain TARGET [options] FILE   step by step: what each value is, and the verdict\n"
@@ -110,7 +113,9 @@ static const struct {
     {"gate",
      "gatecrash gate TARGET [options]   release gate: saved cases blocked, fuzzing (and sweep) find nothing\n"
      "  --escapes DIR      saved cases (escapes/NAME)     --report DIR  report folder (out/NAME/gate-report)\n"
-     "  --sweep-depth D    also sweep to depth D          --time 0      replay only, no fuzzing\n",
+     "  --sweep-depth D    also sweep to depth D          --time 0      replay only, no fuzzing\n"
+     "  --progress FILE    report.html's chart: a campaign's progress.tsv (default: this run's)\n"
+     "  --previous FILE    report.html's changes: the previous report.json\n",
      1},
 };
 
@@ -638,10 +643,24 @@ out:
 
 /* ---- triage ---- */
 
+/* `triage --tables FILE`: the runner's tables (reproducer.h), written atomically. */
+static int write_tables(const char *path)
+{
+    gc_strbuf sb;
+    gc_sb_init(&sb);
+    gc_reproducer_tables(&sb);
+    int rc = gc_write_atomic(path, sb.data, sb.len, 0) == 0 ? GC_EXIT_OK : GC_EXIT_USAGE;
+    if (rc)
+        gc_die_msg("cannot write %s: %s", path, strerror(errno));
+    gc_sb_free(&sb);
+    return rc;
+}
+
 static int cmd_triage(int argc, char **argv)
 {
     gc_session_opts o = {0};
-    const char *outdir = NULL, *found_by = "libFuzzer";
+    const char *outdir = NULL, *found_by = "libFuzzer", *tables = NULL;
+    int standalone = 0;
     gc_strlist pos = {0}, files = {0};
     char *scratch = NULL;
     gc_target t = {0};
@@ -657,11 +676,19 @@ static int cmd_triage(int argc, char **argv)
             outdir = argv[++i];
         else if (strcmp(a, "--found-by") == 0 && i + 1 < argc)
             found_by = argv[++i];
+        else if (strcmp(a, "--tables") == 0 && i + 1 < argc)
+            tables = argv[++i];
+        else if (strcmp(a, "--standalone") == 0)
+            standalone = 1;
         else if (a[0] == '-') {
             rc = bad_option("triage", a);
             goto out;
         } else
             gc_sl_add(&pos, a);
+    }
+    if (tables) {
+        rc = write_tables(tables);
+        goto out;
     }
     int first = 0;
     if (!o.sandbox && !o.target_dir && pos.n > 0) {
@@ -669,7 +696,7 @@ static int cmd_triage(int argc, char **argv)
         first = 1;
     }
     if ((!o.sandbox && !o.target_dir) || first >= pos.n) {
-        gc_die_msg("usage: gatecrash triage TARGET [--out escapes/NAME] CRASH...|DIR");
+        gc_die_msg("usage: gatecrash triage TARGET [--out escapes/NAME] [--standalone] CRASH...|DIR");
         goto out;
     }
     if ((rc = absolutize_target(&o)))
@@ -686,7 +713,7 @@ static int cmd_triage(int argc, char **argv)
         goto out;
     }
     gc_exe_path(exe, sizeof exe); /* to re-run cases in fresh processes */
-    gc_triage_opts to = {exe, &o, out_abs, found_by, 0};
+    gc_triage_opts to = {exe, &o, out_abs, found_by, 0, standalone};
     gc_triage_summary sum = {0};
     for (int i = 0; i < files.n; i++) {
         gc_triage_one(&t, &to, files.v[i], &sum);
@@ -770,9 +797,20 @@ typedef struct {
     const char *corpus, *outdir, *dict, *fuzzer, *escapes, *report;
     long sweep_depth;
     gc_strlist pos;
+    char progress[PATH_MAX], previous[PATH_MAX]; /* report.html's inputs (absolute), or "" */
     char esc_abs[PATH_MAX * 2], rep_abs[PATH_MAX], out_abs[PATH_MAX], seeds[PATH_MAX], dict_abs[PATH_MAX],
         fuzz_bin[PATH_MAX], rscratch[PATH_MAX + 32];
 } gate_args;
+
+/* gate --progress FILE / --previous FILE: a file report.html reads, made absolute into 'abs'
+ * (PATH_MAX).  0, or -1 with the message printed. */
+static int report_input(const char *opt, const char *path, char *abs)
+{
+    if (realpath(path, abs))
+        return 0;
+    gc_die_msg("%s %s: %s", opt, path, strerror(errno));
+    return -1;
+}
 
 /* 0 or GC_EXIT_USAGE (message printed). */
 static int gate_options(int argc, char **argv, gate_args *g)
@@ -792,6 +830,10 @@ static int gate_options(int argc, char **argv, gate_args *g)
         else if (strcmp(argv[i], "--sweep-depth") == 0 && i + 1 < argc) {
             if (parse_long(argv[++i], "--sweep-depth", &g->sweep_depth) < 0)
                 return GC_EXIT_USAGE;
+        } else if ((strcmp(argv[i], "--progress") == 0 || strcmp(argv[i], "--previous") == 0) && i + 1 < argc) {
+            if (report_input(argv[i], argv[i + 1], argv[i][4] == 'o' ? g->progress : g->previous) < 0)
+                return GC_EXIT_USAGE;
+            i++;
         } else if (argv[i][0] == '-')
             return bad_option("gate", argv[i]);
         else
@@ -855,7 +897,8 @@ static int cmd_gate(int argc, char **argv)
     gc_session_opts so = g.o;
     if (!rc && !(rc = open_for_campaign(&t, &so, g.out_abs, g.rscratch, sizeof g.rscratch)) &&
         !(rc = confine_to((const char *[]){g.out_abs, g.rep_abs, g.c.corpus_out, NULL}))) { /* cases: read only */
-        gc_gate_opts go = {g.esc_abs, g.rep_abs, gc_start_dir, &g.c, g.sweep_depth, g.rscratch};
+        gc_gate_opts go = {g.esc_abs, g.rep_abs, gc_start_dir, &g.c, g.sweep_depth, g.rscratch,
+                           g.progress[0] ? g.progress : NULL, g.previous[0] ? g.previous : NULL};
         rc = gc_gate(&t, &go, &cases);
     }
     gc_target_spec_free(&t.spec);
@@ -952,7 +995,7 @@ static int cmd_sweep(int argc, char **argv)
     gc_exe_path(exe, sizeof exe); /* to re-run cases in fresh processes */
     char found_by[64];
     snprintf(found_by, sizeof found_by, "gatecrash sweep (depth %d)", so.depth);
-    gc_triage_opts to = {exe, &o, save_abs, found_by, 0};
+    gc_triage_opts to = {exe, &o, save_abs, found_by, 0, 0};
     sweep_saver saver = {&to, so.depth, {0}};
     so.save = save ? save_sweep_find : NULL;
     so.save_ctx = &saver;

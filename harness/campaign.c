@@ -359,6 +359,35 @@ long gc_eta_s(long elapsed, long seconds, unsigned long execs, long runs, unsign
     return left;
 }
 
+/* OUT/progress.tsv, the campaign's progress over time for the reports (report.html's
+ * chart): its header and a row of zeros at the start (truncating a previous run's), then
+ * one row per progress line and one at the end. */
+static void record_progress(const gc_campaign_opts *o, const gc_campaign_result *r, long elapsed, unsigned long eps)
+{
+    char path[PATH_MAX + 16];
+    snprintf(path, sizeof path, "%s/progress.tsv", o->out);
+    FILE *f = fopen(path, r ? "a" : "w");
+    if (!f)
+        return;
+    if (!r) {
+        fputs("seconds\texecs\texecs_per_s\tcorpus\tescape_inputs\tsignatures\tholes\n0\t0\t0\t0\t0\t0\t0\n", f);
+        fclose(f);
+        return;
+    }
+    int sigs = 0, holes = 0;
+    for (int i = 0; i < r->nfound; i++) {
+        int new_sig = 1, new_hole = r->found[i].hole[0] != '\0';
+        for (int k = 0; k < i; k++) {
+            new_sig &= strcmp(r->found[k].sig, r->found[i].sig) != 0;
+            new_hole &= strcmp(r->found[k].hole, r->found[i].hole) != 0;
+        }
+        sigs += new_sig;
+        holes += new_hole;
+    }
+    fprintf(f, "%ld\t%lu\t%lu\t%lu\t%d\t%d\t%d\n", elapsed, r->execs, eps, r->corpus, r->reproduced, sigs, holes);
+    fclose(f);
+}
+
 /* One progress line: counts so far, the windowed rate, the time left of a bounded run. */
 static void progress(const gc_campaign_opts *o, gc_campaign_result *r, time_t start, gc_rate *w)
 {
@@ -372,6 +401,7 @@ static void progress(const gc_campaign_opts *o, gc_campaign_result *r, time_t st
     if (!o->quiet)
         fprintf(stderr, "[%4lds] execs %lu (%lu/s)  corpus %lu  escapes %d  distinct %d%s\n", elapsed, r->execs, eps,
                 r->corpus, r->reproduced, r->nfound, eta);
+    record_progress(o, r, elapsed, eps);
 }
 
 /* fuzz_gate's command line for a libFuzzer run (NULL-terminated). */
@@ -796,6 +826,7 @@ int gc_campaign_run(gc_target *t, const gc_campaign_opts *o, gc_campaign_result 
     int rc = write_target(t, o);
     if (rc)
         return rc;
+    record_progress(o, NULL, 0, 0);
     engine_env(o);
     time_t start = time(NULL);
     int status = 0;
@@ -818,6 +849,7 @@ int gc_campaign_run(gc_target *t, const gc_campaign_opts *o, gc_campaign_result 
     gc_sl_free(&fs.seen);
     gc_sl_free(&fs.kept);
     r->elapsed = (long)(time(NULL) - start);
+    record_progress(o, r, r->elapsed, r->elapsed > 0 ? r->execs / (unsigned long)r->elapsed : r->execs);
     if (!o->quiet)
         fprintf(stderr, "[%4lds] execs %lu (%lu/s overall)  corpus %lu  escapes %d  distinct %d  (done)\n",
                 r->elapsed, r->execs, r->elapsed > 0 ? r->execs / (unsigned long)r->elapsed : r->execs, r->corpus,

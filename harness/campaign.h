@@ -4,8 +4,9 @@
  * N-1 -S afl-fuzz instances: flags, dictionary, seeds, a working corpus, artifacts; the
  * target as a generated folder, OUT/target, and paths that survive a shell), their
  * child processes and output, progress lines (libFuzzer's status lines, AFL++'s
- * fuzzer_stats) with a windowed rate and the time left, the end-of-run corpus merge (libFuzzer's -merge=1, for both engines'
- * finds), and the live table of distinct escapes: every crash input an engine writes is
+ * fuzzer_stats) with a windowed rate and the time left, also recorded in OUT/progress.tsv
+ * (with the distinct signatures and holes), the end-of-run corpus merge (libFuzzer's
+ * -merge=1, for both engines' finds), and the live table of distinct escapes: every crash input an engine writes is
  * replayed in this process as it appears (its recorded resolved chain, else decoded as the
  * fuzzer decoded it) and folded by signature (and hole, when the caller names holes:
  * gc_campaign_opts.hole_of); one that does not escape is named with its cause.  Used by `gatecrash fuzz` and by the fuzzing half of `gatecrash gate`. */

@@ -277,7 +277,7 @@ int gc_target_spec_from_args(const char *sandbox, const char *requires, gc_targe
     return 0;
 }
 
-int gc_target_spec_write(const gc_target_spec *s, const char *dir, char *err, size_t errlen)
+char *gc_target_spec_json(const gc_target_spec *s, const char *sandbox)
 {
     cJSON *j = cJSON_CreateObject(), *ent = cJSON_CreateObject();
     cJSON *req = s->requires_json ? cJSON_Parse(s->requires_json) : NULL;
@@ -285,11 +285,10 @@ int gc_target_spec_write(const gc_target_spec *s, const char *dir, char *err, si
         cJSON_Delete(j);
         cJSON_Delete(ent);
         cJSON_Delete(req);
-        snprintf(err, errlen, "cannot describe target %s as JSON", s->name);
-        return GC_EXIT_HARNESS;
+        return NULL;
     }
     cJSON_AddStringToObject(j, "name", s->name);
-    cJSON_AddStringToObject(j, "sandbox", s->sandbox);
+    cJSON_AddStringToObject(j, "sandbox", sandbox ? sandbox : s->sandbox);
     cJSON_AddItemToObject(j, "requires", req);
     cJSON_AddStringToObject(j, "install", s->install == GC_INSTALL_GATES ? "gates" : "install_restrictions");
     cJSON_AddStringToObject(j, "module_id", s->module_id);
@@ -300,9 +299,19 @@ int gc_target_spec_write(const gc_target_spec *s, const char *dir, char *err, si
     cJSON_AddItemToObject(j, "entries", ent);
     char *text = cJSON_Print(j);
     cJSON_Delete(j);
+    return text;
+}
+
+int gc_target_spec_write(const gc_target_spec *s, const char *dir, char *err, size_t errlen)
+{
+    char *text = gc_target_spec_json(s, NULL);
+    if (!text) {
+        snprintf(err, errlen, "cannot describe target %s as JSON", s->name);
+        return GC_EXIT_HARNESS;
+    }
     char path[PATH_MAX + 16];
     snprintf(path, sizeof path, "%s/target.json", dir);
-    int rc = text && gc_mkdirs(dir) == 0 && gc_write_atomic(path, text, strlen(text), 0) == 0 ? 0 : GC_EXIT_HARNESS;
+    int rc = gc_mkdirs(dir) == 0 && gc_write_atomic(path, text, strlen(text), 0) == 0 ? 0 : GC_EXIT_HARNESS;
     if (rc)
         snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
     free(text);

@@ -123,14 +123,18 @@ static int verdict(gc_target *t, const gc_gate_opts *o, int ncases, const gate_r
 {
     gc_rm_tree(o->scratch);
     gc_gate_report rep = {t, o->escapes_dir, g->results, ncases, g->fuzzed ? &g->fr : NULL, o->fuzz->seconds,
-                          o->sweep_depth, g->swf, g->nsw, 0};
+                          o->sweep_depth, g->swf, g->nsw, 0, NULL, NULL};
     rep.pass = g->still == 0 && g->bad == 0 && (!g->fuzzed || g->fr.nfound == 0) && g->nsw == 0;
+    char progress[PATH_MAX + 16];
+    snprintf(progress, sizeof progress, "%s/progress.tsv", o->fuzz->out ? o->fuzz->out : "");
+    rep.progress = o->progress ? o->progress : g->fuzzed ? progress : NULL;
+    rep.previous = o->previous;
     if (gc_report_write(&rep, o->report_dir, o->base) != 0) {
         gc_die_msg("cannot write the report into %s: %s", o->report_dir, strerror(errno));
         return GC_EXIT_HARNESS;
     }
     printf("gate %s: %s — %d of %d saved case(s) still escape, %d escape(s) found by fuzzing, %d by the sweep; "
-           "report: %s/report.{md,json,sarif}\n",
+           "report: %s/report.{md,json,sarif,html}\n",
            t->spec.name, rep.pass ? "PASS" : "FAIL", g->still, ncases, g->fuzzed ? g->fr.nfound : 0, g->nsw,
            o->report_dir);
     return g->bad ? GC_EXIT_USAGE : rep.pass ? GC_EXIT_OK : GC_EXIT_ESCAPE;

@@ -320,6 +320,8 @@ int gc_report_write(const gc_gate_report *r, const char *dir, const char *base)
         rc = write_json(dir, "report.json", j);
     if (rc == 0)
         rc = write_json(dir, "report.sarif", s);
+    if (rc == 0)
+        rc = gc_report_html(r, f, ne, h, nh, dir);
     cJSON_Delete(j);
     cJSON_Delete(s);
     free(e);
