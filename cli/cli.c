@@ -283,16 +283,13 @@ static int case_folder(const char *given, const char *name, char out[PATH_MAX])
 /* ---- replay ---- */
 
 /* --json for an input stopped by a limit: {"limit":"timeout"|"oom","escaped":false,"steps":N} */
-static void print_limit_json(const gc_outcome *out, gc_strbuf *sb)
+static void print_limit_json(const gc_outcome *out)
 {
     cJSON *j = cJSON_CreateObject();
     cJSON_AddStringToObject(j, "limit", out->timed_out ? "timeout" : "oom");
     cJSON_AddFalseToObject(j, "escaped");
     cJSON_AddNumberToObject(j, "steps", out->steps);
-    gc_sb_clear(sb);
-    gc_json_line(j, sb);
-    printf("%s\n", sb->data);
-    cJSON_Delete(j);
+    gc_json_print(j);
 }
 
 /* replay's options and the chain files they name. */
@@ -373,12 +370,9 @@ static void print_verdict(const gc_target *t, const char *file, const gc_outcome
         gc_escape_line(t, out, &sb);
         printf("%s: %s%s\n", file, sb.data, found_on);
         if (json) {
-            gc_sb_clear(&sb);
             cJSON *j = gc_escape_json_object(t, out);
             cJSON_AddStringToObject(j, "hole", hole);
-            gc_json_line(j, &sb);
-            cJSON_Delete(j);
-            printf("%s\n", sb.data);
+            gc_json_print(j);
         }
     } else {
         printf("%s: blocked (%d steps, %d failed%s%s%s%s)%s\n", file, out->steps, out->failed_steps,
@@ -389,7 +383,7 @@ static void print_verdict(const gc_target *t, const char *file, const gc_outcome
         if (out->timed_out || out->oom)
             printf("%s: LIMIT %s (not an escape)\n", file, out->timed_out ? "timeout" : "out-of-memory");
         if (json && (out->timed_out || out->oom))
-            print_limit_json(out, &sb);
+            print_limit_json(out);
     }
     if (out->state_repairs)
         printf("%s: note: interpreter state changed by the chain and repaired: %s\n", file, out->state_note);

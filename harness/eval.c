@@ -1027,3 +1027,13 @@ void gc_json_line(const cJSON *j, gc_strbuf *out)
     gc_sb_puts(out, text);
     cJSON_free(text);
 }
+
+void gc_json_print(cJSON *j)
+{
+    gc_strbuf sb;
+    gc_sb_init(&sb);
+    gc_json_line(j, &sb);
+    printf("%s\n", sb.data);
+    gc_sb_free(&sb);
+    cJSON_Delete(j);
+}

@@ -106,6 +106,8 @@ cJSON *gc_escape_json_object(const gc_target *t, const gc_outcome *o); /* the sa
 /* Every --json output becomes text here: 'j' appended as one line (no newline), through
  * cJSON; allocation failure aborts (xalloc.h). */
 void gc_json_line(const cJSON *j, gc_strbuf *out);
+/* 'j' as one line on stdout, then deleted: a command's --json output. */
+void gc_json_print(cJSON *j);
 /* The chain that makes the escape: only the statements it depends on (linked by '_'),
  * statements that continue from '_' folded into one where that is exact (the previous one
  * did not fail), cut after the escaping step. */

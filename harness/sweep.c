@@ -635,12 +635,7 @@ static void print_json(gc_target *t, const char *policy, const gc_sweep_opts *o,
     cJSON *esc = cJSON_AddArrayToObject(j, "escapes");
     for (int k = 0; k < nfinds; k++)
         cJSON_AddItemToArray(esc, gc_escape_json_object(t, &finds[k].out));
-    gc_strbuf sb;
-    gc_sb_init(&sb);
-    gc_json_line(j, &sb);
-    printf("%s\n", sb.data);
-    gc_sb_free(&sb);
-    cJSON_Delete(j);
+    gc_json_print(j);
 }
 
 static void print_report(gc_target *t, const gc_sweep_opts *o, const gc_sweep_stats *st)

@@ -61,21 +61,9 @@ static void print_json(gc_target *t, const gc_sweep_opts *o, const gc_sweep_stat
         cJSON_AddItemToArray(c, cJSON_CreateString(closed[i]));
     cJSON_AddItemToObject(j, "holes", gc_holes_json(rows, nrows));
     cJSON *e = cJSON_AddArrayToObject(j, "escapes");
-    for (int i = 0; i < n; i++) {
-        cJSON *x = cJSON_CreateObject();
-        cJSON_AddStringToObject(x, "signature", f[i].sig);
-        cJSON_AddStringToObject(x, "hole", f[i].hole);
-        cJSON_AddStringToObject(x, "capability", f[i].cap);
-        cJSON_AddStringToObject(x, "primitive", f[i].prim);
-        cJSON_AddStringToObject(x, "chain", f[i].chain);
-        cJSON_AddItemToArray(e, x);
-    }
-    gc_strbuf sb;
-    gc_sb_init(&sb);
-    gc_json_line(j, &sb);
-    printf("%s\n", sb.data);
-    gc_sb_free(&sb);
-    cJSON_Delete(j);
+    for (int i = 0; i < n; i++)
+        cJSON_AddItemToArray(e, gc_escape_row_json(f[i].sig, f[i].hole, f[i].kind, f[i].cap, f[i].prim, f[i].chain));
+    gc_json_print(j);
 }
 
 int gc_holes_sweep(gc_target *t, gc_sweep_opts *o, const char *const *closed, gc_sweep_stats *st)
@@ -271,12 +259,7 @@ int gc_advise(gc_target *t, gc_sweep_opts *o, int verify)
         int ok = !any_closable(rest, nrest);
         if (o->json) {
             cJSON *j = advise_json(t, o, kept, nkept, rest, nrest, ok);
-            gc_strbuf sb;
-            gc_sb_init(&sb);
-            gc_json_line(j, &sb);
-            printf("%s\n", sb.data);
-            gc_sb_free(&sb);
-            cJSON_Delete(j);
+            gc_json_print(j);
         } else {
             advise_text(t, o, kept, nkept, rest, nrest, ok);
         }

@@ -145,14 +145,8 @@ static cJSON *json_report(const gc_gate_report *r, const escape_view *e, int ne,
     cJSON_AddItemToObject(j, "holes", gc_holes_json(h, nh));
     cJSON *esc = cJSON_AddArrayToObject(j, "escapes");
     for (int i = 0; i < ne; i++) {
-        cJSON *x = cJSON_CreateObject();
+        cJSON *x = gc_escape_row_json(e[i].sig, e[i].hole, e[i].kind, e[i].cap, e[i].prim, e[i].chain);
         cJSON_AddStringToObject(x, "source", e[i].source);
-        cJSON_AddStringToObject(x, "kind", e[i].kind);
-        cJSON_AddStringToObject(x, "capability", e[i].cap);
-        cJSON_AddStringToObject(x, "primitive", e[i].prim);
-        cJSON_AddStringToObject(x, "signature", e[i].sig);
-        cJSON_AddStringToObject(x, "chain", e[i].chain);
-        cJSON_AddStringToObject(x, "hole", e[i].hole);
         cJSON_AddItemToArray(esc, x);
     }
     return j;
