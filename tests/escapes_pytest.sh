@@ -29,9 +29,15 @@ expect_exit 2 "runner: a header without its capability" -- "$PY" -I "$SRC/escape
 test_venv || { finish; exit; }
 export PYTHONDONTWRITEBYTECODE=1
 n=$(ls "$ST"/*.chain | wc -l)
-expect_exit 0 "pytest --expect escape: every case still escapes" -- "$VENV/bin/pytest" -q "$ST" --expect escape
+# the cases this CPython blocks (fixtures/version-specific.txt) are left out of both runs
+deselect=()
+for c in $(blocked_here | grep '^escapes/station-1.5.0/'); do
+  deselect+=(--deselect "${c#escapes/}::$(basename "$c" .chain)") # a node id below escapes/, its rootdir
+done
+nb=$((${#deselect[@]} / 2)) n=$((n - nb))
+expect_exit 0 "pytest --expect escape: every case still escapes" -- "$VENV/bin/pytest" -q "$ST" --expect escape "${deselect[@]}"
 expect_grep "^$n passed" "pytest: one test per case ($n)"
-expect_exit 1 "pytest: the cases fail while they escape" -- "$VENV/bin/pytest" -q "$ST"
+expect_exit 1 "pytest: the cases fail while they escape" -- "$VENV/bin/pytest" -q "$ST" "${deselect[@]}"
 expect_grep "^$n failed" "pytest: every case fails"
 expect_fgrep "reach-spawn-os.execv-via-self.chain: ESCAPE reproduced: reach spawn os.execv via os.strerror.__self__.execv" \
   "pytest: the failure says what escaped"

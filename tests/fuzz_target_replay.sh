@@ -61,8 +61,9 @@ if [[ $name == fuzz_gate ]]; then
   for d in "$WORK"/in/escapes/*/; do
     t=$(basename "$d")
     n=$(ls "$d" | wc -l)
+    nb=$(blocked_here | grep -c "^escapes/$t/") # blocked on this CPython (fixtures/version-specific.txt)
     run 1 "escapes/$t" --target="$SRC/targets/$t" --quiet --input-timeout=2 "$d"
-    expect_count "$n" ": finding$" "escapes/$t: every saved case is an escape again"
+    expect_count "$((n - nb))" ": finding$" "escapes/$t: every saved case is an escape again (but $nb blocked on $PYVER)"
     same_signatures "escapes/$t"
   done
 else
