@@ -65,12 +65,10 @@ int gc_source_spec_fields(gc_target_spec *s, const cJSON *j, char *err, size_t e
 
 int gc_source_set_venv(gc_target_spec *s, const char *dir, const char *base, char *err, size_t errlen)
 {
-    char joined[PATH_MAX * 2];
-    snprintf(joined, sizeof joined, "%s%s%s", dir[0] == '/' ? "" : base, dir[0] == '/' ? "" : "/", dir);
-    struct stat st;
-    if (!realpath(joined, s->venv) || stat(s->venv, &st) != 0 || !S_ISDIR(st.st_mode)) {
+    int n = snprintf(s->venv, sizeof s->venv, "%s%s%s", dir[0] == '/' ? "" : base, dir[0] == '/' ? "" : "/", dir);
+    if (n < 0 || (size_t)n >= sizeof s->venv) {
         s->venv[0] = '\0';
-        snprintf(err, errlen, "venv %s not found (ci/target-venv.sh TARGET makes a target's venv)", joined);
+        snprintf(err, errlen, "venv path %.100s... is too long", dir);
         return GC_EXIT_USAGE;
     }
     return 0;
@@ -103,6 +101,11 @@ int gc_source_add_venv(const gc_target_spec *s, char *err, size_t errlen)
     int major = 0, minor = 0;
     if (!s->venv[0])
         return 0;
+    struct stat st;
+    if (stat(s->venv, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "venv %s not found (ci/target-venv.sh TARGET makes a bundled target's venv)", s->venv);
+        return GC_EXIT_USAGE;
+    }
     if (venv_version(s->venv, &major, &minor, err, errlen) < 0)
         return GC_EXIT_USAGE;
     if (major != PY_MAJOR_VERSION || minor != PY_MINOR_VERSION) {
@@ -112,7 +115,6 @@ int gc_source_add_venv(const gc_target_spec *s, char *err, size_t errlen)
     }
     char sp[PATH_MAX + 64];
     snprintf(sp, sizeof sp, "%s/lib/python%d.%d/site-packages", s->venv, major, minor);
-    struct stat st;
     if (stat(sp, &st) != 0 || !S_ISDIR(st.st_mode)) {
         snprintf(err, errlen, "venv %s has no %s", s->venv, sp);
         return GC_EXIT_USAGE;

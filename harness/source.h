@@ -23,7 +23,8 @@
  * (required), entry, venv (relative to the target folder), refusals.  0 or an exit code. */
 int gc_source_spec_fields(gc_target_spec *s, const cJSON *json, char *err, size_t errlen);
 
-/* 'dir' (relative to 'base', or absolute) as the spec's venv.  0 or GC_EXIT_USAGE. */
+/* 'dir' (relative to 'base', or absolute) as the spec's venv, checked when it is added.
+ * 0 or GC_EXIT_USAGE. */
 int gc_source_set_venv(gc_target_spec *s, const char *dir, const char *base, char *err, size_t errlen);
 
 /* After the interpreter started, before the adapter is imported: the venv's site-packages
