@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "interp.h"
+#include "program.h"
 #include "state.h"
 #include "timelimit.h"
 
@@ -54,11 +55,33 @@ static int json_refusals(gc_target_spec *s, const cJSON *j, char *err, size_t er
     return ok ? 0 : -1;
 }
 
+/* "dialect": ["no_underscore", "expression"] into s->dialect. */
+static int json_dialect(gc_target_spec *s, const cJSON *j, char *err, size_t errlen)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, "dialect"), *it;
+    int ok = !v || cJSON_IsArray(v);
+    const cJSON *list = ok ? v : NULL;
+    cJSON_ArrayForEach(it, list)
+    {
+        const char *name = cJSON_IsString(it) ? it->valuestring : "";
+        unsigned bit = strcmp(name, "no_underscore") == 0 ? GC_DIALECT_NO_UNDERSCORE
+                     : strcmp(name, "expression") == 0 ? GC_DIALECT_EXPRESSION : 0;
+        ok = bit != 0;
+        if (!ok)
+            break;
+        s->dialect |= bit;
+    }
+    if (!ok)
+        snprintf(err, errlen, "target.json: \"dialect\" must be a list of \"no_underscore\", \"expression\"");
+    return ok ? 0 : -1;
+}
+
 int gc_source_spec_fields(gc_target_spec *s, const cJSON *j, char *err, size_t errlen)
 {
     char venv[PATH_MAX] = "";
     if (json_str(s->entry_eval, sizeof s->entry_eval, j, "entry", err, errlen) ||
-        json_str(venv, sizeof venv, j, "venv", err, errlen) || json_refusals(s, j, err, errlen))
+        json_str(venv, sizeof venv, j, "venv", err, errlen) || json_refusals(s, j, err, errlen) ||
+        json_dialect(s, j, err, errlen))
         return GC_EXIT_USAGE;
     return venv[0] ? gc_source_set_venv(s, venv, s->dir, err, errlen) : 0;
 }

@@ -21,6 +21,7 @@
 
 #include "fsutil.h"
 #include "interp.h"
+#include "program.h"
 #include "source.h"
 #include "timelimit.h"
 
@@ -149,7 +150,7 @@ static int check_keys(const cJSON *j, char *err, size_t errlen)
 {
     static const char *known[] = {"name", "sandbox", "requires", "install", "module_id",
                                   "mode", "entries", "description", "kind", "adapter", "entry",
-                                  "venv", "refusals"};
+                                  "venv", "refusals", "dialect"};
     const cJSON *it;
     cJSON_ArrayForEach(it, j)
     {
@@ -318,6 +319,11 @@ static void write_source_fields(const gc_target_spec *s, cJSON *j)
         cJSON_AddItemToArray(names, cJSON_CreateString(name));
         p += n + (p[n] == ',');
     }
+    cJSON *dialect = cJSON_AddArrayToObject(j, "dialect");
+    if (s->dialect & GC_DIALECT_NO_UNDERSCORE)
+        cJSON_AddItemToArray(dialect, cJSON_CreateString("no_underscore"));
+    if (s->dialect & GC_DIALECT_EXPRESSION)
+        cJSON_AddItemToArray(dialect, cJSON_CreateString("expression"));
 }
 
 int gc_target_spec_write(const gc_target_spec *s, const char *dir, char *err, size_t errlen)

@@ -34,6 +34,7 @@ typedef struct {
     char entry_eval[64];    /* source: evaluate(source) */
     char venv[PATH_MAX];    /* source: virtual environment folder, "" for none */
     char refusals[512];     /* source: the sandbox's refusal exception names, comma-separated */
+    unsigned dialect;       /* source: what its parser accepts, GC_DIALECT_* (program.h) */
 } gc_target_spec;
 
 typedef struct {
