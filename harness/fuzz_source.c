@@ -69,7 +69,7 @@ int gc_fuzz_test_one_input(const uint8_t *data, size_t size)
         return GC_FUZZ_REJECT;
     gc_strbuf src;
     gc_sb_init(&src);
-    gc_program_print(&p, target.spec.dialect, &src);
+    gc_program_print(&p, target.spec.adapter.dialect, &src);
     char note[256], err[512];
     int rc = gc_source_run(&target, src.data, src.len, &out, note, sizeof note, err, sizeof err);
     if (rc) {

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "eval.h"
-#include "source.h"
 #include "timelimit.h"
 #include "state.h"
 
@@ -42,7 +41,7 @@ static int source_spec(const gc_session_opts *o, gc_target_spec *spec, int rc, c
         snprintf(err, errlen, "--venv is for source targets (kind \"source\", or --adapter)");
         rc = GC_EXIT_USAGE;
     } else if (!rc && o->venv)
-        rc = gc_source_set_venv(spec, o->venv, ".", err, errlen);
+        rc = gc_adapter_set_venv(&spec->adapter, o->venv, ".", err, errlen);
     if (!rc && spec->kind == GC_TARGET_SOURCE && !o->source_ok) {
         snprintf(err, errlen, "%s is a source target, which only replay runs so far", spec->name);
         rc = GC_EXIT_USAGE;

@@ -21,8 +21,6 @@
 
 #include "fsutil.h"
 #include "interp.h"
-#include "program.h"
-#include "source.h"
 #include "timelimit.h"
 
 /* What gate code is doing right now, for _exit's message (NULL: not gate code). */
@@ -74,7 +72,7 @@ static void spec_defaults(gc_target_spec *s)
     snprintf(s->entry_sp, sizeof s->entry_sp, "_install_subprocess_gate");
     snprintf(s->entry_fs, sizeof s->entry_fs, "_install_filesystem_gate");
     snprintf(s->module_id, sizeof s->module_id, "plugin");
-    snprintf(s->entry_eval, sizeof s->entry_eval, "evaluate");
+    snprintf(s->adapter.entry, sizeof s->adapter.entry, "evaluate");
     s->mode = GC_MODE_REACH;
 }
 
@@ -234,7 +232,7 @@ static int spec_fields(gc_target_spec *s, const cJSON *j, char *err, size_t errl
         return GC_EXIT_USAGE;
     s->install = install;
     s->mode = mode;
-    int rc = kind == GC_TARGET_SOURCE ? gc_source_spec_fields(s, j, err, errlen) : 0;
+    int rc = kind == GC_TARGET_SOURCE ? gc_adapter_spec_fields(&s->adapter, j, s->dir, err, errlen) : 0;
     return rc ? rc : resolve_sandbox(s, sb->valuestring, s->dir, err, errlen);
 }
 
@@ -303,27 +301,12 @@ int gc_target_spec_from_adapter(const char *adapter, const char *requires, gc_ta
     return spec_from_args(GC_TARGET_SOURCE, adapter, requires, s, err, errlen);
 }
 
-/* A source target's own keys (gc_source_spec_fields reads them back). */
+/* A source target's own keys (gc_target_spec_from_dir reads them back). */
 static void write_source_fields(const gc_target_spec *s, cJSON *j)
 {
     cJSON_AddStringToObject(j, "kind", "source");
     cJSON_AddStringToObject(j, "adapter", s->sandbox);
-    cJSON_AddStringToObject(j, "entry", s->entry_eval);
-    if (s->venv[0])
-        cJSON_AddStringToObject(j, "venv", s->venv);
-    cJSON *names = cJSON_AddArrayToObject(j, "refusals");
-    for (const char *p = s->refusals; *p;) {
-        size_t n = strcspn(p, ",");
-        char name[128];
-        snprintf(name, sizeof name, "%.*s", (int)n, p);
-        cJSON_AddItemToArray(names, cJSON_CreateString(name));
-        p += n + (p[n] == ',');
-    }
-    cJSON *dialect = cJSON_AddArrayToObject(j, "dialect");
-    if (s->dialect & GC_DIALECT_NO_UNDERSCORE)
-        cJSON_AddItemToArray(dialect, cJSON_CreateString("no_underscore"));
-    if (s->dialect & GC_DIALECT_EXPRESSION)
-        cJSON_AddItemToArray(dialect, cJSON_CreateString("expression"));
+    gc_adapter_write(&s->adapter, j);
 }
 
 int gc_target_spec_write(const gc_target_spec *s, const char *dir, char *err, size_t errlen)
@@ -520,11 +503,13 @@ fail: {
 static int load_target(gc_target *t, PyObject **ns, char *err, size_t errlen)
 {
     int source = t->spec.kind == GC_TARGET_SOURCE;
-    int rc = source ? gc_source_add_venv(&t->spec, err, errlen) : 0;
+    int rc = source ? gc_adapter_add_venv(&t->spec.adapter, err, errlen) : 0;
     if (!rc)
         rc = import_gate(t, err, errlen);
     if (!rc)
-        rc = source ? gc_source_bind(t, err, errlen) : bind_entries(t, err, errlen);
+        rc = source ? gc_adapter_bind(&t->adapter, &t->spec.adapter, t->module, t->builtins, t->spec.sandbox, err,
+                                      errlen)
+                    : bind_entries(t, err, errlen);
     if (rc || source)
         return rc;
     gate_phase = "installing it";

@@ -3,7 +3,7 @@
  * Owns: the target description (target.json, or --sandbox/--requires), importing the real,
  * unmodified gate module by file path with its folder on sys.path, and installing its
  * gates into a fresh namespace through the host's entry point (a source target's adapter is
- * imported the same way; source.h binds it).  Also owns start-up as a
+ * imported the same way; adapter.h binds it).  Also owns start-up as a
  * whole (gc_target_open): interpreter, oracle table, first install, oracle self-test. */
 #ifndef GATECRASH_TARGET_H
 #define GATECRASH_TARGET_H
@@ -11,6 +11,7 @@
 #include <Python.h>
 #include <limits.h>
 
+#include "adapter.h"
 #include "diag.h" /* the exit codes */
 #include "oracle.h"
 
@@ -31,10 +32,7 @@ typedef struct {
     char module_id[64];
     gc_mode mode;
     gc_target_kind kind;
-    char entry_eval[64];    /* source: evaluate(source) */
-    char venv[PATH_MAX];    /* source: virtual environment folder, "" for none */
-    char refusals[512];     /* source: the sandbox's refusal exception names, comma-separated */
-    unsigned dialect;       /* source: what its parser accepts, GC_DIALECT_* (program.h) */
+    gc_adapter_spec adapter; /* source: entry, venv, refusals, dialect (adapter.h) */
 } gc_target_spec;
 
 typedef struct {
@@ -47,8 +45,7 @@ typedef struct {
     PyObject *builtins;     /* the real builtins dict, for namespaces the gate leaves bare */
     PyObject *startup_log;  /* what the gate printed on its first install (str) */
     unsigned long installs;
-    PyObject *eval_fn, *roots_fn; /* source: the adapter's entries (roots_fn may be NULL) */
-    PyObject *refusal_types;      /* source: tuple of the refusal exception classes */
+    gc_adapter adapter;     /* source: the adapter's bound entries (adapter.h) */
 } gc_target;
 
 /* Fill a spec from a target folder (target.json) or from --sandbox/--requires (requires:
