@@ -1,4 +1,5 @@
 /* adapter.c — see adapter.h.  target.json is read with cJSON, as target.c reads the rest. */
+#define _GNU_SOURCE /* realpath */
 #include "adapter.h"
 
 #include <errno.h>
@@ -80,12 +81,16 @@ int gc_adapter_spec_fields(gc_adapter_spec *s, const cJSON *j, const char *dir, 
 
 int gc_adapter_set_venv(gc_adapter_spec *s, const char *dir, const char *base, char *err, size_t errlen)
 {
-    int n = snprintf(s->venv, sizeof s->venv, "%s%s%s", dir[0] == '/' ? "" : base, dir[0] == '/' ? "" : "/", dir);
+    char joined[PATH_MAX * 2];
+    int n = snprintf(joined, sizeof joined, "%s%s%s", dir[0] == '/' ? "" : base, dir[0] == '/' ? "" : "/", dir);
     if (n < 0 || (size_t)n >= sizeof s->venv) {
         s->venv[0] = '\0';
         snprintf(err, errlen, "venv path %.100s... is too long", dir);
         return GC_EXIT_USAGE;
     }
+    /* absolute now: the process moves into its scratch folder before the venv is added */
+    if (!realpath(joined, s->venv))
+        snprintf(s->venv, sizeof s->venv, "%s", joined);
     return 0;
 }
 

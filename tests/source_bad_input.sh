@@ -78,6 +78,11 @@ expect_grep "error: .*nonutf8.py: the program is not UTF-8 text" "program not UT
 expect_exit 2 "venv of another Python" -- A "$WORK/good.py" --venv "$WORK/venv399" "$WORK/ok.py"
 expect_grep "error: venv .*venv399 is for Python 3.99, but this gatecrash embeds CPython $PYVER" "venv version"
 one_line_error "venv version"
+# a relative --venv is relative to where the command started (the process then moves into
+# its scratch folder)
+expect_exit 2 "relative venv" -- bash -c 'cd "$1" && shift && "$@"' _ "$WORK" "$GC" "${R[@]}" --adapter "$WORK/good.py" \
+  --requires "$REQ" --venv venv399 "$WORK/ok.py"
+expect_grep "error: venv $WORK/venv399 is for Python 3.99" "relative venv"
 expect_exit 2 "venv missing" -- A "$WORK/good.py" --venv "$WORK/novenv" "$WORK/ok.py"
 expect_grep "error: venv .*novenv not found" "venv missing"; one_line_error "venv missing"
 expect_exit 2 "not a venv" -- A "$WORK/good.py" --venv "$WORK/notavenv" "$WORK/ok.py"
