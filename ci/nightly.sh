@@ -144,9 +144,17 @@ grep -E '^new ' "$REPORT/triage.log" | sed -E 's/^new +.*?: ((reach|effect|sysca
 new=$(grep -c '^new ' "$REPORT/triage.log" || true)
 tail -1 "$REPORT/triage.log" >&2
 
-# 5. the report: every saved case (new ones included) replayed by the release gate's writer
+# 5. the report: every saved case (new ones included) replayed by the release gate's writer;
+#    report.html also charts the campaign's progress and compares with last night's report
+#    (kept as previous-report.json)
+report_in=()
+[[ -f $camp/run/progress.tsv ]] && report_in+=(--progress "$camp/run/progress.tsv")
+if [[ -f $REPORT/report.json ]]; then
+  cp "$REPORT/report.json" "$REPORT/previous-report.json"
+  report_in+=(--previous "$REPORT/previous-report.json")
+fi
 set +e
-"$gc" gate "${tgt[@]}" --escapes "$ESCAPES" --time 0 --report "$REPORT" --out "$camp/gate" >"$camp/gate.txt" 2>&1
+"$gc" gate "${tgt[@]}" --escapes "$ESCAPES" --time 0 --report "$REPORT" --out "$camp/gate" "${report_in[@]}" >"$camp/gate.txt" 2>&1
 rc=$?
 set -e
 ((rc <= 1)) || die "gatecrash gate (report) failed (exit $rc; see $camp/gate.txt)" "$rc"

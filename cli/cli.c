@@ -7,6 +7,7 @@
  *   gatecrash explain TARGET FILE         step by step: each value, and the verdict
  *   gatecrash sweep TARGET                exhaustive, bounded breadth-first search
  *   gatecrash gate TARGET                 release gate: saved cases blocked, nothing found
+ *   gatecrash advise TARGET               the holes to close, proven by sweeping with them closed
  *   gatecrash --help | --version | COMMAND --help   (each command's options: commands[] below)
  *
  * Each command parses its options, starts the target and returns its exit code through one
@@ -37,10 +38,12 @@
 #include "fsutil.h"
 #include "gate.h"
 #include "replay.h"
+#include "reproducer.h"
 #include "session.h"
 #include "source.h"
 #include "spawn.h"
 #include "sweep.h"
+#include "holes.h"
 #include "triage.h"
 #include "xalloc.h"
 
@@ -81,11 +84,16 @@ static const struct {
      "  --json    also print each escape as one JSON object\n"
      "  -q, --quiet  do not print the gate's start-up log\n",
      0},
-    {"fuzz", "gatecrash fuzz TARGET [options]   run an engine, replay its crash inputs live, end with a table\n", 1},
+    {"fuzz",
+     "gatecrash fuzz TARGET [options]   run an engine, replay its crash inputs live, end with a table\n"
+     "  --by hole|signature  the table: one row per hole, its chain minimized (hole), or per signature\n",
+     1},
     {"triage",
      "gatecrash triage TARGET [options] CRASH...|DIR   minimize, de-duplicate and save escapes as cases\n"
      "  --out DIR         case folder (escapes/NAME)\n"
-     "  --found-by NAME   provenance written into each case (libFuzzer)\n",
+     "  --found-by NAME   provenance written into each case (libFuzzer)\n"
+     "  --standalone      also write each new case's standalone reproducer (<case>.py)\n"
+     "  --tables FILE     write the reproducer runner's tables (escapes/_tables.py) and exit\n",
      0},
     {"explain",
      "gatecrash explain TARGET [options] FILE   step by step: what each value is, and the verdict\n"
@@ -95,12 +103,22 @@ static const struct {
      "gatecrash sweep TARGET [options]   exhaustive, bounded breadth-first search\n"
      "  --depth D       chain depth (3)             --max-nodes N  objects visited at most (2000000)\n"
      "  --time S        stop after S seconds        --save DIR     triage the finds into DIR\n"
+     "  --by hole|signature  one row per hole (hole), or the flat list of signatures\n"
+     "  --close HOLE    sweep with that hole's edges removed (repeatable; docs/HOLES.md)\n"
      "  --json          one JSON object per finding  -q, --quiet\n",
+     0},
+    {"advise",
+     "gatecrash advise TARGET [options]   the fewest holes to close, what closing each means, proven by the sweep\n"
+     "  --depth D       sweep depth (4)             --max-nodes N  objects visited at most (2000000)\n"
+     "  --verify        also print the sweep with the cut closed (sweep --close)\n"
+     "  --json          one JSON object             -q, --quiet\n",
      0},
     {"gate",
      "gatecrash gate TARGET [options]   release gate: saved cases blocked, fuzzing (and sweep) find nothing\n"
      "  --escapes DIR      saved cases (escapes/NAME)     --report DIR  report folder (out/NAME/gate-report)\n"
-     "  --sweep-depth D    also sweep to depth D          --time 0      replay only, no fuzzing\n",
+     "  --sweep-depth D    also sweep to depth D          --time 0      replay only, no fuzzing\n"
+     "  --progress FILE    report.html's chart: a campaign's progress.tsv (default: this run's)\n"
+     "  --previous FILE    report.html's changes: the previous report.json\n",
      1},
 };
 
@@ -274,16 +292,13 @@ static int case_folder(const char *given, const char *name, char out[PATH_MAX])
 /* ---- replay ---- */
 
 /* --json for an input stopped by a limit: {"limit":"timeout"|"oom","escaped":false,"steps":N} */
-static void print_limit_json(const gc_outcome *out, gc_strbuf *sb)
+static void print_limit_json(const gc_outcome *out)
 {
     cJSON *j = cJSON_CreateObject();
     cJSON_AddStringToObject(j, "limit", out->timed_out ? "timeout" : "oom");
     cJSON_AddFalseToObject(j, "escaped");
     cJSON_AddNumberToObject(j, "steps", out->steps);
-    gc_sb_clear(sb);
-    gc_json_line(j, sb);
-    printf("%s\n", sb->data);
-    cJSON_Delete(j);
+    gc_json_print(j);
 }
 
 /* replay's options and the chain files they name. */
@@ -353,9 +368,10 @@ static void other_python(const char *found, char *note, size_t notelen)
         snprintf(note, notelen, " (found on CPython %s, replayed on %s)", found, PY_VERSION);
 }
 
-/* One replayed file's verdict lines on stdout; 'found_on' is the case's version note. */
+/* One replayed file's verdict lines on stdout; 'found_on' is the case's version note, 'hole'
+ * its escape's hole (in the JSON line). */
 static void print_verdict(const gc_target *t, const char *file, const gc_outcome *out, int json,
-                          const char *found_on)
+                          const char *found_on, const char *hole)
 {
     gc_strbuf sb;
     gc_sb_init(&sb);
@@ -363,9 +379,9 @@ static void print_verdict(const gc_target *t, const char *file, const gc_outcome
         gc_escape_line(t, out, &sb);
         printf("%s: %s%s\n", file, sb.data, found_on);
         if (json) {
-            gc_sb_clear(&sb);
-            gc_escape_json(t, out, &sb);
-            printf("%s\n", sb.data);
+            cJSON *j = gc_escape_json_object(t, out);
+            cJSON_AddStringToObject(j, "hole", hole);
+            gc_json_print(j);
         }
     } else {
         printf("%s: blocked (%d steps, %d failed%s%s%s%s)%s\n", file, out->steps, out->failed_steps,
@@ -376,7 +392,7 @@ static void print_verdict(const gc_target *t, const char *file, const gc_outcome
         if (out->timed_out || out->oom)
             printf("%s: LIMIT %s (not an escape)\n", file, out->timed_out ? "timeout" : "out-of-memory");
         if (json && (out->timed_out || out->oom))
-            print_limit_json(out, &sb);
+            print_limit_json(out);
     }
     if (out->state_repairs)
         printf("%s: note: interpreter state changed by the chain and repaired: %s\n", file, out->state_note);
@@ -442,10 +458,19 @@ static int replay_all(gc_target *t, const replay_args *r)
         }
         escaped += out.escaped;
         blocked += !out.escaped;
+        if (source)
+            continue; /* replay_source_file printed its verdict */
         char found_on[96];
         other_python(hdr.python, found_on, sizeof found_on);
-        if (!source)
-            print_verdict(t, r->files.v[i], &out, r->json, found_on);
+        char hole[GC_HOLE_NAME] = "";
+        if (r->json && out.escaped) { /* its hole: the escape's chain run once more, every step watched */
+            static gc_chain trimmed;
+            static gc_outcome ho;
+            char err[256];
+            gc_outcome_escape_chain(&out, &trimmed);
+            gc_hole_of_chain(t, &trimmed, &ho, hole, sizeof hole, err, sizeof err);
+        }
+        print_verdict(t, r->files.v[i], &out, r->json, found_on, hole);
     }
     fflush(stdout);
     fprintf(stderr, "gatecrash: replayed %d: %d escaped, %d blocked, %d unreadable\n", r->files.n, escaped,
@@ -594,8 +619,8 @@ static int open_for_campaign(gc_target *t, gc_session_opts *o, const char *out_a
 static int cmd_fuzz(int argc, char **argv)
 {
     gc_session_opts o = {0};
-    gc_campaign_opts c = {.target = &o, .seconds = 60, .jobs = 1, .runs = -1};
-    const char *corpus = NULL, *outdir = NULL, *dict = NULL, *fuzzer = NULL;
+    gc_campaign_opts c = {.target = &o, .seconds = 60, .jobs = 1, .runs = -1, .hole_of = gc_holes_campaign_hook};
+    const char *corpus = NULL, *outdir = NULL, *dict = NULL, *fuzzer = NULL, *by = "hole";
     gc_strlist pos = {0};
     gc_target t = {0};
     int rc = GC_EXIT_USAGE;
@@ -607,6 +632,10 @@ static int cmd_fuzz(int argc, char **argv)
             goto out;
         if (k)
             continue;
+        if (strcmp(argv[i], "--by") == 0 && i + 1 < argc && (!strcmp(argv[i + 1], "hole") || !strcmp(argv[i + 1], "signature"))) {
+            by = argv[++i];
+            continue;
+        }
         if (argv[i][0] == '-') {
             rc = bad_option("fuzz", argv[i]);
             goto out;
@@ -644,7 +673,10 @@ static int cmd_fuzz(int argc, char **argv)
     gc_rm_tree(rscratch);
     if (rc)
         goto out;
-    gc_campaign_print_table(&r, t.spec.name);
+    if (strcmp(by, "hole") == 0)
+        gc_holes_campaign_table(&t, &r, t.spec.name, 30);
+    else
+        gc_campaign_print_table(&r, t.spec.name);
     if (r.merged)
         printf("corpus: %lu input(s) after merging into %s\n", r.merged, c.corpus_out);
     rc = r.nfound ? GC_EXIT_ESCAPE : GC_EXIT_OK;
@@ -657,10 +689,24 @@ out:
 
 /* ---- triage ---- */
 
+/* `triage --tables FILE`: the runner's tables (reproducer.h), written atomically. */
+static int write_tables(const char *path)
+{
+    gc_strbuf sb;
+    gc_sb_init(&sb);
+    gc_reproducer_tables(&sb);
+    int rc = gc_write_atomic(path, sb.data, sb.len, 0) == 0 ? GC_EXIT_OK : GC_EXIT_USAGE;
+    if (rc)
+        gc_die_msg("cannot write %s: %s", path, strerror(errno));
+    gc_sb_free(&sb);
+    return rc;
+}
+
 static int cmd_triage(int argc, char **argv)
 {
     gc_session_opts o = {0};
-    const char *outdir = NULL, *found_by = "libFuzzer";
+    const char *outdir = NULL, *found_by = "libFuzzer", *tables = NULL;
+    int standalone = 0;
     gc_strlist pos = {0}, files = {0};
     char *scratch = NULL;
     gc_target t = {0};
@@ -676,11 +722,19 @@ static int cmd_triage(int argc, char **argv)
             outdir = argv[++i];
         else if (strcmp(a, "--found-by") == 0 && i + 1 < argc)
             found_by = argv[++i];
+        else if (strcmp(a, "--tables") == 0 && i + 1 < argc)
+            tables = argv[++i];
+        else if (strcmp(a, "--standalone") == 0)
+            standalone = 1;
         else if (a[0] == '-') {
             rc = bad_option("triage", a);
             goto out;
         } else
             gc_sl_add(&pos, a);
+    }
+    if (tables) {
+        rc = write_tables(tables);
+        goto out;
     }
     int first = 0;
     if (!o.sandbox && !o.target_dir && pos.n > 0) {
@@ -688,7 +742,7 @@ static int cmd_triage(int argc, char **argv)
         first = 1;
     }
     if ((!o.sandbox && !o.target_dir) || first >= pos.n) {
-        gc_die_msg("usage: gatecrash triage TARGET [--out escapes/NAME] CRASH...|DIR");
+        gc_die_msg("usage: gatecrash triage TARGET [--out escapes/NAME] [--standalone] CRASH...|DIR");
         goto out;
     }
     if ((rc = absolutize_target(&o)))
@@ -705,7 +759,7 @@ static int cmd_triage(int argc, char **argv)
         goto out;
     }
     gc_exe_path(exe, sizeof exe); /* to re-run cases in fresh processes */
-    gc_triage_opts to = {exe, &o, out_abs, found_by, 0};
+    gc_triage_opts to = {exe, &o, out_abs, found_by, 0, standalone};
     gc_triage_summary sum = {0};
     for (int i = 0; i < files.n; i++) {
         gc_triage_one(&t, &to, files.v[i], &sum);
@@ -789,9 +843,20 @@ typedef struct {
     const char *corpus, *outdir, *dict, *fuzzer, *escapes, *report;
     long sweep_depth;
     gc_strlist pos;
+    char progress[PATH_MAX], previous[PATH_MAX]; /* report.html's inputs (absolute), or "" */
     char esc_abs[PATH_MAX * 2], rep_abs[PATH_MAX], out_abs[PATH_MAX], seeds[PATH_MAX], dict_abs[PATH_MAX],
         fuzz_bin[PATH_MAX], rscratch[PATH_MAX + 32];
 } gate_args;
+
+/* gate --progress FILE / --previous FILE: a file report.html reads, made absolute into 'abs'
+ * (PATH_MAX).  0, or -1 with the message printed. */
+static int report_input(const char *opt, const char *path, char *abs)
+{
+    if (realpath(path, abs))
+        return 0;
+    gc_die_msg("%s %s: %s", opt, path, strerror(errno));
+    return -1;
+}
 
 /* 0 or GC_EXIT_USAGE (message printed). */
 static int gate_options(int argc, char **argv, gate_args *g)
@@ -811,6 +876,10 @@ static int gate_options(int argc, char **argv, gate_args *g)
         else if (strcmp(argv[i], "--sweep-depth") == 0 && i + 1 < argc) {
             if (parse_long(argv[++i], "--sweep-depth", &g->sweep_depth) < 0)
                 return GC_EXIT_USAGE;
+        } else if ((strcmp(argv[i], "--progress") == 0 || strcmp(argv[i], "--previous") == 0) && i + 1 < argc) {
+            if (report_input(argv[i], argv[i + 1], argv[i][4] == 'o' ? g->progress : g->previous) < 0)
+                return GC_EXIT_USAGE;
+            i++;
         } else if (argv[i][0] == '-')
             return bad_option("gate", argv[i]);
         else
@@ -865,7 +934,7 @@ static int gate_folders(gate_args *g, gc_target *t, gc_strlist *cases)
 static int cmd_gate(int argc, char **argv)
 {
     static gate_args g; /* its paths are large */
-    g.c = (gc_campaign_opts){.target = &g.o, .seconds = 60, .jobs = 1, .runs = -1};
+    g.c = (gc_campaign_opts){.target = &g.o, .seconds = 60, .jobs = 1, .runs = -1, .hole_of = gc_holes_campaign_hook};
     gc_strlist cases = {0};
     gc_target t = {0};
     int rc = gate_options(argc, argv, &g);
@@ -874,7 +943,8 @@ static int cmd_gate(int argc, char **argv)
     gc_session_opts so = g.o;
     if (!rc && !(rc = open_for_campaign(&t, &so, g.out_abs, g.rscratch, sizeof g.rscratch)) &&
         !(rc = confine_to((const char *[]){g.out_abs, g.rep_abs, g.c.corpus_out, NULL}))) { /* cases: read only */
-        gc_gate_opts go = {g.esc_abs, g.rep_abs, gc_start_dir, &g.c, g.sweep_depth, g.rscratch};
+        gc_gate_opts go = {g.esc_abs, g.rep_abs, gc_start_dir, &g.c, g.sweep_depth, g.rscratch,
+                           g.progress[0] ? g.progress : NULL, g.previous[0] ? g.previous : NULL};
         rc = gc_gate(&t, &go, &cases);
     }
     gc_target_spec_free(&t.spec);
@@ -903,13 +973,24 @@ static void save_sweep_find(void *ctx, gc_target *t, const gc_chain *c, const gc
     gc_triage_save(t, s->to, c, out, origin, &ms, &s->sum);
 }
 
+/* The sweep by hole (holes.h), or the flat list of signatures of a sweep with the holes in
+ * 'closed' (NULL-terminated) closed. */
+static int run_sweep(gc_target *t, gc_sweep_opts *so, const char *by, const gc_strlist *closed, gc_sweep_stats *st)
+{
+    if (strcmp(by, "hole") == 0)
+        return gc_holes_sweep(t, so, (const char *const *)closed->v, st);
+    if (closed->n > 1)
+        gc_holes_sweep_setup(so, t, (const char *const *)closed->v);
+    return gc_sweep(t, so, st);
+}
+
 static int cmd_sweep(int argc, char **argv)
 {
     gc_session_opts o = {0};
     gc_sweep_opts so = {.depth = 3, .max_nodes = 2000000};
     long depth = so.depth;
-    const char *save = NULL;
-    gc_strlist pos = {0};
+    const char *save = NULL, *by = "hole";
+    gc_strlist pos = {0}, closed = {0};
     char *scratch = NULL;
     gc_target t = {0};
     int rc = GC_EXIT_USAGE;
@@ -929,6 +1010,10 @@ static int cmd_sweep(int argc, char **argv)
                 goto out;
         } else if (strcmp(a, "--save") == 0 && val)
             save = argv[++i];
+        else if (strcmp(a, "--by") == 0 && val)
+            by = argv[++i];
+        else if (strcmp(a, "--close") == 0 && val)
+            gc_sl_add(&closed, argv[++i]);
         else if (strcmp(a, "--json") == 0)
             so.json = 1;
         else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
@@ -942,9 +1027,9 @@ static int cmd_sweep(int argc, char **argv)
     if (!o.sandbox && !o.target_dir && pos.n > 0)
         o.target_dir = pos.v[0];
     so.depth = depth < 1 || depth > GC_MAX_TRAILERS ? 0 : (int)depth;
-    if ((!o.sandbox && !o.target_dir) || so.depth == 0) {
-        gc_die_msg("usage: gatecrash sweep TARGET [--depth 1..%d] [--max-nodes N] [--time S] [--save DIR] [--json]",
-                   GC_MAX_TRAILERS);
+    if ((!o.sandbox && !o.target_dir) || so.depth == 0 || (strcmp(by, "hole") && strcmp(by, "signature"))) {
+        gc_die_msg("usage: gatecrash sweep TARGET [--depth 1..%d] [--max-nodes N] [--time S] [--save DIR] "
+                   "[--by hole|signature] [--close HOLE]... [--json]", GC_MAX_TRAILERS);
         goto out;
     }
     if ((rc = absolutize_target(&o)))
@@ -956,18 +1041,74 @@ static int cmd_sweep(int argc, char **argv)
     gc_exe_path(exe, sizeof exe); /* to re-run cases in fresh processes */
     char found_by[64];
     snprintf(found_by, sizeof found_by, "gatecrash sweep (depth %d)", so.depth);
-    gc_triage_opts to = {exe, &o, save_abs, found_by, 0};
+    gc_triage_opts to = {exe, &o, save_abs, found_by, 0, 0};
     sweep_saver saver = {&to, so.depth, {0}};
     so.save = save ? save_sweep_find : NULL;
     so.save_ctx = &saver;
     gc_sweep_stats st;
-    rc = gc_sweep(&t, &so, &st);
+    gc_sl_add(&closed, NULL);
+    rc = run_sweep(&t, &so, by, &closed, &st);
     if (!rc && save)
         printf("saved to %s: %d new, %d known, %d not reproducible\n", save_abs, saver.sum.new_cases,
                saver.sum.known, saver.sum.flaky);
     remove_scratch(scratch);
     if (!rc)
         rc = st.escapes ? GC_EXIT_ESCAPE : GC_EXIT_OK;
+out:
+    free(scratch);
+    gc_target_spec_free(&t.spec);
+    gc_sl_free(&pos);
+    gc_sl_free(&closed);
+    return rc;
+}
+
+/* ---- advise ---- */
+
+static int cmd_advise(int argc, char **argv)
+{
+    gc_session_opts o = {0};
+    gc_sweep_opts so = {.depth = 4, .max_nodes = 2000000, .quiet = 1};
+    long depth = so.depth;
+    int verify = 0;
+    gc_strlist pos = {0};
+    char *scratch = NULL;
+    gc_target t = {0};
+    int rc = GC_EXIT_USAGE;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        int k = target_opt(argc, argv, &i, &o);
+        if (k < 0)
+            goto out;
+        if (k)
+            continue;
+        long *num = strcmp(a, "--depth") == 0 ? &depth : strcmp(a, "--max-nodes") == 0 ? &so.max_nodes : NULL;
+        if (num && i + 1 < argc) {
+            if (parse_long(argv[++i], a, num) < 0)
+                goto out;
+        } else if (strcmp(a, "--json") == 0)
+            so.json = 1;
+        else if (strcmp(a, "--verify") == 0)
+            verify = 1;
+        else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
+            continue;
+        else if (a[0] == '-') {
+            rc = bad_option("advise", a);
+            goto out;
+        } else
+            gc_sl_add(&pos, a);
+    }
+    if (!o.sandbox && !o.target_dir && pos.n > 0)
+        o.target_dir = pos.v[0];
+    so.depth = depth < 1 || depth > GC_MAX_TRAILERS ? 0 : (int)depth;
+    if ((!o.sandbox && !o.target_dir) || so.depth == 0) {
+        gc_die_msg("usage: gatecrash advise TARGET [--depth 1..%d] [--max-nodes N] [--verify] [--json]",
+                   GC_MAX_TRAILERS);
+        goto out;
+    }
+    if ((rc = absolutize_target(&o)) || (rc = start_confined(&t, &o, &scratch, 1, NULL)))
+        goto out;
+    rc = gc_advise(&t, &so, verify);
+    remove_scratch(scratch);
 out:
     free(scratch);
     gc_target_spec_free(&t.spec);
@@ -1026,5 +1167,7 @@ int main(int argc, char **argv)
         return cmd_explain(argc - 2, argv + 2);
     if (strcmp(argv[1], "gate") == 0)
         return cmd_gate(argc - 2, argv + 2);
+    if (strcmp(argv[1], "advise") == 0)
+        return cmd_advise(argc - 2, argv + 2);
     return cmd_sweep(argc - 2, argv + 2);
 }

@@ -25,6 +25,7 @@
 typedef struct {
     gc_target *t;
     const gc_session_opts *target; /* as given: a fresh process replays it too */
+    const gc_campaign_opts *o;
     gc_campaign_result *r;
     const char *known_path; /* signatures found so far, for fuzz_gate --skip-known */
     const char *pattern;    /* glob of the engine's crash inputs */
@@ -93,12 +94,12 @@ static void why_not(scan_state *fs, const char *resolved, int from, const gc_cha
 }
 
 /* Fold the escape crash input 'path' made into the table of distinct escapes, keyed by
- * signature, keeping the shortest chain. */
-static void fold_escape(gc_campaign_result *r, const char *path, const gc_outcome *out)
+ * signature and hole, keeping the shortest chain. */
+static void fold_escape(gc_campaign_result *r, const char *path, const gc_outcome *out, const char *hole)
 {
     int k;
     for (k = 0; k < r->nfound; k++)
-        if (strcmp(r->found[k].sig, out->signature) == 0)
+        if (strcmp(r->found[k].sig, out->signature) == 0 && strcmp(r->found[k].hole, hole) == 0)
             break;
     gc_strbuf sb;
     gc_sb_init(&sb);
@@ -118,6 +119,7 @@ static void fold_escape(gc_campaign_result *r, const char *path, const gc_outcom
         snprintf(f->cap, sizeof f->cap, "%s", gc_cap_name(out->escape.cap));
         snprintf(f->prim, sizeof f->prim, "%s", out->escape.primitive);
         snprintf(f->chain, sizeof f->chain, "%s", sb.data);
+        snprintf(f->hole, sizeof f->hole, "%s", hole);
     } else if (strlen(sb.data) < strlen(f->chain)) {
         snprintf(f->chain, sizeof f->chain, "%s", sb.data);
     }
@@ -171,7 +173,16 @@ static void scan_crashes(scan_state *fs)
             continue;
         }
         fs->r->reproduced++;
-        fold_escape(fs->r, path, &out);
+        char hole[sizeof fs->r->found[0].hole] = "";
+        if (fs->o->hole_of) {
+            static gc_outcome keep; /* the hole's run: the escape's own chain, trimmed as the table shows it */
+            static gc_chain trimmed;
+            keep = out;
+            gc_outcome_escape_chain(&keep, &trimmed);
+            fs->o->hole_of(fs->o->hole_ctx, fs->t, &trimmed, hole, sizeof hole);
+            out = keep;
+        }
+        fold_escape(fs->r, path, &out, hole);
     }
     for (int i = 0; i < files.n; i++)
         free(files.v[i]);
@@ -348,6 +359,35 @@ long gc_eta_s(long elapsed, long seconds, unsigned long execs, long runs, unsign
     return left;
 }
 
+/* OUT/progress.tsv, the campaign's progress over time for the reports (report.html's
+ * chart): its header and a row of zeros at the start (truncating a previous run's), then
+ * one row per progress line and one at the end. */
+static void record_progress(const gc_campaign_opts *o, const gc_campaign_result *r, long elapsed, unsigned long eps)
+{
+    char path[PATH_MAX + 16];
+    snprintf(path, sizeof path, "%s/progress.tsv", o->out);
+    FILE *f = fopen(path, r ? "a" : "w");
+    if (!f)
+        return;
+    if (!r) {
+        fputs("seconds\texecs\texecs_per_s\tcorpus\tescape_inputs\tsignatures\tholes\n0\t0\t0\t0\t0\t0\t0\n", f);
+        fclose(f);
+        return;
+    }
+    int sigs = 0, holes = 0;
+    for (int i = 0; i < r->nfound; i++) {
+        int new_sig = 1, new_hole = r->found[i].hole[0] != '\0';
+        for (int k = 0; k < i; k++) {
+            new_sig &= strcmp(r->found[k].sig, r->found[i].sig) != 0;
+            new_hole &= strcmp(r->found[k].hole, r->found[i].hole) != 0;
+        }
+        sigs += new_sig;
+        holes += new_hole;
+    }
+    fprintf(f, "%ld\t%lu\t%lu\t%lu\t%d\t%d\t%d\n", elapsed, r->execs, eps, r->corpus, r->reproduced, sigs, holes);
+    fclose(f);
+}
+
 /* One progress line: counts so far, the windowed rate, the time left of a bounded run. */
 static void progress(const gc_campaign_opts *o, gc_campaign_result *r, time_t start, gc_rate *w)
 {
@@ -361,6 +401,7 @@ static void progress(const gc_campaign_opts *o, gc_campaign_result *r, time_t st
     if (!o->quiet)
         fprintf(stderr, "[%4lds] execs %lu (%lu/s)  corpus %lu  escapes %d  distinct %d%s\n", elapsed, r->execs, eps,
                 r->corpus, r->reproduced, r->nfound, eta);
+    record_progress(o, r, elapsed, eps);
 }
 
 /* fuzz_gate's command line for a libFuzzer run (NULL-terminated). */
@@ -781,10 +822,11 @@ int gc_campaign_run(gc_target *t, const gc_campaign_opts *o, gc_campaign_result 
         snprintf(resolved, sizeof resolved, "%s/" GC_RESOLVED_DIR, r->crashes);
         setenv("GATECRASH_RESOLVED_DIR", resolved, 1);
     }
-    scan_state fs = {.t = t, .target = o->target, .r = r, .known_path = known_path, .pattern = pattern};
+    scan_state fs = {.t = t, .target = o->target, .o = o, .r = r, .known_path = known_path, .pattern = pattern};
     int rc = write_target(t, o);
     if (rc)
         return rc;
+    record_progress(o, NULL, 0, 0);
     engine_env(o);
     time_t start = time(NULL);
     int status = 0;
@@ -807,6 +849,7 @@ int gc_campaign_run(gc_target *t, const gc_campaign_opts *o, gc_campaign_result 
     gc_sl_free(&fs.seen);
     gc_sl_free(&fs.kept);
     r->elapsed = (long)(time(NULL) - start);
+    record_progress(o, r, r->elapsed, r->elapsed > 0 ? r->execs / (unsigned long)r->elapsed : r->execs);
     if (!o->quiet)
         fprintf(stderr, "[%4lds] execs %lu (%lu/s overall)  corpus %lu  escapes %d  distinct %d  (done)\n",
                 r->elapsed, r->execs, r->elapsed > 0 ? r->execs / (unsigned long)r->elapsed : r->execs, r->corpus,
@@ -825,7 +868,7 @@ int gc_campaign_run(gc_target *t, const gc_campaign_opts *o, gc_campaign_result 
     return 0;
 }
 
-void gc_campaign_print_table(const gc_campaign_result *r, const char *name)
+void gc_campaign_print_head(const gc_campaign_result *r, const char *name)
 {
     printf("\n%d escape input(s), %d distinct escape(s) on %s", r->reproduced, r->nfound, name);
     if (r->flaky)
@@ -833,6 +876,11 @@ void gc_campaign_print_table(const gc_campaign_result *r, const char *name)
     printf("\n");
     for (int i = 0; i < r->unreproduced.n; i++)
         printf("did not reproduce: %s\n", r->unreproduced.v[i]);
+}
+
+void gc_campaign_print_table(const gc_campaign_result *r, const char *name)
+{
+    gc_campaign_print_head(r, name);
     if (r->nfound) {
         printf("%-7s %-8s %-26s %5s  %s\n", "KIND", "CAP", "PRIMITIVE", "SEEN", "CHAIN (shortest seen)");
         for (int k = 0; k < r->nfound; k++)

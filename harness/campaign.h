@@ -4,14 +4,16 @@
  * N-1 -S afl-fuzz instances: flags, dictionary, seeds, a working corpus, artifacts; the
  * target as a generated folder, OUT/target, and paths that survive a shell), their
  * child processes and output, progress lines (libFuzzer's status lines, AFL++'s
- * fuzzer_stats) with a windowed rate and the time left, the end-of-run corpus merge (libFuzzer's -merge=1, for both engines'
- * finds), and the live table of distinct escapes: every crash input an engine writes is
+ * fuzzer_stats) with a windowed rate and the time left, also recorded in OUT/progress.tsv
+ * (with the distinct signatures and holes), the end-of-run corpus merge (libFuzzer's
+ * -merge=1, for both engines' finds), and the live table of distinct escapes: every crash input an engine writes is
  * replayed in this process as it appears (its recorded resolved chain, else decoded as the
- * fuzzer decoded it) and folded by signature; one that does not escape is named with its
- * cause.  Used by `gatecrash fuzz` and by the fuzzing half of `gatecrash gate`. */
+ * fuzzer decoded it) and folded by signature (and hole, when the caller names holes:
+ * gc_campaign_opts.hole_of); one that does not escape is named with its cause.  Used by `gatecrash fuzz` and by the fuzzing half of `gatecrash gate`. */
 #ifndef GATECRASH_CAMPAIGN_H
 #define GATECRASH_CAMPAIGN_H
 
+#include "chain.h"
 #include "fsutil.h"
 #include "session.h"
 
@@ -29,6 +31,10 @@ typedef struct {
     const char *dict;              /* dictionary file */
     long seconds, jobs, seed, runs; /* runs < 0: unbounded */
     int quiet;                     /* no progress lines */
+    /* The hole of an escaping chain (triage/holes.h), or NULL: with it, the table folds
+     * crash inputs by signature and hole, so a signature two holes open shows under both. */
+    void (*hole_of)(void *ctx, gc_target *t, const gc_chain *c, char *hole, size_t len);
+    void *hole_ctx;
 } gc_campaign_opts;
 
 typedef struct {
@@ -37,6 +43,7 @@ typedef struct {
     char kind[16], cap[16], prim[96];
     char first[128];  /* crash file that first showed it */
     int count;
+    char hole[160];   /* its hole (triage/holes.h), "" when not named */
 } gc_finding;
 
 typedef struct {
@@ -78,6 +85,9 @@ int gc_campaign_prepare(const gc_campaign_opts *o);
 /* Run the engine to the end.  't' is an open target (its own scratch) used to replay
  * crash inputs.  Returns 0, or an exit code when the engine could not run. */
 int gc_campaign_run(gc_target *t, const gc_campaign_opts *o, gc_campaign_result *r);
+/* The counts line and one line per crash input that did not reproduce, with its cause. */
+void gc_campaign_print_head(const gc_campaign_result *r, const char *target_name);
+/* The head, then one row per signature (the flat table, `fuzz --by signature`). */
 void gc_campaign_print_table(const gc_campaign_result *r, const char *target_name);
 void gc_campaign_result_free(gc_campaign_result *r);
 

@@ -1,9 +1,9 @@
 /* chain.h — the chain language: what a fuzz input or a saved case says handler code does.
  *
  * Owns: the chain data model, the decoder (bytes -> chain, strict for saved files, lenient
- * for fuzz inputs), and the printers (chain -> text that parses back to the same chain, and
- * chain -> standalone Python reproducer).  Knows nothing of CPython: the evaluator gives
- * chains their meaning.
+ * for fuzz inputs), and the printers (chain -> text that parses back to the same chain).
+ * Knows nothing of CPython: the evaluator gives chains their meaning (and the reproducer
+ * runner, escapes/reproduce.py, reads saved chains with its own reader).
  *
  * Syntax (a subset of Python expression syntax, one statement per line or separated by ';'):
  *
@@ -127,10 +127,5 @@ void gc_chain_print_oneline(const gc_chain *c, gc_strbuf *out);
 void gc_chain_print_prefix(const gc_chain *c, int upto_stmt, int upto_trailer, const char *sep,
                            gc_strbuf *out);
 void gc_chain_print_string(const char *s, size_t len, gc_strbuf *out); /* Python literal */
-
-/* The chain as a Python expression sequence, for reproducers: one assignment per statement,
- * '_' bound to the previous statement's value, calls that raise yield their exception.  The
- * code needs the helpers emitted by the reproducer writer (_call, _nth, _named, _dirname). */
-void gc_chain_print_python(const gc_chain *c, const char *indent, gc_strbuf *out);
 
 #endif

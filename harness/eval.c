@@ -651,7 +651,7 @@ static void step(gc_evaluator *ev, gc_outcome *out, int si, int ti, PyObject *va
     if (!value)
         out->failed_steps++;
     if (ev->cb) {
-        gc_step_info info = {si, ti, value, error, &out->resolved};
+        gc_step_info info = {si, ti, value, error, &out->resolved, ev->ns};
         ev->cb(ev->cb_ctx, &info);
     }
 }
@@ -1031,4 +1031,14 @@ void gc_json_line(const cJSON *j, gc_strbuf *out)
     char *text = gc_xalloc_check(cJSON_PrintUnformatted(j)); /* NULL only when out of memory */
     gc_sb_puts(out, text);
     cJSON_free(text);
+}
+
+void gc_json_print(cJSON *j)
+{
+    gc_strbuf sb;
+    gc_sb_init(&sb);
+    gc_json_line(j, &sb);
+    printf("%s\n", sb.data);
+    gc_sb_free(&sb);
+    cJSON_Delete(j);
 }

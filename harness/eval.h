@@ -54,6 +54,7 @@ typedef struct {
     PyObject *value;        /* borrowed, NULL when the step failed */
     const char *error;      /* why it failed, or NULL */
     const gc_chain *resolved;
+    PyObject *ns;           /* borrowed: the namespace the chain runs in */
 } gc_step_info;
 
 typedef void (*gc_step_cb)(void *ctx, const gc_step_info *step);
@@ -109,6 +110,8 @@ cJSON *gc_escape_json_object(const gc_target *t, const gc_outcome *o); /* the sa
 /* Every --json output becomes text here: 'j' appended as one line (no newline), through
  * cJSON; allocation failure aborts (xalloc.h). */
 void gc_json_line(const cJSON *j, gc_strbuf *out);
+/* 'j' as one line on stdout, then deleted: a command's --json output. */
+void gc_json_print(cJSON *j);
 /* The chain that makes the escape: only the statements it depends on (linked by '_'),
  * statements that continue from '_' folded into one where that is exact (the previous one
  * did not fail), cut after the escaping step. */

@@ -36,6 +36,7 @@ typedef struct {
     unsigned char kind; /* GC_T_* or ROOT */
     unsigned char depth;
     unsigned bridges;
+    int hole;          /* the hole its path went through (gc_sweep_opts.hole), 0: none */
 } node;
 
 typedef struct {
@@ -44,45 +45,76 @@ typedef struct {
     gc_cap cap;
     gc_chain c;
     gc_outcome out;
+    int hole;
 } found;
 
 static node *nodes;
 static long nnodes, capnodes;
-static const void **vis;
+typedef struct {
+    const void *p;
+    int hole;
+} vis_key;
+static vis_key *vis;
 static size_t viscap, visn;
 static found *finds;
 static int nfinds, capfinds;
 static char **memo; /* primitive+bridges already replayed */
 static int nmemo, capmemo;
+static const char *(*sweep_names)(void *ctx, int hole); /* the last sweep's hole names */
+static void *sweep_names_ctx;
 
-static int visited(const void *p)
+/* What an earlier sweep in this process left (`advise` sweeps again and again). */
+static void sweep_reset(void)
+{
+    for (long i = 0; i < nnodes; i++) {
+        Py_DECREF(nodes[i].obj);
+        Py_XDECREF(nodes[i].key);
+    }
+    nnodes = 0;
+    if (vis)
+        memset(vis, 0, viscap * sizeof *vis);
+    visn = 0;
+    nfinds = 0;
+    for (int i = 0; i < nmemo; i++)
+        free(memo[i]);
+    nmemo = 0;
+}
+
+static size_t vis_slot(const vis_key *tab, size_t cap, const void *p, int hole)
+{
+    size_t h = (((uintptr_t)p >> 4) ^ ((size_t)hole * 0x9e3779b9u)) & (cap - 1);
+    while (tab[h].p && (tab[h].p != p || tab[h].hole != hole))
+        h = (h + 1) & (cap - 1);
+    return h;
+}
+
+/* Seen (p, hole) before?  'add': and mark it seen.  (Without holes, hole is always 0: one
+ * node per object.) */
+static int seen(const void *p, int hole, int add)
 {
     if (visn * 2 >= viscap) {
         size_t nc = viscap ? viscap * 2 : 1 << 16;
-        const void **nv = gc_xcalloc(nc, sizeof *nv);
+        vis_key *nv = gc_xcalloc(nc, sizeof *nv);
         for (size_t i = 0; i < viscap; i++)
-            if (vis[i]) {
-                size_t h = ((uintptr_t)vis[i] >> 4) & (nc - 1);
-                while (nv[h])
-                    h = (h + 1) & (nc - 1);
-                nv[h] = vis[i];
-            }
+            if (vis[i].p)
+                nv[vis_slot(nv, nc, vis[i].p, vis[i].hole)] = vis[i];
         free(vis);
         vis = nv;
         viscap = nc;
     }
-    size_t h = ((uintptr_t)p >> 4) & (viscap - 1);
-    while (vis[h]) {
-        if (vis[h] == p)
-            return 1;
-        h = (h + 1) & (viscap - 1);
+    size_t h = vis_slot(vis, viscap, p, hole);
+    if (vis[h].p)
+        return 1;
+    if (add) {
+        vis[h] = (vis_key){p, hole};
+        visn++;
     }
-    vis[h] = p;
-    visn++;
     return 0;
 }
 
-static void push(PyObject *obj, PyObject *key, int parent, int kind, int depth, unsigned bridges)
+static int visited(const void *p, int hole) { return seen(p, hole, 1); }
+
+static void push(PyObject *obj, PyObject *key, int parent, int kind, int depth, unsigned bridges, int hole)
 {
     if (nnodes == capnodes) {
         capnodes = capnodes ? capnodes * 2 : 4096;
@@ -90,7 +122,7 @@ static void push(PyObject *obj, PyObject *key, int parent, int kind, int depth, 
     }
     Py_INCREF(obj);
     Py_XINCREF(key);
-    nodes[nnodes++] = (node){obj, key, parent, (unsigned char)kind, (unsigned char)depth, bridges};
+    nodes[nnodes++] = (node){obj, key, parent, (unsigned char)kind, (unsigned char)depth, bridges, hole};
 }
 
 /* The chain of node 'i' followed by one more trailer (kind/key; kind < 0: none). */
@@ -145,11 +177,12 @@ static int memo_seen(const char *key)
 
 /* A forbidden primitive (or an effect) reached by node i + edge: replay the chain like a
  * fuzz input and keep it if its signature is new. */
-static void record(gc_target *t, int i, int kind, PyObject *key, const char *prim, unsigned bridges, int call)
+static void record(gc_target *t, int i, int kind, PyObject *key, const char *prim, unsigned bridges, int call,
+                   int hole)
 {
     char mk[256], shape[160];
     gc_bridges_format(bridges, shape, sizeof shape);
-    snprintf(mk, sizeof mk, "%s:%s:%d", prim, shape, call);
+    snprintf(mk, sizeof mk, "%s:%s:%d:%d", prim, shape, call, hole);
     if (memo_seen(mk))
         return;
     static gc_chain c;
@@ -173,7 +206,7 @@ static void record(gc_target *t, int i, int kind, PyObject *key, const char *pri
     if (ok && gc_run_input(t, &c, &out, NULL, NULL, err, sizeof err) == 0 && out.escaped) {
         int k;
         for (k = 0; k < nfinds; k++)
-            if (strcmp(finds[k].sig, out.signature) == 0)
+            if (strcmp(finds[k].sig, out.signature) == 0 && finds[k].hole == hole)
                 break;
         if (k == nfinds) {
             if (nfinds == capfinds) {
@@ -188,6 +221,7 @@ static void record(gc_target *t, int i, int kind, PyObject *key, const char *pri
             snprintf(f->chain, sizeof f->chain, "%s", sb.data);
             gc_sb_free(&sb);
             f->cap = out.escape.cap;
+            f->hole = hole;
             gc_outcome_escape_chain(&out, &f->c);
             f->out = out;
         }
@@ -222,15 +256,47 @@ typedef struct {
     PyObject *gate_file;
 } sweep_ctx;
 
+/* The hole of the edge node i --(kind, key)--> v (gc_sweep_opts.hole): *hole is node i's, or
+ * the edge's when node i's path went through none.  0 when the edge is closed: its
+ * source is something the gate hands out (reached through no hole, on this path or
+ * another) and its hole is one of those closed. */
+static int edge_hole(sweep_ctx *x, int i, int kind, PyObject *key, PyObject *v, int *hole)
+{
+    node *n = &nodes[i];
+    *hole = n->hole;
+    if (!x->o->hole || (!v && !gc_orc.escape.set))
+        return 1;
+    PyObject *from = n->parent >= 0 ? nodes[n->parent].obj : NULL;
+    int h = x->o->hole(x->o->hole_ctx, x->ns, from, n->key, n->obj, kind, key, v);
+    if (h == GC_SWEEP_INSIDE) {
+        *hole = 0;
+        return 1;
+    }
+    if (h > 0 && (h & GC_SWEEP_ANYWHERE)) {
+        *hole = h & ~GC_SWEEP_ANYWHERE;
+        return 1;
+    }
+    if (n->hole != 0 && !seen(n->obj, 0, 0))
+        return 1; /* outside: only the gate's own objects' edges are holes or closed */
+    if (h < 0)
+        return 0;
+    if (n->hole == 0)
+        *hole = h;
+    return 1;
+}
+
 /* One edge: node i --(kind, key)--> v (borrowed).  Oracles first, then queue it. */
 static void edge(sweep_ctx *x, int i, int kind, PyObject *key, PyObject *v, unsigned bridge)
 {
     x->st->edges++;
     node *n = &nodes[i];
     unsigned br = n->bridges | bridge;
+    int hole;
     gc_confine_judge(); /* a write the kernel refused while taking this edge */
+    if (!edge_hole(x, i, kind, key, v, &hole))
+        return;
     if (gc_orc.escape.set) { /* an effect while taking this edge */
-        record(x->t, i, kind, key, gc_orc.escape.primitive, br, 0);
+        record(x->t, i, kind, key, gc_orc.escape.primitive, br, 0, hole);
         gc_oracle_reset_input();
     }
     if (!v)
@@ -238,10 +304,10 @@ static void edge(sweep_ctx *x, int i, int kind, PyObject *key, PyObject *v, unsi
     const gc_prim *p = gc_oracle_lookup(v);
     if (p && p->spec->cap != GC_CAP_HARNESS && gc_policy_forbids(&gc_orc.policy, p->spec->cap)) {
         if (gc_orc.mode == GC_MODE_REACH) {
-            record(x->t, i, kind, key, p->name, br, 0);
+            record(x->t, i, kind, key, p->name, br, 0, hole);
         } else { /* effect mode: reaching is not enough; call it as handler code could */
-            record(x->t, i, kind, key, p->name, br, 1);
-            record(x->t, i, kind, key, p->name, br, 2);
+            record(x->t, i, kind, key, p->name, br, 1, hole);
+            record(x->t, i, kind, key, p->name, br, 2, hole);
         }
         return; /* a leaf */
     }
@@ -251,8 +317,8 @@ static void edge(sweep_ctx *x, int i, int kind, PyObject *key, PyObject *v, unsi
         x->st->cut_nodes++;
         return;
     }
-    if (!visited(v))
-        push(v, key, i, kind, n->depth + 1, br); /* kept alive from here on */
+    if (!visited(v, hole))
+        push(v, key, i, kind, n->depth + 1, br, hole); /* kept alive from here on */
 }
 
 static int is_gate_function(sweep_ctx *x, PyObject *f)
@@ -502,14 +568,15 @@ static void expand_subclasses(sweep_ctx *x, int i, PyObject *v)
     int raised;
     PyObject *r = call0(x, f, &raised);
     PyObject *name = PyUnicode_FromString("__subclasses__");
+    int hole;
     /* (visited() only once the list is kept: a freed object's address must never
      * count as seen, or the walk would depend on the allocator) */
     if (r && !raised && PyList_Check(r) && nodes[i].depth + 2 <= x->o->depth && nnodes + 1 < x->o->max_nodes &&
-        !visited(r)) {
-        push(f, name, i, GC_T_ATTR, nodes[i].depth + 1, nodes[i].bridges | GC_BR_CLASS);
+        edge_hole(x, i, GC_T_ATTR, name, f, &hole) && !visited(r, hole)) {
+        push(f, name, i, GC_T_ATTR, nodes[i].depth + 1, nodes[i].bridges | GC_BR_CLASS, hole);
         int fi = (int)nnodes - 1;
         x->st->edges++;
-        push(r, NULL, fi, GC_T_CALL, nodes[i].depth + 2, nodes[i].bridges | GC_BR_CLASS);
+        push(r, NULL, fi, GC_T_CALL, nodes[i].depth + 2, nodes[i].bridges | GC_BR_CLASS, hole);
     }
     Py_XDECREF(name);
     Py_XDECREF(r);
@@ -568,12 +635,7 @@ static void print_json(gc_target *t, const char *policy, const gc_sweep_opts *o,
     cJSON *esc = cJSON_AddArrayToObject(j, "escapes");
     for (int k = 0; k < nfinds; k++)
         cJSON_AddItemToArray(esc, gc_escape_json_object(t, &finds[k].out));
-    gc_strbuf sb;
-    gc_sb_init(&sb);
-    gc_json_line(j, &sb);
-    printf("%s\n", sb.data);
-    gc_sb_free(&sb);
-    cJSON_Delete(j);
+    gc_json_print(j);
 }
 
 static void print_report(gc_target *t, const gc_sweep_opts *o, const gc_sweep_stats *st)
@@ -639,7 +701,7 @@ static PyObject *roots_by_length(PyObject *ns)
 }
 
 /* The roots, queued at depth 0; a root that is itself a forbidden primitive is recorded. */
-static void push_roots(gc_target *t, PyObject *ns)
+static void push_roots(gc_target *t, const gc_sweep_opts *o, PyObject *ns)
 {
     PyObject *keys = roots_by_length(ns);
     for (Py_ssize_t k = 0; k < PyList_GET_SIZE(keys); k++) {
@@ -647,14 +709,17 @@ static void push_roots(gc_target *t, PyObject *ns)
         PyObject *v = PyDict_GetItem(ns, key);
         if (!PyUnicode_Check(key) || !PyUnicode_IsIdentifier(key) || !v)
             continue;
+        int hole = o->hole ? o->hole(o->hole_ctx, ns, NULL, NULL, NULL, ROOT, key, v) : 0;
+        if (hole < 0)
+            continue; /* closed: the gate no longer puts it in the namespace */
         const gc_prim *p = gc_oracle_lookup(v);
         if (p && p->spec->cap != GC_CAP_HARNESS && gc_policy_forbids(&gc_orc.policy, p->spec->cap)) {
-            push(v, key, -1, ROOT, 0, 0);
-            record(t, (int)nnodes - 1, -1, NULL, p->name, 0, gc_orc.mode == GC_MODE_EFFECT);
+            push(v, key, -1, ROOT, 0, 0, hole);
+            record(t, (int)nnodes - 1, -1, NULL, p->name, 0, gc_orc.mode == GC_MODE_EFFECT, hole);
             continue;
         }
-        if (!visited(v))
-            push(v, key, -1, ROOT, 0, 0);
+        if (!visited(v, hole))
+            push(v, key, -1, ROOT, 0, 0, hole);
     }
     Py_DECREF(keys);
 }
@@ -703,6 +768,9 @@ static int walk_nodes(sweep_ctx *x, double start)
 int gc_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st)
 {
     memset(st, 0, sizeof *st);
+    sweep_reset();
+    sweep_names = o->hole_name;
+    sweep_names_ctx = o->hole_ctx;
     char err[512];
     PyObject *ns = gc_target_install(t, err, sizeof err);
     if (!ns) {
@@ -710,7 +778,7 @@ int gc_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st)
         return GC_EXIT_TARGET;
     }
     sweep_ctx x = {t, o, st, ns, gc_eval_trampoline(ns), PyUnicode_DecodeFSDefault(t->spec.sandbox)};
-    push_roots(t, ns);
+    push_roots(t, o, ns);
     double start = now_s();
     if (walk_nodes(&x, start) != 0)
         return GC_EXIT_HARNESS;
@@ -722,7 +790,8 @@ int gc_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st)
                 nnodes, st->edges, took > 0 ? st->edges / took : 0.0, nfinds);
     if (nfinds > 1) /* qsort(NULL, 0) is undefined */
         qsort(finds, (size_t)nfinds, sizeof *finds, cmp_found);
-    print_report(t, o, st);
+    if (!o->no_report)
+        print_report(t, o, st);
     fflush(stdout);
     for (int k = 0; o->save && k < nfinds; k++)
         o->save(o->save_ctx, t, &finds[k].c, &finds[k].out);
@@ -744,6 +813,8 @@ int gc_sweep_findings(gc_finding **out)
         snprintf(f->prim, sizeof f->prim, "%s", finds[k].out.escape.primitive);
         snprintf(f->first, sizeof f->first, "sweep");
         f->count = 1;
+        if (sweep_names && finds[k].hole > 0)
+            snprintf(f->hole, sizeof f->hole, "%s", sweep_names(sweep_names_ctx, finds[k].hole));
     }
     return nfinds;
 }

@@ -4,7 +4,9 @@
  * Owns: the object graph search (a node is an object, visited once by identity and kept
  * alive; edges are dir() names, mapping keys, sequence and set elements, and a documented
  * set of safe calls), its bounds, and its report: for every forbidden primitive reached,
- * the shortest chain, confirmed by replaying it like any fuzz input. */
+ * the shortest chain, confirmed by replaying it like any fuzz input.  With a hole rule
+ * (gc_sweep_opts.hole, from triage/holes.h) it walks each hole's region whole and removes
+ * the edges of closed holes (`sweep --close`); it names no hole itself. */
 #ifndef GATECRASH_SWEEP_H
 #define GATECRASH_SWEEP_H
 
@@ -12,6 +14,8 @@
 #include "eval.h"
 
 #define GC_SWEEP_MAX_ITEMS 512 /* elements / keys walked per container */
+#define GC_SWEEP_INSIDE 0x7fffffff
+#define GC_SWEEP_ANYWHERE 0x40000000 /* or'd into a hole any object reaches: it replaces the path's */
 
 typedef struct {
     int depth;          /* trailers from a root */
@@ -23,6 +27,20 @@ typedef struct {
      * --save` saves them as cases through triage (the layer above, triage.h). */
     void (*save)(void *ctx, gc_target *t, const gc_chain *c, const gc_outcome *out);
     void *save_ctx;
+    /* Holes (triage/holes.h names them): called for every edge src --kind, key--> dst, src
+     * having been reached from 'from' by 'from_key' (from NULL: src is the root from_key;
+     * src NULL: dst is the root 'key'), 'ns' the namespace; returns the hole the edge opens
+     * (> 0), 0 for none, GC_SWEEP_INSIDE when dst is back inside what the gate hands out
+     * (the path's hole ends there), a hole | GC_SWEEP_ANYWHERE when any object reaches it
+     * (it replaces the hole the path went through), or minus the hole when it is closed (`--close`: the
+     * edge is not taken where its source is something the gate hands out).  With it, an object is a node once per hole its path
+     * went through (a hole's region is walked whole, not shadowed by another's), and
+     * escapes are kept per signature and hole.  NULL: no holes, one node per object. */
+    int (*hole)(void *ctx, PyObject *ns, PyObject *from, PyObject *from_key, PyObject *src, int kind, PyObject *key,
+                PyObject *dst);
+    const char *(*hole_name)(void *ctx, int hole);
+    void *hole_ctx;
+    int no_report;      /* print no report (the caller prints gc_sweep_findings its way) */
 } gc_sweep_opts;
 
 typedef struct {

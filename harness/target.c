@@ -302,14 +302,14 @@ int gc_target_spec_from_adapter(const char *adapter, const char *requires, gc_ta
 }
 
 /* A source target's own keys (gc_target_spec_from_dir reads them back). */
-static void write_source_fields(const gc_target_spec *s, cJSON *j)
+static void write_source_fields(const gc_target_spec *s, const char *adapter, cJSON *j)
 {
     cJSON_AddStringToObject(j, "kind", "source");
-    cJSON_AddStringToObject(j, "adapter", s->sandbox);
+    cJSON_AddStringToObject(j, "adapter", adapter);
     gc_adapter_write(&s->adapter, j);
 }
 
-int gc_target_spec_write(const gc_target_spec *s, const char *dir, char *err, size_t errlen)
+char *gc_target_spec_json(const gc_target_spec *s, const char *sandbox)
 {
     cJSON *j = cJSON_CreateObject(), *ent = cJSON_CreateObject();
     cJSON *req = s->requires_json ? cJSON_Parse(s->requires_json) : NULL;
@@ -317,14 +317,13 @@ int gc_target_spec_write(const gc_target_spec *s, const char *dir, char *err, si
         cJSON_Delete(j);
         cJSON_Delete(ent);
         cJSON_Delete(req);
-        snprintf(err, errlen, "cannot describe target %s as JSON", s->name);
-        return GC_EXIT_HARNESS;
+        return NULL;
     }
     cJSON_AddStringToObject(j, "name", s->name);
     if (s->kind == GC_TARGET_SOURCE)
-        write_source_fields(s, j);
+        write_source_fields(s, sandbox ? sandbox : s->sandbox, j);
     else
-        cJSON_AddStringToObject(j, "sandbox", s->sandbox);
+        cJSON_AddStringToObject(j, "sandbox", sandbox ? sandbox : s->sandbox);
     cJSON_AddItemToObject(j, "requires", req);
     cJSON_AddStringToObject(j, "install", s->install == GC_INSTALL_GATES ? "gates" : "install_restrictions");
     cJSON_AddStringToObject(j, "module_id", s->module_id);
@@ -335,9 +334,19 @@ int gc_target_spec_write(const gc_target_spec *s, const char *dir, char *err, si
     cJSON_AddItemToObject(j, "entries", ent);
     char *text = cJSON_Print(j);
     cJSON_Delete(j);
+    return text;
+}
+
+int gc_target_spec_write(const gc_target_spec *s, const char *dir, char *err, size_t errlen)
+{
+    char *text = gc_target_spec_json(s, NULL);
+    if (!text) {
+        snprintf(err, errlen, "cannot describe target %s as JSON", s->name);
+        return GC_EXIT_HARNESS;
+    }
     char path[PATH_MAX + 16];
     snprintf(path, sizeof path, "%s/target.json", dir);
-    int rc = text && gc_mkdirs(dir) == 0 && gc_write_atomic(path, text, strlen(text), 0) == 0 ? 0 : GC_EXIT_HARNESS;
+    int rc = gc_mkdirs(dir) == 0 && gc_write_atomic(path, text, strlen(text), 0) == 0 ? 0 : GC_EXIT_HARNESS;
     if (rc)
         snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
     free(text);

@@ -62,6 +62,9 @@ void gc_target_spec_free(gc_target_spec *s);
  * where the JSON itself would be split by the shell libFuzzer's fork mode runs its jobs
  * through.  0, or an exit code with a message in err. */
 int gc_target_spec_write(const gc_target_spec *s, const char *dir, char *err, size_t errlen);
+/* The same as JSON text (malloc'd; NULL when out of memory), with 'sandbox' in place of the
+ * absolute path when not NULL (a path relative to the folder the JSON is written in). */
+char *gc_target_spec_json(const gc_target_spec *s, const char *sandbox);
 
 /* Start everything: interpreter in 'scratch', oracle table, import, first install (its log
  * captured in startup_log), effect-mode tail hook, self-test.  Returns 0 or an exit code. */

@@ -49,7 +49,7 @@ cd "$WORK" || exit 1
 if [[ -x $BIN/fuzz_gate_afl ]]; then
   expect_exit 1 "AFL++: the fork server still forks, the input process is stopped" -- \
     env AFL_BENCH_UNTIL_CRASH=1 "$GC" fuzz "$T" --engine afl --time 120 --corpus "$WORK/seeds" --dict "$WORK/dict" \
-    --out "$WORK/afl"
+    --out "$WORK/afl" --by signature
   expect_grep "^syscall +spawn +vfork " "AFL++: the campaign's table (replayed live, in the armed command)"
   no_marker "AFL++"
 else

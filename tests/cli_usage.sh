@@ -9,17 +9,18 @@ one_line() { # exactly one line, a gatecrash error
 }
 for h in --help -h; do
   expect_exit 0 "gatecrash $h" -- "$GC" $h
-  for c in replay fuzz triage explain sweep gate; do expect_grep "^  gatecrash $c TARGET" "$h lists $c"; done
+  for c in replay fuzz triage explain sweep advise gate; do expect_grep "^  gatecrash $c TARGET" "$h lists $c"; done
   expect_grep "--version" "$h mentions --version"
 done
 target_opts="--sandbox --requires --mode"
 campaign_opts="--engine --time --jobs --runs --seed --corpus --out --dict --fuzzer"
 declare -A opts=(
   [replay]="--expect --raw --json --quiet"
-  [fuzz]="$campaign_opts"
+  [fuzz]="--by $campaign_opts"
   [triage]="--out --found-by"
   [explain]="--raw"
-  [sweep]="--depth --max-nodes --time --save --json --quiet"
+  [sweep]="--depth --max-nodes --time --save --by --close --json --quiet"
+  [advise]="--depth --max-nodes --verify --json --quiet"
   [gate]="--escapes --report --sweep-depth $campaign_opts")
 for c in "${!opts[@]}"; do
   for h in --help -h; do

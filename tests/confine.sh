@@ -80,14 +80,14 @@ cd "$WORK" || exit 1
 
 expect_exit 1 "gatecrash fuzz --jobs 2: the campaign replays the crash live" -- \
   "$GC" fuzz "$T" --jobs 2 --time 120 --runs 20000 --seed 1 --corpus "$WORK/seeds" --dict "$WORK/dict" --out "$WORK/lf"
-expect_grep "^landlock +write +openat " "libFuzzer campaign: the table"
+expect_fgrep "gate function save ()<landlock>" "libFuzzer campaign: the table names the hole"
 no_victim "gatecrash fuzz --jobs 2"
 
 if [[ -x $BIN/fuzz_gate_afl ]]; then
   expect_exit 1 "AFL++: the input process is confined" -- \
     env AFL_BENCH_UNTIL_CRASH=1 "$GC" fuzz "$T" --engine afl --time 120 --corpus "$WORK/seeds" --dict "$WORK/dict" \
-    --out "$WORK/afl"
-  expect_grep "^landlock +write +openat " "AFL++: the campaign's table"
+    --out "$WORK/afl" --by signature
+  expect_grep "^landlock +write +openat " "AFL++: the campaign's table (--by signature)"
   no_victim "AFL++"
 fi
 
@@ -97,6 +97,8 @@ expect_grep "^new +crash-[0-9a-f]+: landlock:write:openat:" "triage saves a land
 no_victim triage
 
 expect_exit 1 "sweep: the write is found" -- "$GC" sweep "$T" --depth 3
+expect_fgrep "gate function save ()<landlock>" "sweep names the landlock escape's hole as fuzzing does"
+expect_exit 1 "sweep --by signature" -- "$GC" sweep "$T" --depth 3 --by signature
 expect_grep "landlock:write:openat" "sweep reports the landlock escape"
 no_victim sweep
 

@@ -10,9 +10,13 @@ expect_grep "^gate station-1.5.0: FAIL" "FAIL verdict"
 for f in report.md report.json report.sarif; do [[ -s $WORK/rep/$f ]] && ok || fail "missing $f"; done
 ncases=$(ls "$SRC"/escapes/station-1.5.0/*.chain | wc -l)
 nblocked=$(blocked_here | grep -c '^escapes/station-1.5.0/') # blocked on this CPython (fixtures/version-specific.txt)
-expect_exit 0 "SARIF 2.1.0 structure" -- "$PY" "$SRC/tests/check_sarif.py" "$WORK/rep/report.sarif" $((ncases - nblocked))
-expect_exit 0 "JSON report" -- "$PY" -c "import json,sys; r=json.load(open(sys.argv[1])); assert r['verdict']=='fail' and len(r['cases'])==$ncases and sum(c['blocked'] for c in r['cases'])==$nblocked" "$WORK/rep/report.json"
+nholes=$("$PY" -c "import json,sys; print(len(json.load(open(sys.argv[1]))['holes']))" "$WORK/rep/report.json")
+# one SARIF result per hole (docs/HOLES.md), each escape of the report in one of them
+expect_exit 0 "SARIF 2.1.0 structure" -- "$PY" "$SRC/tests/check_sarif.py" "$WORK/rep/report.sarif" "$nholes"
+expect_exit 0 "JSON report" -- "$PY" -c "import json,sys; r=json.load(open(sys.argv[1])); assert r['verdict']=='fail' and len(r['cases'])==$ncases and sum(c['blocked'] for c in r['cases'])==$nblocked; h={x['hole'] for x in r['holes']}; assert 3<=len(h)<len(r['escapes']) and all(e['hole'] in h for e in r['escapes']), h" "$WORK/rep/report.json"
+expect_exit 0 "SARIF: one result per hole" -- "$PY" -c "import json,sys; s=json.load(open(sys.argv[1])); r=s['runs'][0]['results']; assert len(r)==$nholes and len({x['partialFingerprints']['gatecrashHole/v1'] for x in r})==len(r)" "$WORK/rep/report.sarif"
 grep -q "FAIL" "$WORK/rep/report.md" && ok || fail "Markdown verdict"
+grep -q "^## Holes ([0-9]*)" "$WORK/rep/report.md" && ok || fail "Markdown: the holes section"
 
 expect_exit 0 "gate on the allow-everything policy" -- "$GC" gate "$SRC/targets/station-1.5.0-allow-all" \
   --time 30 --runs 1500 --seed 3 --report "$WORK/rep2" --out "$WORK/camp2"

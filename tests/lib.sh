@@ -86,3 +86,17 @@ blocked_here() {
     [[ ,$vers, == *,$PYVER,* ]] && echo "$path"
   done <"$SRC/tests/fixtures/version-specific.txt"
 }
+
+# test_venv: VENV=$BIN/test-venv, a venv of $PY with the pinned Python test tools
+# (pytest, from PyPI), made once under a lock; when it is there nothing is fetched.
+PYTEST_PIN=8.3.4
+VENV=$BIN/test-venv
+test_venv() {
+  (
+    flock 9
+    "$VENV/bin/python" -c 'import sys, pytest; sys.exit(pytest.__version__ != sys.argv[1])' "$PYTEST_PIN" 2>/dev/null && exit 0
+    rm -rf "$VENV"
+    "$PY" -m venv "$VENV" && "$VENV/bin/pip" install -q --disable-pip-version-check "pytest==$PYTEST_PIN"
+  ) 9>"$BIN/test-venv.lock" >"$WORK/venv.log" 2>&1 && ok ||
+    { fail "cannot make the test venv ($VENV, pytest==$PYTEST_PIN; python3-venv: bash ci/install-deps.sh)"; sed 's/^/    /' "$WORK/venv.log" | tail -5 >&2; return 1; }
+}

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ci/nightly.sh on station-1.5.0, bounded (--runs, fixed seed, one job; --time is only a
-# cap): with a clean escapes folder it exits 1 and writes report.md/.json/.sarif, campaign.png
+# cap): with a clean escapes folder it exits 1 and writes report.md/.json/.sarif/.html, campaign.png
 # and the merged corpus; the same night again with the escapes it saved in place finds
 # only known escapes and exits 0.  10,000 inputs: from these seeds the first escape comes
 # after 58 to about 4,100 inputs, by seed (and by build: trajectories are chaotic).  The
@@ -14,7 +14,7 @@ nightly() { # nightly REPORT CORPUS
 }
 expect_exit 1 "first night, clean escapes folder: new escapes" -- nightly report1 corpus1
 expect_grep "NEW escape signature" "first night says what is new"
-for f in report.md report.json report.sarif campaign.png triage.log new-escapes.txt; do
+for f in report.md report.json report.sarif report.html campaign.png triage.log new-escapes.txt; do
   [[ -s $WORK/report1/$f ]] && ok || fail "first night did not write $f"
 done
 [[ $(head -c 8 "$WORK/report1/campaign.png" | od -An -tx1 | tr -d ' \n') == 89504e470d0a1a0a ]] && ok || fail "campaign.png is not a PNG"
@@ -26,13 +26,21 @@ grep -q '^## Nightly campaign' "$WORK/report1/report.md" && ok || fail "report.m
   { fail "report.sarif does not check"; cat "$WORK/out" >&2; }
 [[ $(ls "$WORK/corpus1" | wc -l) -gt $(ls "$SRC/corpus" | wc -l) ]] && ok || fail "the merged corpus is not bigger than the seeds"
 
+grep -q '<svg id="progress"' "$WORK/report1/report.html" && ok || fail "report.html lacks the campaign's chart"
+grep -q 'No previous report' "$WORK/report1/report.html" && ok || fail "report.html of a first night compares with something"
+
 # again, the same night (same seeds, seed and budget: a bounded one-job campaign is
-# deterministic) with the saved escapes in place: everything it finds is known, exit 0
+# deterministic) with the saved escapes in place: everything it finds is known, exit 0;
+# its report folder holds the first night's report.json, so report.html shows no change
+mkdir -p "$WORK/report2" && cp "$WORK/report1/report.json" "$WORK/report2/"
 expect_exit 0 "second night, escapes in place: nothing new" -- nightly report2 corpus2
 expect_grep "nothing new" "second night says nothing new"
 grep -qE "0 new, [1-9][0-9]* known" "$WORK/report2/triage.log" && ok || fail "second night: the escapes are not all known"
 [[ -f $WORK/report2/report.md && ! -s $WORK/report2/new-escapes.txt ]] && ok || fail "second night: report or new list"
 [[ $(ls "$WORK/esc"/*.chain | wc -l) -eq $n_cases ]] && ok || fail "second night saved more cases"
+[[ -s $WORK/report2/previous-report.json ]] && ok || fail "second night did not keep the previous report.json"
+grep -qE '<p id="changes">0 new, 0 fixed, [1-9][0-9]* still open' "$WORK/report2/report.html" && ok ||
+  fail "second night's report.html: not every hole still open ($(grep -o '<p id="changes">[^<]*' "$WORK/report2/report.html"))"
 
 # triage only: crash inputs from elsewhere (ClusterFuzz testcases), nothing fuzzed
 crashes=$WORK/report1/campaign/run/crashes

@@ -3,18 +3,18 @@
 # a crash input is recorded with the chain the fuzzing process really ran, and the
 # campaign's live replay and triage run that; an input whose escape needs an earlier
 # input's state is named so in the summary; the minimizer keeps no step whose result rests
-# on the hash seed or addresses (the saved case's own reproducer reproduces it, and walks
+# on the hash seed or addresses (the runner reproduces the saved case, and walks
 # a set in the harness's order).  The gate
 # is tests/fixtures/unportable.  Bounded runs and replays only.
 source "$(dirname "$0")/lib.sh" "$@"
 T=$SRC/tests/fixtures/unportable
 HASHSEED="env PYTHONHASHSEED"
-# reproduces_under_any_seed CASE_DIR: the saved case's .py exits 1 under hash seeds 1, 2, 3
+# reproduces_under_any_seed CASE_DIR: the runner reproduces the saved case under hash seeds 1, 2, 3
 reproduces_under_any_seed() {
-  local py seed
-  py=$(ls "$1"/*.py 2>/dev/null | head -1)
+  local c seed
+  c=$(ls "$1"/*.chain 2>/dev/null | head -1)
   for seed in 1 2 3; do
-    expect_exit 1 "its reproducer, PYTHONHASHSEED=$seed" -- $HASHSEED=$seed "$PY" -s "${py:-/dev/null}" "$T/unportable_gate.py"
+    expect_exit 1 "the runner, PYTHONHASHSEED=$seed" -- $HASHSEED=$seed "$PY" -s "$SRC/escapes/reproduce.py" "${c:-/dev/null}" "$T/unportable_gate.py"
   done
 }
 

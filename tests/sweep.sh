@@ -4,21 +4,21 @@
 # policy, and no effect; saving through the triage writer; the release gate's --sweep-depth.
 source "$(dirname "$0")/lib.sh" "$@"
 ST=$SRC/targets/station-1.5.0
-"$GC" sweep "$ST" --depth 4 -q >"$WORK/a.txt" 2>/dev/null
-"$GC" sweep "$ST" --depth 4 -q >"$WORK/b.txt" 2>/dev/null
+"$GC" sweep "$ST" --depth 4 --by signature -q >"$WORK/a.txt" 2>/dev/null
+"$GC" sweep "$ST" --depth 4 --by signature -q >"$WORK/b.txt" 2>/dev/null
 cmp -s "$WORK/a.txt" "$WORK/b.txt" && ok || fail "two sweeps differ: $(diff "$WORK/a.txt" "$WORK/b.txt" | head -5)"
 grep -q "^spawn:" "$WORK/a.txt" && grep -q "^write:" "$WORK/a.txt" && ok || fail "grouped by capability"
 grep -qE "^  reach:spawn:os.system:modattr +subprocess.os.system$" "$WORK/a.txt" && ok || fail "the advisory's shortest chain"
 grep -qE "^[0-9]+ escape signature\(s\); [0-9]+ nodes, [0-9]+ edges; not expanded: [0-9]+ at the depth bound" "$WORK/a.txt" \
   && ok || fail "counts and bounds in the report"
-"$GC" sweep "$ST" --depth 3 -q --json >"$WORK/a.json" 2>/dev/null
-"$GC" sweep "$ST" --depth 3 -q --json >"$WORK/b.json" 2>/dev/null
+"$GC" sweep "$ST" --depth 3 --by signature -q --json >"$WORK/a.json" 2>/dev/null
+"$GC" sweep "$ST" --depth 3 --by signature -q --json >"$WORK/b.json" 2>/dev/null
 cmp -s "$WORK/a.json" "$WORK/b.json" && ok || fail "two JSON sweeps differ"
 
 # every signature the fuzzer saved is found, by a chain that is no longer
 for t in station-1.5.0 station-advisory-fix audit-gate; do
   depth=5
-  "$GC" sweep "$SRC/targets/$t" --depth $depth -q --json >"$WORK/sw-$t.json" 2>/dev/null
+  "$GC" sweep "$SRC/targets/$t" --depth $depth --by signature -q --json >"$WORK/sw-$t.json" 2>/dev/null
   "$GC" replay -q --json --expect escape "$SRC/targets/$t" "$SRC/escapes/$t" 2>/dev/null | grep '^{' >"$WORK/cases-$t.json"
   "$PY" - "$WORK/sw-$t.json" "$WORK/cases-$t.json" >"$WORK/cmp-$t.txt" <<'PY'
 import json, sys
@@ -39,7 +39,7 @@ done
 # nothing escapes, and nothing happens, when everything is allowed
 touch "$WORK/marker"
 expect_exit 0 "sweep of the allow-all target" -- traced -f -qq -e trace=execve,fork,vfork -o "$WORK/strace.log" \
-  "$GC" sweep "$SRC/targets/station-1.5.0-allow-all" --depth 4 -q
+  "$GC" sweep "$SRC/targets/station-1.5.0-allow-all" --depth 4 --by signature -q
 expect_grep "^0 escape signature" "no escape under allow-all"
 [[ $(grep -c 'execve(' "$WORK/strace.log") -eq 1 ]] && ! grep -qE '(^| )v?fork\(' "$WORK/strace.log" && ok \
   || fail "processes were started: $(grep -E 'execve|fork' "$WORK/strace.log" | head -3)"
@@ -47,10 +47,10 @@ changed=$(find "$SRC" -newer "$WORK/marker" -type f 2>/dev/null | grep -v "^$BIN
 [[ -z $changed ]] && ok || fail "files changed: $changed"
 
 # saving goes through the triage writer: confirmed, de-duplicated
-expect_exit 1 "sweep --save" -- "$GC" sweep "$ST" --depth 1 -q --save "$WORK/cases"
+expect_exit 1 "sweep --save" -- "$GC" sweep "$ST" --depth 1 --by signature -q --save "$WORK/cases"
 expect_grep "^saved to .*: [1-9][0-9]* new, 0 known, 0 not reproducible" "cases saved"
 expect_exit 0 "saved sweep cases replay" -- "$GC" replay -q --expect escape "$ST" "$WORK/cases"
-expect_exit 1 "sweep --save again" -- "$GC" sweep "$ST" --depth 1 -q --save "$WORK/cases"
+expect_exit 1 "sweep --save again" -- "$GC" sweep "$ST" --depth 1 --by signature -q --save "$WORK/cases"
 expect_grep "^saved to .*: 0 new, [1-9][0-9]* known" "nothing written twice"
 
 # a quote and a backslash in the target's name and policy still give valid JSON, the strings intact
@@ -59,7 +59,7 @@ cat >"$WORK/odd/target.json" <<JSON
 {"name": "odd\\"na\\\\me", "sandbox": "$ST/module_sandbox.py", "install": "install_restrictions", "module_id": "plugin",
  "requires": {"subprocess": false, "filesystem_writes": ["/nowhere/q\\"u\\\\ote/*"]}}
 JSON
-"$GC" sweep "$WORK/odd" --depth 1 -q --json >"$WORK/odd-sweep.json" 2>/dev/null
+"$GC" sweep "$WORK/odd" --depth 1 --by signature -q --json >"$WORK/odd-sweep.json" 2>/dev/null
 "$GC" replay -q --json "$WORK/odd" "$SRC/tests/fixtures/advisory" 2>/dev/null | grep '^{' >"$WORK/odd-replay.json"
 expect_exit 0 "JSON from a target named with a quote and a backslash" -- "$PY" - "$WORK/odd-sweep.json" "$WORK/odd-replay.json" <<'PY'
 import json, sys

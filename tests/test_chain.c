@@ -132,18 +132,5 @@ int main(void)
     lenient(";;;", 3, "");
     lenient("a.b(c).d", 8, "a.b.d");
 
-    /* the Python form of a chain names every step and checks it */
-    {
-        gc_strbuf sb;
-        gc_sb_init(&sb);
-        gc_chain_parse((const uint8_t *)"subprocess.os.#3()", 18, GC_PARSE_STRICT, &a, NULL);
-        gc_chain_print_python(&a, "    ", &sb);
-        CHECK(strstr(sb.data, "v = ns['subprocess']") && strstr(sb.data, "getattr(v, 'os')") &&
-                  strstr(sb.data, "_dirname(v, 3)") && strstr(sb.data, "_call(v)") &&
-                  strstr(sb.data, "_check(v, 'subprocess.os')"),
-              "python form:\n%s", sb.data);
-        gc_sb_free(&sb);
-    }
-
     return check_summary();
 }

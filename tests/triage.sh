@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Triage: noisy crash inputs minimize to the shortest known chain; cases are saved once,
-# replay in a fresh process, and their reproducers run with the build's CPython alone; a second run
+# replay in a fresh process, and the runner replays them with plain CPython alone; a second run
 # writes nothing; two runs at once lose nothing; garbage and non-reproducible inputs are
 # reported, never saved.
 source "$(dirname "$0")/lib.sh" "$@"
@@ -19,21 +19,27 @@ done
 cp "$WORK/triage-station-1.5.0.log" "$WORK/out"
 expect_grep "triage of 6 input\(s\) into .*: 5 new, 1 known, 0 not reproducible \(flaky\), 0 rejected" "station summary"
 
-# saved cases: header, strict replay in a fresh process, reproducer with the build's CPython alone
+# saved cases: header, strict replay in a fresh process, the runner with plain CPython alone;
+# the standalone reproducer only on request (--standalone)
 case=$WORK/esc/station-1.5.0/reach-spawn-os.system-via-modattr.chain
-[[ -f $case && -f ${case%.chain}.py ]] && ok || fail "case files for os.system via modattr"
+[[ -f $case && ! -e ${case%.chain}.py && -f $WORK/esc/station-1.5.0/target.json ]] && ok ||
+  fail "case files for os.system via modattr: the .chain and the folder's target.json, no .py"
 for key in target policy kind capability primitive signature python date found-by; do
   grep -q "^# $key: " "$case" && ok || fail "case header lacks $key"
 done
 grep -q '^# signature: reach:spawn:os.system:modattr$' "$case" && ok || fail "signature header"
 expect_exit 0 "saved cases still escape (fresh process)" -- "$GC" replay -q --expect escape "$SRC/targets/station-1.5.0" "$WORK/esc/station-1.5.0"
-for py in "$WORK"/esc/station-1.5.0/*.py; do
-  expect_exit 1 "reproducer $(basename "$py")" -- "$PY" -I "$py" "$SRC/targets/station-1.5.0/module_sandbox.py"
-  expect_grep "^ESCAPE reproduced: " "reproducer message $(basename "$py")"
+for c in "$WORK"/esc/station-1.5.0/*.chain; do
+  expect_exit 1 "runner on $(basename "$c")" -- "$PY" -I "$SRC/escapes/reproduce.py" "$c"
+  expect_grep "^ESCAPE reproduced: " "runner message $(basename "$c")"
 done
-expect_exit 0 "a reproducer against the fixed gate says blocked" -- "$PY" -I "${case%.chain}.py" "$SRC/targets/station-advisory-fix/module_sandbox.py"
+expect_exit 0 "standalone: triage --standalone" -- "$GC" triage "$SRC/targets/station-1.5.0" --standalone --out "$WORK/alone" "$case"
+py=$WORK/alone/$(basename "${case%.chain}").py
+expect_exit 1 "standalone reproducer, python alone" -- "$PY" -I "$py" "$SRC/targets/station-1.5.0/module_sandbox.py"
+expect_grep "^ESCAPE reproduced: reach spawn os.system via subprocess.os.system" "standalone message"
+expect_exit 0 "a standalone reproducer against the fixed gate says blocked" -- "$PY" -I "$py" "$SRC/targets/station-advisory-fix/module_sandbox.py"
 expect_grep "^blocked" "blocked message"
-expect_exit 2 "a reproducer without its argument" -- "$PY" -I "${case%.chain}.py"
+expect_exit 2 "a standalone reproducer without its argument" -- "$PY" -I "$py"
 
 # a second run writes nothing
 snap() { (cd "$WORK/esc" && find . -type f -printf '%p %s %T@\n' | sort); }
@@ -52,7 +58,7 @@ cp "$FX"/station-1.5.0/constructed-noisy-sys-modules "$WORK/b/"
 wait
 n=$(ls "$WORK/conc"/*.chain | wc -l)
 [[ $n -eq 5 ]] && ok || fail "concurrent triage saved $n cases, want 5"
-[[ -z $(ls -A "$WORK/conc" | grep -vE '\.(chain|py)$') ]] && ok || fail "debris left: $(ls -A "$WORK/conc")"
+[[ -z $(ls -A "$WORK/conc" | grep -vE '(\.chain|^target\.json)$') ]] && ok || fail "debris left: $(ls -A "$WORK/conc")"
 new=$(cat "$WORK/ta.log" "$WORK/tb.log" | grep -c '^new ')
 [[ $new -eq 5 ]] && ok || fail "the two runs reported $new new cases, want 5 (each once)"
 expect_exit 0 "concurrently saved cases replay" -- "$GC" replay -q --expect escape "$SRC/targets/station-1.5.0" "$WORK/conc"

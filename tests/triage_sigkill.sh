@@ -31,7 +31,7 @@ killed=$(ls "$WORK/cases"/*.chain 2>/dev/null | wc -l)
 for f in "$WORK/cases"/*; do
   case $f in
     *.chain) "$GC" replay -q --expect escape "$T" "$f" >/dev/null 2>&1 && ok || fail "$(basename "$f") is not a whole case";;
-    *.py) ok;;
+    */target.json) ok;;
     *) fail "a visible file that is no case: $(basename "$f")";;
   esac
 done
@@ -45,7 +45,7 @@ got=$(grep -h '^# signature: ' "$WORK/cases"/*.chain | sort)
 [[ "$got" == "$expected" ]] && ok || { fail "cases after kill + rerun differ from an uninterrupted run"; diff <(echo "$expected") <(echo "$got") >&2; }
 dups=$(printf '%s\n' "$got" | uniq -d | wc -l)
 [[ $dups -eq 0 ]] && ok || fail "$dups signatures saved twice"
-for f in "$WORK/cases"/*.chain; do [[ -f "${f%.chain}.py" ]] && ok || fail "$(basename "$f") has no reproducer"; done
+[[ -f $WORK/cases/target.json ]] && ok || fail "the case folder has no target.json for the runner"
 left=$(find "$WORK/cases" -name '.*' -type f | wc -l)
 [[ $left -eq 0 ]] && ok || fail "$left hidden leftovers after the second run"
 expect_exit 0 "the folder replays as cases" -- "$GC" replay -q --expect escape "$T" "$WORK/cases"

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "holes.h"
 #include "replay.h"
 #include "report.h"
 #include "sweep.h"
@@ -100,7 +101,7 @@ static int fuzz(gc_target *t, const gc_gate_opts *o, gate_run *g)
     if (rc)
         return rc;
     g->fuzzed = 1;
-    gc_campaign_print_table(&g->fr, t->spec.name);
+    gc_holes_campaign_table(t, &g->fr, t->spec.name, 30);
     return 0;
 }
 
@@ -110,6 +111,7 @@ static int sweep(gc_target *t, const gc_gate_opts *o, gate_run *g)
     fprintf(stderr, "gatecrash: gate %s: sweeping to depth %ld\n", t->spec.name, o->sweep_depth);
     gc_sweep_opts swo = {.depth = (int)o->sweep_depth, .max_nodes = 2000000, .quiet = 1};
     gc_sweep_stats sst;
+    gc_holes_sweep_setup(&swo, t, NULL); /* its escapes carry their holes, for the report */
     int rc = gc_sweep(t, &swo, &sst);
     if (!rc)
         g->nsw = gc_sweep_findings(&g->swf);
@@ -121,14 +123,18 @@ static int verdict(gc_target *t, const gc_gate_opts *o, int ncases, const gate_r
 {
     gc_rm_tree(o->scratch);
     gc_gate_report rep = {t, o->escapes_dir, g->results, ncases, g->fuzzed ? &g->fr : NULL, o->fuzz->seconds,
-                          o->sweep_depth, g->swf, g->nsw, 0};
+                          o->sweep_depth, g->swf, g->nsw, 0, NULL, NULL};
     rep.pass = g->still == 0 && g->bad == 0 && (!g->fuzzed || g->fr.nfound == 0) && g->nsw == 0;
+    char progress[PATH_MAX + 16];
+    snprintf(progress, sizeof progress, "%s/progress.tsv", o->fuzz->out ? o->fuzz->out : "");
+    rep.progress = o->progress ? o->progress : g->fuzzed ? progress : NULL;
+    rep.previous = o->previous;
     if (gc_report_write(&rep, o->report_dir, o->base) != 0) {
         gc_die_msg("cannot write the report into %s: %s", o->report_dir, strerror(errno));
         return GC_EXIT_HARNESS;
     }
     printf("gate %s: %s — %d of %d saved case(s) still escape, %d escape(s) found by fuzzing, %d by the sweep; "
-           "report: %s/report.{md,json,sarif}\n",
+           "report: %s/report.{md,json,sarif,html}\n",
            t->spec.name, rep.pass ? "PASS" : "FAIL", g->still, ncases, g->fuzzed ? g->fr.nfound : 0, g->nsw,
            o->report_dir);
     return g->bad ? GC_EXIT_USAGE : rep.pass ? GC_EXIT_OK : GC_EXIT_ESCAPE;

@@ -12,11 +12,13 @@
 
 typedef struct {
     const char *escapes_dir;      /* the saved cases (absolute) */
-    const char *report_dir;       /* report.{md,json,sarif} (absolute) */
+    const char *report_dir;       /* report.{md,json,sarif,html} (absolute) */
     const char *base;             /* SARIF paths are relative to it when inside it */
     const gc_campaign_opts *fuzz; /* seconds 0: no fuzzing */
     long sweep_depth;             /* 0: no sweep */
     const char *scratch;          /* the replays' scratch folder: removed before the report */
+    const char *progress;         /* report.html's chart (NULL: this run's OUT/progress.tsv) */
+    const char *previous;         /* the previous report.json (NULL: none) */
 } gc_gate_opts;
 
 /* The saved cases: the *.chain files in 'dir', none when there is no such folder unless

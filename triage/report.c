@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "fsutil.h"
+#include "holes.h"
 #include "triage.h"
 #include "xalloc.h"
 
@@ -16,6 +17,7 @@
 typedef struct {
     const char *source; /* "case FILE" or "fuzzing" */
     const char *kind, *cap, *prim, *sig, *chain;
+    const char *hole;   /* "" when not named */
 } escape_view;
 
 /* Every escape in the report, cases first. */
@@ -25,19 +27,51 @@ static int escapes_of(const gc_gate_report *r, escape_view *out, int max)
     for (int i = 0; i < r->ncases && n < max; i++)
         if (r->cases[i].escaped)
             out[n++] = (escape_view){r->cases[i].file, r->cases[i].kind, r->cases[i].cap, r->cases[i].prim,
-                                     r->cases[i].signature, r->cases[i].chain};
+                                     r->cases[i].signature, r->cases[i].chain, ""};
     for (int i = 0; r->fuzz && i < r->fuzz->nfound && n < max; i++) {
         const gc_finding *f = &r->fuzz->found[i];
-        out[n++] = (escape_view){"fuzzing", f->kind, f->cap, f->prim, f->sig, f->chain};
+        out[n++] = (escape_view){"fuzzing", f->kind, f->cap, f->prim, f->sig, f->chain, f->hole};
     }
     for (int i = 0; i < r->nsweep && n < max; i++) {
         const gc_finding *f = &r->sweep[i];
-        out[n++] = (escape_view){"sweep", f->kind, f->cap, f->prim, f->sig, f->chain};
+        out[n++] = (escape_view){"sweep", f->kind, f->cap, f->prim, f->sig, f->chain, f->hole};
     }
     return n;
 }
 
-static void markdown(const gc_gate_report *r, const escape_view *e, int ne, gc_strbuf *md)
+/* Every escape as a finding with its hole (a saved case's named by running its chain
+ * again), grouped: one row per hole.  The findings are malloc'd into *f (caller frees). */
+static int hole_rows(const gc_gate_report *r, escape_view *e, int ne, gc_finding **f, gc_hole_row **rows)
+{
+    *f = gc_xcalloc((size_t)ne + 1, sizeof **f);
+    for (int i = 0; i < ne; i++) {
+        gc_finding *x = &(*f)[i];
+        snprintf(x->sig, sizeof x->sig, "%s", e[i].sig);
+        snprintf(x->chain, sizeof x->chain, "%s", e[i].chain);
+        snprintf(x->kind, sizeof x->kind, "%s", e[i].kind);
+        snprintf(x->cap, sizeof x->cap, "%s", e[i].cap);
+        snprintf(x->prim, sizeof x->prim, "%s", e[i].prim);
+        snprintf(x->hole, sizeof x->hole, "%s", e[i].hole);
+        if (!x->hole[0]) /* a saved case: its chain run again (that touches the namespace, not the target) */
+            gc_holes_name_findings((gc_target *)r->t, x, 1);
+        e[i].hole = x->hole;
+    }
+    return gc_holes_group(*f, ne, rows);
+}
+
+static void markdown_holes(const gc_hole_row *h, int nh, gc_strbuf *md)
+{
+    gc_sb_printf(md, "## Holes (%d)\n\nOne row per hole (docs/HOLES.md), by capability then hole.\n\n"
+                     "| hole | capability | primitives | signatures | closable by the gate | shortest chain |\n"
+                     "|---|---|---|---|---|---|\n", nh);
+    for (int i = 0; i < nh; i++)
+        gc_sb_printf(md, "| `%s` | %s | %d | %d | %s | `%s` |\n", h[i].hole, h[i].caps, h[i].nprims, h[i].nsigs,
+                     h[i].closable ? "yes" : "no", h[i].chain);
+    gc_sb_puts(md, "\n");
+}
+
+static void markdown(const gc_gate_report *r, const escape_view *e, int ne, const gc_hole_row *h, int nh,
+                     gc_strbuf *md)
 {
     char policy[512];
     gc_policy_describe(&r->t->policy, policy, sizeof policy);
@@ -57,11 +91,14 @@ static void markdown(const gc_gate_report *r, const escape_view *e, int ne, gc_s
     if (r->sweep_depth > 0)
         gc_sb_printf(md, "- sweep to depth %ld: %d escape signature(s)\n", r->sweep_depth, r->nsweep);
     gc_sb_puts(md, "\n");
+    if (nh)
+        markdown_holes(h, nh, md);
     if (ne) {
-        gc_sb_puts(md, "## Escapes\n\n| source | kind | capability | primitive | chain |\n|---|---|---|---|---|\n");
+        gc_sb_puts(md, "## Escapes by signature\n\n| source | kind | capability | primitive | hole | chain |\n"
+                       "|---|---|---|---|---|---|\n");
         for (int i = 0; i < ne; i++)
-            gc_sb_printf(md, "| %s | %s | %s | `%s` | `%s` |\n", e[i].source, e[i].kind, e[i].cap, e[i].prim,
-                         e[i].chain);
+            gc_sb_printf(md, "| %s | %s | %s | `%s` | `%s` | `%s` |\n", e[i].source, e[i].kind, e[i].cap,
+                         e[i].prim, e[i].hole, e[i].chain);
         gc_sb_puts(md, "\n");
     }
     if (r->ncases) {
@@ -72,7 +109,7 @@ static void markdown(const gc_gate_report *r, const escape_view *e, int ne, gc_s
     }
 }
 
-static cJSON *json_report(const gc_gate_report *r, const escape_view *e, int ne)
+static cJSON *json_report(const gc_gate_report *r, const escape_view *e, int ne, const gc_hole_row *h, int nh)
 {
     char policy[512], date[32];
     gc_policy_describe(&r->t->policy, policy, sizeof policy);
@@ -105,15 +142,11 @@ static cJSON *json_report(const gc_gate_report *r, const escape_view *e, int ne)
     cJSON *sw = cJSON_AddObjectToObject(j, "sweep");
     cJSON_AddNumberToObject(sw, "depth", (double)r->sweep_depth);
     cJSON_AddNumberToObject(sw, "escapes", r->nsweep);
+    cJSON_AddItemToObject(j, "holes", gc_holes_json(h, nh));
     cJSON *esc = cJSON_AddArrayToObject(j, "escapes");
     for (int i = 0; i < ne; i++) {
-        cJSON *x = cJSON_CreateObject();
+        cJSON *x = gc_escape_row_json(e[i].sig, e[i].hole, e[i].kind, e[i].cap, e[i].prim, e[i].chain);
         cJSON_AddStringToObject(x, "source", e[i].source);
-        cJSON_AddStringToObject(x, "kind", e[i].kind);
-        cJSON_AddStringToObject(x, "capability", e[i].cap);
-        cJSON_AddStringToObject(x, "primitive", e[i].prim);
-        cJSON_AddStringToObject(x, "signature", e[i].sig);
-        cJSON_AddStringToObject(x, "chain", e[i].chain);
         cJSON_AddItemToArray(esc, x);
     }
     return j;
@@ -195,7 +228,32 @@ static cJSON *sarif_result(const escape_view *e, const char *uri, const char *po
     return res;
 }
 
-static cJSON *sarif_report(const gc_gate_report *r, const escape_view *e, int ne, const char *base)
+/* One result per hole: the rule of its shortest chain's escape, the hole as fingerprint. */
+static cJSON *sarif_hole_result(const gc_hole_row *h, const escape_view *e, int ne, const char *uri,
+                                const char *policy)
+{
+    int k = 0;
+    while (k < ne - 1 && strcmp(e[k].hole, h->hole) != 0)
+        k++;
+    escape_view v = e[k];
+    v.chain = h->chain;
+    cJSON *res = sarif_result(&v, uri, policy);
+    char msg[2400], advice[400];
+    gc_hole_advice(h->hole, advice, sizeof advice);
+    snprintf(msg, sizeof msg, "Sandbox hole `%s` (%s): handler code reaches %d forbidden primitive(s) through it "
+             "(%d signature(s)), shortest chain: %s. Closing it: %s.", h->hole, h->caps, h->nprims, h->nsigs, h->chain,
+             advice);
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(res, "message"), "text", cJSON_CreateString(msg));
+    cJSON_AddStringToObject(cJSON_GetObjectItem(res, "partialFingerprints"), "gatecrashHole/v1", h->hole);
+    cJSON *props = cJSON_GetObjectItem(res, "properties");
+    cJSON_AddStringToObject(props, "hole", h->hole);
+    cJSON_AddStringToObject(props, "primitives", h->prims);
+    cJSON_AddBoolToObject(props, "closable", h->closable);
+    return res;
+}
+
+static cJSON *sarif_report(const gc_gate_report *r, const escape_view *e, int ne, const gc_hole_row *h, int nh,
+                           const char *base)
 {
     char policy[512];
     gc_policy_describe(&r->t->policy, policy, sizeof policy);
@@ -220,8 +278,8 @@ static cJSON *sarif_report(const gc_gate_report *r, const escape_view *e, int ne
     cJSON_AddStringToObject(driver, "version", GATECRASH_VERSION);
     sarif_rules(driver);
     cJSON *results = cJSON_AddArrayToObject(run, "results");
-    for (int i = 0; i < ne; i++)
-        cJSON_AddItemToArray(results, sarif_result(&e[i], uri, policy));
+    for (int i = 0; i < nh; i++)
+        cJSON_AddItemToArray(results, sarif_hole_result(&h[i], e, ne, uri, policy));
     return s;
 }
 
@@ -240,21 +298,28 @@ int gc_report_write(const gc_gate_report *r, const char *dir, const char *base)
     int max = r->ncases + (r->fuzz ? r->fuzz->nfound : 0) + r->nsweep + 1;
     escape_view *e = gc_xcalloc((size_t)max, sizeof *e);
     int ne = escapes_of(r, e, max);
+    gc_finding *f;
+    gc_hole_row *h;
+    int nh = hole_rows(r, e, ne, &f, &h);
     gc_strbuf md;
     gc_sb_init(&md);
-    markdown(r, e, ne, &md);
+    markdown(r, e, ne, h, nh, &md);
     char path[4200];
     snprintf(path, sizeof path, "%s/report.md", dir);
     int rc = gc_write_atomic(path, md.data, md.len, 0);
     gc_sb_free(&md);
-    cJSON *j = json_report(r, e, ne);
-    cJSON *s = sarif_report(r, e, ne, base);
+    cJSON *j = json_report(r, e, ne, h, nh);
+    cJSON *s = sarif_report(r, e, ne, h, nh, base);
     if (rc == 0)
         rc = write_json(dir, "report.json", j);
     if (rc == 0)
         rc = write_json(dir, "report.sarif", s);
+    if (rc == 0)
+        rc = gc_report_html(r, f, ne, h, nh, dir);
     cJSON_Delete(j);
     cJSON_Delete(s);
     free(e);
+    free(f);
+    free(h);
     return rc;
 }

@@ -1,9 +1,12 @@
 /* report.h — the release gate's reports: Markdown for people, JSON for scripts, SARIF
- * 2.1.0 for code-scanning interfaces (one result per escape, with its chain). */
+ * 2.1.0 for code-scanning interfaces (one result per escape, with its chain), and
+ * report.html, one self-contained page (report_html.c): the holes, the campaign's progress
+ * as an inline chart, the sweep's figures, what changed since the previous report. */
 #ifndef GATECRASH_REPORT_H
 #define GATECRASH_REPORT_H
 
 #include "campaign.h"
+#include "holes.h"
 
 typedef struct {
     char file[256];      /* case file name */
@@ -25,10 +28,16 @@ typedef struct {
     const gc_finding *sweep;        /* its escapes */
     int nsweep;
     int pass;
+    const char *progress;           /* the campaign's progress.tsv (campaign.h), or NULL */
+    const char *previous;           /* the previous report.json, for what changed, or NULL */
 } gc_gate_report;
 
-/* Write report.md, report.json and report.sarif into 'dir' (atomically).  Paths in SARIF
+/* Write report.md, report.json, report.sarif and report.html into 'dir' (atomically).  Paths in SARIF
  * are relative to 'base' when inside it.  0 or -1 with errno. */
 int gc_report_write(const gc_gate_report *r, const char *dir, const char *base);
+/* report.html into 'dir' (atomically) from the report, its escapes as findings with their
+ * holes (f, nf) and their rows (h, nh).  0 or -1 with errno.  gc_report_write calls it. */
+int gc_report_html(const gc_gate_report *r, const gc_finding *f, int nf, const gc_hole_row *h, int nh,
+                   const char *dir);
 
 #endif

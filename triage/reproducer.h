@@ -1,16 +1,27 @@
-/* reproducer.h — the standalone Python reproducer of an escape case.
+/* reproducer.h — what a saved case needs to be replayed with plain CPython.
  *
- * Owns: writing a plain-Python script, like the advisory's reproduction, that a gate's
- * maintainers can run with nothing but its CPython: it captures the real primitive, imports
- * the gate module from the path given on its command line, installs it as the host does,
- * walks the chain step by step in a frame whose globals are the namespace, and exits 1 with
- * a clear message when the escape reproduces (0 when blocked, 2 on bad usage).  It never
- * spawns or writes: it stops at the primitive, and its own audit hook refuses effects. */
+ * Owns: the runner's tables (_tables.py: the audit events of the effect oracle, oracle.c,
+ * and the primitives of oracle_table.c, as Python literals, so the runner and the harness
+ * cannot drift apart), the target.json written beside a folder of cases (the target with
+ * its sandbox relative to that folder, for the runner), and the standalone reproducer
+ * written on request (triage --standalone): the runner, escapes/reproduce.py (built into
+ * this program), with the tables, the case and its target inlined.  The runner imports the
+ * gate module, installs it as the host does, walks the chain in a frame whose globals are
+ * the namespace, and exits 1 when the escape reproduces (0 when blocked, 2 on bad usage);
+ * it never spawns or writes. */
 #ifndef GATECRASH_REPRODUCER_H
 #define GATECRASH_REPRODUCER_H
 
 #include "eval.h"
 
-void gc_reproducer_write(const gc_target *t, const gc_chain *chain, const gc_outcome *o, gc_strbuf *out);
+/* The text of _tables.py. */
+void gc_reproducer_tables(gc_strbuf *out);
+
+/* The standalone script of the case whose .chain text is 'case_text'. */
+void gc_reproducer_write(const gc_target *t, const char *case_text, const char *signature, gc_strbuf *out);
+
+/* 'dir'/target.json for the runner: spec 's' with its sandbox relative to 'dir' (written
+ * atomically, only when it changed).  0, or an exit code with a message in err. */
+int gc_reproducer_case_target(const gc_target_spec *s, const char *dir, char *err, size_t errlen);
 
 #endif

@@ -106,7 +106,7 @@ int gc_case_known(const char *dir, const char *signature)
     return known;
 }
 
-/* Does the case's own reproducer reproduce it in plain CPython (GATECRASH_PYTHON), under
+/* Does the case's standalone reproducer reproduce it in plain CPython (GATECRASH_PYTHON), under
  * two hash seeds other than the harness's (interp.c fixes 0) and that interpreter's own
  * address layout?  An escape that rests on address or hash order (set.pop(), a set's
  * [#K]) holds in the harness's processes and not there: it is not a case.  Kinds the
@@ -128,9 +128,14 @@ static int portable(const gc_triage_opts *o, gc_target *t, const gc_chain *c, co
     }
     char probe[4096];
     snprintf(probe, sizeof probe, "%s/.reproducer.probe.%ld", o->outdir, (long)getpid());
-    gc_strbuf py;
+    gc_strbuf py, body;
     gc_sb_init(&py);
-    gc_reproducer_write(t, c, out, &py);
+    gc_sb_init(&body);
+    gc_sb_printf(&body, "# kind: %s\n# capability: %s\n# primitive: %s\n", gc_kind_name(out->escape.kind),
+                 gc_cap_name(out->escape.cap), out->escape.primitive);
+    gc_chain_print(c, &body);
+    gc_reproducer_write(t, body.data, out->signature, &py);
+    gc_sb_free(&body);
     int ok = gc_write_atomic(probe, py.data, py.len, 0) == 0;
     static const char *seeds[] = {"PYTHONHASHSEED=1", "PYTHONHASHSEED=2"};
     for (int i = 0; ok && i < 2; i++) {
@@ -235,6 +240,12 @@ void gc_triage_save(gc_target *t, const gc_triage_opts *o, const gc_chain *bestp
                     const char *base, const gc_min_stats *stp, gc_triage_summary *sum)
 {
     gc_clean_stale(o->outdir);
+    char err[4096];
+    if (gc_reproducer_case_target(&t->spec, o->outdir, err, sizeof err)) {
+        printf("error     %s: %s\n", base, err);
+        sum->flaky++;
+        return;
+    }
     gc_strbuf text;
     gc_sb_init(&text);
     gc_chain_print_oneline(bestp, &text);
@@ -271,11 +282,15 @@ void gc_triage_save(gc_target *t, const gc_triage_opts *o, const gc_chain *bestp
         gc_sb_free(&text);
         return;
     }
-    /* 4. save: reproducer first (replaceable), then the case itself, exclusively */
+    /* 4. save: the standalone reproducer first when asked for (replaceable), then the case
+     *    itself, exclusively */
     gc_strbuf py;
     gc_sb_init(&py);
-    gc_reproducer_write(t, bestp, outp, &py);
-    int saved = gc_write_atomic(py_path, py.data, py.len, 0) == 0 && chmod(py_path, 0755) == 0;
+    int saved = 1;
+    if (o->standalone) {
+        gc_reproducer_write(t, body.data, outp->signature, &py);
+        saved = gc_write_atomic(py_path, py.data, py.len, 0) == 0 && chmod(py_path, 0755) == 0;
+    }
     if (saved && gc_write_atomic(chain_path, body.data, body.len, 1) != 0) {
         if (errno == EEXIST) {
             printf("known     %s: %s  %s (saved meanwhile by another run)\n", base, outp->signature, text.data);

@@ -3,7 +3,8 @@
  * Owns: for each crash input, after its chain and a fresh-process confirmation (replay.h),
  * chain-level minimization,
  * de-duplication by signature against the case folder, and the atomic writing of the case
- * (<slug>.chain with its '#' header, <slug>.py reproducer).  Also reading a case folder's
+ * (<slug>.chain with its '#' header; <slug>.py, the standalone reproducer, on request) and of the
+ * folder's target.json for the reproducer runner (reproducer.h).  Also reading a case folder's
  * known signatures, which the release gate and the campaign scripts share. */
 #ifndef GATECRASH_TRIAGE_H
 #define GATECRASH_TRIAGE_H
@@ -23,6 +24,7 @@ typedef struct {
     const char *outdir;         /* escapes/<target> */
     const char *found_by;       /* "libFuzzer", "AFL++", "sweep", … for the header */
     int quiet;
+    int standalone;             /* also write <slug>.py, the standalone reproducer */
 } gc_triage_opts;
 
 /* Triage one crash input; prints one line about it and updates the summary. */

@@ -1,0 +1,403 @@
+#!/usr/bin/env python3
+"""gatecrash's reproducer: replay a saved escape case against a gate with plain CPython.
+
+Usage: python3 reproduce.py CASE.chain [GATE_MODULE.py]
+    GATE_MODULE.py defaults to the "sandbox" of the target.json beside the case (a path
+    relative to that folder); the requires block and install entries come from it too.
+Exit status: 1 when the escape reproduces, 0 when the gate blocks it, 2 on bad usage, an
+unreadable case or a gate that does not load.
+
+It imports the gate module from its path, installs it into a fresh namespace as the host
+does, walks the chain step by step in a frame whose globals are the namespace, and checks
+every value against the real primitive, captured before any gate code runs.  Nothing is
+spawned or written: the chain stops at the primitive, and an audit hook refuses any spawn or
+write the chain attempts.  The tables (audit events, primitives) are _tables.py beside this
+file, written by gatecrash from the harness's own (`gatecrash triage --tables FILE`); a
+standalone reproducer (`gatecrash triage --standalone`) is this file with the tables and
+the case inlined.  pytest: conftest.py beside this file collects every case.
+"""
+import ast
+import builtins
+import fnmatch
+import importlib
+import importlib.util
+import json
+import os
+import re
+import sys
+import types
+
+sys.dont_write_bytecode = True  # leave the gate's folder as it was: no __pycache__
+
+if 'SPAWN_EVENTS' not in globals():  # a standalone reproducer has them inlined above
+    _spec = importlib.util.spec_from_file_location(
+        '_gatecrash_tables', os.path.join(os.path.dirname(os.path.abspath(__file__)), '_tables.py'))
+    _tables = importlib.util.module_from_spec(_spec)
+    _spec.loader.exec_module(_tables)
+    SPAWN_EVENTS, NET_EVENTS, WRITE_EVENTS = _tables.SPAWN_EVENTS, _tables.NET_EVENTS, _tables.WRITE_EVENTS
+    PRIMITIVES = _tables.PRIMITIVES
+
+
+class BadCase(Exception):
+    pass
+
+
+# --- the case: its '#' header and the chain language (harness/chain.h) ---------------------
+
+_TOKEN = re.compile(r"""\s*(?:(?P<str>'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")|(?P<int>-?\d+)"""
+                    r"""|(?P<name>[A-Za-z_][A-Za-z0-9_]*)|(?P<op>\.\#|\[\#|\[@|[.\[\]()@,;#]))""")
+
+
+def _tokens(line):
+    pos, out = 0, []
+    while pos < len(line) and line[pos:].strip():
+        m = _TOKEN.match(line, pos)
+        if not m:
+            raise BadCase(f'cannot read {line[pos:]!r}')
+        kind = m.lastgroup
+        text = m.group(kind)
+        if kind == 'op' and text == '#':
+            break  # a comment
+        out.append((kind, text, m.end()))
+        pos = m.end()
+    return out
+
+
+def _arg(tok):
+    kind, text, _ = tok
+    if kind == 'str':
+        return ast.literal_eval(text)
+    if kind == 'int':
+        return int(text)
+    if kind == 'name' and text in ('None', 'True', 'False'):
+        return {'None': None, 'True': True, 'False': False}[text]
+    raise BadCase(f'not a literal: {text}')
+
+
+def _expect(toks, i, text):
+    if i >= len(toks) or toks[i][1] != text:
+        raise BadCase(f'expected {text!r}')
+    return i + 1
+
+
+def _trailer(toks, i):
+    """(trailer, next index): ('attr', n) ('item', key) ('call', args) ('dir', k) ('nth', k) ('named', n)."""
+    kind, text, _ = toks[i]
+    if text == '.':
+        return ('attr', toks[i + 1][1]), i + 2
+    if text in ('.#', '[#'):
+        k = int(toks[i + 1][1])
+        return (('dir', k), i + 2) if text == '.#' else (('nth', k), _expect(toks, i + 2, ']'))
+    if text == '[@':
+        name = toks[i + 1][1]
+        j = i + 2
+        while j + 1 < len(toks) and toks[j][1] == '.':  # a dotted __qualname__
+            name += '.' + toks[j + 1][1]
+            j += 2
+        return ('named', name), _expect(toks, j, ']')
+    if text == '[':
+        return ('item', _arg(toks[i + 1])), _expect(toks, i + 2, ']')
+    if text == '(':
+        args, j = [], i + 1
+        while toks[j][1] != ')':
+            args.append(_arg(toks[j]))
+            j += 1
+            if toks[j][1] == ',':
+                j += 1
+        return ('call', args), j + 1
+    raise BadCase(f'unexpected {text!r}')
+
+
+def parse_chain(lines):
+    """[(source, root, [(trailer, source up to it)])], one per statement."""
+    stmts = []
+    for line in lines:
+        toks = _tokens(line)
+        i, start = 0, 0
+        while i < len(toks):
+            if toks[i][0] != 'name':
+                raise BadCase(f'a statement starts with a name, not {toks[i][1]!r}')
+            root, i, trailers = toks[i][1], i + 1, []
+            while i < len(toks) and toks[i][1] != ';':
+                try:
+                    t, i = _trailer(toks, i)
+                except IndexError:
+                    raise BadCase(f'incomplete statement: {line!r}') from None
+                trailers.append((t, line[start:toks[i - 1][2]].strip()))
+            stmts.append((line[start:toks[i - 1][2]].strip(), root, trailers))
+            if i < len(toks):
+                start, i = toks[i][2], i + 1
+    return stmts
+
+
+def parse_case(text):
+    """(header fields, statements) of a .chain file."""
+    header, lines = {}, []
+    for line in text.splitlines():
+        if line.startswith('#'):
+            key, sep, value = line[1:].partition(':')
+            if sep:
+                header.setdefault(key.strip(), value.strip())
+        elif line.strip():
+            lines.append(line)
+    for key in ('kind', 'capability', 'primitive'):
+        if key not in header:
+            raise BadCase(f'no "# {key}:" line in its header')
+    return header, parse_chain(lines)
+
+
+def real_primitive(name):
+    """The real object named 'name' ("os.system"), found by the harness's table."""
+    if name not in PRIMITIVES:
+        raise BadCase(f'{name} is not in the harness\'s table of primitives')
+    module, attr = PRIMITIVES[name]
+    v = importlib.import_module(module)
+    for part in attr.split('.'):
+        v = getattr(v, part)
+    return v
+
+
+# --- the gate, installed as the host does -------------------------------------------------
+
+def load(path):
+    path = os.path.abspath(path)
+    sys.path.insert(0, os.path.dirname(path))  # as the host has the gate's folder on sys.path
+    name = os.path.splitext(os.path.basename(path))[0]
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def install(gate, target):
+    ns = {}
+    req = json.loads(json.dumps(target['requires']))  # a fresh copy, as the host passes it
+    entries = target.get('entries', {})
+    module_id = target.get('module_id', 'plugin')
+    if target.get('install') == 'gates':
+        getattr(gate, entries.get('subprocess_gate', '_install_subprocess_gate'))(
+            ns, req.get('subprocess', True), module_id)
+        if 'filesystem_writes' in req:
+            getattr(gate, entries.get('filesystem_gate', '_install_filesystem_gate'))(
+                ns, req['filesystem_writes'], module_id)
+    else:
+        getattr(gate, entries.get('install_restrictions', 'install_restrictions'))(ns, req, module_id)
+    ns.setdefault('__builtins__', builtins.__dict__)  # as exec() gives handler code
+    return ns
+
+
+# --- the effect oracle: an audit hook that refuses and records -----------------------------
+
+class Run:
+    def __init__(self, header, requires):
+        self.kind, self.cap, self.prim = header['kind'], header['capability'], header['primitive']
+        self.requires = requires
+        # the real primitive, captured before any gate code runs
+        self.real = real_primitive(self.prim) if self.kind == 'reach' else None
+        self.in_chain = False
+        self.escaped = []
+        self.ns = None
+
+    def forbidden_path(self, p):
+        globs = self.requires.get('filesystem_writes')
+        if globs is None:
+            return False
+        if not isinstance(p, (str, bytes, os.PathLike)):
+            return True
+        p = os.path.abspath(os.fsdecode(p))
+        return not any(fnmatch.fnmatch(p, g) for g in globs)
+
+    def hook(self, event, args):
+        # Added after the gate is installed, so a gate's own audit hook refuses first.
+        # Whatever the policy, nothing is let through: this script never spawns or writes.
+        if not self.in_chain:
+            return
+        if event in SPAWN_EVENTS:
+            if self.requires.get('subprocess', True) is False:
+                self.escaped.append(f'effect spawn {event} {args[0]!r}' if args else event)
+            raise PermissionError(f'reproducer: {event} refused')
+        if event in NET_EVENTS:
+            if self.requires.get('network', True) is False:
+                self.escaped.append(f'effect network {event}')
+            raise PermissionError(f'reproducer: {event} refused')
+        if event in WRITE_EVENTS:
+            if event == 'sqlite3.connect' and args and args[0] in (':memory:', ''):
+                return
+            if event == 'open' and not _opens_for_writing(args[1], args[2]):
+                return
+            for i in WRITE_EVENTS[event]:
+                if i < len(args) and self.forbidden_path(args[i]):
+                    self.escaped.append(f'effect write {event} {args[i]!r}')
+            raise PermissionError(f'reproducer: {event} refused')
+
+    def same(self, v):
+        real = self.real
+        if v is real:
+            return True
+        code = getattr(real, '__code__', None)
+        if code is not None and getattr(v, '__code__', None) is code:
+            return True
+        try:
+            return type(v) is type(real) and bool(v == real)
+        except Exception:
+            return False
+
+    def check(self, v, where):
+        """The verdict line when value v reached by 'where' is an escape, else None."""
+        if self.kind == 'reach' and self.same(v):
+            return f'ESCAPE reproduced: reach {self.cap} {self.prim} via {where}'
+        if self.escaped:
+            return f'ESCAPE reproduced: {self.escaped[0]} via {where}'
+        return None
+
+
+def _opens_for_writing(mode, flags):
+    return (isinstance(mode, str) and any(c in mode for c in 'wax+')) or (
+        isinstance(flags, int) and bool(flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND)))
+
+
+# --- the chain's steps, with the evaluator's meaning (harness/eval.c) ----------------------
+
+_HANDLER = next(c for c in compile('def handler(f, a):\n    return f(*a)\n', '<handler>', 'exec').co_consts
+                if isinstance(c, types.CodeType))
+
+
+def _call(ns, v, args):
+    # Called from a frame whose globals are the namespace, as handler code runs;
+    # a call that raises yields its exception, so the chain can walk its traceback.
+    try:
+        return types.FunctionType(_HANDLER, ns)(v, tuple(args))
+    except BaseException as e:
+        return e
+
+
+def _set_key(x):
+    # the harness's order for set elements (eval.c sort_by_name): type, name, repr
+    t = type(x)
+    m = getattr(t, '__module__', 'builtins')
+    tp = t.__name__ if m == 'builtins' or t.__flags__ & 512 else f'{m}.{t.__name__}'
+    n = getattr(x, '__qualname__', None)
+    n = n if isinstance(n, str) else getattr(x, '__name__', None)
+    try:
+        r = repr(x)
+    except Exception:
+        r = ''
+    return tp, n if isinstance(n, str) else '', r
+
+
+def _items(v):
+    mapping = hasattr(v, 'keys') and hasattr(v, '__getitem__') and not isinstance(v, (list, tuple, str, bytes))
+    keys = list(v.keys() if mapping else v)[:4096]
+    if isinstance(v, (set, frozenset)):
+        keys.sort(key=_set_key)
+    return mapping, keys
+
+
+def _nth(v, k):
+    mapping, keys = _items(v)
+    x = keys[k % len(keys)]
+    return v[x] if mapping else x
+
+
+def _named(v, name):
+    mapping, keys = _items(v)
+    attr = '__qualname__' if '.' in name else '__name__'
+    for x in keys:
+        x = v[x] if mapping else x
+        if getattr(x, attr, None) == name:
+            return x
+    raise LookupError(f'no element named {name}')
+
+
+def step(ns, v, trailer):
+    kind, arg = trailer
+    if kind == 'attr':
+        return getattr(v, arg)
+    if kind == 'item':
+        return v[arg]
+    if kind == 'call':
+        return _call(ns, v, arg)
+    if kind == 'dir':
+        names = dir(v)
+        return getattr(v, names[arg % len(names)])
+    if kind == 'nth':
+        return _nth(v, arg)
+    return _named(v, arg)
+
+
+def walk(run, stmts):
+    """The verdict line of the first escaping step, or None."""
+    prev, done = None, ''  # the statements run so far, as the verdict names them
+    for source, root, trailers in stmts:
+        v = prev if root == '_' else run.ns[root]
+        verdict = run.check(v, done + root)
+        for trailer, where in trailers:
+            if verdict:
+                break
+            v = step(run.ns, v, trailer)
+            verdict = run.check(v, done + where)
+        if verdict:
+            return verdict
+        prev, done = v, done + source + '; '
+    return None
+
+
+# --- the command ---------------------------------------------------------------------------
+
+def replay(case_text, target, gate_path):
+    """(exit status, message): 1 reproduced, 0 blocked, 2 could not run."""
+    try:
+        header, stmts = parse_case(case_text)
+        run = Run(header, target['requires'])
+    except (BadCase, ImportError, AttributeError, KeyError) as e:
+        return 2, f'error: unreadable case: {e}'
+    try:
+        run.ns = install(load(gate_path), target)
+    except BaseException as e:  # exit 1 means 'reproduced': a gate that fails to load is not
+        return 2, f'error: the gate did not load: {type(e).__name__}: {e}'
+    sys.addaudithook(run.hook)
+    run.in_chain = True
+    try:
+        verdict = walk(run, stmts)
+    except Exception as e:
+        return 0, f'blocked: a step failed: {type(e).__name__}: {e}'
+    finally:
+        run.in_chain = False
+    return (1, verdict) if verdict else (0, 'blocked: the escape did not reproduce')
+
+
+def case_target(case_path):
+    """The target.json beside a case, its sandbox made absolute."""
+    folder = os.path.dirname(os.path.abspath(case_path))
+    with open(os.path.join(folder, 'target.json')) as f:
+        target = json.load(f)
+    target['sandbox'] = os.path.join(folder, target['sandbox'])
+    return target
+
+
+def main(argv):
+    if 'CASE_TEXT' in globals():  # standalone: the case and its target are inlined
+        if len(argv) != 1:
+            print(__doc__, file=sys.stderr)
+            return 2
+        text, target, gate = CASE_TEXT, json.loads(TARGET_JSON), argv[0]
+    else:
+        if len(argv) not in (1, 2):
+            print(__doc__, file=sys.stderr)
+            return 2
+        try:
+            with open(argv[0], encoding='utf-8') as f:
+                text = f.read()
+            target = case_target(argv[0])
+        except (OSError, ValueError, KeyError) as e:
+            print(f'error: cannot read the case or the target.json beside it: {e}', file=sys.stderr)
+            return 2
+        gate = argv[1] if len(argv) == 2 else target['sandbox']
+    code, message = replay(text, target, gate)
+    print(message, file=sys.stderr if code == 2 else sys.stdout)
+    return code
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))

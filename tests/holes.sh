@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Holes (docs/HOLES.md): the sweep and fuzzing name the same holes; one row per hole, each
+# with a chain; advise's cut, verified by sweep --close, and no hole of it can be dropped;
+# station-hardened leaves only holes a namespace gate cannot close.
+source "$(dirname "$0")/lib.sh" "$@"
+
+for t in station-1.5.0 station-advisory-fix; do
+  T=$SRC/targets/$t
+  # the sweep by hole: a handful of rows, each with a chain, sorted by capability then hole
+  "$GC" sweep "$T" --depth 4 -q --json >"$WORK/sw-$t.json" 2>/dev/null
+  expect_exit 0 "$t: sweep --json by hole" -- $PY - "$WORK/sw-$t.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+rows = j["holes"]
+assert 5 <= len(rows) <= 14, f"{len(rows)} holes"
+assert all(r["chain"] and r["primitives"] >= 1 and r["signatures"] >= 1 for r in rows), rows
+rank = {"spawn": 0, "write": 1, "network": 2}
+keys = [(rank[r["capabilities"].split("+")[0]], r["hole"]) for r in rows]
+assert keys == sorted(keys), keys
+assert {e["hole"] for e in j["escapes"]} == {r["hole"] for r in rows}
+PY
+  # the flat list stays: more signatures than holes
+  "$GC" sweep "$T" --depth 4 --by signature -q >"$WORK/out" 2>/dev/null
+  expect_grep "^[0-9]+ escape signature\(s\)" "$t: sweep --by signature"
+
+  # advise's cut, and its proof
+  "$GC" advise "$T" --depth 4 --json >"$WORK/adv-$t.json" 2>/dev/null
+  expect_exit 0 "$t: advise verifies" -- $PY -c "import json,sys; a=json.load(open(sys.argv[1])); assert a['verified'] and len(a['cut'])>=5 and all(not r['closable'] for r in a['not_closable']), a" "$WORK/adv-$t.json"
+  mapfile -t cut < <($PY -c "import json,sys; [print(r['hole']) for r in json.load(open(sys.argv[1]))['cut']]" "$WORK/adv-$t.json")
+  args=()
+  for h in "${cut[@]}"; do args+=(--close "$h"); done
+  "$GC" sweep "$T" --depth 4 -q --json "${args[@]}" >"$WORK/closed.json" 2>"$WORK/closed.err"
+  expect_exit 0 "$t: sweep --close with the cut leaves only what cannot be closed" -- $PY -c "import json,sys; j=json.load(open(sys.argv[1])); assert j['holes'] and not [r for r in j['holes'] if r['closable']], j['holes']" "$WORK/closed.json"
+  # every hole of the cut is needed: without it a closable hole is open again
+  for drop in "${cut[@]}"; do
+    args=()
+    for h in "${cut[@]}"; do [[ $h == "$drop" ]] || args+=(--close "$h"); done
+    "$GC" sweep "$T" --depth 4 -q --json "${args[@]}" >"$WORK/drop.json" 2>/dev/null
+    $PY -c "import json,sys; j=json.load(open(sys.argv[1])); sys.exit(0 if [r for r in j['holes'] if r['closable']] else 1)" "$WORK/drop.json" \
+      && ok || fail "$t: the cut without '$drop' still leaves nothing closable (it is not needed)"
+  done
+done
+
+# the same holes from fuzzing: the saved cases (found by fuzzing) and a bounded fuzz run
+# name only holes the sweep names, and most of them
+for t in station-1.5.0 station-advisory-fix; do
+  "$GC" replay -q --json --expect escape "$SRC/targets/$t" "$SRC/escapes/$t" 2>/dev/null | grep '^{' >"$WORK/cases.json"
+  expect_exit 0 "$t: holes of the saved cases are the sweep's" -- $PY - "$WORK/sw-$t.json" "$WORK/cases.json" <<'PY'
+import json, sys
+sweep = {r["hole"] for r in json.load(open(sys.argv[1]))["holes"]}
+cases = {json.loads(l)["hole"] for l in open(sys.argv[2])}
+assert cases and cases <= sweep, ("not in the sweep:", cases - sweep)
+assert len(cases) >= 3, cases
+PY
+done
+T=$SRC/targets/station-1.5.0
+mkdir -p "$WORK/fz/corpus" && cp "$SRC"/corpus/* "$WORK/fz/corpus/"
+"$GC" fuzz "$T" --runs 30000 --seed 1 --out "$WORK/fz/out" --corpus "$WORK/fz/corpus" >"$WORK/fuzz.txt" 2>"$WORK/fuzz.err"
+expect_exit 0 "holes of a bounded fuzz run are the sweep's" -- $PY - "$WORK/sw-station-1.5.0.json" "$WORK/fuzz.txt" <<'PY'
+import json, re, sys
+sweep = {r["hole"] for r in json.load(open(sys.argv[1]))["holes"]}
+rows = [l for l in open(sys.argv[2]) if re.match(r"^(spawn|write|network)\S* +\d+ +\d+ (yes|no) ", l)]
+holes = {re.split(r" +(?:yes|no) +", l.rstrip("\n"), maxsplit=1)[1] for l in rows}
+assert holes and holes <= sweep, ("not in the sweep:", holes - sweep)
+assert len(holes) >= 3, holes
+PY
+cp "$WORK/fuzz.txt" "$WORK/out"
+expect_grep "^[0-9]+ hole\(s\) \(docs/HOLES.md\), shortest chain of each minimized" "fuzz table by hole"
+expect_grep "^ +via " "each row has its chain"
+
+# station-hardened: at depth 5 only what no namespace gate can close, and advise says so
+H=$SRC/targets/station-hardened
+"$GC" sweep "$H" --depth 5 -q --json >"$WORK/hard.json" 2>/dev/null
+expect_exit 0 "station-hardened: sweep at depth 5 finds only holes that cannot be closed" -- $PY -c "import json,sys; j=json.load(open(sys.argv[1])); assert not [r for r in j['holes'] if r['closable']], j['holes']" "$WORK/hard.json"
+expect_exit 0 "station-hardened: advise verifies" -- "$GC" advise "$H" --depth 5
+expect_grep "nothing left to close" "advise says so in plain words"
+expect_grep "^verified: " "advise's proof"
+
+# --close with a name no edge carries says so
+expect_exit 1 "sweep --close of no hole" -- "$GC" sweep "$T" --depth 2 -q --close "no such hole"
+expect_fgrep "--close 'no such hole': no edge of this sweep is that hole" "unknown hole named"
+finish

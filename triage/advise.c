@@ -1,0 +1,349 @@
+/* advise.c — the sweep's report by hole, and `advise`: which holes to close (holes.h).
+ *
+ * The cut.  Every hole is the FIRST edge of a path that leaves what the gate hands out
+ * (the region R: the roots and what plain edges reach from them), so hole labels sit only
+ * on edges leaving R, and closing a hole removes its edges wherever their source is in R.
+ * The cut is found by closing and re-sweeping: close every closable hole the sweep shows,
+ * sweep again (closing one can uncover another whose region the first one's walk did not
+ * reach within the depth), until only holes a namespace gate cannot close are left; then
+ * drop each hole whose reopening alone uncovers no closable hole.  Minimum label cuts are
+ * NP-hard in general (one label covers many edges), but here each hole kept has a witness:
+ * with every other hole of the cut closed, a chain still leaves R through it and reaches a
+ * primitive, and on that chain no other edge leaving R is a hole anyone reported; any cut
+ * must then close it or an edge of that chain after it.  So the result is a minimal cut
+ * (no hole can be dropped), and minimum unless one unreported edge further along the
+ * witness chains could stand in for two or more holes at once; `--verify` (sweep --close
+ * with the cut) proves it suffices at the depth. */
+#include "holes.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "minimize.h"
+#include "xalloc.h"
+
+/* The last sweep's findings as rows (caller frees both). */
+static int sweep_rows(gc_finding **f, gc_hole_row **rows)
+{
+    int n = gc_sweep_findings(f);
+    return gc_holes_group(*f, n, rows);
+}
+
+/* The summary line: holes, distinct signatures (one may be opened by several holes), bounds. */
+static void print_summary(const gc_sweep_stats *st, const gc_finding *f, int n, int nrows)
+{
+    int sigs = 0;
+    for (int i = 0; i < n; i++) {
+        int k = 0;
+        while (k < i && strcmp(f[k].sig, f[i].sig) != 0)
+            k++;
+        sigs += k == i;
+    }
+    printf("%d hole(s), %d escape signature(s); %ld nodes, %ld edges; not expanded: %ld at the depth bound, "
+           "%ld past max-nodes, %ld oversized containers cut at %d items%s\n",
+           nrows, sigs, st->nodes, st->edges, st->cut_depth, st->cut_nodes, st->cut_items, GC_SWEEP_MAX_ITEMS,
+           st->cut_time ? "; CUT BY THE TIME BOUND (output not exhaustive)" : "");
+}
+
+static void print_json(gc_target *t, const gc_sweep_opts *o, const gc_sweep_stats *st, const char *const *closed,
+                       const gc_finding *f, int n, const gc_hole_row *rows, int nrows)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "target", t->spec.name);
+    cJSON_AddNumberToObject(j, "depth", o->depth);
+    cJSON_AddNumberToObject(j, "nodes", (double)st->nodes);
+    cJSON_AddNumberToObject(j, "edges", (double)st->edges);
+    cJSON_AddBoolToObject(j, "cut_by_time", st->cut_time);
+    cJSON *c = cJSON_AddArrayToObject(j, "closed");
+    for (int i = 0; closed && closed[i]; i++)
+        cJSON_AddItemToArray(c, cJSON_CreateString(closed[i]));
+    cJSON_AddItemToObject(j, "holes", gc_holes_json(rows, nrows));
+    cJSON *e = cJSON_AddArrayToObject(j, "escapes");
+    for (int i = 0; i < n; i++)
+        cJSON_AddItemToArray(e, gc_escape_row_json(f[i].sig, f[i].hole, f[i].kind, f[i].cap, f[i].prim, f[i].chain));
+    gc_json_print(j);
+}
+
+int gc_holes_sweep(gc_target *t, gc_sweep_opts *o, const char *const *closed, gc_sweep_stats *st)
+{
+    gc_holes_sweep_setup(o, t, closed);
+    o->no_report = 1;
+    int rc = gc_sweep(t, o, st);
+    if (rc)
+        return rc;
+    gc_finding *f;
+    gc_hole_row *rows;
+    int nrows = sweep_rows(&f, &rows);
+    const char *unmatched[64];
+    int nu = gc_holes_unmatched(closed, unmatched, 64);
+    for (int i = 0; i < nu; i++)
+        fprintf(stderr, "gatecrash: warning: --close '%s': no edge of this sweep is that hole\n", unmatched[i]);
+    if (o->json) {
+        print_json(t, o, st, closed, f, st->escapes, rows, nrows);
+    } else {
+        char policy[512];
+        gc_policy_describe(&t->policy, policy, sizeof policy);
+        printf("sweep of %s (policy %s), depth %d, at most %ld nodes\n", t->spec.name, policy, o->depth,
+               o->max_nodes);
+        for (int i = 0; closed && closed[i]; i++)
+            printf("closed: %s\n", closed[i]);
+        if (nrows)
+            gc_holes_print(stdout, rows, nrows);
+        print_summary(st, f, st->escapes, nrows);
+    }
+    free(f);
+    free(rows);
+    return 0;
+}
+
+/* A quiet sweep with 'closed' (a list; NULL-terminated copy made here) closed: its rows. */
+static int sweep_with(gc_target *t, const gc_sweep_opts *base, const gc_strlist *closed, gc_hole_row **rows,
+                      int *nrows)
+{
+    gc_sweep_opts o = *base;
+    o.quiet = 1, o.json = 0, o.save = NULL;
+    const char **c = gc_xcalloc((size_t)closed->n + 1, sizeof *c);
+    for (int i = 0; i < closed->n; i++)
+        c[i] = closed->v[i];
+    gc_holes_sweep_setup(&o, t, c);
+    o.no_report = 1;
+    gc_sweep_stats st;
+    int rc = gc_sweep(t, &o, &st);
+    gc_finding *f = NULL;
+    *nrows = rc ? 0 : sweep_rows(&f, rows);
+    free(f);
+    free(c);
+    return rc;
+}
+
+/* Closable holes among rows[0..n) not yet in 'cut': appended, with their rows; how many. */
+static int add_closable(gc_strlist *cut, gc_hole_row **kept, int *nkept, const gc_hole_row *rows, int n)
+{
+    int added = 0;
+    for (int i = 0; i < n; i++) {
+        if (!rows[i].closable || gc_sl_contains(cut, rows[i].hole))
+            continue;
+        gc_sl_add(cut, rows[i].hole);
+        *kept = gc_xrealloc(*kept, (size_t)(*nkept + 1) * sizeof **kept);
+        (*kept)[(*nkept)++] = rows[i];
+        added++;
+    }
+    return added;
+}
+
+static int any_closable(const gc_hole_row *rows, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (rows[i].closable)
+            return 1;
+    return 0;
+}
+
+/* The cut (advise.c's opening comment): close and re-sweep until no closable hole shows,
+ * then drop each hole whose reopening alone shows none.  Fills 'cut' and 'kept' (the row
+ * each hole had when it first showed).  0 or an exit code. */
+static int find_cut(gc_target *t, const gc_sweep_opts *o, gc_strlist *cut, gc_hole_row **kept, int *nkept)
+{
+    gc_hole_row *rows = NULL;
+    int n, rc = 0;
+    for (int round = 0; round < 64; round++) {
+        if ((rc = sweep_with(t, o, cut, &rows, &n)))
+            return rc;
+        int added = add_closable(cut, kept, nkept, rows, n);
+        free(rows);
+        if (!added)
+            break;
+    }
+    for (int i = 0; i < cut->n;) {
+        gc_strlist without = {0};
+        for (int k = 0; k < cut->n; k++)
+            if (k != i)
+                gc_sl_add(&without, cut->v[k]);
+        rc = sweep_with(t, o, &without, &rows, &n);
+        int needed = !rc && any_closable(rows, n);
+        free(rows);
+        if (rc || needed) {
+            gc_sl_free(&without);
+            if (rc)
+                return rc;
+            i++;
+            continue;
+        }
+        gc_sl_free(cut); /* not needed: drop it */
+        *cut = without;
+        memmove(&(*kept)[i], &(*kept)[i + 1], (size_t)(*nkept - i - 1) * sizeof **kept);
+        (*nkept)--;
+    }
+    return 0;
+}
+
+/* What closing the hole means here, with what its edges were ("wrap these 14 real
+ * functions: os.link, ..."). */
+static void closing_text(const gc_hole_row *r, char *out, size_t len)
+{
+    char advice[400];
+    gc_hole_advice(r->hole, advice, sizeof advice);
+    const char *keys = gc_holes_edge_keys(r->hole);
+    if (strstr(r->hole, "<module>"))
+        snprintf(out, len, "%s; the attributes: %s", advice, keys);
+    else if (gc_hole_closable(r->hole) && strstr(r->hole, " . ") && keys[0])
+        snprintf(out, len, "%s; handed out as: %.300s%s", advice, keys, strlen(keys) > 300 ? ", ..." : "");
+    else if (strstr(r->hole, "<primitive>") && !strstr(r->hole, "[]"))
+        snprintf(out, len, "%s; these %d: %s", advice, r->nprims, r->prims);
+    else
+        snprintf(out, len, "%s", advice);
+}
+
+static cJSON *advise_json(gc_target *t, const gc_sweep_opts *o, const gc_hole_row *kept, int nkept,
+                          const gc_hole_row *rest, int nrest, int ok)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "target", t->spec.name);
+    cJSON_AddNumberToObject(j, "depth", o->depth);
+    cJSON *cut = gc_holes_json(kept, nkept);
+    for (int i = 0; i < nkept; i++) {
+        char closing[1600];
+        closing_text(&kept[i], closing, sizeof closing);
+        cJSON_ReplaceItemInObject(cJSON_GetArrayItem(cut, i), "closing", cJSON_CreateString(closing));
+    }
+    cJSON_AddItemToObject(j, "cut", cut);
+    cJSON_AddItemToObject(j, "not_closable", gc_holes_json(rest, nrest));
+    cJSON_AddBoolToObject(j, "verified", ok);
+    return j;
+}
+
+static void advise_text(gc_target *t, const gc_sweep_opts *o, const gc_hole_row *kept, int nkept,
+                        const gc_hole_row *rest, int nrest, int ok)
+{
+    if (nkept)
+        printf("advise for %s at depth %d: close %d hole(s):\n", t->spec.name, o->depth, nkept);
+    else
+        printf("advise for %s at depth %d: nothing left to close. Every route to a forbidden primitive the sweep "
+               "finds goes through a hole no namespace gate can close%s\n", t->spec.name, o->depth,
+               nrest ? " (below)." : "; it finds none at all.");
+    for (int i = 0; i < nkept; i++) {
+        char closing[1600];
+        closing_text(&kept[i], closing, sizeof closing);
+        printf("%2d. %s  (%s; cuts %d primitive(s), %d signature(s))\n    closing it: %s\n    cuts: %.160s%s\n"
+               "    via %s\n", i + 1, kept[i].hole, kept[i].caps, kept[i].nprims, kept[i].nsigs, closing,
+               kept[i].prims, strlen(kept[i].prims) > 160 ? ", ..." : "", kept[i].chain);
+    }
+    if (nrest) {
+        printf("not closable by a namespace gate (%d): Python semantics; they need compile-time attribute "
+               "restrictions, or not handing out the objects they start from:\n", nrest);
+        for (int i = 0; i < nrest; i++)
+            printf("  - %s  (%s; %d primitive(s))\n    via %s\n", rest[i].hole, rest[i].caps, rest[i].nprims,
+                   rest[i].chain);
+    }
+    if (ok && nrest)
+        printf("verified: with the %d hole(s) above closed, the sweep at depth %d reaches a forbidden primitive "
+               "only through the %d hole(s) no namespace gate can close.\n", nkept, o->depth, nrest);
+    else if (ok)
+        printf("verified: with the %d hole(s) above closed, the sweep at depth %d reaches no forbidden primitive.\n",
+               nkept, o->depth);
+    else
+        printf("NOT verified: with the cut closed the sweep still finds a closable hole.\n");
+}
+
+int gc_advise(gc_target *t, gc_sweep_opts *o, int verify)
+{
+    gc_strlist cut = {0};
+    gc_hole_row *kept = NULL, *rest = NULL;
+    int nkept = 0, nrest = 0;
+    int rc = find_cut(t, o, &cut, &kept, &nkept);
+    if (!rc) /* the proof: the sweep again, the cut closed */
+        rc = sweep_with(t, o, &cut, &rest, &nrest);
+    if (!rc) {
+        int ok = !any_closable(rest, nrest);
+        if (o->json) {
+            cJSON *j = advise_json(t, o, kept, nkept, rest, nrest, ok);
+            gc_json_print(j);
+        } else {
+            advise_text(t, o, kept, nkept, rest, nrest, ok);
+        }
+        rc = ok ? 0 : 1;
+        if (verify && !o->json) { /* the proof as `sweep --close` gives it */
+            printf("\nverification: the sweep with the cut closed\n");
+            const char **c = gc_xcalloc((size_t)cut.n + 1, sizeof *c);
+            for (int i = 0; i < cut.n; i++)
+                c[i] = cut.v[i];
+            gc_sweep_stats st;
+            gc_sweep_opts vo = *o;
+            vo.quiet = 1;
+            int vrc = gc_holes_sweep(t, &vo, c, &st);
+            free(c);
+            if (vrc)
+                rc = vrc;
+        }
+    }
+    free(kept);
+    free(rest);
+    gc_sl_free(&cut);
+    return rc;
+}
+
+/* ---- the campaign's table by hole ---- */
+
+void gc_holes_campaign_hook(void *ctx, gc_target *t, const gc_chain *c, char *hole, size_t len)
+{
+    (void)ctx;
+    static gc_outcome out;
+    char err[256];
+    if (gc_hole_of_chain(t, c, &out, hole, len, err, sizeof err) != 0)
+        hole[0] = '\0';
+}
+
+typedef struct {
+    gc_target *t;
+    const char *hole;
+} same_hole;
+
+/* gc_min_check: a smaller chain is kept only if it opens the same hole. */
+static int keeps_hole(void *ctx, const gc_chain *c, const gc_outcome *o)
+{
+    (void)o;
+    same_hole *s = ctx;
+    char h[GC_HOLE_NAME];
+    gc_holes_campaign_hook(NULL, s->t, c, h, sizeof h);
+    return strcmp(h, s->hole) == 0;
+}
+
+/* The row's chain, minimized keeping its hole (left as it is when that fails). */
+static void minimize_row(gc_target *t, gc_hole_row *row)
+{
+    static gc_chain in, best;
+    static gc_outcome out;
+    gc_parse_error pe;
+    if (gc_chain_parse((const uint8_t *)row->chain, strlen(row->chain), GC_PARSE_STRICT, &in, &pe) != 0)
+        return;
+    same_hole s = {t, row->hole};
+    gc_min_stats ms;
+    if (gc_minimize(t, &in, &best, &out, &ms, keeps_hole, &s) != 0)
+        return;
+    gc_strbuf sb;
+    gc_sb_init(&sb);
+    gc_chain_print_oneline(&best, &sb);
+    if (sb.data && strlen(sb.data) <= strlen(row->chain))
+        snprintf(row->chain, sizeof row->chain, "%s", sb.data);
+    gc_sb_free(&sb);
+}
+
+void gc_holes_campaign_table(gc_target *t, const gc_campaign_result *r, const char *name, long seconds)
+{
+    gc_campaign_print_head(r, name);
+    gc_hole_row *rows;
+    int n = gc_holes_group(r->found, r->nfound, &rows);
+    time_t end = time(NULL) + seconds;
+    int minimized = 0;
+    for (int i = 0; i < n && time(NULL) < end; i++, minimized++) /* bounded: rows past the time keep theirs */
+        minimize_row(t, &rows[i]);
+    if (n) {
+        printf("%d hole(s) (docs/HOLES.md), shortest chain of each minimized%s:\n", n,
+               minimized < n ? " while time allowed" : "");
+        gc_holes_print(stdout, rows, n);
+    }
+    printf("crash inputs: %s\n", r->crashes);
+    free(rows);
+}

@@ -1,0 +1,527 @@
+/* holes.c — see holes.h; the rule is docs/HOLES.md's.
+ *
+ * An edge opens a hole when its source is something the gate hands out (every edge before
+ * it on the path opened none) and it is one of:
+ *   - a value that is a forbidden primitive or a real module (sys.modules holds it under
+ *     its name): named by the source's owner and the edge, "proxy os .<primitive>",
+ *     "proxy subprocess .<module>", "set os.supports_fd []<primitive>", "namespace open";
+ *   - a bridge Python itself provides: "TYPE . __self__" (to a module), "[gate ]function .
+ *     __globals__" (or its __builtins__), "type . __subclasses__()", "cell . cell_contents",
+ *     "[gate ]frame . f_globals" (or f_builtins), "[gate ]frame . f_locals".
+ * Everything else (plain attributes, items, __class__, __mro__, __dict__, __closure__, a
+ * call's value or exception, tracebacks and frames themselves) stays inside: its value is
+ * one more thing the gate hands out.  An edge back to the namespace or one of its values
+ * ends the hole the path went through. */
+#include "holes.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+static int forbidden(PyObject *v)
+{
+    const gc_prim *p = gc_oracle_lookup(v);
+    return p && p->spec->cap != GC_CAP_HARNESS && gc_policy_forbids(&gc_orc.policy, p->spec->cap);
+}
+
+/* A module the interpreter imported (sys.modules holds it under its name), not a proxy. */
+static int real_module(PyObject *v)
+{
+    if (!PyModule_Check(v))
+        return 0;
+    PyObject *name = PyModule_GetNameObject(v);
+    PyObject *m = name ? PyDict_GetItemWithError(PyImport_GetModuleDict(), name) : NULL;
+    Py_XDECREF(name);
+    PyErr_Clear();
+    return m == v;
+}
+
+static int is_gate_function(PyObject *gate_file, PyObject *f)
+{
+    if (!PyFunction_Check(f) || !gate_file)
+        return 0;
+    PyCodeObject *co = (PyCodeObject *)PyFunction_GET_CODE(f);
+    int r = PyUnicode_Compare(co->co_filename, gate_file) == 0;
+    PyErr_Clear();
+    return r;
+}
+
+/* A module's name ("proxy os", "module posix"), else its type's. */
+static void type_name(PyObject *gate_file, PyObject *v, char *out, size_t len)
+{
+    if (PyModule_Check(v)) {
+        const char *n = PyModule_GetName(v);
+        PyErr_Clear();
+        snprintf(out, len, "%s %s", real_module(v) ? "module" : "proxy", n ? n : "?");
+    } else if (PyType_Check(v)) {
+        snprintf(out, len, "type");
+    } else if (PyFunction_Check(v)) {
+        snprintf(out, len, "%sfunction", is_gate_function(gate_file, v) ? "gate " : "");
+    } else if (PyFrame_Check(v)) {
+        PyCodeObject *co = PyFrame_GetCode((PyFrameObject *)v);
+        int gate = gate_file && PyUnicode_Compare(co->co_filename, gate_file) == 0;
+        PyErr_Clear();
+        Py_DECREF(co);
+        snprintf(out, len, "%sframe", gate ? "gate " : "");
+    } else {
+        snprintf(out, len, "%s", Py_TYPE(v)->tp_name);
+    }
+}
+
+/* The source's owner: a module by its name; a root by its type and name ("dict
+ * __builtins__"); a proxy's attribute by its type and where it sits ("set os.supports_fd");
+ * else its type. */
+static void owner_name(PyObject *gate_file, PyObject *from, const char *from_key, PyObject *src, char *out,
+                       size_t len)
+{
+    char t[96];
+    type_name(gate_file, src, t, sizeof t);
+    if (PyModule_Check(src) || !from_key) {
+        snprintf(out, len, "%s", t);
+    } else if (!from) {
+        snprintf(out, len, "%s %s", t, from_key);
+    } else if (PyModule_Check(from) && !real_module(from)) {
+        const char *n = PyModule_GetName(from);
+        PyErr_Clear();
+        snprintf(out, len, "%s %s.%s", t, n ? n : "?", from_key);
+    } else {
+        snprintf(out, len, "%s", t);
+    }
+}
+
+static int eq(const char *a, const char *b) { return a && strcmp(a, b) == 0; }
+
+/* The bridge rules on an attribute edge: 1 and 'name' filled, or 0. */
+static int bridge_attr(PyObject *gate_file, PyObject *src, const char *key, PyObject *dst, char *name,
+                       size_t len)
+{
+    char t[96];
+    type_name(gate_file, src, t, sizeof t);
+    if (eq(key, "__subclasses__") && PyType_Check(src))
+        snprintf(name, len, "type . __subclasses__()");
+    else if ((eq(key, "__globals__") || eq(key, "__builtins__")) && PyFunction_Check(src))
+        snprintf(name, len, "%s . __globals__", t); /* its __builtins__ are its globals' */
+    else if (eq(key, "__self__") && PyModule_Check(dst))
+        snprintf(name, len, "%s . __self__", t);
+    else if (eq(key, "cell_contents"))
+        snprintf(name, len, "cell . cell_contents");
+    else if ((eq(key, "f_globals") || eq(key, "f_builtins") || eq(key, "f_locals")) && PyFrame_Check(src))
+        snprintf(name, len, "%s . %s", t, eq(key, "f_builtins") ? "f_globals" : key); /* its builtins are its globals' */
+    else
+        return 0;
+    return 1;
+}
+
+/* dst is the namespace or one of its values. */
+static int inside(PyObject *ns, PyObject *dst)
+{
+    if (!ns || !PyDict_Check(ns))
+        return 0;
+    if (dst == ns)
+        return 1;
+    Py_ssize_t pos = 0;
+    PyObject *k, *v;
+    while (PyDict_Next(ns, &pos, &k, &v))
+        if (v == dst)
+            return 1;
+    return 0;
+}
+
+int gc_hole_edge(PyObject *ns, PyObject *gate_file, PyObject *from, const char *from_key, PyObject *src, int kind,
+                 const char *key, PyObject *dst, char *name, size_t len)
+{
+    name[0] = '\0';
+    if (src && kind == GC_T_CALL && gc_orc.escape.set && (!dst || !forbidden(dst))) { /* an effect in this call */
+        char owner[GC_HOLE_NAME - 16];
+        owner_name(gate_file, from, from_key, src, owner, sizeof owner);
+        snprintf(name, len, "%s ()<%s>", owner, gc_kind_name(gc_orc.escape.kind));
+        return 1;
+    }
+    if (!dst)
+        return 0;
+    if (src && inside(ns, dst))
+        return 2;
+    if (!src) {
+        if (!forbidden(dst))
+            return 0;
+        snprintf(name, len, "namespace %s", key ? key : "?");
+        return 1;
+    }
+    if (from && PyModule_Check(from) && PyDict_Check(src) && PyModule_GetDict(from) == src) {
+        src = from, from = NULL, from_key = NULL; /* a module's __dict__[k] is its attribute k */
+        kind = GC_T_ATTR;
+    }
+    int attr = kind == GC_T_ATTR || kind == GC_T_DIR;
+    if (attr && bridge_attr(gate_file, src, key, dst, name, len))
+        return 1;
+    const char *edge = attr ? "." : kind == GC_T_CALL ? "()" : "[]";
+    const char *what = forbidden(dst) ? "<primitive>" : real_module(dst) ? "<module>" : NULL;
+    if (!what)
+        return 0;
+    char owner[GC_HOLE_NAME - 16];
+    owner_name(gate_file, from, from_key, src, owner, sizeof owner);
+    snprintf(name, len, "%s %s%s", owner, edge, what);
+    return 1;
+}
+
+
+/* ---- the hole of an evaluated chain ---- */
+
+/* The path of the statement being evaluated: its value, the value before it and the key
+ * between them, and the hole it went through ('_' continues the previous statement's). */
+typedef struct {
+    PyObject *gate_file;
+    PyObject *cur, *from, *from2;   /* strong; from NULL: cur is the root cur_key */
+    char cur_key[GC_MAX_NAME + 24]; /* the key by which cur was reached */
+    char from_key[GC_MAX_NAME + 24]; /* and from */
+    char hole[GC_HOLE_NAME];
+} tracker;
+
+static void trailer_key(const gc_chain *c, const gc_trailer *t, char *out, size_t len)
+{
+    if (t->kind == GC_T_ITEM_INT || t->kind == GC_T_NTH)
+        snprintf(out, len, "%ld", t->k);
+    else if (t->kind == GC_T_CALL || t->kind == GC_T_DIR)
+        out[0] = '\0';
+    else
+        snprintf(out, len, "%.*s", (int)t->s.len, gc_chain_str(c, t->s));
+}
+
+static void track_root(tracker *k, const gc_step_info *si)
+{
+    const gc_stmt *st = &si->resolved->s[si->stmt];
+    if (st->is_prev && si->value && si->value == k->cur)
+        return; /* the previous statement's path goes on */
+    Py_CLEAR(k->cur);
+    Py_CLEAR(k->from);
+    Py_CLEAR(k->from2);
+    k->hole[0] = '\0';
+    if (st->is_prev)
+        return; /* '_' after a failed statement: None */
+    snprintf(k->cur_key, sizeof k->cur_key, "%.*s", (int)st->root.len, gc_chain_str(si->resolved, st->root));
+    k->cur = si->value;
+    Py_XINCREF(k->cur);
+    if (si->value)
+        gc_hole_edge(si->ns, k->gate_file, NULL, NULL, NULL, -1, k->cur_key, si->value, k->hole, sizeof k->hole);
+}
+
+/* A hole any object reaches (every class walks to object.__subclasses__()): a primitive
+ * reached through it is cut by no hole before it, so it replaces the hole the path went
+ * through. */
+static int anywhere(const char *hole) { return strstr(hole, ". __subclasses__()") != NULL; }
+
+/* f is a method bound to obj (a C method or a method-wrapper): calling it reads obj. */
+static int bound_to(PyObject *f, PyObject *obj)
+{
+    if (PyCFunction_Check(f))
+        return PyCFunction_GET_SELF(f) == obj;
+    if (strcmp(Py_TYPE(f)->tp_name, "method-wrapper") != 0)
+        return 0;
+    PyObject *self = PyObject_GetAttrString(f, "__self__");
+    PyErr_Clear();
+    Py_XDECREF(self);
+    return self == obj;
+}
+
+static void track_step(void *ctx, const gc_step_info *si)
+{
+    tracker *k = ctx;
+    if (si->trailer < 0) {
+        track_root(k, si);
+        return;
+    }
+    const gc_trailer *t = &si->resolved->s[si->stmt].t[si->trailer];
+    char key[GC_MAX_NAME + 24];
+    trailer_key(si->resolved, t, key, sizeof key);
+    if (k->cur && (si->value || gc_orc.escape.set)) {
+        char h[GC_HOLE_NAME];
+        int r = t->kind == GC_T_CALL && k->from && bound_to(k->cur, k->from) /* X.pop(), X.__getattribute__('k') */
+                    ? gc_hole_edge(si->ns, k->gate_file, k->from2, k->from_key[0] ? k->from_key : NULL, k->from,
+                                   PyModule_Check(k->from) ? GC_T_ATTR : GC_T_ITEM_INT, "", si->value, h, sizeof h)
+                    : gc_hole_edge(si->ns, k->gate_file, k->from, k->cur_key[0] ? k->cur_key : NULL, k->cur, t->kind,
+                                   key, si->value, h, sizeof h);
+        if (r == 2)
+            k->hole[0] = '\0'; /* back inside: a hole before this one led nowhere new */
+        else if (r == 1 && (!k->hole[0] || anywhere(h)))
+            snprintf(k->hole, sizeof k->hole, "%s", h);
+    }
+    Py_XSETREF(k->from2, k->from);
+    k->from = k->cur;
+    k->cur = si->value;
+    Py_XINCREF(k->cur);
+    snprintf(k->from_key, sizeof k->from_key, "%s", k->cur_key);
+    snprintf(k->cur_key, sizeof k->cur_key, "%s", key);
+}
+
+int gc_hole_of_chain(gc_target *t, const gc_chain *c, gc_outcome *out, char *name, size_t len, char *err,
+                     size_t errlen)
+{
+    tracker k = {PyUnicode_DecodeFSDefault(t->spec.sandbox), NULL, NULL, NULL, "", "", ""};
+    PyErr_Clear();
+    int rc = gc_run_input(t, c, out, track_step, &k, err, errlen);
+    snprintf(name, len, "%s", rc == 0 && out->escaped ? k.hole : "");
+    Py_XDECREF(k.cur);
+    Py_XDECREF(k.from);
+    Py_XDECREF(k.from2);
+    Py_XDECREF(k.gate_file);
+    if (rc)
+        return rc;
+    return out->escaped ? 0 : -1;
+}
+
+/* ---- what closing a hole means ---- */
+
+int gc_hole_closable(const char *hole)
+{
+    /* Python semantics: every class reaches object.__subclasses__(), every closure's cells
+     * hold what the function closed over; no namespace can take these away. */
+    return !strstr(hole, ". __subclasses__()") && !strstr(hole, "cell . cell_contents") && !strstr(hole, ". f_locals");
+}
+
+void gc_hole_advice(const char *hole, char *out, size_t len)
+{
+    if (!gc_hole_closable(hole))
+        snprintf(out, len, "not closable by a namespace gate: this edge is Python semantics; it needs "
+                           "compile-time attribute restrictions, or not handing out the object at all");
+    else if (strstr(hole, ".<module>") || strstr(hole, "[]<module>"))
+        snprintf(out, len, "do not copy module-valued attributes onto the proxy (copy functions and "
+                           "constants, or proxy the module too)");
+    else if (strncmp(hole, "namespace ", 10) == 0)
+        snprintf(out, len, "do not put the real object in the namespace: hand out a wrapper or a refusal");
+    else if (strstr(hole, "[]<primitive>"))
+        snprintf(out, len, "filter the container: it holds real forbidden functions (or do not copy it)");
+    else if (strstr(hole, "<primitive>"))
+        snprintf(out, len, "wrap or refuse these real functions instead of copying them onto the proxy");
+    else if (strstr(hole, ". __self__"))
+        snprintf(out, len, "do not hand out real builtins: their __self__ is the real module; wrap them");
+    else if (strncmp(hole, "gate function", 13) == 0)
+        snprintf(out, len, "build the gate's own functions over globals that hold no real module or builtins "
+                           "(types.FunctionType(code, {...})), keeping what they need out of reach");
+    else if (strncmp(hole, "function", 8) == 0)
+        snprintf(out, len, "do not hand out the real module's Python functions: their __globals__ (and "
+                           "__builtins__) are the real module's; wrap them");
+    else if (strncmp(hole, "gate frame . f_globals", 22) == 0)
+        snprintf(out, len, "the gate's frames reach handler code in tracebacks: run the gate's functions over "
+                           "globals that hold no real module or builtins");
+    else if (strstr(hole, "frame . f_globals"))
+        snprintf(out, len, "exceptions from real Python functions carry their frames: catch them in the wrapper "
+                           "and raise a fresh exception after the except block (no __context__)");
+    else
+        snprintf(out, len, "do not hand out this object (it leads out of the gate)");
+}
+
+/* ---- one row per hole ---- */
+
+static int cap_rank(const char *cap)
+{
+    for (int c = 0; c < GC_CAP_COUNT; c++)
+        if (eq(cap, gc_cap_name((gc_cap)c)))
+            return c;
+    return GC_CAP_COUNT;
+}
+
+/* Add 'item' to the ", "-separated list unless it is there; returns 1 if added. */
+static int list_add(char *list, size_t len, const char *item)
+{
+    size_t n = strlen(item);
+    for (const char *p = list; (p = strstr(p, item)); p += n)
+        if ((p == list || p[-2] == ',') && (p[n] == ',' || p[n] == '\0'))
+            return 0;
+    size_t used = strlen(list);
+    if (used + n + 3 < len)
+        snprintf(list + used, len - used, "%s%s", used ? ", " : "", item);
+    return 1;
+}
+
+static void row_add(gc_hole_row *r, const gc_finding *f)
+{
+    char cap[32] = "";
+    snprintf(cap, sizeof cap, "%s", r->caps);
+    if (!strstr(r->caps, f->cap)) /* spawn before write before network */
+        snprintf(r->caps, sizeof r->caps, "%s%s%s", cap_rank(f->cap) < r->cap_rank ? f->cap : cap,
+                 cap[0] ? "+" : "", cap_rank(f->cap) < r->cap_rank ? cap : f->cap);
+    if (cap_rank(f->cap) < r->cap_rank)
+        r->cap_rank = cap_rank(f->cap);
+    r->nprims += list_add(r->prims, sizeof r->prims, f->prim);
+    r->nsigs++;
+    if (!r->chain[0] || strlen(f->chain) < strlen(r->chain))
+        snprintf(r->chain, sizeof r->chain, "%s", f->chain);
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+    const gc_hole_row *x = a, *y = b;
+    return x->cap_rank != y->cap_rank ? x->cap_rank - y->cap_rank : strcmp(x->hole, y->hole);
+}
+
+int gc_holes_group(const gc_finding *f, int n, gc_hole_row **rows)
+{
+    gc_hole_row *r = gc_xcalloc((size_t)n + 1, sizeof *r);
+    int nr = 0;
+    for (int i = 0; i < n; i++) {
+        const char *h = f[i].hole[0] ? f[i].hole : "(not named)";
+        int k;
+        for (k = 0; k < nr && strcmp(r[k].hole, h) != 0; k++)
+            ;
+        if (k == nr) {
+            snprintf(r[nr].hole, sizeof r[nr].hole, "%s", h);
+            r[nr].cap_rank = GC_CAP_COUNT;
+            r[nr].closable = gc_hole_closable(h);
+            nr++;
+        }
+        row_add(&r[k], &f[i]);
+    }
+    if (nr > 1)
+        qsort(r, (size_t)nr, sizeof *r, cmp_row);
+    *rows = r;
+    return nr;
+}
+
+void gc_holes_print(FILE *fp, const gc_hole_row *rows, int n)
+{
+    fprintf(fp, "%-11s %5s %4s %-8s %s\n", "CAP", "PRIMS", "SIGS", "CLOSABLE", "HOLE / shortest chain");
+    for (int i = 0; i < n; i++)
+        fprintf(fp, "%-11s %5d %4d %-8s %s\n%36s%s\n", rows[i].caps, rows[i].nprims, rows[i].nsigs,
+                rows[i].closable ? "yes" : "no", rows[i].hole, "via ", rows[i].chain);
+}
+
+cJSON *gc_escape_row_json(const char *sig, const char *hole, const char *kind, const char *cap, const char *prim,
+                          const char *chain)
+{
+    cJSON *x = cJSON_CreateObject();
+    cJSON_AddStringToObject(x, "signature", sig);
+    cJSON_AddStringToObject(x, "hole", hole);
+    cJSON_AddStringToObject(x, "kind", kind);
+    cJSON_AddStringToObject(x, "capability", cap);
+    cJSON_AddStringToObject(x, "primitive", prim);
+    cJSON_AddStringToObject(x, "chain", chain);
+    return x;
+}
+
+cJSON *gc_holes_json(const gc_hole_row *rows, int n)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int i = 0; i < n; i++) {
+        cJSON *j = cJSON_CreateObject();
+        char advice[400];
+        gc_hole_advice(rows[i].hole, advice, sizeof advice);
+        cJSON_AddStringToObject(j, "hole", rows[i].hole);
+        cJSON_AddStringToObject(j, "capabilities", rows[i].caps);
+        cJSON_AddBoolToObject(j, "closable", rows[i].closable);
+        cJSON_AddNumberToObject(j, "primitives", rows[i].nprims);
+        cJSON_AddNumberToObject(j, "signatures", rows[i].nsigs);
+        cJSON_AddStringToObject(j, "primitive_names", rows[i].prims);
+        cJSON_AddStringToObject(j, "chain", rows[i].chain);
+        cJSON_AddStringToObject(j, "closing", advice);
+        cJSON_AddItemToArray(a, j);
+    }
+    return a;
+}
+
+void gc_holes_name_findings(gc_target *t, gc_finding *f, int n)
+{
+    static gc_chain c;
+    static gc_outcome out;
+    for (int i = 0; i < n; i++) {
+        gc_parse_error pe;
+        char err[256];
+        if (gc_chain_parse((const uint8_t *)f[i].chain, strlen(f[i].chain), GC_PARSE_STRICT, &c, &pe) == 0)
+            gc_hole_of_chain(t, &c, &out, f[i].hole, sizeof f[i].hole, err, sizeof err);
+    }
+}
+
+/* ---- holes in the sweep ---- */
+
+static struct {
+    gc_strlist names;     /* hole i + 1 is names.v[i] */
+    const char *const *closed;
+    gc_strlist matched;   /* closed holes some edge carried */
+    PyObject *gate_file;
+    char (*keys)[400];    /* per hole: the keys of its edges ("os, sys, io") */
+    int capkeys;
+} sw;
+
+static void key_text(PyObject *key, char *out, size_t len)
+{
+    out[0] = '\0';
+    const char *u = key && PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
+    if (u)
+        snprintf(out, len, "%s", u);
+    else if (key && PyLong_Check(key))
+        snprintf(out, len, "%ld", PyLong_AsLong(key));
+    PyErr_Clear();
+}
+
+static int sweep_hole(void *ctx, PyObject *ns, PyObject *from, PyObject *from_key, PyObject *src, int kind,
+                      PyObject *key, PyObject *dst)
+{
+    (void)ctx;
+    char fk[GC_MAX_NAME + 24], k[GC_MAX_NAME + 24], name[GC_HOLE_NAME];
+    key_text(from_key, fk, sizeof fk);
+    key_text(key, k, sizeof k);
+    int r = gc_hole_edge(ns, sw.gate_file, from, fk[0] ? fk : NULL, src, kind, k, dst, name, sizeof name);
+    if (r == 2)
+        return GC_SWEEP_INSIDE;
+    if (r == 0)
+        return 0;
+    int id;
+    for (id = 0; id < sw.names.n && strcmp(sw.names.v[id], name) != 0; id++)
+        ;
+    if (id == sw.names.n) {
+        gc_sl_add(&sw.names, name);
+        if (id >= sw.capkeys) {
+            sw.capkeys = sw.capkeys ? sw.capkeys * 2 : 32;
+            sw.keys = gc_xrealloc(sw.keys, (size_t)sw.capkeys * sizeof *sw.keys);
+        }
+        sw.keys[id][0] = '\0';
+    }
+    /* what the maintainer acts on: the attribute copied ("os"), or for a bridge ("TYPE .
+     * __self__") the name its source was handed out under ("getpid") */
+    const char *what = strstr(name, " . ") ? fk : k;
+    if (what[0])
+        list_add(sw.keys[id], sizeof sw.keys[id], what);
+    for (const char *const *c = sw.closed; c && *c; c++)
+        if (strcmp(*c, name) == 0) {
+            if (!gc_sl_contains(&sw.matched, name))
+                gc_sl_add(&sw.matched, name);
+            return -(id + 1);
+        }
+    return anywhere(name) ? (id + 1) | GC_SWEEP_ANYWHERE : id + 1;
+}
+
+static const char *sweep_hole_name(void *ctx, int id)
+{
+    (void)ctx;
+    return id > 0 && id <= sw.names.n ? sw.names.v[id - 1] : "";
+}
+
+void gc_holes_sweep_setup(gc_sweep_opts *o, gc_target *t, const char *const *closed)
+{
+    Py_XDECREF(sw.gate_file);
+    sw.gate_file = PyUnicode_DecodeFSDefault(t->spec.sandbox);
+    PyErr_Clear();
+    sw.closed = closed;
+    gc_sl_free(&sw.matched);
+    o->hole = sweep_hole;
+    o->hole_name = sweep_hole_name;
+    o->hole_ctx = NULL;
+}
+
+const char *gc_holes_edge_keys(const char *hole)
+{
+    for (int i = 0; i < sw.names.n; i++)
+        if (strcmp(sw.names.v[i], hole) == 0)
+            return sw.keys[i];
+    return "";
+}
+
+int gc_holes_unmatched(const char *const *closed, const char **out, int max)
+{
+    int n = 0;
+    for (const char *const *c = closed; c && *c && n < max; c++)
+        if (!gc_sl_contains(&sw.matched, *c))
+            out[n++] = *c;
+    return n;
+}

@@ -1,0 +1,92 @@
+/* holes.h — findings as holes: the step where a chain leaves what the gate meant to hand out.
+ *
+ * Owns: the one rule that names a hole from an edge (source object, trailer, value;
+ * docs/HOLES.md), a hole's name for an evaluated chain (its first such edge) and for a
+ * sweep edge (the same rule, through gc_sweep_opts.hole), whether a namespace gate can
+ * close it and what closing it means, the grouping of findings into one row per hole
+ * (sorted by capability, then hole) and its text and JSON forms, and `advise`'s cut. */
+#ifndef GATECRASH_HOLES_H
+#define GATECRASH_HOLES_H
+
+#include "campaign.h"
+#include "eval.h"
+#include "sweep.h"
+
+#define GC_HOLE_NAME 160
+
+/* The hole an edge opens: src --(kind: gc_trailer_kind, key: its name, element name or
+ * NULL)--> dst, src having been reached from 'from' by 'from_key' (from NULL: src is the
+ * namespace's value from_key; src NULL: dst is the namespace's value 'key').  Writes the
+ * hole's name and returns 1; returns 2 when dst is the namespace 'ns' or one of its values
+ * (back inside: a hole the path went through before ends there); 0 otherwise.
+ * 'gate_file' (the gate module's path, str) tells the gate's own functions. */
+int gc_hole_edge(PyObject *ns, PyObject *gate_file, PyObject *from, const char *from_key, PyObject *src, int kind, const char *key,
+                 PyObject *dst, char *name, size_t len);
+
+/* The hole of an escaping chain: evaluated in a fresh namespace with every step watched,
+ * the first edge on the escaping statements' path that gc_hole_edge names (an effect or
+ * syscall escape with none: the call that made it).  0 and 'name' filled when it escapes,
+ * -1 when it does not (name ""), or an exit code (err filled). */
+int gc_hole_of_chain(gc_target *t, const gc_chain *c, gc_outcome *out, char *name, size_t len, char *err,
+                     size_t errlen);
+
+/* 1 when a namespace gate can close the hole (it decides what it hands out), 0 when it is
+ * Python semantics (class walks, closure cells): it needs compile-time attribute
+ * restrictions, or not handing out the object at all. */
+int gc_hole_closable(const char *hole);
+/* What closing it means, in the gate's terms (one sentence, no newline). */
+void gc_hole_advice(const char *hole, char *out, size_t len);
+
+/* One row per hole. */
+typedef struct {
+    char hole[GC_HOLE_NAME];
+    char caps[32];            /* "spawn", "write", "spawn+write" */
+    int cap_rank;             /* lowest capability it opens, for the order */
+    int closable;
+    int nprims, nsigs;
+    char prims[1024];         /* "os.system, os.execv, ..." (first few) */
+    char chain[1024];         /* its shortest chain */
+} gc_hole_row;
+
+/* Group findings (each with .hole set) into rows, sorted by capability then hole name; the
+ * rows are malloc'd (caller frees).  Returns the number of rows. */
+int gc_holes_group(const gc_finding *f, int n, gc_hole_row **rows);
+/* Text: a header and one line per row, then the chain indented. */
+void gc_holes_print(FILE *fp, const gc_hole_row *rows, int n);
+/* JSON: an array of {hole, capabilities, closable, primitives, signatures, chain, ...}. */
+cJSON *gc_holes_json(const gc_hole_row *rows, int n);
+/* One escape of a report as JSON: {signature, hole, kind, capability, primitive, chain}. */
+cJSON *gc_escape_row_json(const char *sig, const char *hole, const char *kind, const char *cap, const char *prim,
+                          const char *chain);
+
+/* Fill f[i].hole for findings whose chain is known (the campaign's table, saved cases):
+ * each chain evaluated once with gc_hole_of_chain. */
+void gc_holes_name_findings(gc_target *t, gc_finding *f, int n);
+
+/* gc_campaign_opts.hole_of: the hole of an escaping chain ("" when it names none). */
+void gc_holes_campaign_hook(void *ctx, gc_target *t, const gc_chain *c, char *hole, size_t len);
+/* The campaign's final table by hole: its head (gc_campaign_print_head), then one row per
+ * hole, each with its shortest chain minimized (keeping the hole) while 'seconds' last. */
+void gc_holes_campaign_table(gc_target *t, const gc_campaign_result *r, const char *name, long seconds);
+
+/* For a sweep: install gc_holes' edge rule into 'o' (o->hole, o->hole_ctx), closing the
+ * holes named in 'closed' (NULL or NULL-terminated). */
+void gc_holes_sweep_setup(gc_sweep_opts *o, gc_target *t, const char *const *closed);
+/* `sweep` by hole: the sweep with those holes closed (NULL-terminated, or NULL), then one
+ * row per hole still open (text, or one JSON object with o->json).  0 or an exit code. */
+int gc_holes_sweep(gc_target *t, gc_sweep_opts *o, const char *const *closed, gc_sweep_stats *st);
+
+/* `advise`: the holes to close at o->depth (advise.c says how it is found and how far from
+ * a minimum it can be), each with what closing it means and what it cuts; with 'verify',
+ * the sweep with the cut closed, and what it still finds.  Returns 0 when the cut leaves
+ * nothing but holes a namespace gate cannot close, 1 otherwise, or an exit code. */
+int gc_advise(gc_target *t, gc_sweep_opts *o, int verify);
+
+/* The keys (attribute names, element names) of the edges that opened 'hole' in the sweeps
+ * so far ("os, sys, io"), or "". */
+const char *gc_holes_edge_keys(const char *hole);
+/* Holes named in 'closed' that no edge of the last sweep carried (a typo, or not a hole of
+ * this target): listed so the caller can say so. */
+int gc_holes_unmatched(const char *const *closed, const char **out, int max);
+
+#endif
