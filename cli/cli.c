@@ -40,6 +40,7 @@
 #include "replay.h"
 #include "reproducer.h"
 #include "session.h"
+#include "source.h"
 #include "spawn.h"
 #include "sweep.h"
 #include "holes.h"
@@ -57,6 +58,8 @@ static const char usage_target[] =
     "TARGET: a folder with target.json, or\n"
     "  --sandbox PATH        the gate module (with --requires instead of a folder)\n"
     "  --requires JSON|@FILE the host's requires block, inline or from a file\n"
+    "  --adapter PATH        a source target's adapter (with --requires; replay only so far)\n"
+    "  --venv DIR            the virtual environment a source target's sandbox is installed in\n"
     "  --mode reach|effect   override the target's oracle mode\n"
     "  --require-confinement exit 4 when Landlock cannot confine writes\n";
 static const char usage_exit[] = "exit: 0 nothing escaped, 1 escaped, 2 bad usage/input, 3 target failed to load,\n"
@@ -168,6 +171,8 @@ static int target_opt(int argc, char **argv, int *i, gc_session_opts *o)
     const char *a = argv[*i];
     const char **slot = strcmp(a, "--sandbox") == 0 ? &o->sandbox
                       : strcmp(a, "--requires") == 0 ? &o->requires
+                      : strcmp(a, "--adapter") == 0 ? &o->adapter
+                      : strcmp(a, "--venv") == 0 ? &o->venv
                       : strcmp(a, "--mode") == 0 ? &o->mode
                       : strcmp(a, "--target") == 0 ? &o->target_dir : NULL;
     if (!slot)
@@ -188,7 +193,7 @@ static char gc_start_dir[PATH_MAX] = ".";
  * elsewhere).  0 or an exit code. */
 static int absolutize_target(gc_session_opts *o)
 {
-    static char dir[PATH_MAX], sandbox[PATH_MAX], req[PATH_MAX + 1];
+    static char dir[PATH_MAX], sandbox[PATH_MAX], req[PATH_MAX + 1], adapter[PATH_MAX], venv[PATH_MAX];
     if (o->target_dir) {
         if (!realpath(o->target_dir, dir)) {
             gc_die_msg("target folder %s not found", o->target_dir);
@@ -198,6 +203,10 @@ static int absolutize_target(gc_session_opts *o)
     }
     if (o->sandbox && realpath(o->sandbox, sandbox))
         o->sandbox = sandbox;
+    if (o->adapter && realpath(o->adapter, adapter))
+        o->adapter = adapter;
+    if (o->venv && realpath(o->venv, venv))
+        o->venv = venv;
     if (o->requires && o->requires[0] == '@' && realpath(o->requires + 1, req + 1)) {
         req[0] = '@';
         o->requires = req;
@@ -329,7 +338,7 @@ static int replay_options(int argc, char **argv, replay_args *r)
             gc_sl_add(args, a);
     }
     int first = 0;
-    if (!rc && !r->o.sandbox && !r->o.target_dir) {
+    if (!rc && !r->o.sandbox && !r->o.adapter && !r->o.target_dir) {
         if (args->n == 0) {
             gc_die_msg("replay needs a TARGET (gatecrash replay --help)");
             rc = GC_EXIT_USAGE;
@@ -390,16 +399,56 @@ static void print_verdict(const gc_target *t, const char *file, const gc_outcome
     gc_sb_free(&sb);
 }
 
+/* A source target's verdict on one program (source.h): the escape, or what came back. */
+static void print_source_verdict(const char *file, const gc_outcome *out, const char *note)
+{
+    if (out->escaped)
+        printf("%s: gatecrash: ESCAPE %s %s %s (%s)\n", file, gc_kind_name(out->escape.kind),
+               gc_cap_name(out->escape.cap), out->escape.primitive, out->escape.detail);
+    else
+        printf("%s: blocked (%s%s%s%s)\n", file, note, out->refused[0] ? "; refused by the harness: " : "",
+               out->refused, out->timed_out ? "; stopped by the per-input time limit" : "");
+    if (!out->escaped && (out->timed_out || out->oom))
+        printf("%s: LIMIT %s (not an escape)\n", file, out->timed_out ? "timeout" : "out-of-memory");
+    if (out->state_repairs)
+        printf("%s: note: interpreter state changed by the program and repaired: %s\n", file, out->state_note);
+}
+
+/* Replay one program file on a source target into 'out': 0, -1 (unreadable) or an exit code. */
+static int replay_source_file(gc_target *t, const char *file, gc_outcome *out, char *why, size_t whylen)
+{
+    size_t len = 0;
+    unsigned char *data = gc_read_file(file, &len);
+    if (!data) {
+        snprintf(why, whylen, "cannot read %s", file);
+        return -1;
+    }
+    char note[256], err[512];
+    int rc = gc_source_run(t, (const char *)data, len, out, note, sizeof note, err, sizeof err);
+    free(data);
+    if (rc)
+        snprintf(why, whylen, "%s: %s", file, err);
+    else
+        print_source_verdict(file, out, note);
+    return rc == GC_EXIT_USAGE ? -1 : rc;
+}
+
 /* Replay every file, one verdict each, and the tally; the command's exit code. */
 static int replay_all(gc_target *t, const replay_args *r)
 {
     static gc_chain chain;
     static gc_outcome out;
     int escaped = 0, blocked = 0, bad = 0;
+    if (t->spec.kind == GC_TARGET_SOURCE && r->json) {
+        gc_die_msg("replay --json does not take a source target yet");
+        return GC_EXIT_USAGE;
+    }
     for (int i = 0; i < r->files.n; i++) {
         char why[PATH_MAX + 1100];
-        gc_case_header hdr;
-        int rc = gc_replay_file(t, r->files.v[i], r->raw, &chain, &out, &hdr, why, sizeof why);
+        gc_case_header hdr = {"", ""};
+        int source = t->spec.kind == GC_TARGET_SOURCE;
+        int rc = source ? replay_source_file(t, r->files.v[i], &out, why, sizeof why)
+                        : gc_replay_file(t, r->files.v[i], r->raw, &chain, &out, &hdr, why, sizeof why);
         if (rc) {
             gc_die_msg("%s", why);
             if (rc > 0)
@@ -409,6 +458,8 @@ static int replay_all(gc_target *t, const replay_args *r)
         }
         escaped += out.escaped;
         blocked += !out.escaped;
+        if (source)
+            continue; /* replay_source_file printed its verdict */
         char found_on[96];
         other_python(hdr.python, found_on, sizeof found_on);
         char hole[GC_HOLE_NAME] = "";
@@ -436,6 +487,7 @@ static int cmd_replay(int argc, char **argv)
     replay_args r = {0};
     char *scratch = NULL;
     gc_target t = {0};
+    r.o.source_ok = 1;
     int rc = replay_options(argc, argv, &r);
     if (!rc && !(rc = start_confined(&t, &r.o, &scratch, r.o.quiet, NULL))) {
         rc = replay_all(&t, &r);

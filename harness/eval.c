@@ -615,6 +615,11 @@ static const char *refuse_call(PyObject *f)
     return NULL; /* writes: the audit hook confines them to scratch */
 }
 
+const char *gc_eval_refuse_call(PyObject *f)
+{
+    return refuse_call(f);
+}
+
 PyObject *gc_eval_exception_value(void)
 {
     PyObject *t, *v, *tb;

@@ -44,6 +44,10 @@ unsigned gc_bridge_call(PyObject *f, PyObject *r, int raised);
  * value, its traceback attached (new reference; clears the error). */
 PyObject *gc_eval_trampoline(PyObject *ns);
 PyObject *gc_eval_exception_value(void);
+/* The harness's refusal of calling f (a harness primitive, a spawn allowed by policy, an
+ * unaudited one): its name, or NULL.  May record an escape (effect mode).  The source
+ * mode's C-call guard (source.c) refuses by the same rule. */
+const char *gc_eval_refuse_call(PyObject *f);
 
 typedef struct {
     int stmt, trailer;      /* trailer -1: the statement's root */

@@ -38,6 +38,7 @@ typedef struct {
 /* One row of the primitive table (oracle_table.c). */
 #define GC_PRIM_UNAUDITED 1u /* CPython raises no audit event: refuse before the call */
 #define GC_PRIM_ALL 2u       /* attr "*": every callable attribute of the module */
+#define GC_PRIM_CODE 4u      /* runs a code string: refused in chains, run in source mode */
 typedef struct {
     const char *module;
     const char *attr; /* dotted for class members: "Thread.start" */

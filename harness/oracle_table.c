@@ -20,6 +20,7 @@
 #define NET GC_CAP_NETWORK
 #define HX GC_CAP_HARNESS
 #define UN GC_PRIM_UNAUDITED
+#define CODE GC_PRIM_CODE
 
 const gc_prim_spec gc_prim_table[] = {
     /* --- process creation --- */
@@ -100,8 +101,9 @@ const gc_prim_spec gc_prim_table[] = {
     {"_csv", "Reader", HX, 0}, {"_csv", "Writer", HX, 0},
     {"builtins", "input", HX, 0}, {"builtins", "breakpoint", HX, 0},
     {"builtins", "help", HX, 0}, {"builtins", "exit", HX, 0}, {"builtins", "quit", HX, 0},
-    /* code strings: a step the evaluator cannot see or bound */
-    {"builtins", "exec", HX, 0}, {"builtins", "eval", HX, 0}, {"builtins", "compile", HX, 0},
+    /* code strings: a step the evaluator cannot see or bound (source mode runs them: there
+     * the program is itself source, bounded by the input's limits) */
+    {"builtins", "exec", HX, CODE}, {"builtins", "eval", HX, CODE}, {"builtins", "compile", HX, CODE},
     {"gc", "disable", HX, 0}, {"gc", "freeze", HX, 0}, {"gc", "set_threshold", HX, 0},
     {"gc", "set_debug", HX, 0},
     {"_thread", "start_new_thread", HX, 0}, {"_thread", "start_new", HX, 0},

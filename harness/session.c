@@ -34,11 +34,36 @@ static void show_log(const gc_target *t)
         fprintf(stderr, "  | … (%zd bytes in all)\n", n);
 }
 
+/* --adapter and --venv onto the spec (source targets): 0 or an exit code, message in err. */
+static int source_spec(const gc_session_opts *o, gc_target_spec *spec, int rc, char *err, size_t errlen)
+{
+    if (!rc && o->venv && spec->kind != GC_TARGET_SOURCE) {
+        snprintf(err, errlen, "--venv is for source targets (kind \"source\", or --adapter)");
+        rc = GC_EXIT_USAGE;
+    } else if (!rc && o->venv)
+        rc = gc_adapter_set_venv(&spec->adapter, o->venv, ".", err, errlen);
+    if (!rc && spec->kind == GC_TARGET_SOURCE && !o->source_ok) {
+        snprintf(err, errlen, "%s is a source target, which only replay runs so far", spec->name);
+        rc = GC_EXIT_USAGE;
+    }
+    return rc;
+}
+
 int gc_session_spec(const gc_session_opts *o, gc_target_spec *spec)
 {
     char err[1024] = "";
     int rc;
-    if (o->sandbox || o->requires) {
+    if (o->adapter && o->sandbox) {
+        gc_die_msg("--adapter and --sandbox are two kinds of target: give one");
+        return GC_EXIT_USAGE;
+    }
+    if (o->adapter) {
+        if (!o->requires) {
+            gc_die_msg("--adapter and --requires go together");
+            return GC_EXIT_USAGE;
+        }
+        rc = gc_target_spec_from_adapter(o->adapter, o->requires, spec, err, sizeof err);
+    } else if (o->sandbox || o->requires) {
         if (!o->sandbox || !o->requires) {
             gc_die_msg("--sandbox and --requires go together");
             return GC_EXIT_USAGE;
@@ -50,6 +75,10 @@ int gc_session_spec(const gc_session_opts *o, gc_target_spec *spec)
         gc_die_msg("no target: give a target folder, or --sandbox PATH --requires JSON");
         return GC_EXIT_USAGE;
     }
+    int had = rc;
+    rc = source_spec(o, spec, rc, err, sizeof err);
+    if (rc && !had)
+        gc_target_spec_free(spec);
     if (rc)
         gc_die_msg("%s", err);
     return rc;

@@ -2,7 +2,7 @@
  * none, the CLI).
  *
  * Owns: turning "which target" options into an open target (target.json folder or
- * --sandbox/--requires, optional mode override), the one-time display of the gate's own
+ * --sandbox/--requires or --adapter/--requires, optional mode and venv override), the one-time display of the gate's own
  * log lines, the state snapshot, and the evaluator's initialisation.  One place, so every
  * engine runs the gate exactly the same way. */
 #ifndef GATECRASH_SESSION_H
@@ -15,6 +15,9 @@ typedef struct {
     const char *target_dir; /* --target / TARGET */
     const char *sandbox;    /* --sandbox */
     const char *requires;   /* --requires (JSON or @FILE) */
+    const char *adapter;    /* --adapter: a source target's adapter (with --requires) */
+    const char *venv;       /* --venv: a source target's virtual environment */
+    int source_ok;          /* the command takes a source target (source.h) */
     const char *mode;       /* --mode reach|effect, NULL: the target's */
     const char *scratch;    /* folder chains may write in; NULL: the current folder */
     int quiet;              /* do not print the gate's start-up log */

@@ -72,6 +72,7 @@ static void spec_defaults(gc_target_spec *s)
     snprintf(s->entry_sp, sizeof s->entry_sp, "_install_subprocess_gate");
     snprintf(s->entry_fs, sizeof s->entry_fs, "_install_filesystem_gate");
     snprintf(s->module_id, sizeof s->module_id, "plugin");
+    snprintf(s->adapter.entry, sizeof s->adapter.entry, "evaluate");
     s->mode = GC_MODE_REACH;
 }
 
@@ -111,13 +112,14 @@ static int resolve_sandbox(gc_target_spec *s, const char *rel, const char *base,
         snprintf(joined, sizeof joined, "%s", rel);
     else
         snprintf(joined, sizeof joined, "%s/%s", base, rel);
+    const char *what = s->kind == GC_TARGET_SOURCE ? "adapter" : "sandbox module";
     if (!realpath(joined, s->sandbox)) {
-        snprintf(err, errlen, "sandbox module %s not found", joined);
+        snprintf(err, errlen, "%s %s not found", what, joined);
         return GC_EXIT_TARGET;
     }
     struct stat st;
     if (stat(s->sandbox, &st) != 0 || !S_ISREG(st.st_mode)) {
-        snprintf(err, errlen, "sandbox module %s is not a file", s->sandbox);
+        snprintf(err, errlen, "%s %s is not a file", what, s->sandbox);
         return GC_EXIT_TARGET;
     }
     return 0;
@@ -145,7 +147,8 @@ static cJSON *read_spec_json(const gc_target_spec *s, char *err, size_t errlen)
 static int check_keys(const cJSON *j, char *err, size_t errlen)
 {
     static const char *known[] = {"name", "sandbox", "requires", "install", "module_id",
-                                  "mode", "entries", "description"};
+                                  "mode", "entries", "description", "kind", "adapter", "entry",
+                                  "venv", "refusals", "dialect"};
     const cJSON *it;
     cJSON_ArrayForEach(it, j)
     {
@@ -202,9 +205,16 @@ static int spec_fields(gc_target_spec *s, const cJSON *j, char *err, size_t errl
         set_str(s->module_id, sizeof s->module_id, cJSON_GetObjectItemCaseSensitive(j, "module_id"),
                 "module_id", err, errlen))
         return GC_EXIT_USAGE;
-    const cJSON *sb = cJSON_GetObjectItemCaseSensitive(j, "sandbox");
+    int kind = GC_TARGET_GATE;
+    if (set_choice(&kind, cJSON_GetObjectItemCaseSensitive(j, "kind"), "kind", "gate", GC_TARGET_GATE, "source",
+                   GC_TARGET_SOURCE, err, errlen))
+        return GC_EXIT_USAGE;
+    s->kind = kind;
+    const char *key = kind == GC_TARGET_SOURCE ? "adapter" : "sandbox";
+    const cJSON *sb = cJSON_GetObjectItemCaseSensitive(j, key);
     if (!cJSON_IsString(sb) || !sb->valuestring[0]) {
-        snprintf(err, errlen, "target.json: \"sandbox\" (path of the gate module) is required");
+        snprintf(err, errlen, "target.json: \"%s\" (path of the %s) is required", key,
+                 kind == GC_TARGET_SOURCE ? "adapter" : "gate module");
         return GC_EXIT_USAGE;
     }
     const cJSON *req = cJSON_GetObjectItemCaseSensitive(j, "requires");
@@ -222,7 +232,8 @@ static int spec_fields(gc_target_spec *s, const cJSON *j, char *err, size_t errl
         return GC_EXIT_USAGE;
     s->install = install;
     s->mode = mode;
-    return resolve_sandbox(s, sb->valuestring, s->dir, err, errlen);
+    int rc = kind == GC_TARGET_SOURCE ? gc_adapter_spec_fields(&s->adapter, j, s->dir, err, errlen) : 0;
+    return rc ? rc : resolve_sandbox(s, sb->valuestring, s->dir, err, errlen);
 }
 
 int gc_target_spec_from_dir(const char *dir, gc_target_spec *s, char *err, size_t errlen)
@@ -242,10 +253,11 @@ int gc_target_spec_from_dir(const char *dir, gc_target_spec *s, char *err, size_
     return rc;
 }
 
-int gc_target_spec_from_args(const char *sandbox, const char *requires, gc_target_spec *s,
-                             char *err, size_t errlen)
+static int spec_from_args(gc_target_kind kind, const char *sandbox, const char *requires, gc_target_spec *s,
+                          char *err, size_t errlen)
 {
     spec_defaults(s);
+    s->kind = kind;
     char *text;
     if (requires[0] == '@') {
         text = read_text(requires + 1, 1 << 20, err, errlen);
@@ -277,6 +289,26 @@ int gc_target_spec_from_args(const char *sandbox, const char *requires, gc_targe
     return 0;
 }
 
+int gc_target_spec_from_args(const char *sandbox, const char *requires, gc_target_spec *s,
+                             char *err, size_t errlen)
+{
+    return spec_from_args(GC_TARGET_GATE, sandbox, requires, s, err, errlen);
+}
+
+int gc_target_spec_from_adapter(const char *adapter, const char *requires, gc_target_spec *s, char *err,
+                                size_t errlen)
+{
+    return spec_from_args(GC_TARGET_SOURCE, adapter, requires, s, err, errlen);
+}
+
+/* A source target's own keys (gc_target_spec_from_dir reads them back). */
+static void write_source_fields(const gc_target_spec *s, const char *adapter, cJSON *j)
+{
+    cJSON_AddStringToObject(j, "kind", "source");
+    cJSON_AddStringToObject(j, "adapter", adapter);
+    gc_adapter_write(&s->adapter, j);
+}
+
 char *gc_target_spec_json(const gc_target_spec *s, const char *sandbox)
 {
     cJSON *j = cJSON_CreateObject(), *ent = cJSON_CreateObject();
@@ -288,7 +320,10 @@ char *gc_target_spec_json(const gc_target_spec *s, const char *sandbox)
         return NULL;
     }
     cJSON_AddStringToObject(j, "name", s->name);
-    cJSON_AddStringToObject(j, "sandbox", sandbox ? sandbox : s->sandbox);
+    if (s->kind == GC_TARGET_SOURCE)
+        write_source_fields(s, sandbox ? sandbox : s->sandbox, j);
+    else
+        cJSON_AddStringToObject(j, "sandbox", sandbox ? sandbox : s->sandbox);
     cJSON_AddItemToObject(j, "requires", req);
     cJSON_AddStringToObject(j, "install", s->install == GC_INSTALL_GATES ? "gates" : "install_restrictions");
     cJSON_AddStringToObject(j, "module_id", s->module_id);
@@ -472,6 +507,25 @@ fail: {
     return NULL;
 }
 
+/* Import the gate and install it once into *ns; a source target: its venv, its adapter
+ * imported and bound, no install.  0 or an exit code. */
+static int load_target(gc_target *t, PyObject **ns, char *err, size_t errlen)
+{
+    int source = t->spec.kind == GC_TARGET_SOURCE;
+    int rc = source ? gc_adapter_add_venv(&t->spec.adapter, err, errlen) : 0;
+    if (!rc)
+        rc = import_gate(t, err, errlen);
+    if (!rc)
+        rc = source ? gc_adapter_bind(&t->adapter, &t->spec.adapter, t->module, t->builtins, t->spec.sandbox, err,
+                                      errlen)
+                    : bind_entries(t, err, errlen);
+    if (rc || source)
+        return rc;
+    gate_phase = "installing it";
+    *ns = gc_target_install(t, err, errlen);
+    return *ns ? 0 : GC_EXIT_TARGET;
+}
+
 int gc_target_open(gc_target *t, const gc_target_spec *spec, const char *scratch, char *err,
                    size_t errlen)
 {
@@ -510,11 +564,8 @@ int gc_target_open(gc_target *t, const gc_target_spec *spec, const char *scratch
     gate_phase = "importing it";
     gc_limits_hard_what = "importing the gate";
     gc_limits_hard_code = GC_EXIT_TARGET;
-    int rc = import_gate(t, err, errlen);
-    if (!rc)
-        rc = bind_entries(t, err, errlen);
-    gate_phase = "installing it";
-    PyObject *ns = rc ? NULL : gc_target_install(t, err, errlen);
+    PyObject *ns = NULL;
+    int rc = load_target(t, &ns, err, errlen);
     gate_phase = NULL;
     int expired = gc_limit_expired, oom = gc_limit_oom;
     gc_limits_disarm();
@@ -537,9 +588,7 @@ int gc_target_open(gc_target *t, const gc_target_spec *spec, const char *scratch
     }
     if (rc)
         return rc;
-    if (!ns)
-        return GC_EXIT_TARGET;
-    Py_DECREF(ns);
+    Py_XDECREF(ns);
     if (spec->mode == GC_MODE_EFFECT && gc_oracle_add_tail_hook(err, errlen) < 0)
         return GC_EXIT_HARNESS;
     if (gc_oracle_selftest(err, errlen) < 0)

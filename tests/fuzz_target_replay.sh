@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The replay build of each fuzz target (<target>-test, harness/fuzz_runner.c), run over the
-# seed corpus, the advisory fixtures and the saved escapes.  Usage: SRC BIN fuzz_gate|fuzz_decoder
+# seed corpus, the advisory fixtures and the saved escapes.  Usage: SRC BIN fuzz_gate|fuzz_decoder|fuzz_program
 #   every run: one "gatecrash: input PATH: VERDICT" line per input file given (none skipped,
 #     none twice), the summary line, and no harness error;
 #   fuzz_gate: corpus/ on station-1.5.0 has no escape (exit 0); the advisory chains escape on
@@ -8,7 +8,7 @@
 #     case escapes/T/*.chain is a finding again on targets/T, and the DEDUP_TOKEN printed for it
 #     is the case's "# signature:" line (the replay's 2 s time limit: a case's first step may
 #     import);
-#   fuzz_decoder: every one of those files decodes and round-trips: no finding, exit 0.
+#   fuzz_decoder, fuzz_program: every one of those files decodes and round-trips: no finding, exit 0.
 # Inputs are copies in $WORK (fuzz_gate, as under libFuzzer, may write in the first folder it is
 # given: its corpus).
 source "$(dirname "$0")/lib.sh" "$@"

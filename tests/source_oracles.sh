@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Source mode's oracles (source.h) on a planted test-only adapter that leaks os.system
+# (tests/fixtures/source/leak): the value evaluate gives back is searched (containers,
+# exception attributes), every C call inside the evaluation is checked before it runs, the
+# sandbox's own refusal is no escape, and nothing is ever spawned.
+source "$(dirname "$0")/lib.sh" "$@"
+T=$SRC/tests/fixtures/source/leak
+P=$WORK/programs && mkdir -p "$P"
+printf 'result = [1, {"x": (2, run)}]\n' >"$P/returned.py"
+printf 'try:\n    {}["k"]\nexcept KeyError as e:\n    result = KeyError(run)\n' >"$P/in_exception.py"
+printf 'raise StopIteration(run)\n' >"$P/raised.py"
+printf 'result = run("touch %s/spawned")\n' "$WORK" >"$P/called.py"
+printf 'f = run\nresult = [f][0]("touch %s/spawned")\n' "$WORK" >"$P/called_alias.py"
+# an unaudited primitive, imported and called inside the sandbox's interpreter
+printf 'import _posixsubprocess\nresult = _posixsubprocess.fork_exec(1, 2, 3)\n' >"$P/fork_exec.py"
+printf 'result = 1 + 1\n' >"$P/safe.py"
+printf 'result = [run.__name__, "forbidden"]\n' >"$P/refused.py"
+R=(replay -q "$T")
+expect_exit 1 "returned value" -- "$GC" "${R[@]}" "$P/returned.py"
+expect_fgrep "returned.py: gatecrash: ESCAPE reach spawn os.system (in the value evaluate gave back, at result[1]{value 0}[1])" "returned value"
+expect_exit 1 "exception value" -- "$GC" "${R[@]}" "$P/in_exception.py" "$P/raised.py"
+expect_fgrep "in_exception.py: gatecrash: ESCAPE reach spawn os.system (in the value evaluate gave back, at result.args[0])" "exception returned"
+expect_fgrep "raised.py: gatecrash: ESCAPE reach spawn os.system (in the value evaluate gave back, at result.args[0])" "exception raised"
+expect_exit 1 "C call" -- "$GC" "${R[@]}" "$P/called.py" "$P/called_alias.py"
+expect_fgrep "called.py: gatecrash: ESCAPE reach spawn os.system (called inside the evaluation (C-call guard))" "C call"
+expect_fgrep "called_alias.py: gatecrash: ESCAPE reach spawn os.system (called inside the evaluation (C-call guard))" "C call, aliased"
+[[ ! -e $WORK/spawned ]] && ok || fail "the C call ran: $WORK/spawned exists"
+expect_exit 1 "unaudited C call" -- "$GC" "${R[@]}" "$P/fork_exec.py"
+expect_fgrep "fork_exec.py: gatecrash: ESCAPE reach spawn _posixsubprocess.fork_exec (called inside the evaluation (C-call guard))" "fork_exec"
+expect_exit 1 "unaudited C call, effect mode" -- "$GC" "${R[@]}" --mode effect "$P/fork_exec.py"
+expect_fgrep "fork_exec.py: gatecrash: ESCAPE reach spawn _posixsubprocess.fork_exec (called; CPython raises no audit event for it)" "fork_exec, effect mode"
+expect_exit 0 "safe and refused programs" -- "$GC" "${R[@]}" "$P/safe.py" "$P/refused.py"
+expect_fgrep "safe.py: blocked (returned int)" "safe"
+expect_fgrep "refused.py: blocked (refused by the sandbox: Refused)" "the sandbox's refusal is no escape"
+# effect mode: the audit event of the call is the escape; still nothing spawned
+expect_exit 1 "effect mode" -- "$GC" "${R[@]}" --mode effect "$P/called.py"
+expect_fgrep "called.py: gatecrash: ESCAPE effect spawn os.system" "effect mode"
+[[ ! -e $WORK/spawned ]] && ok || fail "effect mode: $WORK/spawned exists"
+expect_exit 0 "effect mode: a returned primitive is no effect" -- "$GC" "${R[@]}" --mode effect "$P/returned.py"
+# the inline form gives the same verdicts
+expect_exit 1 "inline form" -- "$GC" replay -q --adapter "$T/adapter.py" --requires '{"subprocess": false}' "$P/called.py"
+expect_fgrep "ESCAPE reach spawn os.system (called inside" "inline form"
+finish

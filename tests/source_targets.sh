@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The bundled source targets on their current releases (targets/restrictedpython,
+# targets/simpleeval; venvs made by the source_venvs set-up, ci/target-venv.sh): every
+# known-safe program of tests/fixtures/source/safe/<target> is blocked or refused, none an
+# escape (0 false positives), and the sandbox package comes from the venv, not from the
+# interpreter's own path.
+source "$(dirname "$0")/lib.sh" "$@"
+for name in restrictedpython simpleeval; do
+  progs=("$SRC/tests/fixtures/source/safe/$name"/*.py)
+  expect_exit 0 "$name: safe programs" -- "$GC" replay -q --venv "$BIN/venvs/$name" "$SRC/targets/$name" "${progs[@]}"
+  expect_count "${#progs[@]}" "\.py: blocked \(" "$name: every program blocked"
+  expect_no_grep "ESCAPE" "$name: no false positive"
+  expect_grep "replayed ${#progs[@]}: 0 escaped, ${#progs[@]} blocked, 0 unreadable" "$name: tally"
+  expect_grep "refused by the sandbox: " "$name: the sandbox's own refusal is seen"
+  expect_grep "blocked \(returned (int|str|list)\)" "$name: programs run"
+  # without its venv the adapter's import of the sandbox package fails: exit 3, one line
+  mkdir -p "$WORK/novenv-$name"
+  printf 'home = /usr/bin\nversion = %s\n' "$PYVER" >"$WORK/novenv-$name/pyvenv.cfg"
+  mkdir -p "$WORK/novenv-$name/lib/python$PYVER/site-packages"
+  expect_exit 3 "$name: empty venv" -- "$GC" replay -q --venv "$WORK/novenv-$name" "$SRC/targets/$name" "${progs[0]}"
+  expect_grep "error: importing .*targets/$name/adapter.py raised ModuleNotFoundError" "$name: empty venv"
+done
+finish
