@@ -12,9 +12,8 @@
 #include "interp.h"
 #include "program.h"
 
-static int json_str(char *dst, size_t n, const cJSON *j, const char *key, char *err, size_t errlen)
+int gc_spec_string(char *dst, size_t n, const cJSON *v, const char *key, char *err, size_t errlen)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, key);
     if (!v)
         return 0;
     if (!cJSON_IsString(v) || !v->valuestring[0] || strlen(v->valuestring) >= n) {
@@ -23,6 +22,11 @@ static int json_str(char *dst, size_t n, const cJSON *j, const char *key, char *
     }
     snprintf(dst, n, "%s", v->valuestring);
     return 0;
+}
+
+static int json_str(char *dst, size_t n, const cJSON *j, const char *key, char *err, size_t errlen)
+{
+    return gc_spec_string(dst, n, cJSON_GetObjectItemCaseSensitive(j, key), key, err, errlen);
 }
 
 /* "refusals": ["Name", "module.Name", …] into the comma-separated s->refusals. */

@@ -26,6 +26,9 @@ typedef struct {
     PyObject *refusal_types;      /* tuple of exception classes */
 } gc_adapter;
 
+/* A string field of target.json: 'v' (may be NULL: absent, 0) into dst[n], or -1 with one
+ * line in 'err' when it is not a non-empty string that fits.  Shared by every key reader. */
+int gc_spec_string(char *dst, size_t n, const cJSON *v, const char *key, char *err, size_t errlen);
 /* The source keys of target.json into s ("venv" relative to the target folder 'dir').
  * 0 or an exit code, message in err. */
 int gc_adapter_spec_fields(gc_adapter_spec *s, const cJSON *j, const char *dir, char *err, size_t errlen);

@@ -93,18 +93,6 @@ static int check_requires_json(const char *text, char *err, size_t errlen)
     return 0;
 }
 
-static int set_str(char *dst, size_t n, const cJSON *v, const char *key, char *err, size_t errlen)
-{
-    if (!v)
-        return 0;
-    if (!cJSON_IsString(v) || !v->valuestring[0] || strlen(v->valuestring) >= n) {
-        snprintf(err, errlen, "target.json: \"%s\" must be a non-empty string", key);
-        return -1;
-    }
-    snprintf(dst, n, "%s", v->valuestring);
-    return 0;
-}
-
 static int resolve_sandbox(gc_target_spec *s, const char *rel, const char *base, char *err, size_t errlen)
 {
     char joined[PATH_MAX * 2];
@@ -188,11 +176,11 @@ static int set_entries(gc_target_spec *s, const cJSON *ent, char *err, size_t er
         snprintf(err, errlen, "target.json: \"entries\" must be an object");
         return -1;
     }
-    return set_str(s->entry_install, sizeof s->entry_install,
+    return gc_spec_string(s->entry_install, sizeof s->entry_install,
                    cJSON_GetObjectItemCaseSensitive(ent, "install_restrictions"), "entries.install_restrictions", err, errlen) ||
-           set_str(s->entry_sp, sizeof s->entry_sp, cJSON_GetObjectItemCaseSensitive(ent, "subprocess_gate"),
+           gc_spec_string(s->entry_sp, sizeof s->entry_sp, cJSON_GetObjectItemCaseSensitive(ent, "subprocess_gate"),
                    "entries.subprocess_gate", err, errlen) ||
-           set_str(s->entry_fs, sizeof s->entry_fs, cJSON_GetObjectItemCaseSensitive(ent, "filesystem_gate"),
+           gc_spec_string(s->entry_fs, sizeof s->entry_fs, cJSON_GetObjectItemCaseSensitive(ent, "filesystem_gate"),
                    "entries.filesystem_gate", err, errlen) ? -1 : 0;
 }
 
@@ -201,8 +189,8 @@ static int spec_fields(gc_target_spec *s, const cJSON *j, char *err, size_t errl
 {
     const char *base = strrchr(s->dir, '/');
     snprintf(s->name, sizeof s->name, "%s", base ? base + 1 : s->dir);
-    if (set_str(s->name, sizeof s->name, cJSON_GetObjectItemCaseSensitive(j, "name"), "name", err, errlen) ||
-        set_str(s->module_id, sizeof s->module_id, cJSON_GetObjectItemCaseSensitive(j, "module_id"),
+    if (gc_spec_string(s->name, sizeof s->name, cJSON_GetObjectItemCaseSensitive(j, "name"), "name", err, errlen) ||
+        gc_spec_string(s->module_id, sizeof s->module_id, cJSON_GetObjectItemCaseSensitive(j, "module_id"),
                 "module_id", err, errlen))
         return GC_EXIT_USAGE;
     int kind = GC_TARGET_GATE;

@@ -60,17 +60,4 @@ int gc_fuzz_test_one_input(const uint8_t *data, size_t size)
     return GC_FUZZ_KEEP;
 }
 
-size_t gc_fuzz_mutate(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
-{
-    (void)data, (void)size, (void)max_size, (void)seed;
-    return 0;
-}
-
-size_t gc_fuzz_crossover(const uint8_t *d1, size_t s1, const uint8_t *d2, size_t s2, uint8_t *out,
-                         size_t max_out, unsigned int seed)
-{
-    (void)d1, (void)s1, (void)d2, (void)s2, (void)out, (void)max_out, (void)seed;
-    return 0;
-}
-
 void gc_fuzz_cleanup(void) {}
