@@ -1,5 +1,5 @@
 /* fuzz_no_mutator.c — fuzz_target.h's mutator and crossover for the targets that leave
- * mutation to the engine (fuzz_decoder, fuzz_program, fuzz_source): no edit, so the driver
+ * mutation to the engine (fuzz_decoder, fuzz_program): no edit, so the driver
  * falls back to the engine's own (LLVMFuzzerMutate, AFL++'s byte splice). */
 #include "fuzz_target.h"
 

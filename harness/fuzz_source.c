@@ -2,8 +2,10 @@
  * through its adapter's evaluate with programs (program.h).  Each input decodes to a
  * program, printed in the target's dialect and run under the source-mode oracles; an escape
  * is a finding (its line, the program's source and a DEDUP_TOKEN on stderr).  Options:
- * --target=DIR (required), --venv=DIR.  First step of issue 15: no program-aware mutator
- * and no coverage of the sandbox package yet (the engine mutates the bytes). */
+ * --target=DIR (required), --venv=DIR, --print-dict.  Mutation edits the program (program_mutator.h) with
+ * a dictionary harvested at start from the sandbox package's own string constants (its
+ * blocklists); no coverage of the sandbox package yet. */
+#include <Python.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,11 +14,79 @@
 #include "confine.h"
 #include "fuzz_target.h"
 #include "program.h"
+#include "program_mutator.h"
 #include "session.h"
 #include "source.h"
 
 static gc_target target;
 static unsigned long inputs, escapes;
+static gc_pm_dict dict;
+static int print_dict; /* --print-dict: the harvested words on stderr at start */
+
+/* v's strings into the dictionary: a str, or (depth > 0) the strs, keys and function or
+ * class names a set, tuple, list or dict holds. */
+static void harvest_value(PyObject *v, int depth)
+{
+    if (PyUnicode_Check(v)) {
+        const char *s = PyUnicode_AsUTF8(v);
+        if (s && strlen(s) < 64)
+            gc_pm_dict_add(&dict, s);
+        PyErr_Clear();
+    } else if (depth == 0 && (PyCFunction_Check(v) || PyFunction_Check(v) || PyType_Check(v))) {
+        PyObject *name = PyObject_GetAttrString(v, "__name__");
+        if (name)
+            harvest_value(name, 0);
+        Py_XDECREF(name);
+        PyErr_Clear();
+    } else if (depth > 0 && (PyAnySet_Check(v) || PyTuple_Check(v) || PyList_Check(v) || PyDict_Check(v))) {
+        PyObject *it = PyObject_GetIter(v), *item;
+        while (it && (item = PyIter_Next(it))) {
+            harvest_value(item, depth - 1);
+            Py_DECREF(item);
+        }
+        Py_XDECREF(it);
+        PyErr_Clear();
+    }
+}
+
+/* A module of an installed package (beneath a site-packages folder): its public constants
+ * (not __builtins__, __all__ and the like). */
+static void harvest_module(PyObject *mod)
+{
+    PyObject *file = PyObject_GetAttrString(mod, "__file__");
+    const char *f = file && PyUnicode_Check(file) ? PyUnicode_AsUTF8(file) : NULL;
+    PyObject *d = f && strstr(f, "site-packages") ? PyModule_GetDict(mod) : NULL;
+    PyObject *key, *value;
+    Py_ssize_t pos = 0;
+    while (d && PyDict_Next(d, &pos, &key, &value))
+        if (PyUnicode_Check(key) && PyUnicode_READ_CHAR(key, 0) != '_' && !PyModule_Check(value) &&
+            !PyCallable_Check(value))
+            harvest_value(value, 1);
+    Py_XDECREF(file);
+    PyErr_Clear();
+}
+
+/* The packages the adapter's evaluate sees (its globals' modules, and the modules its
+ * functions and classes come from), every loaded module of each harvested. */
+static void harvest(void)
+{
+    PyObject *glb = PyFunction_Check(target.adapter.eval_fn) ? PyFunction_GetGlobals(target.adapter.eval_fn) : NULL;
+    PyObject *mods = PySys_GetObject("modules"), *key, *value, *mkey, *mod;
+    Py_ssize_t pos = 0;
+    while (glb && mods && PyDict_Next(glb, &pos, &key, &value)) {
+        PyObject *name = PyObject_GetAttrString(value, PyModule_Check(value) ? "__name__" : "__module__");
+        const char *n = name && PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : NULL;
+        size_t top = n ? strcspn(n, ".") : 0;
+        Py_ssize_t mpos = 0;
+        while (top && PyDict_Next(mods, &mpos, &mkey, &mod)) {
+            const char *m = PyUnicode_Check(mkey) ? PyUnicode_AsUTF8(mkey) : NULL;
+            if (m && strncmp(m, n, top) == 0 && (m[top] == 0 || m[top] == '.') && PyModule_Check(mod))
+                harvest_module(mod);
+        }
+        Py_XDECREF(name);
+        PyErr_Clear();
+    }
+}
 
 int gc_fuzz_initialize(int *argc, char ***argv)
 {
@@ -28,6 +98,8 @@ int gc_fuzz_initialize(int *argc, char ***argv)
             opts.target_dir = a + 9;
         else if (strncmp(a, "--venv=", 7) == 0)
             opts.venv = a + 7;
+        else if (strcmp(a, "--print-dict") == 0)
+            print_dict = 1;
     }
     if (rc)
         return rc;
@@ -42,7 +114,23 @@ int gc_fuzz_initialize(int *argc, char ***argv)
         gc_die_msg("%s is no source target (fuzz_gate fuzzes gates)", target.spec.name);
         return GC_EXIT_USAGE;
     }
+    harvest();
+    if (print_dict)
+        for (int i = 0; i < dict.n; i++)
+            fprintf(stderr, "gatecrash: dictionary: %s\n", dict.word[i]);
     atexit(gc_fuzz_cleanup);
+    return 0;
+}
+
+size_t gc_fuzz_mutate(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
+{
+    return gc_program_mutate(data, size, max_size, seed, &dict);
+}
+
+size_t gc_fuzz_crossover(const uint8_t *d1, size_t s1, const uint8_t *d2, size_t s2, uint8_t *out,
+                         size_t max_out, unsigned int seed)
+{
+    (void)d1, (void)s1, (void)d2, (void)s2, (void)out, (void)max_out, (void)seed;
     return 0;
 }
 

@@ -1,6 +1,6 @@
 /* fuzz_target.h — the interface every fuzz target implements (fuzz_gate: fuzz_gate.c;
- * fuzz_decoder: tests/fuzz_decoder.c; fuzz_program, fuzz_source; the ones that leave mutation
- * to the engine link fuzz_no_mutator.c).
+ * fuzz_decoder: tests/fuzz_decoder.c; fuzz_program; fuzz_source: fuzz_source.c, its mutator
+ * program_mutator.c; the ones that leave mutation to the engine link fuzz_no_mutator.c).
  *
  * Owns: the contract between a target and whatever feeds it inputs — the engine glue
  * (driver.c: libFuzzer, AFL++'s libAFLDriver) or the standalone runner (fuzz_runner.c, the

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # fuzz_source (harness/fuzz_source.c) on the bundled source targets' current releases, from
 # a small seed corpus of programs (program.h's bytes, written below), bounded: it runs, the
-# seeds and what libFuzzer makes of them are all blocked or refused (no escape reported),
-# and on the planted leak fixture a seed that calls the leaked os.system is a finding.
+# seeds and what the program mutator makes of them are all blocked or refused (no escape
+# reported), its dictionary holds the package's blocklists, and on the planted leak fixture
+# a seed that calls the leaked os.system is a finding.
 source "$(dirname "$0")/lib.sh" "$@"
 S=$WORK/seeds && mkdir -p "$S" "$WORK/corpus"
 # opcodes: NAME 0 STR 1 INT 2 LIST 6 TUPLE 7 ATTR 8 CALL 10 FMT 11 COMP 12 ASSIGN 14 RETURN 15
@@ -19,10 +20,20 @@ for name in restrictedpython simpleeval; do
   expect_no_grep "ESCAPE" "$name: no escape on the current release"
   expect_grep "^gatecrash: fuzz_source on $name: [0-9]+ programs, 0 escapes" "$name: the summary"
   expect_grep "Done 1500 runs" "$name: libFuzzer ran every input"
+  # the program mutator's outputs all have a statement (the engine's byte edits: about half)
+  expect_grep "^gatecrash: fuzz_source on $name: (1[0-9]{3}) programs" "$name: the program mutator's inputs run"
   expect_exit 0 "$name: replay build over the seeds" -- "$BIN/fuzz_source-test" --target="$SRC/targets/$name" \
     --venv="$BIN/venvs/$name" "$S"
   expect_count 5 "^gatecrash: input .*: ok$" "$name: every seed runs"
 done
+# the mutator's dictionary: the sandbox package's own blocklists (RestrictedPython's
+# INSPECT_ATTRIBUTES, simpleeval's DISALLOW_METHODS), harvested at start
+expect_exit 0 "restrictedpython: dictionary" -- "$BIN/fuzz_source" --target="$SRC/targets/restrictedpython" \
+  --venv="$BIN/venvs/restrictedpython" --print-dict -runs=0 "$S"
+expect_grep "^gatecrash: dictionary: gi_frame$" "restrictedpython: a blocklisted name harvested"
+expect_exit 0 "simpleeval: dictionary" -- "$BIN/fuzz_source" --target="$SRC/targets/simpleeval" \
+  --venv="$BIN/venvs/simpleeval" --print-dict -runs=0 "$S"
+expect_grep "^gatecrash: dictionary: format_map$" "simpleeval: a blocklisted name harvested"
 printf '\x00\x03run\x01\x04true\x0a\x01\x0e\x06result' >"$WORK/leak_seed"          # result = run('true')
 expect_exit 1 "leak fixture: the replay build finds the call" -- "$BIN/fuzz_source-test" \
   --target="$SRC/tests/fixtures/source/leak" "$WORK/leak_seed"

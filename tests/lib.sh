@@ -100,3 +100,20 @@ test_venv() {
   ) 9>"$BIN/test-venv.lock" >"$WORK/venv.log" 2>&1 && ok ||
     { fail "cannot make the test venv ($VENV, pytest==$PYTEST_PIN; python3-venv: bash ci/install-deps.sh)"; sed 's/^/    /' "$WORK/venv.log" | tail -5 >&2; return 1; }
 }
+
+# target_installed NAME: whether the sandbox package pinned in targets/NAME/requirements.txt
+# is in its venv ($BIN/venvs/NAME).  A pin with an environment marker that leaves it out on
+# this CPython (a historical release older than the version) is one SKIP line; any other
+# missing pin is a failure.
+target_installed() {
+  local line pkg
+  line=$(grep -v '^#' "$SRC/targets/$1/requirements.txt" | head -1)
+  pkg=${line%%==*}
+  "$BIN/venvs/$1/bin/python" -I -c 'import sys, importlib.metadata as m; m.version(sys.argv[1])' "$pkg" 2>/dev/null && return 0
+  if [[ $line == *";"* ]]; then
+    echo "SKIP: targets/$1: $pkg is not for CPython $PYVER (requirements.txt: ${line#*;})"
+  else
+    fail "targets/$1: $pkg is not installed in $BIN/venvs/$1"
+  fi
+  return 1
+}

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The published escape of each bundled historical release, replayed as a fixture (never a
+# seed: nothing under corpus/ or dict/ holds it): tests/fixtures/source/advisory/<advisory>.py
+# escapes on the release before the fix and is refused on the current release's target.
+#   GHSA-wqc8-x2pr-7jqh (CVE-2023-37271): RestrictedPython 6.0, a generator's frame walked
+#     back to the host's builtins (fixed in 6.1);
+#   GHSA-44vg-5wv2-h2hg (CVE-2026-32640): simpleeval 1.0.4, a module passed in names reaches
+#     os through non-underscore attributes (fixed in 1.0.5, ModuleWrapper).
+source "$(dirname "$0")/lib.sh" "$@"
+adv=$SRC/tests/fixtures/source/advisory
+check() {  # check ADVISORY HISTORICAL CURRENT PRIMITIVE
+  target_installed "$2" || return 0
+  expect_exit 1 "$1 on $2" -- "$GC" replay -q --venv "$BIN/venvs/$2" "$SRC/targets/$2" "$adv/$1.py"
+  expect_grep "$1.py: gatecrash: ESCAPE reach .*$4 \(in the value evaluate gave back" "$1 on $2: the escape class"
+  expect_exit 0 "$1 on $3" -- "$GC" replay -q --venv "$BIN/venvs/$3" "$SRC/targets/$3" "$adv/$1.py"
+  expect_grep "$1.py: blocked \(refused by the sandbox: " "$1 on $3: refused"
+}
+check ghsa-wqc8-x2pr-7jqh restrictedpython-6.0 restrictedpython "builtins\.open"
+check ghsa-44vg-5wv2-h2hg simpleeval-1.0.4 simpleeval-module "os\.system"
+finish
