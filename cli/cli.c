@@ -86,7 +86,9 @@ static const struct {
      0},
     {"fuzz",
      "gatecrash fuzz TARGET [options]   run an engine, replay its crash inputs live, end with a table\n"
-     "  --by hole|signature  the table: one row per hole, its chain minimized (hole), or per signature\n",
+     "  --by hole|signature  the table: one row per hole, its chain minimized (hole), or per signature\n"
+     "  --seed-sweep-depth N  first sweep to depth N, its escapes reported, its frontier seeded (3; 0: off)\n"
+     "  --no-sweep-seed       the same as --seed-sweep-depth 0: the engine alone\n",
      1},
     {"triage",
      "gatecrash triage TARGET [options] CRASH...|DIR   minimize, de-duplicate and save escapes as cases\n"
@@ -616,11 +618,32 @@ static int open_for_campaign(gc_target *t, gc_session_opts *o, const char *out_a
     return gc_session_start(t, o);
 }
 
+/* The hybrid's first phase (gc_campaign_opts.presweep): a bounded sweep to depth *ctx, its
+ * escapes' chains and its frontier (sweep.h). */
+#define SEED_SWEEP_NODES 50000
+#define SEED_SWEEP_MAX 2000
+static int fuzz_presweep(void *ctx, gc_target *t, gc_strlist *escapes, gc_strlist *frontier)
+{
+    gc_sweep_opts so = {.depth = (int)*(long *)ctx, .max_nodes = SEED_SWEEP_NODES, .quiet = 1, .no_report = 1};
+    gc_sweep_stats st;
+    int rc = gc_sweep(t, &so, &st);
+    if (rc)
+        return rc;
+    gc_finding *f;
+    int n = gc_sweep_findings(&f);
+    for (int k = 0; k < n; k++)
+        gc_sl_add(escapes, f[k].chain);
+    free(f);
+    gc_sweep_frontier(frontier, SEED_SWEEP_MAX);
+    return 0;
+}
+
 static int cmd_fuzz(int argc, char **argv)
 {
     gc_session_opts o = {0};
     gc_campaign_opts c = {.target = &o, .seconds = 60, .jobs = 1, .runs = -1, .hole_of = gc_holes_campaign_hook};
     const char *corpus = NULL, *outdir = NULL, *dict = NULL, *fuzzer = NULL, *by = "hole";
+    long sweep_depth = 3;
     gc_strlist pos = {0};
     gc_target t = {0};
     int rc = GC_EXIT_USAGE;
@@ -628,6 +651,10 @@ static int cmd_fuzz(int argc, char **argv)
         int k = target_opt(argc, argv, &i, &o);
         if (!k)
             k = campaign_opt(argc, argv, &i, &c, &corpus, &outdir, &dict, &fuzzer);
+        if (!k && strcmp(argv[i], "--seed-sweep-depth") == 0 && i + 1 < argc)
+            k = parse_long(argv[++i], "--seed-sweep-depth", &sweep_depth) < 0 ? -1 : 1;
+        if (!k && strcmp(argv[i], "--no-sweep-seed") == 0)
+            k = (sweep_depth = 0, 1);
         if (k < 0)
             goto out;
         if (k)
@@ -668,6 +695,10 @@ static int cmd_fuzz(int argc, char **argv)
     fprintf(stderr, "gatecrash: fuzzing %s for %lds with %ld job(s) of %s; crashes in %s/%s\n", t.spec.name,
             c.seconds, c.jobs, c.engine == GC_ENGINE_AFL ? "AFL++" : "libFuzzer", out_abs,
             c.engine == GC_ENGINE_AFL ? "afl/*/crashes" : "crashes");
+    if (sweep_depth > 0) {
+        c.presweep = fuzz_presweep;
+        c.presweep_ctx = &sweep_depth;
+    }
     gc_campaign_result r;
     rc = gc_campaign_run(&t, &c, &r);
     gc_rm_tree(rscratch);

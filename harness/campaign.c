@@ -138,6 +138,22 @@ static void write_known(const gc_campaign_result *r, const char *known_path)
     gc_sb_free(&list);
 }
 
+/* Fold the escape 'out' (of crash input or source 'path') under its hole, the caller's
+ * hole_of on the escape's own chain, trimmed as the table shows it. */
+static void fold_with_hole(scan_state *fs, const char *path, gc_outcome *out)
+{
+    char hole[sizeof fs->r->found[0].hole] = "";
+    if (fs->o->hole_of) {
+        static gc_outcome keep; /* the hole's run replaces the outcome */
+        static gc_chain trimmed;
+        keep = *out;
+        gc_outcome_escape_chain(&keep, &trimmed);
+        fs->o->hole_of(fs->o->hole_ctx, fs->t, &trimmed, hole, sizeof hole);
+        *out = keep;
+    }
+    fold_escape(fs->r, path, out, hole);
+}
+
 /* Replay crash inputs not seen yet (their recorded resolved chain, else their bytes decoded
  * as the fuzzer decoded them) and fold them into the table of distinct escapes, keyed by
  * signature, keeping the shortest chain; name each that does not escape with its cause. */
@@ -173,16 +189,7 @@ static void scan_crashes(scan_state *fs)
             continue;
         }
         fs->r->reproduced++;
-        char hole[sizeof fs->r->found[0].hole] = "";
-        if (fs->o->hole_of) {
-            static gc_outcome keep; /* the hole's run: the escape's own chain, trimmed as the table shows it */
-            static gc_chain trimmed;
-            keep = out;
-            gc_outcome_escape_chain(&keep, &trimmed);
-            fs->o->hole_of(fs->o->hole_ctx, fs->t, &trimmed, hole, sizeof hole);
-            out = keep;
-        }
-        fold_escape(fs->r, path, &out, hole);
+        fold_with_hole(fs, path, &out);
     }
     for (int i = 0; i < files.n; i++)
         free(files.v[i]);
@@ -205,6 +212,74 @@ static void prune_resolved(scan_state *fs, const char *crashes)
         if (!gc_sl_contains(&fs->kept, g.gl_pathv[i]))
             unlink(g.gl_pathv[i]);
     globfree(&g);
+}
+
+/* OUT/seeds: the seed corpus's inputs and the sweep's frontier chains (sweep-NNNN). */
+static int write_seeds(const gc_campaign_opts *o, const gc_strlist *frontier, char *dir, size_t len)
+{
+    snprintf(dir, len, "%s/seeds", o->out);
+    gc_rm_tree(dir);
+    if (gc_mkdirs(dir) < 0) {
+        gc_die_msg("cannot create %s: %s", dir, strerror(errno));
+        return GC_EXIT_USAGE;
+    }
+    gc_strlist in = {0};
+    gc_collect_inputs(o->seeds, &in);
+    char dst[PATH_MAX * 2];
+    for (int i = 0; i < in.n; i++) {
+        snprintf(dst, sizeof dst, "%s/%s", dir, strrchr(in.v[i], '/') ? strrchr(in.v[i], '/') + 1 : in.v[i]);
+        gc_copy_file(in.v[i], dst);
+    }
+    gc_sl_free(&in);
+    for (int i = 0; i < frontier->n; i++) {
+        snprintf(dst, sizeof dst, "%s/sweep-%04d", dir, i);
+        if (gc_write_atomic(dst, frontier->v[i], strlen(frontier->v[i]), 0) != 0) {
+            gc_die_msg("cannot write %s: %s", dst, strerror(errno));
+            return GC_EXIT_USAGE;
+        }
+    }
+    return 0;
+}
+
+/* The hybrid's first phase (gc_campaign_opts.presweep): the sweep's escapes replayed here,
+ * saved as crash inputs (OUT/crashes/crash-sweep-NNNN, for both engines), reported at once
+ * and folded into the table as found by the sweep; its frontier written
+ * with the seeds into 'seeds' (OUT/seeds), the folder the engine then reads. */
+static int sweep_phase(scan_state *fs, char *seeds, size_t len)
+{
+    const gc_campaign_opts *o = fs->o;
+    gc_strlist esc = {0}, front = {0};
+    int rc = o->presweep(o->presweep_ctx, fs->t, &esc, &front);
+    static gc_chain c;
+    static gc_outcome out;
+    for (int i = 0; !rc && i < esc.n; i++) {
+        gc_parse_error pe;
+        char err[256];
+        if (gc_chain_parse((const uint8_t *)esc.v[i], strlen(esc.v[i]), GC_PARSE_STRICT, &c, &pe) != 0 ||
+            gc_run_input(fs->t, &c, &out, NULL, NULL, err, sizeof err) != 0 || !out.escaped)
+            continue;
+        char path[PATH_MAX + 64]; /* a crash input like the engine's: triage and nightly take it alike */
+        snprintf(path, sizeof path, "%s/crashes/crash-sweep-%04d", o->out, i);
+        gc_write_atomic(path, esc.v[i], strlen(esc.v[i]), 0);
+        gc_sl_add(&fs->seen, path);
+        int before = fs->r->nfound;
+        fold_with_hole(fs, path, &out);
+        fs->r->swept++;
+        fs->r->reproduced++;
+        const gc_finding *f = &fs->r->found[fs->r->nfound - 1];
+        if (!o->quiet && fs->r->nfound > before)
+            fprintf(stderr, "[sweep] escape %s%s%s: %s (found by the sweep)\n", f->sig, f->hole[0] ? " in hole " : "",
+                    f->hole, f->chain);
+    }
+    if (!rc)
+        rc = write_seeds(o, &front, seeds, len);
+    fs->r->seeded = front.n;
+    if (!rc && !o->quiet)
+        fprintf(stderr, "[sweep] %d escape(s) found by the sweep, %d distinct; %d frontier chain(s) seeded into %s\n",
+                fs->r->swept, fs->r->nfound, front.n, seeds);
+    gc_sl_free(&esc);
+    gc_sl_free(&front);
+    return rc;
 }
 
 /* 'name' is an executable on PATH. */
@@ -827,6 +902,16 @@ int gc_campaign_run(gc_target *t, const gc_campaign_opts *o, gc_campaign_result 
     if (rc)
         return rc;
     record_progress(o, NULL, 0, 0);
+    static gc_campaign_opts eo; /* o, with the sweep's seeds */
+    static char seeds[PATH_MAX + 32];
+    eo = *o;
+    if (o->presweep) {
+        if ((rc = sweep_phase(&fs, seeds, sizeof seeds)))
+            return rc;
+        eo.seeds = seeds;
+        write_known(r, known_path); /* the sweep's escapes are known before the engine starts */
+        o = fs.o = &eo;
+    }
     engine_env(o);
     time_t start = time(NULL);
     int status = 0;
@@ -871,6 +956,8 @@ int gc_campaign_run(gc_target *t, const gc_campaign_opts *o, gc_campaign_result 
 void gc_campaign_print_head(const gc_campaign_result *r, const char *name)
 {
     printf("\n%d escape input(s), %d distinct escape(s) on %s", r->reproduced, r->nfound, name);
+    if (r->swept)
+        printf(" (with %d found by the sweep before the engine started)", r->swept);
     if (r->flaky)
         printf(" (%d crash input(s) did not reproduce)", r->flaky);
     printf("\n");

@@ -9,7 +9,9 @@
  * -merge=1, for both engines' finds), and the live table of distinct escapes: every crash input an engine writes is
  * replayed in this process as it appears (its recorded resolved chain, else decoded as the
  * fuzzer decoded it) and folded by signature (and hole, when the caller names holes:
- * gc_campaign_opts.hole_of); one that does not escape is named with its cause.  Used by `gatecrash fuzz` and by the fuzzing half of `gatecrash gate`. */
+ * gc_campaign_opts.hole_of); one that does not escape is named with its cause; the
+ * hybrid's first phase (gc_campaign_opts.presweep): the sweep's escapes in the table and its
+ * frontier in the seeds before the engine starts.  Used by `gatecrash fuzz` and by the fuzzing half of `gatecrash gate`. */
 #ifndef GATECRASH_CAMPAIGN_H
 #define GATECRASH_CAMPAIGN_H
 
@@ -35,6 +37,15 @@ typedef struct {
      * crash inputs by signature and hole, so a signature two holes open shows under both. */
     void (*hole_of)(void *ctx, gc_target *t, const gc_chain *c, char *hole, size_t len);
     void *hole_ctx;
+    /* The hybrid's first phase (NULL: none), before the engine starts: a bounded sweep of 't'
+     * whose escapes (chains, into 'escapes') are replayed, saved as crash inputs
+     * (OUT/crashes/crash-sweep-NNNN), reported at once as found by the sweep and folded into
+     * the table, and whose frontier (chains to the objects of interest
+     * it reached, into 'frontier') joins the seeds in OUT/seeds, which the engine reads
+     * instead of 'seeds'.  The CLI sets it to sweep.h's sweep (sweep.h includes this
+     * header).  0 or an exit code. */
+    int (*presweep)(void *ctx, gc_target *t, gc_strlist *escapes, gc_strlist *frontier);
+    void *presweep_ctx;
 } gc_campaign_opts;
 
 typedef struct {
@@ -56,6 +67,8 @@ typedef struct {
     int engine_status; /* exit code of the engine, 128+signal when killed */
     char crashes[4096]; /* where crash inputs are: a folder, or a glob for AFL++'s instances */
     unsigned long merged; /* inputs in corpus_out after the merge */
+    int swept;            /* escape inputs the sweep found (crash-sweep-NNNN, in 'reproduced' too) */
+    int seeded;           /* frontier chains the sweep added to the seeds */
 } gc_campaign_result;
 
 /* The execs/s of a progress line.  Engines report their counts in bursts (libFuzzer's

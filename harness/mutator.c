@@ -63,6 +63,9 @@ static int fitting_trailer(gc_chain *c, rng *r, gc_value_kind vk, gc_trailer *t)
     static const char *const for_frame[] = {"f_globals", "f_back", "f_builtins", "f_locals"};
     static const char *const for_tb[] = {"tb_frame", "tb_next"};
     static const char *const for_cell[] = {"cell_contents"};
+    /* what an exception has: its traceback (frames), the exception it replaced, its args
+     * and, for AttributeError/NameError/ImportError, the object and name it was about */
+    static const char *const for_exc[] = {"__traceback__", "__context__", "args", "obj", "name"};
     const char *const *pick = NULL;
     size_t npick = 0;
     memset(t, 0, sizeof *t);
@@ -74,9 +77,10 @@ static int fitting_trailer(gc_chain *c, rng *r, gc_value_kind vk, gc_trailer *t)
     case GC_VK_FRAME: pick = for_frame; npick = 4; break;
     case GC_VK_TRACEBACK: pick = for_tb; npick = 2; break;
     case GC_VK_CELL: pick = for_cell; npick = 1; break;
-    case GC_VK_EXCEPTION:
-        t->kind = GC_T_ATTR;
-        return gc_chain_intern(c, "__traceback__", 13, &t->s);
+    case GC_VK_EXCEPTION: /* after a call that raised; any other attribute by exploration below */
+        pick = for_exc;
+        npick = 5;
+        break;
     case GC_VK_SEQUENCE:
         if (target) {
             t->kind = GC_T_NAMED;

@@ -61,6 +61,7 @@ static int nfinds, capfinds;
 static char **memo; /* primitive+bridges already replayed */
 static int nmemo, capmemo;
 static const char *(*sweep_names)(void *ctx, int hole); /* the last sweep's hole names */
+static PyObject *sweep_gate_file; /* the last sweep's gate file (gc_sweep_frontier) */
 static void *sweep_names_ctx;
 
 /* What an earlier sweep in this process left (`advise` sweeps again and again). */
@@ -797,7 +798,7 @@ int gc_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st)
         o->save(o->save_ctx, t, &finds[k].c, &finds[k].out);
     Py_DECREF(ns);
     Py_XDECREF(x.tramp);
-    Py_XDECREF(x.gate_file);
+    Py_XSETREF(sweep_gate_file, x.gate_file); /* kept for gc_sweep_frontier */
     return 0;
 }
 
@@ -817,4 +818,45 @@ int gc_sweep_findings(gc_finding **out)
             snprintf(f->hole, sizeof f->hole, "%s", sweep_names(sweep_names_ctx, finds[k].hole));
     }
     return nfinds;
+}
+
+/* Node i is an object the fuzzer should start from: a gate function, a function's
+ * __globals__ or a module's __dict__, a frame or traceback, a real module, the non-empty
+ * __subclasses__() list of a class, or what a call raised. */
+static int of_interest(int i)
+{
+    PyObject *v = nodes[i].obj, *key = nodes[i].key;
+    int p = nodes[i].parent;
+    if (PyModule_Check(v) || PyFrame_Check(v) || PyTraceBack_Check(v) || (from_subclasses(i) && PyList_GET_SIZE(v) > 0))
+        return 1;
+    if (nodes[i].kind == GC_T_CALL && PyExceptionInstance_Check(v))
+        return 1;
+    if (PyFunction_Check(v) && sweep_gate_file &&
+        PyUnicode_Compare(((PyCodeObject *)PyFunction_GET_CODE(v))->co_filename, sweep_gate_file) == 0)
+        return 1;
+    PyErr_Clear();
+    if (!PyDict_Check(v) || nodes[i].kind != GC_T_ATTR || !key || !PyUnicode_Check(key))
+        return 0;
+    return PyUnicode_CompareWithASCIIString(key, "__globals__") == 0 ||
+           (p >= 0 && PyModule_Check(nodes[p].obj) && PyUnicode_CompareWithASCIIString(key, "__dict__") == 0);
+}
+
+int gc_sweep_frontier(gc_strlist *chains, int max)
+{
+    static gc_chain c;
+    int n = 0;
+    for (long i = 0; i < nnodes && n < max; i++) {
+        if (nodes[i].parent < 0 || !of_interest((int)i) || chain_of((int)i, -1, NULL, &c) != 0)
+            continue;
+        gc_strbuf sb;
+        gc_sb_init(&sb);
+        gc_chain_print_oneline(&c, &sb);
+        gc_sb_printf(&sb, "\n");
+        if (sb.data && !gc_sl_contains(chains, sb.data)) {
+            gc_sl_add(chains, sb.data);
+            n++;
+        }
+        gc_sb_free(&sb);
+    }
+    return n;
 }

@@ -56,6 +56,12 @@ typedef struct {
  * bounds unless cut by time) and progress on stderr.  Returns 0, or an exit code. */
 int gc_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st);
 
+/* The hybrid campaign's seeds: the chains (one line each, newline-terminated, added to 'chains' unless there,
+ * at most 'max') to the last sweep's objects of interest, in walk order (shortest first):
+ * gate functions, function globals and module dicts, frames and tracebacks, real modules,
+ * classes' non-empty __subclasses__() lists, the exceptions calls raised.  Returns how many were added. */
+int gc_sweep_frontier(gc_strlist *chains, int max);
+
 /* The escapes of the last sweep, as the release gate's report takes them (malloc'd). */
 int gc_sweep_findings(gc_finding **out);
 

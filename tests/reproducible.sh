@@ -26,7 +26,7 @@ mkdir -p "$WORK/seeds" "$WORK/in"
 printf "tools.register('A')\n" >"$WORK/in/a-register"
 printf 'tools.Plugin.__subclasses__()[#22].spawn\n' >"$WORK/in/b-walk"
 cp "$WORK"/in/* "$WORK/seeds/" # (the campaign merges its corpus back into --corpus)
-expect_exit 1 "bounded campaign: register, then the walk" -- "$GC" fuzz "$T" --corpus "$WORK/seeds" --runs 2 \
+expect_exit 1 "bounded campaign: register, then the walk" -- "$GC" fuzz "$T" --corpus "$WORK/seeds" --runs 2 --no-sweep-seed \
   --seed 1 --out "$WORK/walk"
 expect_grep "^1 escape input\(s\), 1 distinct escape\(s\) on unportable$" "the escape reproduces in the campaign's replay"
 expect_no_grep "did not reproduce" "no crash input fails to reproduce"
@@ -61,7 +61,7 @@ fi
 mkdir -p "$WORK/seeds2"
 printf 'tools.arm()\n' >"$WORK/seeds2/a-arm"
 printf 'tools.armed()\n' >"$WORK/seeds2/b-armed"
-expect_exit 0 "bounded campaign: arm, then armed" -- "$GC" fuzz "$T" --corpus "$WORK/seeds2" --runs 2 --seed 1 \
+expect_exit 0 "bounded campaign: arm, then armed" -- "$GC" fuzz "$T" --corpus "$WORK/seeds2" --runs 2 --seed 1 --no-sweep-seed \
   --out "$WORK/arm"
 expect_grep "^0 escape input\(s\), 0 distinct escape\(s\) on unportable \(1 crash input\(s\) did not reproduce\)$" \
   "the summary counts it"

@@ -121,6 +121,33 @@ static void chain_mutator(int iterations)
     CHECK(produced > runs / 2, "gc_mutate_chain made %d outputs in %d runs", produced, runs);
 }
 
+static gc_value_kind exception_probe(const struct gc_chain_s *c, int stmt)
+{
+    (void)c;
+    (void)stmt;
+    return GC_VK_EXCEPTION;
+}
+
+/* After a call that raised, the mutator's fitting trailer is drawn from what an exception
+ * has: each of __traceback__, __context__, args, obj and name, and exploration (.#K). */
+static void exception_trailers(void)
+{
+    static const char *const want[] = {").__traceback__", ").__context__", ").args", ").obj", ").name", ").#"};
+    int seen[6] = {0};
+    gc_mutator_set_probe(exception_probe);
+    for (unsigned seed = 1; seed <= 4000; seed++) {
+        uint8_t buf[256];
+        memcpy(buf, "handler()\n", 10);
+        size_t m = gc_mutate_chain(buf, 10, sizeof buf - 1, seed);
+        buf[m] = '\0';
+        for (int k = 0; k < 6; k++)
+            seen[k] += strncmp((char *)buf, "handler", 7) == 0 && strstr((char *)buf, want[k]) != NULL;
+    }
+    for (int k = 0; k < 6; k++)
+        CHECK(seen[k] > 0, "no mutation of handler() appended %s after the exception", want[k]);
+    gc_mutator_set_probe(NULL);
+}
+
 /* gc_crossover_chain over every ordered pair of seeds. */
 static void splice(int iterations)
 {
@@ -201,6 +228,7 @@ int main(int argc, char **argv)
     gc_mutator_set_roots(roots, 4);
     gc_mutator_set_targets(targets, 4);
     chain_mutator(2000);
+    exception_trailers();
     splice(40);
     afl_entry(1000);
     return check_summary();

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The hybrid's first phase (issue 16): `gatecrash fuzz` sweeps first (depth 3), reports the
+# sweep's escapes before the engine runs any input, counts them in the table, and seeds the
+# engine with chains to the sweep's frontier (OUT/seeds/sweep-*, read by libFuzzer as seed
+# corpus); with --no-sweep-seed the engine runs alone from the repository's corpus.
+source "$(dirname "$0")/lib.sh" "$@"
+T=$SRC/targets/station-1.5.0
+"$GC" fuzz "$T" --runs 200 --seed 1 --out "$WORK/on" >"$WORK/on.txt" 2>"$WORK/on.err"
+[[ $? -eq 1 ]] && ok || fail "hybrid: exit 1 (escapes found)"
+cp "$WORK/on.err" "$WORK/out"
+expect_grep '^\[sweep\] escape reach:spawn:[^ ]+ in hole .*\(found by the sweep\)$' "hybrid: a sweep escape reported"
+first_sweep=$(grep -n -m1 '^\[sweep\] escape ' "$WORK/on.err" | cut -d: -f1)
+first_engine=$(grep -n -m1 '^\[ *[0-9]*s\] execs' "$WORK/on.err" | cut -d: -f1)
+[[ -n $first_sweep && -n $first_engine && $first_sweep -lt $first_engine ]] && ok ||
+  fail "hybrid: the sweep's escapes come before the engine's first progress line ($first_sweep, $first_engine)"
+cp "$WORK/on.txt" "$WORK/out"
+expect_grep 'distinct escape\(s\) on station-1.5.0 \(with [1-9][0-9]* found by the sweep before the engine started\)' \
+  "hybrid: the table counts the sweep's escapes"
+expect_grep '^spawn.* function \. __globals__$' "hybrid: the table has the sweep's __globals__ hole"
+n=$(ls "$WORK/on/seeds" 2>/dev/null | grep -c '^sweep-')
+[[ $n -ge 100 ]] && ok || fail "hybrid: $n frontier chains in OUT/seeds, want 100 or more"
+cat "$WORK/on/seeds"/sweep-* >"$WORK/out" 2>/dev/null
+expect_fgrep "open.__globals__" "frontier: a gate function's globals"
+expect_fgrep "os.sys.modules['_posixsubprocess']" "frontier: a real module"
+expect_grep '__subclasses__\(\)$' "frontier: a class's subclasses"
+expect_grep '\(\)\.__traceback__$' "frontier: what a call raised"
+seeded=$(sed -n 's/^INFO: seed corpus: files: \([0-9]*\).*/\1/p' "$WORK/on/fuzz.log")
+[[ -n $seeded && $seeded -ge $((n + $(ls "$SRC/corpus" | wc -l))) ]] && ok ||
+  fail "hybrid: libFuzzer read $seeded seed files, want the $n frontier chains and corpus/"
+# every frontier chain parses strictly (they are valid resolved chains) and runs
+expect_exit 0 "frontier: the chains replay as blocked or harmless" -- \
+  "$GC" replay -q "$T" --expect blocked "$WORK/on/seeds"/sweep-0000 "$WORK/on/seeds"/sweep-0005
+"$GC" fuzz "$T" --runs 200 --seed 1 --out "$WORK/off" --no-sweep-seed >"$WORK/off.txt" 2>"$WORK/off.err"
+cat "$WORK/off.err" "$WORK/off.txt" >"$WORK/out"
+expect_no_grep '^\[sweep\]|found by the sweep' "--no-sweep-seed: no sweep"
+[[ ! -e $WORK/off/seeds ]] && ok || fail "--no-sweep-seed: OUT/seeds made"
+seeded=$(sed -n 's/^INFO: seed corpus: files: \([0-9]*\).*/\1/p' "$WORK/off/fuzz.log")
+[[ $seeded -eq $(ls "$SRC/corpus" | wc -l) ]] && ok || fail "--no-sweep-seed: $seeded seed files, want corpus/ alone"
+"$GC" fuzz "$T" --runs 1 --out "$WORK/zero" --seed-sweep-depth 0 >/dev/null 2>"$WORK/out"
+expect_no_grep '^\[sweep\]' "--seed-sweep-depth 0: no sweep"
+finish

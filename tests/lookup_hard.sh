@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# targets/lookup-hard (issue 16): the sweep to depth 5 finds no escape there, while the two
+# intended escapes exist — a call with the string only the gate's own data names, and a
+# walk through the attribute of the exception a refusal raised (hand-written chains in
+# tests/fixtures/lookup-hard, kept out of corpus/ and dict/ so fuzzing must find them).
+source "$(dirname "$0")/lib.sh" "$@"
+T=$SRC/targets/lookup-hard
+expect_exit 0 "sweep --depth 5: nothing found" -- "$GC" sweep "$T" --depth 5
+expect_grep "^0 hole\(s\), 0 escape signature\(s\); [0-9]+ nodes" "sweep: 0 escape signatures"
+expect_exit 0 "the intended escapes replay" -- "$GC" replay "$T" --expect escape "$SRC/tests/fixtures/lookup-hard"
+expect_fgrep "ESCAPE reach spawn os.system via tool('ops.compat-v1').system" "the call with the alias"
+expect_fgrep "ESCAPE reach spawn os.system via tool('x').catalog.__globals__['_os'].system" \
+  "the walk through the refusal's attribute"
+expect_grep "replayed 2: 2 escaped, 0 blocked" "both escape"
+mkdir -p "$WORK/near"
+printf "tool('clock')['zone'].__class__\n" >"$WORK/near/a-tool"
+printf "tool.__class__.__base__\n" >"$WORK/near/b-class"
+printf "tool('ops.compat-v2').system\n" >"$WORK/near/c-alias"
+printf "tool(1).catalog\n" >"$WORK/near/d-typeerror"
+printf "tool().__class__.__base__\n" >"$WORK/near/e-refusal-class"
+printf "tool('clock')().__traceback__\n" >"$WORK/near/f-proxy-call"
+expect_exit 0 "near misses are blocked" -- "$GC" replay "$T" --expect blocked "$WORK/near"
+expect_grep "replayed 6: 0 escaped, 6 blocked" "all six blocked"
+finish
