@@ -13,6 +13,7 @@
 #include "session.h"
 #include "state.h"
 #include "check.h"
+#include "pycheck.h"
 #include "timelimit.h"
 
 
@@ -87,11 +88,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: test_eval TARGET_DIR\n");
         return 2;
     }
-    char scratch[] = "/tmp/gatecrash-test-eval-XXXXXX";
-    if (!mkdtemp(scratch))
-        return 2;
-    gc_session_opts o = {.target_dir = argv[1], .scratch = scratch, .quiet = 1};
-    if (gc_session_start(&target, &o) != 0)
+    const char *scratch = check_session(&target, argv[1]);
+    if (!scratch)
         return 2;
 
     /* frame-reading builtins see the handler's namespace, never the harness's */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "pycheck.h"
 #include "fsutil.h"
 #include "minimize.h"
 #include "session.h"
@@ -143,11 +144,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: test_minimize TARGET_DIR CASE_DIR [VERSION_SPECIFIC_LIST]\n");
         return 2;
     }
-    char scratch[] = "/tmp/gatecrash-test-minimize-XXXXXX", cases[PATH_MAX];
-    if (!realpath(argv[2], cases) || !mkdtemp(scratch)) /* (the session moves into scratch) */
+    char cases[PATH_MAX];
+    if (!realpath(argv[2], cases)) /* before the session moves into its scratch folder */
         return 2;
-    gc_session_opts o = {.target_dir = argv[1], .scratch = scratch, .quiet = 1};
-    if (gc_session_start(&target, &o) != 0)
+    const char *scratch = check_session(&target, argv[1]);
+    if (!scratch)
         return 2;
     static const char *const bloated[] = {
         "os.sys.modules['os'].sys.modules['subprocess'].os.system",

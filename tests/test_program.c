@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "pycheck.h"
 #include "program.h"
 #include "rng.h"
 
@@ -15,15 +16,6 @@ static void printed(const gc_program *p, unsigned dialect, gc_strbuf *sb)
 {
     gc_sb_clear(sb);
     gc_program_print(p, dialect, sb);
-}
-
-static int compiles(const char *src)
-{
-    PyObject *code = Py_CompileString(src, "<program>", Py_file_input);
-    Py_XDECREF(code);
-    if (!code)
-        PyErr_Clear();
-    return code != NULL;
 }
 
 /* The properties on one input; returns the printed default dialect in 'sb'. */
@@ -41,7 +33,7 @@ static void check_input(const uint8_t *d, size_t n, gc_strbuf *sb)
         printed(&a, dialect, sb);
         printed(&b, dialect, &s2);
         CHECK(strcmp(sb->data, s2.data) == 0, "round trip, dialect %u:\n%s---\n%s", dialect, sb->data, s2.data);
-        CHECK(compiles(sb->data), "dialect %u does not compile:\n%s", dialect, sb->data);
+        CHECK(check_compiles(sb->data), "dialect %u does not compile:\n%s", dialect, sb->data);
     }
     size_t len2 = gc_program_encode(&b, enc2, sizeof enc2);
     CHECK(len2 == len && memcmp(enc, enc2, len) == 0, "encoding is stable");

@@ -6,21 +6,13 @@
 #include <string.h>
 
 #include "check.h"
+#include "pycheck.h"
 #include "program.h"
 #include "program_mutator.h"
 #include "rng.h"
 
 static gc_program p;
 static uint8_t enc[GC_P_MAX_INPUT * 2];
-
-static int compiles(const char *src)
-{
-    PyObject *code = Py_CompileString(src, "<program>", Py_file_input);
-    Py_XDECREF(code);
-    if (!code)
-        PyErr_Clear();
-    return code != NULL;
-}
 
 /* The invariants on one output; its default-dialect source in sb. */
 static void check_output(const uint8_t *d, size_t n, size_t max, gc_strbuf *sb)
@@ -33,7 +25,7 @@ static void check_output(const uint8_t *d, size_t n, size_t max, gc_strbuf *sb)
     for (unsigned dialect = GC_DIALECT_EXPRESSION + 1; dialect-- > 0;) {
         gc_sb_clear(sb);
         gc_program_print(&p, dialect, sb);
-        CHECK(compiles(sb->data), "dialect %u does not compile:\n%s", dialect, sb->data);
+        CHECK(check_compiles(sb->data), "dialect %u does not compile:\n%s", dialect, sb->data);
     }
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "pycheck.h"
 #include "eval.h"
 #include "feedback.h"
 #include "nscache.h"
@@ -78,11 +79,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: test_state HOSTILE_STATE_TARGET_DIR\n");
         return 2;
     }
-    char scratch[] = "/tmp/gatecrash-test-state-XXXXXX";
-    if (!mkdtemp(scratch))
-        return 2;
-    gc_session_opts o = {.target_dir = argv[1], .scratch = scratch, .quiet = 1};
-    if (gc_session_start(&target, &o) != 0)
+    if (!check_session(&target, argv[1]))
         return 2;
     /* gate line feedback as fuzz_gate sets it up: on 3.12+ a sys.monitoring tool of
      * gatecrash's own, in use before the first input, which repairs must leave in place */
