@@ -95,7 +95,8 @@ static const struct {
      "gatecrash triage TARGET [options] CRASH...|DIR   minimize, de-duplicate and save escapes as cases\n"
      "  --out DIR         case folder (escapes/NAME)\n"
      "  --found-by NAME   provenance written into each case (libFuzzer)\n"
-     "  --standalone      also write each new case's standalone reproducer (<case>.py)\n"
+     "  --standalone      also write each new case's standalone reproducer (<case>.py;\n"
+     "                    a source target's case is <case>.py, its reproducer <case>.repro.py)\n"
      "  --tables FILE     write the reproducer runner's tables (escapes/_tables.py) and exit\n",
      0},
     {"explain",
@@ -655,8 +656,9 @@ static int fuzz_presweep(void *ctx, gc_target *t, gc_strlist *escapes, gc_strlis
     return 0;
 }
 
-/* A source target's campaign (fuzz_source under libFuzzer): no hole rule for programs yet
- * (the table is by signature), no chain sweep first.  0, or GC_EXIT_USAGE for AFL++. */
+/* A source target's campaign (fuzz_source under libFuzzer): its escapes' holes from
+ * gc_source_hole (none named yet: the table is by signature), no chain sweep first.  0, or
+ * GC_EXIT_USAGE for AFL++. */
 static int source_campaign(gc_campaign_opts *c, long *sweep_depth)
 {
     if (c->engine == GC_ENGINE_AFL) {
@@ -664,6 +666,7 @@ static int source_campaign(gc_campaign_opts *c, long *sweep_depth)
         return GC_EXIT_USAGE;
     }
     c->hole_of = NULL;
+    c->source_hole_of = gc_source_hole;
     *sweep_depth = 0;
     return 0;
 }

@@ -164,8 +164,8 @@ static void fold_with_hole(scan_state *fs, const char *path, gc_outcome *out)
 }
 
 /* A source target's crash input (source.h): the program it decodes to, printed in the
- * target's dialect and run here; an escape folded by signature (no hole rule for programs
- * yet), else the input named with its cause. */
+ * target's dialect and run here; an escape folded by signature and the hole
+ * source_hole_of names, else the input named with its cause. */
 static void scan_source_crash(scan_state *fs, const char *path)
 {
     static gc_outcome out;
@@ -174,8 +174,11 @@ static void scan_source_crash(scan_state *fs, const char *path)
     char note[256], why[600] = "", line[800];
     int rc = gc_replay_source(fs->t, path, 1, &src, &out, note, sizeof note, why, sizeof why);
     if (rc == 0 && out.escaped) {
+        char hole[sizeof fs->r->found[0].hole] = "";
+        if (fs->o->source_hole_of)
+            fs->o->source_hole_of(fs->t, src.data, &out, hole, sizeof hole);
         fs->r->reproduced++;
-        fold_escape(fs->r, path, &out, "", src.data);
+        fold_escape(fs->r, path, &out, hole, src.data);
     } else if (rc >= 0) { /* an unreadable one is not an input yet */
         if (rc == 0)
             snprintf(why, sizeof why, "its program does not escape here (%s%s)", note,
