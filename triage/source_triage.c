@@ -98,7 +98,8 @@ static int try_splice(minctx *m, size_t from, size_t to, const uint8_t *ins, siz
 {
     static uint8_t cand[GC_P_MAX_INPUT + 8];
     memcpy(cand, m->best, from);
-    memcpy(cand + from, ins, k);
+    if (k) /* ins may be NULL: a plain drop */
+        memcpy(cand + from, ins, k);
     memcpy(cand + from + k, m->best + to, m->len - to);
     return try_candidate(m, cand, from + k + (m->len - to));
 }
