@@ -53,6 +53,24 @@ grep -q '^# found-by: libFuzzer, crash input crash-padded; minimized from 3 to 1
 expect_exit 0 "triage again" -- "$GC" triage "$H" "${HV[@]}" --out "$E" "$WORK/crashes/crash-padded"
 expect_grep "^known +crash-padded: source:reach:os\.system" "triage: de-duplicated by signature"
 
+# the minimizer drops arguments, lowers the call's count and shortens strings: on
+# fixtures/source/callonly run must be called with a string literal, so the padded
+# x = 'hello'; result = run('truetrue', 7, None) becomes one call with an empty string
+printf '\x01\x05hello\x0e\x01x\x00\x03run\x01\x08truetrue\x02\x07\x03\x0a\x03\x0e\x06result' >"$WORK/crash-call"
+C=$SRC/tests/fixtures/source/callonly
+expect_exit 0 "triage on callonly" -- "$GC" triage "$C" --out "$WORK/esc-call" "$WORK/crash-call"
+expect_grep "^new +crash-call: source:reach:os\.system  t = run\(''\)$" "triage: arguments dropped, string shortened"
+[[ $(grep -v '^#' "$WORK/esc-call/source-reach-os.system.py" 2>/dev/null) == "t = run('')" ]] && ok ||
+  fail "triage on callonly: the case's program is not t = run('')"
+# a sandbox that reads the comments: the header's "runs" makes it refuse the case, said so
+mkdir -p "$WORK/callonly-text" && cp "$C/target.json" "$WORK/callonly-text/"
+sed 's/\\brun\\b(/run(/' "$C/adapter.py" >"$WORK/callonly-text/adapter.py"
+expect_exit 0 "triage on a sandbox that reads comments" -- "$GC" triage "$WORK/callonly-text" --out "$WORK/esc-text" \
+  "$WORK/crash-call"
+expect_grep "^flaky +crash-call: .* \(with its '#' header it does not escape: refused by the sandbox: Refused\)$" \
+  "triage: the header's refusal named"
+[[ ! -e $WORK/esc-text/source-reach-os.system.py ]] && ok || fail "triage saved a case that does not escape"
+
 # 3. replay: the case folder (its .py cases, not the reproducer), --json
 expect_exit 0 "replay --expect escape the case folder" -- "$GC" replay --expect escape "$H" "${HV[@]}" "$E"
 expect_grep "source-reach-os\.system\.py: gatecrash: ESCAPE reach spawn os\.system" "replay: the case escapes"

@@ -122,35 +122,62 @@ static int pass_drop(minctx *m)
     return changed;
 }
 
-/* Shorten operands: a count or int byte to 0 or one less, a string by one byte at a time.
- * 1 if anything shrank. */
+/* A count or int operand (op i of the offsets) at 0 or one less; a count one less with its
+ * last argument gone too (the 1..8 ops before the op: one of them is that argument's whole
+ * expression).  1 if adopted. */
+static int shrink_byte(minctx *m, const size_t *offs, int i)
+{
+    size_t o = offs[i], end = offs[i + 1];
+    if (end != o + 2 || !m->best[o + 1])
+        return 0;
+    uint8_t zero[2] = {m->best[o], 0}, less[2] = {m->best[o], (uint8_t)(m->best[o + 1] - 1)};
+    if (try_splice(m, o, end, zero, 2) || try_splice(m, o, end, less, 2))
+        return 1;
+    static uint8_t cand[GC_P_MAX_INPUT + 8];
+    for (int r = 1; r <= 8 && r <= i && !m->rc; r++) {
+        size_t from = offs[i - r], n = 0;
+        memcpy(cand, m->best, from);
+        n = from;
+        memcpy(cand + n, less, 2);
+        n += 2;
+        memcpy(cand + n, m->best + end, m->len - end);
+        if (try_candidate(m, cand, n + (m->len - end)))
+            return 1;
+    }
+    return 0;
+}
+
+/* A string operand (op i) one byte shorter, at each position.  1 if adopted. */
+static int shrink_string(minctx *m, const size_t *offs, int i)
+{
+    size_t o = offs[i], end = offs[i + 1], slen = end - o - 2;
+    uint8_t head[2 + GC_P_MAX_STRLEN];
+    for (size_t j = 0; o + 2 + j < end && !m->rc; j++) {
+        head[0] = m->best[o];
+        head[1] = (uint8_t)(slen - 1);
+        memcpy(head + 2, m->best + o + 2, j);
+        memcpy(head + 2 + j, m->best + o + 3 + j, slen - j - 1);
+        if (try_splice(m, o, end, head, slen + 1))
+            return 1;
+    }
+    return 0;
+}
+
+/* Shorten operands: counts and ints lowered (arguments dropped), strings shortened; each
+ * adopted change re-reads the ops, the same op tried again.  1 if anything shrank. */
 static int pass_operands(minctx *m)
 {
     static size_t offs[GC_P_MAX_INPUT + 1];
     static gc_p_operand kinds[GC_P_MAX_INPUT];
     int n = op_offsets(m, offs, kinds), changed = 0;
-    for (int i = 0; i < n && !m->rc; i++) {
-        size_t o = offs[i], end = offs[i + 1];
-        if (kinds[i] == GC_P_OPERAND_BYTE && end == o + 2 && m->best[o + 1]) {
-            uint8_t op[2] = {m->best[o], 0}, less[2] = {m->best[o], (uint8_t)(m->best[o + 1] - 1)};
-            changed |= try_splice(m, o, end, op, 2) || try_splice(m, o, end, less, 2);
-        }
-        for (size_t j = 0; kinds[i] == GC_P_OPERAND_STR && o + 2 + j < end && !m->rc;) {
-            uint8_t head[2 + GC_P_MAX_STRLEN];
-            size_t slen = end - o - 2;
-            head[0] = m->best[o];
-            head[1] = (uint8_t)(slen - 1);
-            memcpy(head + 2, m->best + o + 2, j);
-            memcpy(head + 2 + j, m->best + o + 3 + j, slen - j - 1);
-            if (try_splice(m, o, end, head, slen + 1)) {
-                changed = 1;
-                n = op_offsets(m, offs, kinds);
-                end = offs[i + 1];
-                if (kinds[i] != GC_P_OPERAND_STR || end != o + slen + 1)
-                    break; /* the op changed shape: move on */
-            } else
-                j++;
-        }
+    for (int i = 0; i < n && !m->rc;) {
+        int k = kinds[i] == GC_P_OPERAND_BYTE ? shrink_byte(m, offs, i)
+              : kinds[i] == GC_P_OPERAND_STR && offs[i + 1] > offs[i] + 2 ? shrink_string(m, offs, i) : 0;
+        changed |= k;
+        if (k)
+            n = op_offsets(m, offs, kinds);
+        else
+            i++;
     }
     return changed;
 }
@@ -260,12 +287,18 @@ static void oneline(const char *src, gc_strbuf *out)
 static void write_case(gc_target *t, const gc_triage_opts *o, const char *slug, const gc_strbuf *body,
                        const gc_outcome *out, const char **word, char *why, size_t whylen)
 {
-    char path[4096], probe[4096], sig2[256] = "";
+    char path[4096], probe[4096], sig2[256] = "", note[256], err[512];
+    static gc_outcome with_header; /* a sandbox that reads the source's comments may refuse it */
+    *word = "flaky";
+    if (gc_source_run(t, body->data, body->len, &with_header, note, sizeof note, err, sizeof err) == 0 &&
+        !with_header.escaped) {
+        snprintf(why, whylen, " (with its '#' header it does not escape: %s)", note);
+        return;
+    }
     snprintf(probe, sizeof probe, "%s/.%s.probe.%ld", o->outdir, slug, (long)getpid());
     int ok = gc_write_atomic(probe, body->data, body->len, 0) == 0 &&
              gc_confirm_fresh(o->exe, o->target, probe, 0, sig2, sizeof sig2) == 1 && strcmp(sig2, out->signature) == 0;
     unlink(probe);
-    *word = "flaky";
     snprintf(why, whylen, " (the minimized program does not escape in a fresh process)");
     if (!ok)
         return;
