@@ -673,7 +673,7 @@ static int source_campaign(gc_campaign_opts *c, long *sweep_depth)
 
 static int cmd_fuzz(int argc, char **argv)
 {
-    gc_session_opts o = {0};
+    gc_session_opts o = {.source_ok = 1}; /* a source target: fuzz_source */
     gc_campaign_opts c = {.target = &o, .seconds = 60, .jobs = 1, .runs = -1, .hole_of = gc_holes_campaign_hook};
     const char *corpus = NULL, *outdir = NULL, *dict = NULL, *fuzzer = NULL, *by = "hole";
     long sweep_depth = 3;
@@ -714,20 +714,16 @@ static int cmd_fuzz(int argc, char **argv)
      * same interpreter replays the engine's crash inputs as they appear. */
     gc_session_opts so = o;
     so.scratch = NULL;
-    so.source_ok = 1;
     char out_abs[PATH_MAX], seeds[PATH_MAX], dict_abs[PATH_MAX], fuzz_bin[PATH_MAX], rscratch[PATH_MAX + 32];
     /* the output folder is named after the target; read its name without starting Python */
     gc_target_spec spec;
-    o.source_ok = 1;
     if ((rc = gc_session_spec(&o, &spec)))
         goto out;
     snprintf(t.spec.name, sizeof t.spec.name, "%s", spec.name);
     t.spec.kind = spec.kind;
-    if (spec.kind == GC_TARGET_SOURCE && (rc = source_campaign(&c, &sweep_depth))) {
-        gc_target_spec_free(&spec);
-        goto out;
-    }
-    rc = campaign_paths(&c, &t, corpus, outdir, dict, fuzzer, out_abs, seeds, dict_abs, fuzz_bin);
+    rc = spec.kind == GC_TARGET_SOURCE ? source_campaign(&c, &sweep_depth) : 0;
+    if (!rc)
+        rc = campaign_paths(&c, &t, corpus, outdir, dict, fuzzer, out_abs, seeds, dict_abs, fuzz_bin);
     gc_target_spec_free(&spec);
     if (rc || (rc = open_for_campaign(&t, &so, out_abs, rscratch, sizeof rscratch)) ||
         (rc = confine_to((const char *[]){out_abs, c.corpus_out, NULL})))
