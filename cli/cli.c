@@ -44,6 +44,7 @@
 #include "spawn.h"
 #include "sweep.h"
 #include "holes.h"
+#include "source_triage.h"
 #include "triage.h"
 #include "xalloc.h"
 
@@ -58,7 +59,7 @@ static const char usage_target[] =
     "TARGET: a folder with target.json, or\n"
     "  --sandbox PATH        the gate module (with --requires instead of a folder)\n"
     "  --requires JSON|@FILE the host's requires block, inline or from a file\n"
-    "  --adapter PATH        a source target's adapter (with --requires; replay only so far)\n"
+    "  --adapter PATH        a source target's adapter (with --requires)\n"
     "  --venv DIR            the virtual environment a source target's sandbox is installed in\n"
     "  --mode reach|effect   override the target's oracle mode\n"
     "  --require-confinement exit 4 when Landlock cannot confine writes\n";
@@ -94,7 +95,8 @@ static const struct {
      "gatecrash triage TARGET [options] CRASH...|DIR   minimize, de-duplicate and save escapes as cases\n"
      "  --out DIR         case folder (escapes/NAME)\n"
      "  --found-by NAME   provenance written into each case (libFuzzer)\n"
-     "  --standalone      also write each new case's standalone reproducer (<case>.py)\n"
+     "  --standalone      also write each new case's standalone reproducer (<case>.py;\n"
+     "                    a source target's case is <case>.py, its reproducer <case>.repro.py)\n"
      "  --tables FILE     write the reproducer runner's tables (escapes/_tables.py) and exit\n",
      0},
     {"explain",
@@ -308,6 +310,7 @@ typedef struct {
     gc_session_opts o;
     int expect_escape, raw, json;
     gc_strlist args, files; /* args: TARGET (unless given as an option), then FILE|DIR... */
+    gc_strlist programs;    /* the same for a source target: a folder's *.py (gc_collect_programs) */
 } replay_args;
 
 /* 0 or GC_EXIT_USAGE (message printed). */
@@ -352,7 +355,7 @@ static int replay_options(int argc, char **argv, replay_args *r)
         rc = GC_EXIT_USAGE;
     }
     for (int i = first; i < args->n && !rc; i++)
-        if (gc_collect_inputs(args->v[i], &r->files) < 0)
+        if (gc_collect_inputs(args->v[i], &r->files) < 0 || gc_collect_programs(args->v[i], &r->programs) < 0)
             rc = GC_EXIT_USAGE;
     return rc;
 }
@@ -401,38 +404,43 @@ static void print_verdict(const gc_target *t, const char *file, const gc_outcome
     gc_sb_free(&sb);
 }
 
-/* A source target's verdict on one program (source.h): the escape, or what came back. */
-static void print_source_verdict(const char *file, const gc_outcome *out, const char *note)
+/* A source target's verdict on one program (source.h): the escape (with --json its JSON
+ * object, source_triage.h), or what came back. */
+static void print_source_verdict(gc_target *t, const char *file, const gc_outcome *out, const char *note,
+                                 const char *src, int json)
 {
+    char hole[256];
     if (out->escaped)
         printf("%s: gatecrash: ESCAPE %s %s %s (%s)\n", file, gc_kind_name(out->escape.kind),
                gc_cap_name(out->escape.cap), out->escape.primitive, out->escape.detail);
-    else
+    if (out->escaped && json) {
+        gc_source_hole(t, src, out, hole, sizeof hole);
+        gc_json_print(gc_source_escape_json(t, out, src, hole));
+    }
+    if (!out->escaped)
         printf("%s: blocked (%s%s%s%s)\n", file, note, out->refused[0] ? "; refused by the harness: " : "",
                out->refused, out->timed_out ? "; stopped by the per-input time limit" : "");
     if (!out->escaped && (out->timed_out || out->oom))
         printf("%s: LIMIT %s (not an escape)\n", file, out->timed_out ? "timeout" : "out-of-memory");
+    if (!out->escaped && (out->timed_out || out->oom) && json)
+        print_limit_json(out);
     if (out->state_repairs)
         printf("%s: note: interpreter state changed by the program and repaired: %s\n", file, out->state_note);
 }
 
-/* Replay one program file on a source target into 'out': 0, -1 (unreadable) or an exit code. */
-static int replay_source_file(gc_target *t, const char *file, gc_outcome *out, char *why, size_t whylen)
+/* Replay one program file on a source target into 'out' ('raw': a crash input, decoded):
+ * 0, -1 (unreadable) or an exit code. */
+static int replay_source_file(gc_target *t, const replay_args *r, const char *file, gc_outcome *out, char *why,
+                              size_t whylen)
 {
-    size_t len = 0;
-    unsigned char *data = gc_read_file(file, &len);
-    if (!data) {
-        snprintf(why, whylen, "cannot read %s", file);
-        return -1;
-    }
-    char note[256], err[512];
-    int rc = gc_source_run(t, (const char *)data, len, out, note, sizeof note, err, sizeof err);
-    free(data);
-    if (rc)
-        snprintf(why, whylen, "%s: %s", file, err);
-    else
-        print_source_verdict(file, out, note);
-    return rc == GC_EXIT_USAGE ? -1 : rc;
+    gc_strbuf src;
+    gc_sb_init(&src);
+    char note[256];
+    int rc = gc_replay_source(t, file, r->raw, &src, out, note, sizeof note, why, whylen);
+    if (!rc)
+        print_source_verdict(t, file, out, note, src.data, r->json);
+    gc_sb_free(&src);
+    return rc;
 }
 
 /* Replay every file, one verdict each, and the tally; the command's exit code. */
@@ -441,15 +449,11 @@ static int replay_all(gc_target *t, const replay_args *r)
     static gc_chain chain;
     static gc_outcome out;
     int escaped = 0, blocked = 0, bad = 0;
-    if (t->spec.kind == GC_TARGET_SOURCE && r->json) {
-        gc_die_msg("replay --json does not take a source target yet");
-        return GC_EXIT_USAGE;
-    }
     for (int i = 0; i < r->files.n; i++) {
         char why[PATH_MAX + 1100];
         gc_case_header hdr = {"", ""};
         int source = t->spec.kind == GC_TARGET_SOURCE;
-        int rc = source ? replay_source_file(t, r->files.v[i], &out, why, sizeof why)
+        int rc = source ? replay_source_file(t, r, r->files.v[i], &out, why, sizeof why)
                         : gc_replay_file(t, r->files.v[i], r->raw, &chain, &out, &hdr, why, sizeof why);
         if (rc) {
             gc_die_msg("%s", why);
@@ -492,12 +496,18 @@ static int cmd_replay(int argc, char **argv)
     r.o.source_ok = 1;
     int rc = replay_options(argc, argv, &r);
     if (!rc && !(rc = start_confined(&t, &r.o, &scratch, r.o.quiet, NULL))) {
+        if (t.spec.kind == GC_TARGET_SOURCE) { /* a source target's files are programs */
+            gc_strlist chains = r.files;
+            r.files = r.programs;
+            r.programs = chains;
+        }
         rc = replay_all(&t, &r);
         remove_scratch(scratch);
     }
     free(scratch);
     gc_target_spec_free(&t.spec);
     gc_sl_free(&r.files);
+    gc_sl_free(&r.programs);
     gc_sl_free(&r.args);
     return rc;
 }
@@ -563,8 +573,10 @@ static int campaign_paths(gc_campaign_opts *c, const gc_target *t, const char *c
 {
     char tmp[PATH_MAX * 2], bindir[PATH_MAX];
     static char merger[PATH_MAX + 16], corpus_out[PATH_MAX + 16];
+    int source = t->spec.kind == GC_TARGET_SOURCE; /* fuzz_source, its seeds corpus/source */
     gc_exe_dir(bindir, sizeof bindir);
-    snprintf(fuzz_bin, PATH_MAX, "%s/%s", bindir, c->engine == GC_ENGINE_AFL ? "fuzz_gate_afl" : "fuzz_gate");
+    snprintf(fuzz_bin, PATH_MAX, "%s/%s", bindir,
+             source ? "fuzz_source" : c->engine == GC_ENGINE_AFL ? "fuzz_gate_afl" : "fuzz_gate");
     if (fuzzer && !realpath(fuzzer, fuzz_bin))
         snprintf(fuzz_bin, PATH_MAX, "%s", fuzzer);
     /* the corpus merge runs the libFuzzer binary: the one given, or the one beside us */
@@ -583,7 +595,13 @@ static int campaign_paths(gc_campaign_opts *c, const gc_target *t, const char *c
         gc_die_msg("cannot create output folder %s", tmp);
         return GC_EXIT_USAGE;
     }
-    snprintf(tmp, sizeof tmp, "%s", corpus ? corpus : GATECRASH_SOURCE_DIR "/corpus");
+    snprintf(tmp, sizeof tmp, "%s", corpus ? corpus : source ? GATECRASH_SOURCE_DIR "/corpus/source"
+                                                             : GATECRASH_SOURCE_DIR "/corpus");
+    struct stat st;
+    if (!corpus && source && stat(tmp, &st) != 0) { /* no seed programs: an empty folder */
+        snprintf(tmp, sizeof tmp, "%s/no-seeds", out_abs);
+        gc_mkdirs(tmp);
+    }
     if (!realpath(tmp, seeds)) {
         gc_die_msg("corpus folder %s is not readable", tmp);
         return GC_EXIT_USAGE;
@@ -638,9 +656,24 @@ static int fuzz_presweep(void *ctx, gc_target *t, gc_strlist *escapes, gc_strlis
     return 0;
 }
 
+/* A source target's campaign (fuzz_source under libFuzzer): its escapes' holes from
+ * gc_source_hole (none named yet: the table is by signature), no chain sweep first.  0, or
+ * GC_EXIT_USAGE for AFL++. */
+static int source_campaign(gc_campaign_opts *c, long *sweep_depth)
+{
+    if (c->engine == GC_ENGINE_AFL) {
+        gc_die_msg("--engine afl does not take a source target (fuzz_source runs under libFuzzer only)");
+        return GC_EXIT_USAGE;
+    }
+    c->hole_of = NULL;
+    c->source_hole_of = gc_source_hole;
+    *sweep_depth = 0;
+    return 0;
+}
+
 static int cmd_fuzz(int argc, char **argv)
 {
-    gc_session_opts o = {0};
+    gc_session_opts o = {.source_ok = 1}; /* a source target: fuzz_source */
     gc_campaign_opts c = {.target = &o, .seconds = 60, .jobs = 1, .runs = -1, .hole_of = gc_holes_campaign_hook};
     const char *corpus = NULL, *outdir = NULL, *dict = NULL, *fuzzer = NULL, *by = "hole";
     long sweep_depth = 3;
@@ -669,9 +702,9 @@ static int cmd_fuzz(int argc, char **argv)
         }
         gc_sl_add(&pos, argv[i]);
     }
-    if (!o.sandbox && !o.target_dir && pos.n > 0)
+    if (!o.sandbox && !o.adapter && !o.target_dir && pos.n > 0)
         o.target_dir = pos.v[0];
-    if (!o.sandbox && !o.target_dir) {
+    if (!o.sandbox && !o.adapter && !o.target_dir) {
         gc_die_msg("fuzz needs a TARGET (gatecrash fuzz --help)");
         goto out;
     }
@@ -687,7 +720,10 @@ static int cmd_fuzz(int argc, char **argv)
     if ((rc = gc_session_spec(&o, &spec)))
         goto out;
     snprintf(t.spec.name, sizeof t.spec.name, "%s", spec.name);
-    rc = campaign_paths(&c, &t, corpus, outdir, dict, fuzzer, out_abs, seeds, dict_abs, fuzz_bin);
+    t.spec.kind = spec.kind;
+    rc = spec.kind == GC_TARGET_SOURCE ? source_campaign(&c, &sweep_depth) : 0;
+    if (!rc)
+        rc = campaign_paths(&c, &t, corpus, outdir, dict, fuzzer, out_abs, seeds, dict_abs, fuzz_bin);
     gc_target_spec_free(&spec);
     if (rc || (rc = open_for_campaign(&t, &so, out_abs, rscratch, sizeof rscratch)) ||
         (rc = confine_to((const char *[]){out_abs, c.corpus_out, NULL})))
@@ -704,7 +740,7 @@ static int cmd_fuzz(int argc, char **argv)
     gc_rm_tree(rscratch);
     if (rc)
         goto out;
-    if (strcmp(by, "hole") == 0)
+    if (strcmp(by, "hole") == 0 && t.spec.kind != GC_TARGET_SOURCE)
         gc_holes_campaign_table(&t, &r, t.spec.name, 30);
     else
         gc_campaign_print_table(&r, t.spec.name);
@@ -768,11 +804,11 @@ static int cmd_triage(int argc, char **argv)
         goto out;
     }
     int first = 0;
-    if (!o.sandbox && !o.target_dir && pos.n > 0) {
+    if (!o.sandbox && !o.adapter && !o.target_dir && pos.n > 0) {
         o.target_dir = pos.v[0];
         first = 1;
     }
-    if ((!o.sandbox && !o.target_dir) || first >= pos.n) {
+    if ((!o.sandbox && !o.adapter && !o.target_dir) || first >= pos.n) {
         gc_die_msg("usage: gatecrash triage TARGET [--out escapes/NAME] [--standalone] CRASH...|DIR");
         goto out;
     }
@@ -782,6 +818,7 @@ static int cmd_triage(int argc, char **argv)
     for (int i = first; i < pos.n; i++)
         if (gc_collect_inputs(pos.v[i], &files) < 0)
             goto out;
+    o.source_ok = 1;
     if ((rc = start_in_scratch(&t, &o, &scratch, 1)))
         goto out;
     char out_abs[PATH_MAX], exe[PATH_MAX];
@@ -793,7 +830,10 @@ static int cmd_triage(int argc, char **argv)
     gc_triage_opts to = {exe, &o, out_abs, found_by, 0, standalone};
     gc_triage_summary sum = {0};
     for (int i = 0; i < files.n; i++) {
-        gc_triage_one(&t, &to, files.v[i], &sum);
+        if (t.spec.kind == GC_TARGET_SOURCE)
+            gc_source_triage_one(&t, &to, files.v[i], &sum);
+        else
+            gc_triage_one(&t, &to, files.v[i], &sum);
         fflush(stdout);
     }
     remove_scratch(scratch);

@@ -2,8 +2,12 @@
 """gatecrash's reproducer: replay a saved escape case against a gate with plain CPython.
 
 Usage: python3 reproduce.py CASE.chain [GATE_MODULE.py]
+       python3 reproduce.py CASE.py [ADAPTER.py]      (a source target's case)
     GATE_MODULE.py defaults to the "sandbox" of the target.json beside the case (a path
     relative to that folder); the requires block and install entries come from it too.
+    A source target's case (target.json "kind": "source") is a program: ADAPTER.py defaults
+    to its "adapter", whose evaluate (its "entry") runs the case's text unchanged, with its
+    "venv"'s site-packages on sys.path (a venv of another Python version is refused).
 Exit status: 1 when the escape reproduces, 0 when the gate blocks it, 2 on bad usage, an
 unreadable case or a gate that does not load.
 
@@ -130,8 +134,8 @@ def parse_chain(lines):
     return stmts
 
 
-def parse_case(text):
-    """(header fields, statements) of a .chain file."""
+def parse_header(text):
+    """(header fields, the other lines) of a case: its leading and other '#' lines."""
     header, lines = {}, []
     for line in text.splitlines():
         if line.startswith('#'):
@@ -143,6 +147,12 @@ def parse_case(text):
     for key in ('kind', 'capability', 'primitive'):
         if key not in header:
             raise BadCase(f'no "# {key}:" line in its header')
+    return header, lines
+
+
+def parse_case(text):
+    """(header fields, statements) of a .chain file."""
+    header, lines = parse_header(text)
     return header, parse_chain(lines)
 
 
@@ -367,21 +377,149 @@ def replay(case_text, target, gate_path):
     return (1, verdict) if verdict else (0, 'blocked: the escape did not reproduce')
 
 
+# --- source targets: the case is a program, run through the adapter's evaluate -----------
+
+def add_venv(venv):
+    """The venv's site-packages on sys.path (as the harness does); None, or why not."""
+    if not venv or os.path.realpath(sys.prefix) == os.path.realpath(venv):
+        return None
+    try:
+        with open(os.path.join(venv, 'pyvenv.cfg')) as f:
+            cfg = {k.strip(): v.strip() for k, v in (line.split('=', 1) for line in f if '=' in line)}
+    except OSError as e:
+        return f'venv {venv} is not a virtual environment: {e}'
+    version = (cfg.get('version') or cfg.get('version_info') or '').strip()
+    here = '%d.%d' % sys.version_info[:2]
+    if version.split('.')[:2] != here.split('.'):
+        return f'venv {venv} is for Python {version}, not this Python {here}'
+    import site
+    site.addsitedir(os.path.join(venv, 'lib', f'python{here}', 'site-packages'))
+    return None
+
+
+def refusal_types(adapter, names):
+    """The sandbox's own refusal exceptions, named as target.json names them."""
+    types_ = []
+    for name in names:
+        module, _, attr = name.rpartition('.')
+        owner = importlib.import_module(module) if module else adapter
+        v = getattr(owner, attr, None) if module else getattr(adapter, attr, getattr(builtins, attr, None))
+        if not (isinstance(v, type) and issubclass(v, BaseException)):
+            raise BadCase(f'refusal {name!r} is no exception class')
+        types_.append(v)
+    return tuple(types_)
+
+
+def _exception_values(v):
+    # read through the exception's own descriptors: no code of the value runs
+    reads = [('.args', BaseException.args), ('.__cause__', BaseException.__cause__),
+             ('.__context__', BaseException.__context__)]
+    if isinstance(v, AttributeError) and hasattr(AttributeError, 'obj'):
+        reads += [('.obj', AttributeError.obj), ('.name', AttributeError.name)]
+    if isinstance(v, StopIteration):
+        reads.append(('.value', StopIteration.value))
+    out = []
+    for where, d in reads:
+        try:
+            out.append((where, d.__get__(v)))
+        except Exception:
+            pass
+    try:
+        out.append(('.__dict__', object.__getattribute__(v, '__dict__')))
+    except Exception:
+        pass
+    return out
+
+
+def search(run, v, where='result', depth=0, budget=None):
+    """The verdict line when the value evaluate gave back holds the primitive (the harness's
+    bounded search, harness/source.c: containers and exception attributes), else None."""
+    budget = budget if budget is not None else [4096]
+    budget[0] -= 1
+    if depth > 6 or budget[0] < 0 or v is None:
+        return None
+    verdict = run.check(v, where)
+    if verdict:
+        return verdict
+    if isinstance(v, BaseException):
+        kids = _exception_values(v)
+    elif type(v) in (list, tuple) or isinstance(v, (list, tuple)):
+        kids = [(f'[{i}]', x) for i, x in enumerate(list.__iter__(v) if isinstance(v, list) else tuple.__iter__(v))]
+    elif isinstance(v, dict):
+        kids = []
+        for i, (k, x) in enumerate(dict.items(v)):
+            kids += [(f'{{key {i}}}', k), (f'{{value {i}}}', x)]
+    else:
+        kids = []
+    for step_, x in kids:
+        verdict = search(run, x, where + step_, depth + 1, budget)
+        if verdict or budget[0] < 0:
+            return verdict
+    return None
+
+
+def replay_source(case_text, target, adapter_path):
+    """(exit status, message) of a source case: its text through evaluate, the returned
+    value searched, every C-level call checked before it runs (sys.setprofile's c_call, as
+    the harness's profile function does)."""
+    try:
+        header, _ = parse_header(case_text)
+        run = Run(header, target['requires'])
+    except (BadCase, ImportError, AttributeError, KeyError) as e:
+        return 2, f'error: unreadable case: {e}'
+    why = add_venv(target.get('venv'))
+    if why:
+        return 2, f'error: {why}'
+    try:
+        adapter = load(adapter_path)
+        evaluate = getattr(adapter, target.get('entry', 'evaluate'))
+        refused = refusal_types(adapter, target.get('refusals', []))
+    except BaseException as e:  # exit 1 means 'reproduced': an adapter that fails to load is not
+        return 2, f'error: the adapter did not load: {type(e).__name__}: {e}'
+    called = []
+
+    def guard(frame, event, arg):
+        if event == 'c_call' and run.in_chain and run.kind == 'reach' and run.same(arg):
+            called.append(f'ESCAPE reproduced: reach {run.cap} {run.prim} called inside the evaluation')
+            raise PermissionError(f'reproducer: {run.prim} refused')
+
+    sys.addaudithook(run.hook)
+    sys.setprofile(guard)
+    run.in_chain = True
+    try:
+        value = evaluate(case_text)
+    except BaseException as e:
+        value = e
+    finally:
+        run.in_chain = False
+        sys.setprofile(None)
+    verdict = called[0] if called else run.check(None, 'the evaluation') if run.escaped else None
+    if not verdict and isinstance(value, refused):
+        return 0, f'blocked: refused by the sandbox: {type(value).__name__}'
+    verdict = verdict or search(run, value)
+    return (1, verdict) if verdict else (0, 'blocked: the escape did not reproduce')
+
+
 def case_target(case_path):
-    """The target.json beside a case, its sandbox made absolute."""
+    """The target.json beside a case, its sandbox (a source target's adapter and venv) made
+    absolute."""
     folder = os.path.dirname(os.path.abspath(case_path))
     with open(os.path.join(folder, 'target.json')) as f:
         target = json.load(f)
-    target['sandbox'] = os.path.join(folder, target['sandbox'])
+    for key in ('adapter', 'venv') if target.get('kind') == 'source' else ('sandbox',):
+        if key in target or key == 'sandbox':
+            target[key] = os.path.join(folder, target[key])
     return target
 
 
 def main(argv):
     if 'CASE_TEXT' in globals():  # standalone: the case and its target are inlined
-        if len(argv) != 1:
+        target = json.loads(TARGET_JSON)
+        source = target.get('kind') == 'source'  # the adapter: as given, else the target's
+        if len(argv) != 1 and not (source and not argv):
             print(__doc__, file=sys.stderr)
             return 2
-        text, target, gate = CASE_TEXT, json.loads(TARGET_JSON), argv[0]
+        text, gate = CASE_TEXT, argv[0] if argv else target['adapter']
     else:
         if len(argv) not in (1, 2):
             print(__doc__, file=sys.stderr)
@@ -393,8 +531,9 @@ def main(argv):
         except (OSError, ValueError, KeyError) as e:
             print(f'error: cannot read the case or the target.json beside it: {e}', file=sys.stderr)
             return 2
-        gate = argv[1] if len(argv) == 2 else target['sandbox']
-    code, message = replay(text, target, gate)
+        gate = argv[1] if len(argv) == 2 else target['adapter' if target.get('kind') == 'source' else 'sandbox']
+    run = replay_source if target.get('kind') == 'source' else replay
+    code, message = run(text, target, gate)
     print(message, file=sys.stderr if code == 2 else sys.stdout)
     return code
 

@@ -19,6 +19,7 @@
 
 #include "eval.h"
 #include "replay.h"
+#include "source.h"
 #include "spawn.h"
 #include "xalloc.h"
 
@@ -94,8 +95,10 @@ static void why_not(scan_state *fs, const char *resolved, int from, const gc_cha
 }
 
 /* Fold the escape crash input 'path' made into the table of distinct escapes, keyed by
- * signature and hole, keeping the shortest chain. */
-static void fold_escape(gc_campaign_result *r, const char *path, const gc_outcome *out, const char *hole)
+ * signature and hole, keeping the shortest chain ('program': a source target's program
+ * instead, its lines joined by " \\n "). */
+static void fold_escape(gc_campaign_result *r, const char *path, const gc_outcome *out, const char *hole,
+                        const char *program)
 {
     int k;
     for (k = 0; k < r->nfound; k++)
@@ -103,7 +106,13 @@ static void fold_escape(gc_campaign_result *r, const char *path, const gc_outcom
             break;
     gc_strbuf sb;
     gc_sb_init(&sb);
-    gc_escape_chain_text(out, &sb);
+    if (!program)
+        gc_escape_chain_text(out, &sb);
+    for (const char *p = program; p && *p; p++) /* one table cell */
+        if (*p != '\n')
+            gc_sb_putc(&sb, *p);
+        else if (p[1])
+            gc_sb_puts(&sb, " \\n ");
     gc_finding *f = k < r->nfound ? &r->found[k] : NULL;
     if (!f) {
         if (r->nfound == r->cap) {
@@ -151,7 +160,34 @@ static void fold_with_hole(scan_state *fs, const char *path, gc_outcome *out)
         fs->o->hole_of(fs->o->hole_ctx, fs->t, &trimmed, hole, sizeof hole);
         *out = keep;
     }
-    fold_escape(fs->r, path, out, hole);
+    fold_escape(fs->r, path, out, hole, NULL);
+}
+
+/* A source target's crash input (source.h): the program it decodes to, printed in the
+ * target's dialect and run here; an escape folded by signature and the hole
+ * source_hole_of names, else the input named with its cause. */
+static void scan_source_crash(scan_state *fs, const char *path)
+{
+    static gc_outcome out;
+    gc_strbuf src;
+    gc_sb_init(&src);
+    char note[256], why[600] = "", line[800];
+    int rc = gc_replay_source(fs->t, path, 1, &src, &out, note, sizeof note, why, sizeof why);
+    if (rc == 0 && out.escaped) {
+        char hole[sizeof fs->r->found[0].hole] = "";
+        if (fs->o->source_hole_of)
+            fs->o->source_hole_of(fs->t, src.data, &out, hole, sizeof hole);
+        fs->r->reproduced++;
+        fold_escape(fs->r, path, &out, hole, src.data);
+    } else if (rc >= 0) { /* an unreadable one is not an input yet */
+        if (rc == 0)
+            snprintf(why, sizeof why, "its program does not escape here (%s%s)", note,
+                     out.timed_out || out.oom ? "; stopped by a per-input limit: timing" : "");
+        snprintf(line, sizeof line, "%s: %s", strrchr(path, '/') ? strrchr(path, '/') + 1 : path, why);
+        gc_sl_add(&fs->r->unreproduced, line);
+        fs->r->flaky++;
+    }
+    gc_sb_free(&src);
 }
 
 /* Replay crash inputs not seen yet (their recorded resolved chain, else their bytes decoded
@@ -173,6 +209,10 @@ static void scan_crashes(scan_state *fs)
             continue;
         gc_sl_add(&fs->seen, files.v[i]);
         const char *path = files.v[i];
+        if (fs->t->spec.kind == GC_TARGET_SOURCE) {
+            scan_source_crash(fs, path);
+            continue;
+        }
         char resolved[4096];
         int from = gc_crash_chain(path, &chain, resolved, sizeof resolved);
         if (from < 0)
@@ -939,7 +979,7 @@ int gc_campaign_run(gc_target *t, const gc_campaign_opts *o, gc_campaign_result 
         fprintf(stderr, "[%4lds] execs %lu (%lu/s overall)  corpus %lu  escapes %d  distinct %d  (done)\n",
                 r->elapsed, r->execs, r->elapsed > 0 ? r->execs / (unsigned long)r->elapsed : r->execs, r->corpus,
                 r->reproduced, r->nfound);
-    if (r->execs == 0 && r->engine_status != 0) {
+    if (r->execs == 0 && r->engine_status != 0 && r->reproduced == 0) { /* a seed may escape first */
         gc_die_msg("the fuzzer did not run (exit %d; see the logs in %s)", r->engine_status, o->out);
         return r->engine_status >= GC_EXIT_USAGE && r->engine_status <= GC_EXIT_HARNESS ? r->engine_status
                                                                                         : GC_EXIT_HARNESS;

@@ -8,14 +8,16 @@
  * (with the distinct signatures and holes), the end-of-run corpus merge (libFuzzer's
  * -merge=1, for both engines' finds), and the live table of distinct escapes: every crash input an engine writes is
  * replayed in this process as it appears (its recorded resolved chain, else decoded as the
- * fuzzer decoded it) and folded by signature (and hole, when the caller names holes:
- * gc_campaign_opts.hole_of); one that does not escape is named with its cause; the
+ * fuzzer decoded it; a source target's, as the program it decodes to, run through its
+ * evaluate) and folded by signature (and hole, when the caller names holes:
+ * gc_campaign_opts.hole_of, source_hole_of); one that does not escape is named with its cause; the
  * hybrid's first phase (gc_campaign_opts.presweep): the sweep's escapes in the table and its
  * frontier in the seeds before the engine starts.  Used by `gatecrash fuzz` and by the fuzzing half of `gatecrash gate`. */
 #ifndef GATECRASH_CAMPAIGN_H
 #define GATECRASH_CAMPAIGN_H
 
 #include "chain.h"
+#include "eval.h"
 #include "fsutil.h"
 #include "session.h"
 
@@ -37,6 +39,8 @@ typedef struct {
      * crash inputs by signature and hole, so a signature two holes open shows under both. */
     void (*hole_of)(void *ctx, gc_target *t, const gc_chain *c, char *hole, size_t len);
     void *hole_ctx;
+    /* The same for a source target's escaping program 'src' (NULL: folded by signature). */
+    void (*source_hole_of)(gc_target *t, const char *src, const gc_outcome *out, char *hole, size_t len);
     /* The hybrid's first phase (NULL: none), before the engine starts: a bounded sweep of 't'
      * whose escapes (chains, into 'escapes') are replayed, saved as crash inputs
      * (OUT/crashes/crash-sweep-NNNN), reported at once as found by the sweep and folded into

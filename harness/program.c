@@ -410,3 +410,18 @@ void gc_program_print(const gc_program *p, unsigned dialect, gc_strbuf *out)
         close_blocks(p, i, out);
     }
 }
+
+/* ---- op boundaries (triage's minimizer, triage/source_triage.c) ---- */
+
+size_t gc_program_op_len(const uint8_t *data, size_t size, size_t off, gc_p_operand *kind)
+{
+    uint8_t op = (uint8_t)(data[off] % GC_P_NOPS);
+    int str = op == GC_P_NAME || op == GC_P_STR || op == GC_P_ATTR || op == GC_P_FMT || op == GC_P_COMP ||
+              op == GC_P_ASSIGN || op == GC_P_EXCEPT || op == GC_P_DEF;
+    int byte = op == GC_P_INT || op == GC_P_LIST || op == GC_P_TUPLE || op == GC_P_CALL;
+    *kind = str ? GC_P_OPERAND_STR : byte ? GC_P_OPERAND_BYTE : GC_P_OPERAND_NONE;
+    size_t n = 1 + (size_t)(str || byte);
+    if (str && off + 1 < size)
+        n += data[off + 1] % (GC_P_MAX_STRLEN + 1);
+    return off + n <= size ? n : size - off;
+}

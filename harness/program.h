@@ -97,4 +97,10 @@ size_t gc_program_encode(const gc_program *p, uint8_t *out, size_t cap);
  * completed (pass, except Exception: pass) so that it always compiles. */
 void gc_program_print(const gc_program *p, unsigned dialect, gc_strbuf *out);
 
+/* The op at data[off] (off < size) as the decoder reads it: its length with its operand (a
+ * count or int byte; a string's length byte and bytes), cut at 'size', and the operand's
+ * kind.  For an opcode-level pass over an encoding (triage's minimizer). */
+typedef enum { GC_P_OPERAND_NONE, GC_P_OPERAND_BYTE, GC_P_OPERAND_STR } gc_p_operand;
+size_t gc_program_op_len(const uint8_t *data, size_t size, size_t off, gc_p_operand *kind);
+
 #endif

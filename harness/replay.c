@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "fsutil.h"
+#include "program.h"
+#include "source.h"
 #include "spawn.h"
 
 int gc_crash_chain(const char *path, gc_chain *c, char *resolved, size_t len)
@@ -81,15 +83,52 @@ int gc_replay_file(gc_target *t, const char *path, int raw, gc_chain *c, gc_outc
     return rc;
 }
 
+int gc_crash_program(const char *path, unsigned dialect, gc_strbuf *src)
+{
+    static gc_program p;
+    size_t n = 0;
+    unsigned char *data = gc_read_file(path, &n);
+    if (!data)
+        return -1;
+    gc_program_decode(data, n, &p);
+    free(data);
+    gc_program_print(&p, dialect, src);
+    return p.nstmts > 0;
+}
+
+int gc_replay_source(gc_target *t, const char *path, int raw, gc_strbuf *src, gc_outcome *out, char *note,
+                     size_t notelen, char *why, size_t whylen)
+{
+    size_t len = 0;
+    unsigned char *data = raw ? NULL : gc_read_file(path, &len);
+    int got = raw ? gc_crash_program(path, t->spec.adapter.dialect, src) : data ? 1 : -1;
+    if (data)
+        gc_sb_putn(src, (const char *)data, len);
+    free(data);
+    if (got <= 0) {
+        snprintf(why, whylen, got < 0 ? "cannot read %s" : "%s: no program decodes from it", path);
+        return -1;
+    }
+    char err[512];
+    int rc = gc_source_run(t, src->data, src->len, out, note, notelen, err, sizeof err);
+    if (rc)
+        snprintf(why, whylen, "%s: %s", path, err);
+    return rc == GC_EXIT_USAGE ? -1 : rc;
+}
+
 static int target_args(const gc_session_opts *t, const char **argv, int i)
 {
-    if (t->sandbox) {
-        argv[i++] = "--sandbox";
-        argv[i++] = t->sandbox;
+    if (t->sandbox || t->adapter) {
+        argv[i++] = t->sandbox ? "--sandbox" : "--adapter";
+        argv[i++] = t->sandbox ? t->sandbox : t->adapter;
         argv[i++] = "--requires";
         argv[i++] = t->requires;
     } else {
         argv[i++] = t->target_dir;
+    }
+    if (t->venv) {
+        argv[i++] = "--venv";
+        argv[i++] = t->venv;
     }
     if (t->mode) {
         argv[i++] = "--mode";

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Source targets (source.h): every bad adapter, venv or program gets one clear line and a
-# documented exit code (README, "Exit codes"), never a traceback or a hang.
+# documented exit code (README, "Exit codes"), never a traceback or a hang: in replay, fuzz
+# and triage.
 source "$(dirname "$0")/lib.sh" "$@"
 REQ='{"subprocess": false, "filesystem_writes": []}'
 printf 'result = 1\n' >"$WORK/ok.py"
@@ -89,9 +90,41 @@ expect_exit 2 "not a venv" -- A "$WORK/good.py" --venv "$WORK/notavenv" "$WORK/o
 expect_grep "error: .*notavenv is not a virtual environment" "not a venv"
 expect_exit 2 "--venv on a gate target" -- "$GC" "${R[@]}" --venv "$WORK/venv399" "$SRC/targets/station-1.5.0" "$WORK/ok.py"
 expect_grep "error: --venv is for source targets" "--venv on a gate"
-# commands that do not take a source target yet say so
-expect_exit 2 "fuzz on a source target" -- "$GC" fuzz --time 1 "$SRC/tests/fixtures/source/leak"
-expect_grep "error: leak is a source target, which only replay runs so far" "fuzz on a source target"
-expect_exit 2 "replay --json on a source target" -- "$GC" "${R[@]}" --json "$SRC/tests/fixtures/source/leak" "$WORK/ok.py"
-expect_grep "error: replay --json does not take a source target yet" "--json"
+# fuzz and triage take source targets: the same bad adapters and venvs, the same one line
+# and exit code, before any engine starts or any case is written
+F=(fuzz --runs 2 --seed 1 --out "$WORK/fuzz-out")
+printf '\x00\x01x\x0d' >"$WORK/crash-x"   # a crash input: the program x
+Tr=(triage --out "$WORK/cases")
+for cmd in F Tr; do
+  declare -n C=$cmd
+  last=$([[ $cmd == F ]] && echo || echo "$WORK/crash-x")
+  B() { "$GC" "${C[@]}" --adapter "$1" --requires "$REQ" "${@:2}" $last; }
+  expect_exit 3 "${C[0]}: adapter missing" -- B "$WORK/missing.py"
+  expect_grep "error: adapter .*missing.py not found" "${C[0]}: adapter missing"; one_line_error "${C[0]}: adapter missing"
+  expect_exit 3 "${C[0]}: adapter raises on import" -- B "$WORK/raising.py"
+  expect_grep "error: importing .*raising.py raised ValueError: boom at import" "${C[0]}: raising"
+  one_line_error "${C[0]}: raising"
+  expect_exit 3 "${C[0]}: adapter lacks the entry" -- B "$WORK/noentry.py"
+  expect_grep "has no callable entry 'evaluate'" "${C[0]}: no entry"; one_line_error "${C[0]}: no entry"
+  expect_exit 3 "${C[0]}: roots() returns garbage" -- B "$WORK/badroots.py"
+  expect_grep "roots\(\) failed: it returned no list of names" "${C[0]}: bad roots"
+  GATECRASH_IMPORT_TIMEOUT=1 expect_exit 3 "${C[0]}: adapter hangs on import" -- B "$WORK/hangimport.py"
+  expect_grep "hangimport.py did not finish importing" "${C[0]}: hang on import"; one_line_error "${C[0]}: hang on import"
+  expect_exit 2 "${C[0]}: venv of another Python" -- B "$WORK/good.py" --venv "$WORK/venv399"
+  expect_grep "error: venv .*venv399 is for Python 3.99, but this gatecrash embeds CPython $PYVER" "${C[0]}: venv version"
+  one_line_error "${C[0]}: venv version"
+  # garbage back, a hanging evaluate: no escape, no traceback, exit 0
+  expect_exit 0 "${C[0]}: evaluate returns garbage" -- B "$WORK/garbage.py"
+  expect_no_grep "Traceback|ESCAPE" "${C[0]}: garbage"
+  expect_exit 0 "${C[0]}: evaluate hangs" -- B "$WORK/hangeval.py"
+  expect_no_grep "Traceback|ESCAPE" "${C[0]}: evaluate hangs"
+done
+[[ ! -e $WORK/cases/target.json ]] && ok || fail "triage wrote into its case folder without a case"
+expect_grep "^flaky +crash-x: does not escape in a fresh process" "triage: a hanging evaluate is no escape"
+expect_exit 2 "fuzz --engine afl on a source target" -- "$GC" fuzz --engine afl --out "$WORK/fuzz-out" \
+  "$SRC/tests/fixtures/source/leak"
+expect_grep "error: --engine afl does not take a source target" "afl on a source target"; one_line_error "afl"
+# a command that does not take a source target yet says so
+expect_exit 2 "explain on a source target" -- "$GC" explain --raw "$SRC/tests/fixtures/source/leak" "$WORK/crash-x"
+expect_grep "error: leak is a source target, which this command does not take yet" "explain on a source target"
 finish

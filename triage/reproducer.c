@@ -96,7 +96,8 @@ void gc_reproducer_write(const gc_target *t, const char *case_text, const char *
     gc_policy_describe(&t->policy, policy, sizeof policy);
     gc_sb_printf(out, "#!/usr/bin/env python3\n\"\"\"gatecrash standalone reproducer: %s on %s\n\n", signature,
                  t->spec.name);
-    gc_sb_printf(out, "Policy: %s\nCase (its .chain file):\n", policy);
+    int source = t->spec.kind == GC_TARGET_SOURCE; /* the case is a program; the adapter runs it */
+    gc_sb_printf(out, "Policy: %s\nCase (its %s file):\n", policy, source ? ".py" : ".chain");
     for (const char *p = case_text; *p;) {
         const char *e = strchr(p, '\n');
         size_t n = e ? (size_t)(e - p) : strlen(p);
@@ -104,8 +105,13 @@ void gc_reproducer_write(const gc_target *t, const char *case_text, const char *
             gc_sb_printf(out, "    %.*s\n", (int)n, p);
         p += e ? n + 1 : n;
     }
-    gc_sb_puts(out, "\nUsage: python3 THIS_FILE PATH/TO/GATE_MODULE.py\n"
-                    "Exit status: 1 when the escape reproduces, 0 when the gate blocks it, 2 on bad usage\n"
+    if (source)
+        gc_sb_printf(out, "\nUsage: python3 THIS_FILE [PATH/TO/ADAPTER.py]   (default: %s)\n"
+                          "with a Python of the target's venv, or any of its version (its venv, %s, is added).\n",
+                     t->spec.sandbox, t->spec.adapter.venv[0] ? t->spec.adapter.venv : "none");
+    else
+        gc_sb_puts(out, "\nUsage: python3 THIS_FILE PATH/TO/GATE_MODULE.py\n");
+    gc_sb_puts(out, "Exit status: 1 when the escape reproduces, 0 when the gate blocks it, 2 on bad usage\n"
                     "or a gate that does not load.  Nothing is spawned or written.  This is gatecrash's\n"
                     "runner (escapes/reproduce.py) with its tables, the case and its target inlined.\n\"\"\"\n");
     gc_sb_puts(out, "CASE_TEXT = ");

@@ -94,6 +94,10 @@ int gc_case_known(const char *dir, const char *signature)
     gc_case_slug(signature, slug, sizeof slug);
     snprintf(path, sizeof path, "%s/%s.chain", dir, slug);
     FILE *f = fopen(path, "r");
+    if (!f) { /* a source target's case (source_triage.h) */
+        snprintf(path, sizeof path, "%s/%s.py", dir, slug);
+        f = fopen(path, "r");
+    }
     if (!f)
         return 0;
     char line[512];

@@ -43,7 +43,8 @@ void gc_case_slug(const char *signature, char *out, size_t len);
  * process is gone); once per folder per run.  Triage calls it before saving. */
 void gc_clean_stale(const char *dir);
 
-/* Is a case with this signature in 'dir' already (a '# signature:' header line)? */
+/* Is a case with this signature in 'dir' already (a '# signature:' header line of its
+ * .chain, or of a source target's .py)? */
 int gc_case_known(const char *dir, const char *signature);
 
 #endif

@@ -44,7 +44,26 @@ static int not_an_input(const char *name)
     return 0;
 }
 
+/* A source target's programs: *.py, less standalone reproducers (*.repro.py). */
+static int not_a_program(const char *name)
+{
+    size_t n = strlen(name);
+    return n < 4 || strcmp(name + n - 3, ".py") != 0 || (n > 9 && strcmp(name + n - 9, ".repro.py") == 0);
+}
+
+static int collect(const char *arg, gc_strlist *out, int (*skip)(const char *name));
+
 int gc_collect_inputs(const char *arg, gc_strlist *out)
+{
+    return collect(arg, out, not_an_input);
+}
+
+int gc_collect_programs(const char *arg, gc_strlist *out)
+{
+    return collect(arg, out, not_a_program);
+}
+
+static int collect(const char *arg, gc_strlist *out, int (*skip)(const char *name))
 {
     char abs[PATH_MAX];
     if (!realpath(arg, abs)) {
@@ -68,7 +87,7 @@ int gc_collect_inputs(const char *arg, gc_strlist *out)
     int first = out->n;
     struct dirent *e;
     while ((e = readdir(d))) {
-        if (e->d_name[0] == '.' || not_an_input(e->d_name))
+        if (e->d_name[0] == '.' || skip(e->d_name))
             continue;
         char p[PATH_MAX * 2];
         snprintf(p, sizeof p, "%s/%s", abs, e->d_name);

@@ -19,6 +19,9 @@ int gc_sl_contains(const gc_strlist *l, const char *s);
  * less reproducers and reports: *.py *.md *.json *.sarif *.log *.txt), as absolute paths.
  * -1 with a one-line error printed when unreadable. */
 int gc_collect_inputs(const char *arg, gc_strlist *out);
+/* The same for a source target's programs: a folder's *.py files, less standalone
+ * reproducers (*.repro.py). */
+int gc_collect_programs(const char *arg, gc_strlist *out);
 /* Whole file (up to 64 MiB); NULL when unreadable. */
 unsigned char *gc_read_file(const char *path, size_t *len);
 void gc_rm_tree(const char *dir);

@@ -1,0 +1,387 @@
+/* source_triage.c — see source_triage.h. */
+#define _GNU_SOURCE
+#include "source_triage.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fsutil.h"
+#include "program.h"
+#include "replay.h"
+#include "reproducer.h"
+#include "source.h"
+
+/* Candidates run at most per input: a bound, never reached by the inputs the engine
+ * writes (a few hundred ops). */
+#define MIN_BUDGET 5000
+
+/* ---- the minimizer ---- */
+
+typedef struct {
+    gc_target *t;
+    int kind, cap;
+    char prim[96];
+    uint8_t best[GC_P_MAX_INPUT]; /* canonical encoding of the smallest escaping program */
+    size_t len;
+    gc_strbuf src;                /* its source */
+    int stmts;
+    gc_outcome out;
+    int evals, rc;
+    char *err;
+    size_t errlen;
+} minctx;
+
+static gc_program prog; /* large: one at a time */
+
+/* data's canonical encoding into enc (GC_P_MAX_INPUT), its source into src (cleared);
+ * its length, 0 when it has no statement or does not fit. */
+static size_t canon(const uint8_t *d, size_t n, unsigned dialect, uint8_t *enc, gc_strbuf *src, int *stmts)
+{
+    gc_program_decode(d, n, &prog);
+    *stmts = prog.nstmts;
+    size_t len = prog.nstmts ? gc_program_encode(&prog, enc, GC_P_MAX_INPUT) : 0;
+    gc_sb_clear(src);
+    if (len)
+        gc_program_print(&prog, dialect, src);
+    return len;
+}
+
+/* Run the candidate cand[n]; adopt it when its program is smaller (shorter source, or as
+ * short and a shorter encoding) and makes the same escape.  1 adopted. */
+static int try_candidate(minctx *m, const uint8_t *cand, size_t n)
+{
+    static uint8_t enc[GC_P_MAX_INPUT];
+    static gc_outcome o;
+    gc_strbuf src;
+    gc_sb_init(&src);
+    int stmts, adopt = 0;
+    size_t len = canon(cand, n, m->t->spec.adapter.dialect, enc, &src, &stmts);
+    if (len && (src.len < m->src.len || (src.len == m->src.len && len < m->len)) && m->evals < MIN_BUDGET) {
+        char note[256];
+        m->evals++;
+        m->rc = gc_source_run(m->t, src.data, src.len, &o, note, sizeof note, m->err, m->errlen);
+        adopt = !m->rc && o.escaped && (int)o.escape.kind == m->kind && (int)o.escape.cap == m->cap &&
+                strcmp(o.escape.primitive, m->prim) == 0;
+    }
+    if (adopt) {
+        memcpy(m->best, enc, len);
+        m->len = len;
+        gc_strbuf old = m->src;
+        m->src = src;
+        src = old;
+        m->stmts = stmts;
+        m->out = o;
+    }
+    gc_sb_free(&src);
+    return adopt;
+}
+
+/* Where each op of m->best starts; offs[n] = m->len.  Returns n. */
+static int op_offsets(const minctx *m, size_t *offs, gc_p_operand *kinds)
+{
+    int n = 0;
+    for (size_t off = 0; off < m->len; n++) {
+        offs[n] = off;
+        off += gc_program_op_len(m->best, m->len, off, &kinds[n]);
+    }
+    offs[n] = m->len;
+    return n;
+}
+
+/* m->best with bytes [from, to) replaced by 'ins' (k bytes), tried as a candidate. */
+static int try_splice(minctx *m, size_t from, size_t to, const uint8_t *ins, size_t k)
+{
+    static uint8_t cand[GC_P_MAX_INPUT + 8];
+    memcpy(cand, m->best, from);
+    if (k) /* ins may be NULL: a plain drop */
+        memcpy(cand + from, ins, k);
+    memcpy(cand + from + k, m->best + to, m->len - to);
+    return try_candidate(m, cand, from + k + (m->len - to));
+}
+
+/* Drop runs of whole ops (statements, trailers, arguments, blocks' lines), halving the
+ * run's length down to one op.  1 if anything was dropped. */
+static int pass_drop(minctx *m)
+{
+    static size_t offs[GC_P_MAX_INPUT + 1];
+    static gc_p_operand kinds[GC_P_MAX_INPUT];
+    int n = op_offsets(m, offs, kinds), changed = 0;
+    for (int run = n / 2 > 0 ? n / 2 : 1; run >= 1 && !m->rc; run /= 2)
+        for (int i = 0; i + run <= n && !m->rc;) {
+            if (try_splice(m, offs[i], offs[i + run], NULL, 0)) {
+                changed = 1;
+                n = op_offsets(m, offs, kinds);
+            } else
+                i++;
+        }
+    return changed;
+}
+
+/* A count or int operand (op i of the offsets) at 0 or one less; a count one less with its
+ * last argument gone too (the 1..8 ops before the op: one of them is that argument's whole
+ * expression).  1 if adopted. */
+static int shrink_byte(minctx *m, const size_t *offs, int i)
+{
+    size_t o = offs[i], end = offs[i + 1];
+    if (end != o + 2 || !m->best[o + 1])
+        return 0;
+    uint8_t zero[2] = {m->best[o], 0}, less[2] = {m->best[o], (uint8_t)(m->best[o + 1] - 1)};
+    if (try_splice(m, o, end, zero, 2) || try_splice(m, o, end, less, 2))
+        return 1;
+    static uint8_t cand[GC_P_MAX_INPUT + 8];
+    for (int r = 1; r <= 8 && r <= i && !m->rc; r++) {
+        size_t from = offs[i - r], n = 0;
+        memcpy(cand, m->best, from);
+        n = from;
+        memcpy(cand + n, less, 2);
+        n += 2;
+        memcpy(cand + n, m->best + end, m->len - end);
+        if (try_candidate(m, cand, n + (m->len - end)))
+            return 1;
+    }
+    return 0;
+}
+
+/* A string operand (op i) one byte shorter, at each position.  1 if adopted. */
+static int shrink_string(minctx *m, const size_t *offs, int i)
+{
+    size_t o = offs[i], end = offs[i + 1], slen = end - o - 2;
+    uint8_t head[2 + GC_P_MAX_STRLEN];
+    for (size_t j = 0; o + 2 + j < end && !m->rc; j++) {
+        head[0] = m->best[o];
+        head[1] = (uint8_t)(slen - 1);
+        memcpy(head + 2, m->best + o + 2, j);
+        memcpy(head + 2 + j, m->best + o + 3 + j, slen - j - 1);
+        if (try_splice(m, o, end, head, slen + 1))
+            return 1;
+    }
+    return 0;
+}
+
+/* Shorten operands: counts and ints lowered (arguments dropped), strings shortened; each
+ * adopted change re-reads the ops, the same op tried again.  1 if anything shrank. */
+static int pass_operands(minctx *m)
+{
+    static size_t offs[GC_P_MAX_INPUT + 1];
+    static gc_p_operand kinds[GC_P_MAX_INPUT];
+    int n = op_offsets(m, offs, kinds), changed = 0;
+    for (int i = 0; i < n && !m->rc;) {
+        int k = kinds[i] == GC_P_OPERAND_BYTE ? shrink_byte(m, offs, i)
+              : kinds[i] == GC_P_OPERAND_STR && offs[i + 1] > offs[i] + 2 ? shrink_string(m, offs, i) : 0;
+        changed |= k;
+        if (k)
+            n = op_offsets(m, offs, kinds);
+        else
+            i++;
+    }
+    return changed;
+}
+
+int gc_source_minimize(gc_target *t, const uint8_t *data, size_t size, uint8_t *best, size_t *best_len,
+                       gc_strbuf *src, gc_outcome *out, gc_src_min_stats *st, char *err, size_t errlen)
+{
+    static minctx m;
+    memset(&m, 0, sizeof m);
+    m.t = t;
+    m.err = err;
+    m.errlen = errlen;
+    gc_sb_init(&m.src);
+    m.len = canon(data, size, t->spec.adapter.dialect, m.best, &m.src, &m.stmts);
+    char note[256];
+    int rc = m.len ? gc_source_run(t, m.src.data, m.src.len, &m.out, note, sizeof note, err, errlen) : 0;
+    memset(st, 0, sizeof *st);
+    st->stmts_before = m.stmts;
+    st->bytes_before = m.src.len;
+    st->evaluations = 1;
+    if (!rc && (!m.len || !m.out.escaped))
+        rc = -1;
+    m.kind = (int)m.out.escape.kind;
+    m.cap = (int)m.out.escape.cap;
+    snprintf(m.prim, sizeof m.prim, "%s", m.out.escape.primitive);
+    while (!rc && !m.rc && (pass_drop(&m) | pass_operands(&m)))
+        ;
+    rc = rc ? rc : m.rc;
+    if (!rc) {
+        memcpy(best, m.best, m.len);
+        *best_len = m.len;
+        gc_sb_puts(src, m.src.data);
+        *out = m.out;
+        st->evaluations += m.evals;
+        st->stmts_after = m.stmts;
+        st->bytes_after = m.src.len;
+    }
+    gc_sb_free(&m.src);
+    return rc;
+}
+
+/* ---- holes, JSON ---- */
+
+void gc_source_hole(gc_target *t, const char *src, const gc_outcome *out, char *hole, size_t len)
+{
+    /* No rule names the hole of a program yet: cases group by signature.  The source
+     * hole rule (docs/HOLES.md) plugs in here, and triage, replay --json follow it. */
+    (void)t, (void)src, (void)out;
+    if (len)
+        hole[0] = '\0';
+}
+
+cJSON *gc_source_escape_json(const gc_target *t, const gc_outcome *out, const char *src, const char *hole)
+{
+    char policy[512];
+    gc_policy_describe(&t->policy, policy, sizeof policy);
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "kind", gc_kind_name(out->escape.kind));
+    cJSON_AddStringToObject(j, "capability", gc_cap_name(out->escape.cap));
+    cJSON_AddStringToObject(j, "primitive", out->escape.primitive);
+    cJSON_AddStringToObject(j, "signature", out->signature);
+    cJSON_AddStringToObject(j, "detail", out->escape.detail);
+    cJSON_AddStringToObject(j, "program", src);
+    cJSON_AddStringToObject(j, "hole", hole);
+    cJSON_AddStringToObject(j, "target", t->spec.name);
+    cJSON_AddStringToObject(j, "policy", policy);
+    return j;
+}
+
+/* ---- triage of one crash input ---- */
+
+/* The case file: its '#' header (comments: the program stays what evaluate runs, one
+ * expression for an evaluator), then the program. */
+static void case_text(const gc_target *t, const gc_outcome *o, const char *src, const char *hole,
+                      const gc_triage_opts *opt, const char *origin, const gc_src_min_stats *st, gc_strbuf *out)
+{
+    char policy[512], date[32];
+    gc_policy_describe(&t->policy, policy, sizeof policy);
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
+    gc_sb_puts(out, "# gatecrash escape case (replay: gatecrash replay TARGET --expect escape THIS_FILE)\n");
+    gc_sb_printf(out, "# target: %s\n# policy: %s\n# mode: %s\n", t->spec.name, policy,
+                 t->spec.mode == GC_MODE_EFFECT ? "effect" : "reach");
+    gc_sb_printf(out, "# kind: %s\n# capability: %s\n# primitive: %s\n# signature: %s\n",
+                 gc_kind_name(o->escape.kind), gc_cap_name(o->escape.cap), o->escape.primitive, o->signature);
+    if (hole[0])
+        gc_sb_printf(out, "# hole: %s\n", hole);
+    gc_sb_printf(out, "# python: %s\n# date: %s\n", PY_VERSION, date);
+    gc_sb_printf(out, "# found-by: %s, crash input %s; minimized from %d to %d statements (%zu to %zu bytes) in %d runs\n",
+                 opt->found_by, origin, st->stmts_before, st->stmts_after, st->bytes_before, st->bytes_after,
+                 st->evaluations);
+    gc_sb_puts(out, src);
+}
+
+/* The program on one line, for the verdict lines. */
+static void oneline(const char *src, gc_strbuf *out)
+{
+    for (const char *p = src; *p; p++)
+        if (*p != '\n')
+            gc_sb_putc(out, *p);
+        else if (p[1])
+            gc_sb_puts(out, " \\n ");
+}
+
+/* Write the case (and its reproducer when asked for) after its fresh-process check.
+ * The verdict line's word ("new", "known", "flaky", "error") into *word. */
+static void write_case(gc_target *t, const gc_triage_opts *o, const char *slug, const gc_strbuf *body,
+                       const gc_outcome *out, const char **word, char *why, size_t whylen)
+{
+    char path[4096], probe[4096], sig2[256] = "", note[256], err[512];
+    static gc_outcome with_header; /* a sandbox that reads the source's comments may refuse it */
+    *word = "flaky";
+    if (gc_source_run(t, body->data, body->len, &with_header, note, sizeof note, err, sizeof err) == 0 &&
+        !with_header.escaped) {
+        snprintf(why, whylen, " (with its '#' header it does not escape: %s)", note);
+        return;
+    }
+    snprintf(probe, sizeof probe, "%s/.%s.probe.%ld", o->outdir, slug, (long)getpid());
+    int ok = gc_write_atomic(probe, body->data, body->len, 0) == 0 &&
+             gc_confirm_fresh(o->exe, o->target, probe, 0, sig2, sizeof sig2) == 1 && strcmp(sig2, out->signature) == 0;
+    unlink(probe);
+    snprintf(why, whylen, " (the minimized program does not escape in a fresh process)");
+    if (!ok)
+        return;
+    gc_strbuf py;
+    gc_sb_init(&py);
+    snprintf(path, sizeof path, "%s/%s.repro.py", o->outdir, slug);
+    if (o->standalone) {
+        gc_reproducer_write(t, body->data, out->signature, &py);
+        ok = gc_write_atomic(path, py.data, py.len, 0) == 0 && chmod(path, 0755) == 0;
+    }
+    gc_sb_free(&py);
+    if (ok)
+        snprintf(path, sizeof path, "%s/%s.py", o->outdir, slug);
+    *word = ok ? "new" : "error";
+    why[0] = '\0';
+    if (!ok || gc_write_atomic(path, body->data, body->len, 1) != 0) {
+        *word = ok && errno == EEXIST ? "known" : "error";
+        snprintf(why, whylen, ok && errno == EEXIST ? " (saved meanwhile by another run)" : " (cannot write %s: %s)",
+                 path, strerror(errno));
+    }
+}
+
+static void save_case(gc_target *t, const gc_triage_opts *o, const char *src, const gc_outcome *out,
+                      const char *base, const gc_src_min_stats *st, gc_triage_summary *sum)
+{
+    char err[4096], hole[256], slug[300], why[4200] = "";
+    if (gc_reproducer_case_target(&t->spec, o->outdir, err, sizeof err)) {
+        printf("error     %s: %s\n", base, err);
+        sum->flaky++;
+        return;
+    }
+    gc_strbuf line, body;
+    gc_sb_init(&line);
+    gc_sb_init(&body);
+    oneline(src, &line);
+    gc_source_hole(t, src, out, hole, sizeof hole);
+    const char *word = "known";
+    if (!gc_case_known(o->outdir, out->signature)) {
+        case_text(t, out, src, hole, o, base, st, &body);
+        gc_case_slug(out->signature, slug, sizeof slug);
+        write_case(t, o, slug, &body, out, &word, why, sizeof why);
+    }
+    printf("%-9s %s: %s  %s%s\n", word, base, out->signature, line.data, why);
+    sum->new_cases += strcmp(word, "new") == 0;
+    sum->known += strcmp(word, "known") == 0;
+    sum->flaky += strcmp(word, "flaky") == 0 || strcmp(word, "error") == 0;
+    gc_sb_free(&line);
+    gc_sb_free(&body);
+}
+
+void gc_source_triage_one(gc_target *t, const gc_triage_opts *o, const char *path, gc_triage_summary *sum)
+{
+    gc_clean_stale(o->outdir);
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    size_t n = 0;
+    unsigned char *data = gc_read_file(path, &n);
+    gc_program_decode(data ? data : (const uint8_t *)"", data ? n : 0, &prog);
+    if (!data || prog.nstmts == 0) {
+        printf("rejected  %s: %s\n", base, data ? "no program decodes from it" : "unreadable");
+        sum->rejected++;
+        free(data);
+        return;
+    }
+    /* 1. it must escape in a fresh process, decoded as the fuzzer decoded it */
+    int fr = gc_confirm_fresh(o->exe, o->target, path, 1, NULL, 0);
+    /* 2. the program minimized here, each candidate run through evaluate */
+    static uint8_t best[GC_P_MAX_INPUT];
+    static gc_outcome out;
+    size_t best_len = 0;
+    gc_src_min_stats st;
+    gc_strbuf src;
+    gc_sb_init(&src);
+    char err[512];
+    int rc = fr == 1 ? gc_source_minimize(t, data, n, best, &best_len, &src, &out, &st, err, sizeof err) : 0;
+    free(data);
+    if (fr != 1)
+        printf("flaky     %s: %s in a fresh process\n", base, fr == 0 ? "does not escape" : "could not be run");
+    else if (rc < 0)
+        printf("flaky     %s: escapes in a fresh process but not here (state-dependent)\n", base);
+    else if (rc > 0)
+        printf("error     %s: %s\n", base, err);
+    else
+        save_case(t, o, src.data, &out, base, &st, sum);
+    sum->flaky += fr != 1 || rc != 0;
+    gc_sb_free(&src);
+}
