@@ -60,7 +60,8 @@ cJSON *gc_escape_row_json(const char *sig, const char *hole, const char *kind, c
                           const char *chain);
 
 /* Fill f[i].hole for findings whose chain is known (the campaign's table, saved cases):
- * each chain evaluated once with gc_hole_of_chain. */
+ * each chain evaluated once with gc_hole_of_chain (a source target's program with
+ * gc_source_hole_of_program). */
 void gc_holes_name_findings(gc_target *t, gc_finding *f, int n);
 
 /* gc_campaign_opts.hole_of: the hole of an escaping chain ("" when it names none). */
@@ -75,6 +76,11 @@ void gc_holes_sweep_setup(gc_sweep_opts *o, gc_target *t, const char *const *clo
 /* `sweep` by hole: the sweep with those holes closed (NULL-terminated, or NULL), then one
  * row per hole still open (text, or one JSON object with o->json).  0 or an exit code. */
 int gc_holes_sweep(gc_target *t, gc_sweep_opts *o, const char *const *closed, gc_sweep_stats *st);
+
+/* The report of a sweep by hole: its findings 'f' (with their holes) and their rows, as text
+ * (a header, the rows, a summary line) or, with o->json, one JSON object. */
+void gc_holes_sweep_print(gc_target *t, const gc_sweep_opts *o, const gc_sweep_stats *st, const char *const *closed,
+                          const gc_finding *f, int n, const gc_hole_row *rows, int nrows);
 
 /* `advise`: the holes to close at o->depth (advise.c says how it is found and how far from
  * a minimum it can be), each with what closing it means and what it cuts; with 'verify',

@@ -27,7 +27,7 @@ static int escapes_of(const gc_gate_report *r, escape_view *out, int max)
     for (int i = 0; i < r->ncases && n < max; i++)
         if (r->cases[i].escaped)
             out[n++] = (escape_view){r->cases[i].file, r->cases[i].kind, r->cases[i].cap, r->cases[i].prim,
-                                     r->cases[i].signature, r->cases[i].chain, ""};
+                                     r->cases[i].signature, r->cases[i].chain, r->cases[i].hole};
     for (int i = 0; r->fuzz && i < r->fuzz->nfound && n < max; i++) {
         const gc_finding *f = &r->fuzz->found[i];
         out[n++] = (escape_view){"fuzzing", f->kind, f->cap, f->prim, f->sig, f->chain, f->hole};
