@@ -59,15 +59,26 @@ int gc_gate_cases(const char *dir, int given, const char *ext, gc_strlist *cases
     return 0;
 }
 
-/* A saved case that still escapes: its result from the replay's outcome. */
-static void still_escapes(gc_case_result *cr, const gc_outcome *out)
+/* A saved case that still escapes: its result from the replay's outcome; its chain, or
+ * the program 'text' (len bytes) on one line ('; ' between its lines). */
+static void still_escapes(gc_case_result *cr, const gc_outcome *out, const char *text, size_t len)
 {
     cr->escaped = 1;
-    gc_strbuf sb;
-    gc_sb_init(&sb);
-    gc_escape_chain_text(out, &sb);
-    snprintf(cr->chain, sizeof cr->chain, "%s", sb.data);
-    gc_sb_free(&sb);
+    size_t n = 0;
+    for (size_t k = 0; text && k < len && n + 3 < sizeof cr->chain; k++) {
+        if (text[k] != '\n')
+            cr->chain[n++] = text[k];
+        else if (k + 1 < len)
+            n += (size_t)snprintf(cr->chain + n, sizeof cr->chain - n, "; ");
+    }
+    cr->chain[n] = '\0';
+    if (!text) { /* a chain's case (a source outcome has no chain) */
+        gc_strbuf sb;
+        gc_sb_init(&sb);
+        gc_escape_chain_text(out, &sb);
+        snprintf(cr->chain, sizeof cr->chain, "%s", sb.data);
+        gc_sb_free(&sb);
+    }
     snprintf(cr->signature, sizeof cr->signature, "%s", out->signature);
     snprintf(cr->kind, sizeof cr->kind, "%s", gc_kind_name(out->escape.kind));
     snprintf(cr->cap, sizeof cr->cap, "%s", gc_cap_name(out->escape.cap));
@@ -85,17 +96,8 @@ static int replay_program(gc_target *t, const char *path, gc_case_result *cr, gc
         return -1;
     int rc = gc_source_hole_of_program(t, text, len, out, cr->hole, sizeof cr->hole, why, whylen);
     rc = rc == GC_EXIT_USAGE ? -1 : rc < 0 ? 0 : rc; /* -1 there: it did not escape */
-    if (rc == 0 && out->escaped) {
-        still_escapes(cr, out);
-        size_t n = 0;
-        for (size_t k = 0; k < len && n + 3 < sizeof cr->chain; k++) { /* one line: '; ' between lines */
-            if (text[k] != '\n')
-                cr->chain[n++] = text[k];
-            else if (k + 1 < len)
-                n += (size_t)snprintf(cr->chain + n, sizeof cr->chain - n, "; ");
-        }
-        cr->chain[n] = '\0';
-    }
+    if (rc == 0 && out->escaped)
+        still_escapes(cr, out, text, len);
     free(text);
     return rc;
 }
@@ -128,7 +130,7 @@ static int replay_cases(gc_target *t, const gc_gate_opts *o, const gc_strlist *c
         } else if (out.escaped) {
             g->still++;
             if (!source) /* replay_program filled it, with its program */
-                still_escapes(cr, &out);
+                still_escapes(cr, &out, NULL, 0);
             printf("ESCAPES   %s: %s via %s\n", cr->file, cr->signature, cr->chain);
         } else {
             printf("blocked   %s\n", cr->file);

@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "source_holes.h"
 #include "xalloc.h"
 
 static int forbidden(PyObject *v)
@@ -428,10 +427,7 @@ void gc_holes_name_findings(gc_target *t, gc_finding *f, int n)
     for (int i = 0; i < n; i++) {
         gc_parse_error pe;
         char err[256];
-        if (t->spec.kind == GC_TARGET_SOURCE) /* the chain is the program */
-            gc_source_hole_of_program(t, f[i].chain, strlen(f[i].chain), &out, f[i].hole, sizeof f[i].hole, err,
-                                      sizeof err);
-        else if (gc_chain_parse((const uint8_t *)f[i].chain, strlen(f[i].chain), GC_PARSE_STRICT, &c, &pe) == 0)
+        if (gc_chain_parse((const uint8_t *)f[i].chain, strlen(f[i].chain), GC_PARSE_STRICT, &c, &pe) == 0)
             gc_hole_of_chain(t, &c, &out, f[i].hole, sizeof f[i].hole, err, sizeof err);
     }
 }

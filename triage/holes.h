@@ -60,8 +60,7 @@ cJSON *gc_escape_row_json(const char *sig, const char *hole, const char *kind, c
                           const char *chain);
 
 /* Fill f[i].hole for findings whose chain is known (the campaign's table, saved cases):
- * each chain evaluated once with gc_hole_of_chain (a source target's program with
- * gc_source_hole_of_program). */
+ * each chain evaluated once with gc_hole_of_chain. */
 void gc_holes_name_findings(gc_target *t, gc_finding *f, int n);
 
 /* gc_campaign_opts.hole_of: the hole of an escaping chain ("" when it names none). */
