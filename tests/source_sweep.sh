@@ -61,4 +61,17 @@ if target_installed simpleeval-module; then
   expect_grep '^blocked   ghsa-44vg-5wv2-h2hg\.py$' "gate simpleeval-module: blocked"
   expect_grep '^gate simpleeval-module: PASS — 0 of 1 saved case\(s\) still escape, 0 escape\(s\) found by fuzzing, 0 by the sweep' "gate: PASS"
 fi
+# a target in the exec dialect (tests/fixtures/source/leak: real builtins, os.system as
+# 'run'), cases given by a relative path: each named by its hole; the second through the
+# statement before its final expression
+mkdir -p "$WORK/leakcases"
+printf 'result = run\n' >"$WORK/leakcases/root.py"
+printf 's = run.__self__\nresult = s.execv\n' >"$WORK/leakcases/head.py"
+leak=$SRC/tests/fixtures/source/leak
+expect_exit 1 "gate leak: the cases escape" -- env -C "$WORK" "$(realpath "$GC")" gate "$leak" --escapes leakcases \
+  --time 0 --report rep-leak --out out-leak
+expect_grep '^ESCAPES   head\.py: source:reach:os\.execv via s = run\.__self__; result = s\.execv$' "gate leak: head.py"
+cp "$WORK/rep-leak/report.md" "$WORK/out" 2>/dev/null
+expect_fgrep '| head.py | reach | spawn | `os.execv` | `module posix .<primitive>` |' "gate leak: head.py's hole"
+expect_fgrep '| root.py | reach | spawn | `os.system` | `namespace run` |' "gate leak: root.py's hole"
 finish

@@ -41,7 +41,9 @@ int gc_gate_cases(const char *dir, int given, const char *ext, gc_strlist *cases
         return GC_EXIT_USAGE;
     }
     struct dirent **list;
-    int n = scandir(dir, &list, NULL, by_name); /* not gc_collect_inputs: it skips .py, a program's name */
+    char abs[PATH_MAX];
+    /* not gc_collect_inputs: it skips .py, a program's name */
+    int n = realpath(dir, abs) ? scandir(abs, &list, NULL, by_name) : -1;
     if (n < 0) {
         gc_die_msg("escapes folder %s is not readable: %s", dir, strerror(errno));
         return GC_EXIT_USAGE;
@@ -49,7 +51,7 @@ int gc_gate_cases(const char *dir, int given, const char *ext, gc_strlist *cases
     for (int i = 0; i < n; i++) {
         char p[PATH_MAX * 2];
         size_t l = strlen(list[i]->d_name), e = strlen(ext);
-        snprintf(p, sizeof p, "%s/%s", dir, list[i]->d_name);
+        snprintf(p, sizeof p, "%s/%s", abs, list[i]->d_name); /* absolute: read after the chdir to scratch */
         if (list[i]->d_name[0] != '.' && l > e && strcmp(list[i]->d_name + l - e, ext) == 0 && stat(p, &st) == 0 &&
             S_ISREG(st.st_mode))
             gc_sl_add(cases, p);
