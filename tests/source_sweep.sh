@@ -63,10 +63,11 @@ if target_installed simpleeval-module; then
 fi
 # a target in the exec dialect (tests/fixtures/source/leak: real builtins, os.system as
 # 'run'), cases given by a relative path: each named by its hole; the second through the
-# statement before its final expression
+# statement before its final expression, the third's d.get('k') an edge out of d as d['k'] is
 mkdir -p "$WORK/leakcases"
 printf 'result = run\n' >"$WORK/leakcases/root.py"
 printf 's = run.__self__\nresult = s.execv\n' >"$WORK/leakcases/head.py"
+printf 'd = {"k": run.__self__}\nresult = d.get("k").execv\n' >"$WORK/leakcases/bound.py"
 leak=$SRC/tests/fixtures/source/leak
 expect_exit 1 "gate leak: the cases escape" -- env -C "$WORK" "$(realpath "$GC")" gate "$leak" --escapes leakcases \
   --time 0 --report rep-leak --out out-leak
@@ -74,4 +75,5 @@ expect_grep '^ESCAPES   head\.py: source:reach:os\.execv via s = run\.__self__; 
 cp "$WORK/rep-leak/report.md" "$WORK/out" 2>/dev/null
 expect_fgrep '| head.py | reach | spawn | `os.execv` | `module posix .<primitive>` |' "gate leak: head.py's hole"
 expect_fgrep '| root.py | reach | spawn | `os.system` | `namespace run` |' "gate leak: root.py's hole"
+expect_fgrep '| bound.py | reach | spawn | `os.execv` | `dict []<module>` |' "gate leak: a bound method's call is an edge out of d"
 finish

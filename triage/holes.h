@@ -23,6 +23,10 @@
 int gc_hole_edge(PyObject *ns, PyObject *gate_file, PyObject *from, const char *from_key, PyObject *src, int kind, const char *key,
                  PyObject *dst, char *name, size_t len);
 
+/* 1 when f is a method bound to obj (a C method or a method-wrapper): calling it reads obj,
+ * so the call is an edge out of obj (X.pop(), X.__getattribute__('k')). */
+int gc_hole_bound_to(PyObject *f, PyObject *obj);
+
 /* The hole of an escaping chain: evaluated in a fresh namespace with every step watched,
  * the first edge on the escaping statements' path that gc_hole_edge names (an effect or
  * syscall escape with none: the call that made it).  0 and 'name' filled when it escapes,

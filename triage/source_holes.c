@@ -150,6 +150,23 @@ static void key_text(PyObject *key, char *out, size_t len)
     PyErr_Clear();
 }
 
+/* f is a method bound to obj, or to an object of obj's type: each prefix is run afresh, so
+ * an object the program makes (a dict, a list) is a new one in every run. */
+static int bound_like(PyObject *f, PyObject *obj)
+{
+    if (gc_hole_bound_to(f, obj))
+        return 1;
+    PyObject *self = NULL;
+    if (PyCFunction_Check(f))
+        self = Py_XNewRef(PyCFunction_GET_SELF(f));
+    else if (strcmp(Py_TYPE(f)->tp_name, "method-wrapper") == 0)
+        self = PyObject_GetAttrString(f, "__self__");
+    PyErr_Clear();
+    int r = self && !PyModule_Check(self) && Py_TYPE(self) == Py_TYPE(obj);
+    Py_XDECREF(self);
+    return r;
+}
+
 /* Walk w from its root out, each prefix evaluated, folding the edges into 'name' as
  * gc_hole_of_chain does.  0 or an exit code. */
 static int name_walk(PyObject *ast, gc_target *t, const walk *w, PyObject *ns, char *name, size_t namelen,
@@ -162,7 +179,8 @@ static int name_walk(PyObject *ast, gc_target *t, const walk *w, PyObject *ns, c
     key_text(rid, cur_key, sizeof cur_key);
     Py_XDECREF(rid);
     int rc = 0;
-    PyObject *from = NULL, *cur = prefix_value(ast, t, w, root, &rc, err, errlen);
+    PyObject *from2 = NULL, *from = NULL, *cur = prefix_value(ast, t, w, root, &rc, err, errlen);
+    char from2_key[GC_MAX_NAME + 24] = "";
     name[0] = '\0';
     if (cur)
         gc_hole_edge(ns, file, NULL, NULL, NULL, -1, cur_key, cur, name, namelen);
@@ -171,18 +189,24 @@ static int name_walk(PyObject *ast, gc_target *t, const walk *w, PyObject *ns, c
         key_text(PyList_GET_ITEM(w->keys, k), key, sizeof key);
         int kind = (int)PyLong_AsLong(PyList_GET_ITEM(w->kinds, k));
         PyObject *dst = prefix_value(ast, t, w, PyList_GET_ITEM(w->nodes, k), &rc, err, errlen);
-        int r = rc ? 0
-                   : gc_hole_edge(ns, file, from, from_key[0] ? from_key : NULL, cur, kind, kind == GC_T_CALL ? "" : key,
-                                  dst, h, sizeof h);
+        int bound = kind == GC_T_CALL && from && bound_like(cur, from); /* X.pop(): an edge out of X */
+        int r = rc      ? 0
+                : bound ? gc_hole_edge(ns, file, from2, from2_key[0] ? from2_key : NULL, from,
+                                       PyModule_Check(from) ? GC_T_ATTR : GC_T_ITEM_INT, "", dst, h, sizeof h)
+                        : gc_hole_edge(ns, file, from, from_key[0] ? from_key : NULL, cur, kind,
+                                       kind == GC_T_CALL ? "" : key, dst, h, sizeof h);
         if (r == 2)
             name[0] = '\0'; /* back inside: a hole before this one led nowhere new */
         else if (r == 1 && (!name[0] || strstr(h, ". __subclasses__()")))
             snprintf(name, namelen, "%s", h);
-        Py_XSETREF(from, cur);
+        Py_XSETREF(from2, from);
+        from = cur;
         cur = dst;
+        snprintf(from2_key, sizeof from2_key, "%s", from_key);
         snprintf(from_key, sizeof from_key, "%s", cur_key);
         snprintf(cur_key, sizeof cur_key, "%s", key);
     }
+    Py_XDECREF(from2);
     Py_XDECREF(from);
     Py_XDECREF(cur);
     Py_XDECREF(file);
