@@ -562,7 +562,7 @@ static void print_report(gc_target *t, const gc_sweep_opts *o, const gc_sweep_st
             cJSON_AddStringToObject(e, "kind", gc_kind_name(finds[k].kind));
             cJSON_AddStringToObject(e, "capability", gc_cap_name(finds[k].cap));
             cJSON_AddStringToObject(e, "primitive", finds[k].prim);
-            cJSON_AddStringToObject(e, "program", finds[k].prog);
+            cJSON_AddStringToObject(e, "chain", finds[k].prog); /* the program, under the key gates use */
             cJSON_AddItemToArray(esc, e);
         }
         gc_json_print(j);
