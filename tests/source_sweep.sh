@@ -55,6 +55,8 @@ if target_installed simpleeval-1.0.4; then
     "gate: report.md names the case and its hole"
   "$PY" -I -c 'import json, sys; r = json.load(open(sys.argv[1])); assert r["holes"][0]["hole"] == "module posixpath .<module>", r["holes"]' \
     "$WORK/rep-simpleeval-1.0.4/report.json" && ok || fail "gate: report.json's hole"
+  expect_exit 0 "gate: SARIF, one result for the one hole" -- "$PY" "$SRC/tests/check_sarif.py" \
+    "$WORK/rep-simpleeval-1.0.4/report.sarif" 1
 fi
 if target_installed simpleeval-module; then
   expect_exit 0 "gate simpleeval-module: the case is blocked, the sweep finds nothing" -- gate simpleeval-module --sweep-depth 3
