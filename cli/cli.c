@@ -41,6 +41,7 @@
 #include "reproducer.h"
 #include "session.h"
 #include "source.h"
+#include "source_holes.h"
 #include "spawn.h"
 #include "sweep.h"
 #include "holes.h"
@@ -974,6 +975,7 @@ static int gate_folders(gate_args *g, gc_target *t, gc_strlist *cases)
     if (rc)
         return rc;
     char name[128], tmp[PATH_MAX * 2];
+    const char *ext = spec.kind == GC_TARGET_SOURCE ? ".py" : ".chain"; /* a source target's cases are programs */
     snprintf(name, sizeof name, "%s", spec.name);
     snprintf(t->spec.name, sizeof t->spec.name, "%s", spec.name);
     gc_target_spec_free(&spec);
@@ -988,7 +990,7 @@ static int gate_folders(gate_args *g, gc_target *t, gc_strlist *cases)
         gc_die_msg("cannot create report folder %s", tmp);
         return GC_EXIT_USAGE;
     }
-    if ((rc = gc_gate_cases(g->esc_abs, g->escapes != NULL, cases)))
+    if ((rc = gc_gate_cases(g->esc_abs, g->escapes != NULL, ext, cases)))
         return rc;
     snprintf(tmp, sizeof tmp, "%s", g->outdir ? g->outdir : "");
     if (!g->outdir)
@@ -1006,6 +1008,7 @@ static int cmd_gate(int argc, char **argv)
 {
     static gate_args g; /* its paths are large */
     g.c = (gc_campaign_opts){.target = &g.o, .seconds = 60, .jobs = 1, .runs = -1, .hole_of = gc_holes_campaign_hook};
+    g.o.source_ok = 1;
     gc_strlist cases = {0};
     gc_target t = {0};
     int rc = gate_options(argc, argv, &g);
@@ -1048,6 +1051,8 @@ static void save_sweep_find(void *ctx, gc_target *t, const gc_chain *c, const gc
  * 'closed' (NULL-terminated) closed. */
 static int run_sweep(gc_target *t, gc_sweep_opts *so, const char *by, const gc_strlist *closed, gc_sweep_stats *st)
 {
+    if (t->spec.kind == GC_TARGET_SOURCE) /* programs over the roots (source_sweep.h) */
+        return strcmp(by, "hole") == 0 ? gc_source_holes_sweep(t, so, st) : gc_source_sweep(t, so, st);
     if (strcmp(by, "hole") == 0)
         return gc_holes_sweep(t, so, (const char *const *)closed->v, st);
     if (closed->n > 1)
@@ -1057,7 +1062,7 @@ static int run_sweep(gc_target *t, gc_sweep_opts *so, const char *by, const gc_s
 
 static int cmd_sweep(int argc, char **argv)
 {
-    gc_session_opts o = {0};
+    gc_session_opts o = {.source_ok = 1};
     gc_sweep_opts so = {.depth = 3, .max_nodes = 2000000};
     long depth = so.depth;
     const char *save = NULL, *by = "hole";
@@ -1117,8 +1122,13 @@ static int cmd_sweep(int argc, char **argv)
     so.save = save ? save_sweep_find : NULL;
     so.save_ctx = &saver;
     gc_sweep_stats st;
-    gc_sl_add(&closed, NULL);
-    rc = run_sweep(&t, &so, by, &closed, &st);
+    if (t.spec.kind == GC_TARGET_SOURCE && (save || closed.n)) {
+        gc_die_msg("sweep %s does not take a source target yet", save ? "--save" : "--close");
+        rc = GC_EXIT_USAGE;
+    } else {
+        gc_sl_add(&closed, NULL);
+        rc = run_sweep(&t, &so, by, &closed, &st);
+    }
     if (!rc && save)
         printf("saved to %s: %d new, %d known, %d not reproducible\n", save_abs, saver.sum.new_cases,
                saver.sum.known, saver.sum.flaky);

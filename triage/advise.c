@@ -66,6 +66,23 @@ static void print_json(gc_target *t, const gc_sweep_opts *o, const gc_sweep_stat
     gc_json_print(j);
 }
 
+void gc_holes_sweep_print(gc_target *t, const gc_sweep_opts *o, const gc_sweep_stats *st, const char *const *closed,
+                          const gc_finding *f, int n, const gc_hole_row *rows, int nrows)
+{
+    if (o->json) {
+        print_json(t, o, st, closed, f, n, rows, nrows);
+        return;
+    }
+    char policy[512];
+    gc_policy_describe(&t->policy, policy, sizeof policy);
+    printf("sweep of %s (policy %s), depth %d, at most %ld nodes\n", t->spec.name, policy, o->depth, o->max_nodes);
+    for (int i = 0; closed && closed[i]; i++)
+        printf("closed: %s\n", closed[i]);
+    if (nrows)
+        gc_holes_print(stdout, rows, nrows);
+    print_summary(st, f, n, nrows);
+}
+
 int gc_holes_sweep(gc_target *t, gc_sweep_opts *o, const char *const *closed, gc_sweep_stats *st)
 {
     gc_holes_sweep_setup(o, t, closed);
@@ -80,19 +97,7 @@ int gc_holes_sweep(gc_target *t, gc_sweep_opts *o, const char *const *closed, gc
     int nu = gc_holes_unmatched(closed, unmatched, 64);
     for (int i = 0; i < nu; i++)
         fprintf(stderr, "gatecrash: warning: --close '%s': no edge of this sweep is that hole\n", unmatched[i]);
-    if (o->json) {
-        print_json(t, o, st, closed, f, st->escapes, rows, nrows);
-    } else {
-        char policy[512];
-        gc_policy_describe(&t->policy, policy, sizeof policy);
-        printf("sweep of %s (policy %s), depth %d, at most %ld nodes\n", t->spec.name, policy, o->depth,
-               o->max_nodes);
-        for (int i = 0; closed && closed[i]; i++)
-            printf("closed: %s\n", closed[i]);
-        if (nrows)
-            gc_holes_print(stdout, rows, nrows);
-        print_summary(st, f, st->escapes, nrows);
-    }
+    gc_holes_sweep_print(t, o, st, closed, f, st->escapes, rows, nrows);
     free(f);
     free(rows);
     return 0;

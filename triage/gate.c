@@ -1,6 +1,7 @@
 /* gate.c — see gate.h. */
 #include "gate.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include "holes.h"
 #include "replay.h"
 #include "report.h"
+#include "source_holes.h"
 #include "sweep.h"
 #include "xalloc.h"
 
@@ -24,7 +26,12 @@ typedef struct {
     int nsw;
 } gate_run;
 
-int gc_gate_cases(const char *dir, int given, gc_strlist *cases)
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+    return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+int gc_gate_cases(const char *dir, int given, const char *ext, gc_strlist *cases)
 {
     struct stat st;
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
@@ -33,30 +40,68 @@ int gc_gate_cases(const char *dir, int given, gc_strlist *cases)
         gc_die_msg("escapes folder %s is not readable", dir);
         return GC_EXIT_USAGE;
     }
-    gc_strlist all = {0};
-    int rc = gc_collect_inputs(dir, &all) < 0 ? GC_EXIT_USAGE : 0;
-    for (int i = 0; i < all.n; i++) {
-        size_t l = strlen(all.v[i]);
-        if (l > 6 && strcmp(all.v[i] + l - 6, ".chain") == 0)
-            gc_sl_add(cases, all.v[i]);
+    struct dirent **list;
+    char abs[PATH_MAX];
+    /* not gc_collect_inputs: it skips .py, a program's name */
+    int n = realpath(dir, abs) ? scandir(abs, &list, NULL, by_name) : -1;
+    if (n < 0) {
+        gc_die_msg("escapes folder %s is not readable: %s", dir, strerror(errno));
+        return GC_EXIT_USAGE;
     }
-    gc_sl_free(&all);
-    return rc;
+    for (int i = 0; i < n; i++) {
+        char p[PATH_MAX * 2];
+        size_t l = strlen(list[i]->d_name), e = strlen(ext);
+        snprintf(p, sizeof p, "%s/%s", abs, list[i]->d_name); /* absolute: read after the chdir to scratch */
+        if (list[i]->d_name[0] != '.' && l > e && strcmp(list[i]->d_name + l - e, ext) == 0 && stat(p, &st) == 0 &&
+            S_ISREG(st.st_mode))
+            gc_sl_add(cases, p);
+        free(list[i]);
+    }
+    free(list);
+    return 0;
 }
 
-/* A saved case that still escapes: its result from the replay's outcome. */
-static void still_escapes(gc_case_result *cr, const gc_outcome *out)
+/* A saved case that still escapes: its result from the replay's outcome; its chain, or
+ * the program 'text' (len bytes) on one line ('; ' between its lines). */
+static void still_escapes(gc_case_result *cr, const gc_outcome *out, const char *text, size_t len)
 {
     cr->escaped = 1;
-    gc_strbuf sb;
-    gc_sb_init(&sb);
-    gc_escape_chain_text(out, &sb);
-    snprintf(cr->chain, sizeof cr->chain, "%s", sb.data);
-    gc_sb_free(&sb);
+    size_t n = 0;
+    for (size_t k = 0; text && k < len && n + 3 < sizeof cr->chain; k++) {
+        if (text[k] != '\n')
+            cr->chain[n++] = text[k];
+        else if (k + 1 < len)
+            n += (size_t)snprintf(cr->chain + n, sizeof cr->chain - n, "; ");
+    }
+    cr->chain[n] = '\0';
+    if (!text) { /* a chain's case (a source outcome has no chain) */
+        gc_strbuf sb;
+        gc_sb_init(&sb);
+        gc_escape_chain_text(out, &sb);
+        snprintf(cr->chain, sizeof cr->chain, "%s", sb.data);
+        gc_sb_free(&sb);
+    }
     snprintf(cr->signature, sizeof cr->signature, "%s", out->signature);
     snprintf(cr->kind, sizeof cr->kind, "%s", gc_kind_name(out->escape.kind));
     snprintf(cr->cap, sizeof cr->cap, "%s", gc_cap_name(out->escape.cap));
     snprintf(cr->prim, sizeof cr->prim, "%s", out->escape.primitive);
+}
+
+/* A saved program of a source target, run through evaluate: 0, -1 (unreadable: not UTF-8
+ * text) or an exit code.  An escaping one's text is kept on one line, its hole named. */
+static int replay_program(gc_target *t, const char *path, gc_case_result *cr, gc_outcome *out, char *why,
+                          size_t whylen)
+{
+    size_t len = 0;
+    char *text = (char *)gc_read_file(path, &len);
+    if (!text)
+        return -1;
+    int rc = gc_source_hole_of_program(t, text, len, out, cr->hole, sizeof cr->hole, why, whylen);
+    rc = rc == GC_EXIT_USAGE ? -1 : rc < 0 ? 0 : rc; /* -1 there: it did not escape */
+    if (rc == 0 && out->escaped)
+        still_escapes(cr, out, text, len);
+    free(text);
+    return rc;
 }
 
 /* 1. every saved case must now be blocked.  0 or GC_EXIT_HARNESS. */
@@ -71,12 +116,14 @@ static int replay_cases(gc_target *t, const gc_gate_opts *o, const gc_strlist *c
         const char *b = strrchr(cases->v[i], '/');
         snprintf(cr->file, sizeof cr->file, "%s", b ? b + 1 : cases->v[i]);
         char why[PATH_MAX + 1100];
-        gc_case_header hdr;
-        int rc = gc_replay_file(t, cases->v[i], 0, &chain, &out, &hdr, why, sizeof why);
-        if (rc == 0)
+        gc_case_header hdr = {"", ""};
+        int source = t->spec.kind == GC_TARGET_SOURCE;
+        int rc = source ? replay_program(t, cases->v[i], cr, &out, why, sizeof why)
+                        : gc_replay_file(t, cases->v[i], 0, &chain, &out, &hdr, why, sizeof why);
+        if (rc == 0 && !source)
             snprintf(cr->signature, sizeof cr->signature, "%s", hdr.signature);
         if (rc < 0) {
-            gc_die_msg("%s: not a readable chain file", cases->v[i]);
+            gc_die_msg("%s: not a readable %s", cases->v[i], source ? "program" : "chain file");
             cr->unreadable = 1;
             g->bad++;
         } else if (rc) {
@@ -84,7 +131,8 @@ static int replay_cases(gc_target *t, const gc_gate_opts *o, const gc_strlist *c
             return GC_EXIT_HARNESS;
         } else if (out.escaped) {
             g->still++;
-            still_escapes(cr, &out);
+            if (!source) /* replay_program filled it, with its program */
+                still_escapes(cr, &out, NULL, 0);
             printf("ESCAPES   %s: %s via %s\n", cr->file, cr->signature, cr->chain);
         } else {
             printf("blocked   %s\n", cr->file);
@@ -112,9 +160,10 @@ static int sweep(gc_target *t, const gc_gate_opts *o, gate_run *g)
     gc_sweep_opts swo = {.depth = (int)o->sweep_depth, .max_nodes = 2000000, .quiet = 1};
     gc_sweep_stats sst;
     gc_holes_sweep_setup(&swo, t, NULL); /* its escapes carry their holes, for the report */
-    int rc = gc_sweep(t, &swo, &sst);
+    int source = t->spec.kind == GC_TARGET_SOURCE;
+    int rc = source ? gc_source_sweep(t, &swo, &sst) : gc_sweep(t, &swo, &sst);
     if (!rc)
-        g->nsw = gc_sweep_findings(&g->swf);
+        g->nsw = source ? gc_source_sweep_findings(&g->swf) : gc_sweep_findings(&g->swf);
     return rc;
 }
 

@@ -1,7 +1,8 @@
 /* gate.h — the release gate.
  *
  * Owns: the gate's three phases on an open target — every saved case replayed (each must be
- * blocked now), fuzzing from the stored corpus, a sweep to a depth — its verdict (pass: no
+ * blocked now: chains, or a source target's programs through evaluate), fuzzing from the
+ * stored corpus, a sweep to a depth (source targets: source_sweep.h's) — its verdict (pass: no
  * saved case escapes, nothing found, no case unreadable) and its reports (report.h).  The
  * command line resolves and confines the folders and starts the target first. */
 #ifndef GATECRASH_GATE_H
@@ -21,9 +22,10 @@ typedef struct {
     const char *previous;         /* the previous report.json (NULL: none) */
 } gc_gate_opts;
 
-/* The saved cases: the *.chain files in 'dir', none when there is no such folder unless
- * 'given' (then an error).  0 or GC_EXIT_USAGE, message printed. */
-int gc_gate_cases(const char *dir, int given, gc_strlist *cases);
+/* The saved cases: the files in 'dir' whose names end in 'ext' (".chain"; a source
+ * target's programs: ".py"), none when there is no such folder unless 'given' (then an
+ * error).  0 or GC_EXIT_USAGE, message printed. */
+int gc_gate_cases(const char *dir, int given, const char *ext, gc_strlist *cases);
 
 /* Run the phases, write the reports and print the verdict line.  GC_EXIT_OK (pass),
  * GC_EXIT_ESCAPE (fail), GC_EXIT_USAGE (a case was unreadable), or the exit code of the step

@@ -212,8 +212,7 @@ static void track_root(tracker *k, const gc_step_info *si)
  * through. */
 static int anywhere(const char *hole) { return strstr(hole, ". __subclasses__()") != NULL; }
 
-/* f is a method bound to obj (a C method or a method-wrapper): calling it reads obj. */
-static int bound_to(PyObject *f, PyObject *obj)
+int gc_hole_bound_to(PyObject *f, PyObject *obj)
 {
     if (PyCFunction_Check(f))
         return PyCFunction_GET_SELF(f) == obj;
@@ -237,7 +236,7 @@ static void track_step(void *ctx, const gc_step_info *si)
     trailer_key(si->resolved, t, key, sizeof key);
     if (k->cur && (si->value || gc_orc.escape.set)) {
         char h[GC_HOLE_NAME];
-        int r = t->kind == GC_T_CALL && k->from && bound_to(k->cur, k->from) /* X.pop(), X.__getattribute__('k') */
+        int r = t->kind == GC_T_CALL && k->from && gc_hole_bound_to(k->cur, k->from) /* X.pop(), X.__getattribute__('k') */
                     ? gc_hole_edge(si->ns, k->gate_file, k->from2, k->from_key[0] ? k->from_key : NULL, k->from,
                                    PyModule_Check(k->from) ? GC_T_ATTR : GC_T_ITEM_INT, "", si->value, h, sizeof h)
                     : gc_hole_edge(si->ns, k->gate_file, k->from, k->cur_key[0] ? k->cur_key : NULL, k->cur, t->kind,

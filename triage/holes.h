@@ -23,6 +23,10 @@
 int gc_hole_edge(PyObject *ns, PyObject *gate_file, PyObject *from, const char *from_key, PyObject *src, int kind, const char *key,
                  PyObject *dst, char *name, size_t len);
 
+/* 1 when f is a method bound to obj (a C method or a method-wrapper): calling it reads obj,
+ * so the call is an edge out of obj (X.pop(), X.__getattribute__('k')). */
+int gc_hole_bound_to(PyObject *f, PyObject *obj);
+
 /* The hole of an escaping chain: evaluated in a fresh namespace with every step watched,
  * the first edge on the escaping statements' path that gc_hole_edge names (an effect or
  * syscall escape with none: the call that made it).  0 and 'name' filled when it escapes,
@@ -75,6 +79,11 @@ void gc_holes_sweep_setup(gc_sweep_opts *o, gc_target *t, const char *const *clo
 /* `sweep` by hole: the sweep with those holes closed (NULL-terminated, or NULL), then one
  * row per hole still open (text, or one JSON object with o->json).  0 or an exit code. */
 int gc_holes_sweep(gc_target *t, gc_sweep_opts *o, const char *const *closed, gc_sweep_stats *st);
+
+/* The report of a sweep by hole: its findings 'f' (with their holes) and their rows, as text
+ * (a header, the rows, a summary line) or, with o->json, one JSON object. */
+void gc_holes_sweep_print(gc_target *t, const gc_sweep_opts *o, const gc_sweep_stats *st, const char *const *closed,
+                          const gc_finding *f, int n, const gc_hole_row *rows, int nrows);
 
 /* `advise`: the holes to close at o->depth (advise.c says how it is found and how far from
  * a minimum it can be), each with what closing it means and what it cuts; with 'verify',

@@ -27,7 +27,7 @@ static int escapes_of(const gc_gate_report *r, escape_view *out, int max)
     for (int i = 0; i < r->ncases && n < max; i++)
         if (r->cases[i].escaped)
             out[n++] = (escape_view){r->cases[i].file, r->cases[i].kind, r->cases[i].cap, r->cases[i].prim,
-                                     r->cases[i].signature, r->cases[i].chain, ""};
+                                     r->cases[i].signature, r->cases[i].chain, r->cases[i].hole};
     for (int i = 0; r->fuzz && i < r->fuzz->nfound && n < max; i++) {
         const gc_finding *f = &r->fuzz->found[i];
         out[n++] = (escape_view){"fuzzing", f->kind, f->cap, f->prim, f->sig, f->chain, f->hole};
@@ -52,7 +52,9 @@ static int hole_rows(const gc_gate_report *r, escape_view *e, int ne, gc_finding
         snprintf(x->cap, sizeof x->cap, "%s", e[i].cap);
         snprintf(x->prim, sizeof x->prim, "%s", e[i].prim);
         snprintf(x->hole, sizeof x->hole, "%s", e[i].hole);
-        if (!x->hole[0]) /* a saved case: its chain run again (that touches the namespace, not the target) */
+        /* a saved case: its chain run again (that touches the namespace, not the target); a
+         * source target's cases were named by their replay (source_holes.h) */
+        if (!x->hole[0] && r->t->spec.kind != GC_TARGET_SOURCE)
             gc_holes_name_findings((gc_target *)r->t, x, 1);
         e[i].hole = x->hole;
     }

@@ -11,7 +11,8 @@
 typedef struct {
     char file[256];      /* case file name */
     char signature[256]; /* from its header, or the replay */
-    char chain[1024];    /* the chain that escaped, when it did */
+    char chain[1024];    /* the chain that escaped, when it did (a source target's program, on one line) */
+    char hole[160];      /* its hole when the replay named it, else "" (the report names it) */
     char kind[16], cap[16], prim[96];
     int escaped;
     int unreadable; /* not a valid chain file: neither blocked nor escaping */

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# The sweep and the release gate on source targets (harness/source_sweep.c,
+# triage/source_holes.c, triage/gate.c): programs over the roots, run through evaluate.
+#   - simpleeval 1.0.4 with a module passed in (GHSA-44vg-5wv2-h2hg): the sweep finds the
+#     published class, `path.os.system`, exit 1, one hole: the module's attribute os;
+#   - every current release: nothing at the default depth, exit 0;
+#   - the same sweep twice: the same report, byte for byte;
+#   - gate: a saved escaping program fails the gate and is named with its hole; the same
+#     program against the release with the fix is blocked and the gate passes.
+source "$(dirname "$0")/lib.sh" "$@"
+adv=$SRC/tests/fixtures/source/advisory
+sweep() { "$GC" sweep --venv "$BIN/venvs/$1" "$SRC/targets/$1" "${@:2}"; }
+
+if target_installed simpleeval-1.0.4; then
+  expect_exit 1 "sweep simpleeval-1.0.4: an escape" -- sweep simpleeval-1.0.4 --by signature
+  expect_grep '^  source:reach:os\.system +path\.os\.system$' "simpleeval-1.0.4: the advisory's program"
+  expect_grep '^  source:reach:os\.remove +path\.os\.remove$' "simpleeval-1.0.4: a write primitive too"
+  expect_exit 1 "sweep simpleeval-1.0.4 by hole" -- sweep simpleeval-1.0.4
+  expect_grep '^spawn\+write +[0-9]+ +[0-9]+ yes +module posixpath \.<module>$' "simpleeval-1.0.4: its hole"
+  expect_grep '^1 hole\(s\), [1-9][0-9]* escape signature' "simpleeval-1.0.4: one hole"
+  expect_exit 1 "sweep simpleeval-1.0.4 --json" -- sweep simpleeval-1.0.4 --json
+  expect_fgrep '"hole":"module posixpath .<module>"' "simpleeval-1.0.4: the JSON names the hole"
+  # deterministic: the same target and bounds, the same report
+  sweep simpleeval-1.0.4 --by signature >"$WORK/s1" 2>/dev/null
+  sweep simpleeval-1.0.4 --by signature >"$WORK/s2" 2>/dev/null
+  if cmp -s "$WORK/s1" "$WORK/s2" && [[ -s $WORK/s1 ]]; then ok; else fail "sweep output differs between runs"; fi
+  expect_exit 2 "sweep --save on a source target" -- sweep simpleeval-1.0.4 --save "$WORK/saved"
+  expect_grep '^gatecrash: error: sweep --save does not take a source target yet$' "--save: one line"
+fi
+
+for t in restrictedpython restrictedpython-utility simpleeval simpleeval-module; do
+  target_installed "$t" || continue
+  expect_exit 0 "sweep $t: no escape" -- sweep "$t"
+  expect_grep '^0 hole\(s\), 0 escape signature\(s\); [1-9][0-9]* nodes' "sweep $t: programs run, none escaped"
+done
+if target_installed restrictedpython-utility; then
+  sweep restrictedpython-utility >"$WORK/r1" 2>/dev/null
+  sweep restrictedpython-utility >"$WORK/r2" 2>/dev/null
+  if cmp -s "$WORK/r1" "$WORK/r2" && [[ -s $WORK/r1 ]]; then ok; else fail "restrictedpython sweep differs between runs"; fi
+fi
+
+# gate: the saved case is a program; fuzzing off (--time 0): only its replay and the sweep
+mkdir -p "$WORK/cases"
+cp "$adv/ghsa-44vg-5wv2-h2hg.py" "$WORK/cases/"
+gate() {
+  "$GC" gate --venv "$BIN/venvs/$1" "$SRC/targets/$1" --escapes "$WORK/cases" --time 0 --report "$WORK/rep-$1" \
+    --out "$WORK/out-$1" "${@:2}"
+}
+if target_installed simpleeval-1.0.4; then
+  expect_exit 1 "gate simpleeval-1.0.4: the saved case escapes" -- gate simpleeval-1.0.4
+  expect_grep '^ESCAPES   ghsa-44vg-5wv2-h2hg\.py: source:reach:os\.system via path\.os\.system$' "gate: the case"
+  expect_grep '^gate simpleeval-1.0.4: FAIL — 1 of 1 saved case' "gate: FAIL"
+  cp "$WORK/rep-simpleeval-1.0.4/report.md" "$WORK/out"
+  expect_fgrep '| ghsa-44vg-5wv2-h2hg.py | reach | spawn | `os.system` | `module posixpath .<module>` | `path.os.system` |' \
+    "gate: report.md names the case and its hole"
+  "$PY" -I -c 'import json, sys; r = json.load(open(sys.argv[1])); assert r["holes"][0]["hole"] == "module posixpath .<module>", r["holes"]' \
+    "$WORK/rep-simpleeval-1.0.4/report.json" && ok || fail "gate: report.json's hole"
+  expect_exit 0 "gate: SARIF, one result for the one hole" -- "$PY" "$SRC/tests/check_sarif.py" \
+    "$WORK/rep-simpleeval-1.0.4/report.sarif" 1
+fi
+if target_installed simpleeval-module; then
+  expect_exit 0 "gate simpleeval-module: the case is blocked, the sweep finds nothing" -- gate simpleeval-module --sweep-depth 3
+  expect_grep '^blocked   ghsa-44vg-5wv2-h2hg\.py$' "gate simpleeval-module: blocked"
+  expect_grep '^gate simpleeval-module: PASS — 0 of 1 saved case\(s\) still escape, 0 escape\(s\) found by fuzzing, 0 by the sweep' "gate: PASS"
+fi
+# a target in the exec dialect (tests/fixtures/source/leak: real builtins, os.system as
+# 'run'), cases given by a relative path: each named by its hole; the second through the
+# statement before its final expression, the third's d.get('k') an edge out of d as d['k'] is
+mkdir -p "$WORK/leakcases"
+printf 'result = run\n' >"$WORK/leakcases/root.py"
+printf 's = run.__self__\nresult = s.execv\n' >"$WORK/leakcases/head.py"
+printf 'd = {"k": run.__self__}\nresult = d.get("k").execv\n' >"$WORK/leakcases/bound.py"
+leak=$SRC/tests/fixtures/source/leak
+expect_exit 1 "gate leak: the cases escape" -- env -C "$WORK" "$(realpath "$GC")" gate "$leak" --escapes leakcases \
+  --time 0 --report rep-leak --out out-leak
+expect_grep '^ESCAPES   head\.py: source:reach:os\.execv via s = run\.__self__; result = s\.execv$' "gate leak: head.py"
+cp "$WORK/rep-leak/report.md" "$WORK/out" 2>/dev/null
+expect_fgrep '| head.py | reach | spawn | `os.execv` | `module posix .<primitive>` |' "gate leak: head.py's hole"
+expect_fgrep '| root.py | reach | spawn | `os.system` | `namespace run` |' "gate leak: root.py's hole"
+expect_fgrep '| bound.py | reach | spawn | `os.execv` | `dict []<module>` |' "gate leak: a bound method's call is an edge out of d"
+finish
