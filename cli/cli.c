@@ -658,7 +658,7 @@ static int fuzz_presweep(void *ctx, gc_target *t, gc_strlist *escapes, gc_strlis
 }
 
 /* A source target's campaign (fuzz_source under libFuzzer): its escapes' holes from
- * gc_source_hole (none named yet: the table is by signature), no chain sweep first.  0, or
+ * gc_source_hole (the table is by hole, as for gates), no chain sweep first.  0, or
  * GC_EXIT_USAGE for AFL++. */
 static int source_campaign(gc_campaign_opts *c, long *sweep_depth)
 {

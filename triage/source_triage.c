@@ -15,6 +15,7 @@
 #include "replay.h"
 #include "reproducer.h"
 #include "source.h"
+#include "source_holes.h"
 
 /* Candidates run at most per input: a bound, never reached by the inputs the engine
  * writes (a few hundred ops). */
@@ -223,10 +224,13 @@ int gc_source_minimize(gc_target *t, const uint8_t *data, size_t size, uint8_t *
 
 void gc_source_hole(gc_target *t, const char *src, const gc_outcome *out, char *hole, size_t len)
 {
-    /* No rule names the hole of a program yet: cases group by signature.  The source
-     * hole rule (docs/HOLES.md) plugs in here, and triage, replay --json follow it. */
-    (void)t, (void)src, (void)out;
-    if (len)
+    /* The rule of docs/HOLES.md on the program's walk (source_holes.h).  It runs the program
+     * again, so its outcome goes to a scratch copy and the caller's stays as it was; a
+     * program it cannot name (no walk, a harness error) groups by signature (""). */
+    static gc_outcome again;
+    char err[256];
+    (void)out;
+    if (len && gc_source_hole_of_program(t, src, strlen(src), &again, hole, len, err, sizeof err) != 0)
         hole[0] = '\0';
 }
 

@@ -27,8 +27,9 @@ typedef struct {
 int gc_source_minimize(gc_target *t, const uint8_t *data, size_t size, uint8_t *best, size_t *best_len,
                        gc_strbuf *src, gc_outcome *out, gc_src_min_stats *st, char *err, size_t errlen);
 
-/* The hole a source escape opens (docs/HOLES.md), "" while no rule names holes for programs:
- * triage writes it as '# hole:' and groups by it, replay --json prints it. */
+/* The hole a source escape opens (docs/HOLES.md; gc_source_hole_of_program, source_holes.h),
+ * "" when the rule names none: triage writes it as '# hole:', the campaign's table groups by
+ * it, replay --json prints it. */
 void gc_source_hole(gc_target *t, const char *src, const gc_outcome *out, char *hole, size_t len);
 
 /* Triage one crash input of a source target; prints one line about it and updates the summary. */
