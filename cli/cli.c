@@ -975,9 +975,11 @@ static int gate_folders(gate_args *g, gc_target *t, gc_strlist *cases)
     if (rc)
         return rc;
     char name[128], tmp[PATH_MAX * 2];
-    const char *ext = spec.kind == GC_TARGET_SOURCE ? ".py" : ".chain"; /* a source target's cases are programs */
+    int source = spec.kind == GC_TARGET_SOURCE;
+    const char *ext = source ? ".py" : ".chain"; /* a source target's cases are programs */
     snprintf(name, sizeof name, "%s", spec.name);
     snprintf(t->spec.name, sizeof t->spec.name, "%s", spec.name);
+    t->spec.kind = spec.kind; /* campaign_paths picks the engine binary by it */
     gc_target_spec_free(&spec);
     if (g->escapes)
         snprintf(g->esc_abs, sizeof g->esc_abs, "%s", g->escapes);
@@ -995,6 +997,9 @@ static int gate_folders(gate_args *g, gc_target *t, gc_strlist *cases)
     snprintf(tmp, sizeof tmp, "%s", g->outdir ? g->outdir : "");
     if (!g->outdir)
         snprintf(tmp, sizeof tmp, "%s/out/%s/gate-campaign", gc_start_dir, name);
+    long no_sweep = 0;
+    if (g->c.seconds > 0 && source && (rc = source_campaign(&g->c, &no_sweep)))
+        return rc;
     if (g->c.seconds > 0)
         return campaign_paths(&g->c, t, g->corpus, tmp, g->dict, g->fuzzer, g->out_abs, g->seeds, g->dict_abs,
                               g->fuzz_bin);

@@ -91,4 +91,10 @@ sed 's/^path\.os\.system$/path.os.getcwd/' "$case" >"$WORK/esc-blocked/getcwd.py
 expect_exit 0 "escapes/reproduce.py on a program that does not escape" -- "$VPY" "$SRC/escapes/reproduce.py" \
   "$WORK/esc-blocked/getcwd.py"
 expect_grep "^blocked: the escape did not reproduce$" "reproduce.py: blocked"
+# 5. gate: its fuzzing half is the source campaign (fuzz_source), no saved case, the
+# advisory's program as the campaign's one seed: the gate fails on what fuzzing found
+mkdir -p "$WORK/gate-esc" && cp -R "$WORK/seeds" "$WORK/corpus-gate"
+expect_exit 1 "gate simpleeval-1.0.4, fuzzing" -- "$GC" gate "$H" "${HV[@]}" --escapes "$WORK/gate-esc" \
+  --runs 200 --seed 1 --corpus "$WORK/corpus-gate" --out "$WORK/gate-out" --report "$WORK/gate-rep"
+expect_grep "FAIL .*1 escape\(s\) found by fuzzing" "gate: the fuzzing half's escape"
 finish
