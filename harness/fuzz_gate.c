@@ -21,6 +21,7 @@
 #include "feedback.h"
 #include "fsutil.h"
 #include "fuzz_target.h"
+#include "harvest.h"
 #include "hash.h"
 #include "mutator.h"
 #include "nscache.h"
@@ -121,6 +122,7 @@ static void without_aslr(char **argv)
 }
 
 static gc_value_kind probe(const gc_chain *c, int stmt);
+static int detail_probe(const gc_chain *c, int stmt, gc_probe_detail *d);
 
 /* The configuration into the harness library's settings: the one place they are set. */
 static void apply_config(void)
@@ -149,6 +151,11 @@ static void prepare_mutator(void)
     gc_mutator_set_targets(targets, gc_oracle_target_names(targets, 256));
     if (cfg.chain_mutator)
         gc_mutator_set_probe(probe);
+    gc_mutator_harvest = cfg.chain_mutator == 1;
+    if (gc_mutator_harvest) { /* calls get harvested arguments (harvest.h) */
+        gc_harvest_into_mutator(&target);
+        gc_mutator_set_detail_probe(detail_probe);
+    }
 }
 
 int gc_fuzz_initialize(int *argc, char ***argv)
@@ -186,18 +193,7 @@ static void probe_step(void *ctx, const gc_step_info *s)
     (void)ctx;
     if (s->stmt != probe_stmt)
         return;
-    PyObject *v = s->value;
-    probe_kind = !v ? GC_VK_NONE
-               : PyModule_Check(v) ? GC_VK_MODULE
-               : PyType_Check(v) ? GC_VK_TYPE
-               : PyExceptionInstance_Check(v) ? GC_VK_EXCEPTION
-               : PyTraceBack_Check(v) ? GC_VK_TRACEBACK
-               : PyFrame_Check(v) ? GC_VK_FRAME
-               : PyCell_Check(v) ? GC_VK_CELL
-               : PyFunction_Check(v) || PyCFunction_Check(v) || PyMethod_Check(v) ? GC_VK_FUNCTION
-               : PyDict_Check(v) ? GC_VK_MAPPING
-               : PyList_Check(v) || PyTuple_Check(v) || PyAnySet_Check(v) ? GC_VK_SEQUENCE
-               : GC_VK_OTHER;
+    probe_kind = gc_harvest_kind(s->value);
 }
 
 /* The seccomp backstop goes on with the first input (or probe), in the process that runs
@@ -249,6 +245,47 @@ static gc_value_kind probe(const gc_chain *c, int stmt)
     if (gc_run_input(&target, c, &out, probe_step, NULL, err, sizeof err) != 0 || out.escaped)
         return GC_VK_NONE;
     return probe_kind;
+}
+
+/* The detail probe: the same evaluation, and a closer look (harvest.h) at the value that
+ * ends statement 'stmt', taken inside the input's window (its time limit and state check),
+ * since reading a mapping's keys may run the gate's code.  Cached by the hash of the input
+ * being mutated, like the kind. */
+#define DETAIL_CACHE 512
+static struct {
+    uint64_t h;
+    gc_probe_detail d;
+} detail_cache[DETAIL_CACHE];
+static gc_probe_detail *detail_out;
+
+static void detail_step(void *ctx, const gc_step_info *s)
+{
+    (void)ctx;
+    const gc_stmt *st = &s->resolved->s[s->stmt];
+    if (s->stmt == probe_stmt && s->trailer == st->ntrailers - 1)
+        gc_harvest_detail(s->value, detail_out);
+}
+
+static int detail_probe(const gc_chain *c, int stmt, gc_probe_detail *d)
+{
+    static gc_outcome out;
+    char err[256];
+    int cached = mutating && stmt == c->nstmts - 1;
+    if (cached && detail_cache[mutating % DETAIL_CACHE].h == mutating) {
+        *d = detail_cache[mutating % DETAIL_CACHE].d;
+        return 0;
+    }
+    arm_backstop();
+    probe_stmt = stmt;
+    memset(d, 0, sizeof *d);
+    detail_out = d;
+    if (gc_run_input(&target, c, &out, detail_step, NULL, err, sizeof err) != 0 || out.escaped)
+        d->kind = GC_VK_NONE;
+    if (cached) {
+        detail_cache[mutating % DETAIL_CACHE].h = mutating;
+        detail_cache[mutating % DETAIL_CACHE].d = *d;
+    }
+    return 0;
 }
 
 /* Three edits in four are chain-level; the rest, and any the chain mutator cannot make,
