@@ -69,7 +69,10 @@ static const char usage_campaign[] =
     "  --jobs N    parallel jobs (1)                      --runs N    stop after N inputs\n"
     "  --seed N    engine seed (0: the engine picks)      --corpus DIR  seeds in, merged corpus back\n"
     "  --out DIR   campaign folder (out/NAME/...)         --dict FILE   dictionary (dict/gatecrash.dict)\n"
-    "  --fuzzer PATH  the engine binary (fuzz_gate or fuzz_gate_afl beside gatecrash)\n";
+    "  --fuzzer PATH  the engine binary (fuzz_gate or fuzz_gate_afl beside gatecrash)\n"
+    "  --seed-sweep-depth N  first sweep to depth N, its escapes reported, its frontier seeded (3; 0: off)\n"
+    "  --no-sweep-seed       the same as --seed-sweep-depth 0: the engine alone\n"
+    "  --no-harvest          calls get no harvested arguments (the mutator as before issue 16)\n";
 
 /* Each command: its synopsis, then its own options (the target's and the campaign's are
  * shared text above). */
@@ -86,9 +89,7 @@ static const struct {
      0},
     {"fuzz",
      "gatecrash fuzz TARGET [options]   run an engine, replay its crash inputs live, end with a table\n"
-     "  --by hole|signature  the table: one row per hole, its chain minimized (hole), or per signature\n"
-     "  --seed-sweep-depth N  first sweep to depth N, its escapes reported, its frontier seeded (3; 0: off)\n"
-     "  --no-sweep-seed       the same as --seed-sweep-depth 0: the engine alone\n",
+     "  --by hole|signature  the table: one row per hole, its chain minimized (hole), or per signature\n",
      1},
     {"triage",
      "gatecrash triage TARGET [options] CRASH...|DIR   minimize, de-duplicate and save escapes as cases\n"
@@ -520,10 +521,26 @@ static int parse_long(const char *s, const char *what, long *v)
 
 /* Campaign options shared by `fuzz` and `gate`: 1 if argv[*i] was one, 0 if not, -1 when its
  * value is bad (message printed). */
+/* The hybrid's options (campaign_opt): the sweep first to this depth (0: none). */
+static long seed_sweep_depth = 3;
+static int hybrid_opt(int argc, char **argv, int *i, gc_campaign_opts *c)
+{
+    if (strcmp(argv[*i], "--no-sweep-seed") == 0)
+        return (seed_sweep_depth = 0, 1);
+    if (strcmp(argv[*i], "--no-harvest") == 0)
+        return (c->no_harvest = 1, 1);
+    if (strcmp(argv[*i], "--seed-sweep-depth") == 0 && *i + 1 < argc)
+        return parse_long(argv[++*i], "--seed-sweep-depth", &seed_sweep_depth) < 0 ? -1 : 1;
+    return 0;
+}
+
 static int campaign_opt(int argc, char **argv, int *i, gc_campaign_opts *c, const char **corpus,
                         const char **outdir, const char **dict, const char **fuzzer)
 {
     const char *a = argv[*i];
+    int k = hybrid_opt(argc, argv, i, c);
+    if (k)
+        return k;
     if (*i + 1 >= argc)
         return 0;
     const char *val = argv[*i + 1];
@@ -638,12 +655,20 @@ static int fuzz_presweep(void *ctx, gc_target *t, gc_strlist *escapes, gc_strlis
     return 0;
 }
 
+/* A campaign (fuzz, gate) starts with the hybrid's sweep unless --no-sweep-seed. */
+static void use_presweep(gc_campaign_opts *c)
+{
+    if (seed_sweep_depth > 0) {
+        c->presweep = fuzz_presweep;
+        c->presweep_ctx = &seed_sweep_depth;
+    }
+}
+
 static int cmd_fuzz(int argc, char **argv)
 {
     gc_session_opts o = {0};
     gc_campaign_opts c = {.target = &o, .seconds = 60, .jobs = 1, .runs = -1, .hole_of = gc_holes_campaign_hook};
     const char *corpus = NULL, *outdir = NULL, *dict = NULL, *fuzzer = NULL, *by = "hole";
-    long sweep_depth = 3;
     gc_strlist pos = {0};
     gc_target t = {0};
     int rc = GC_EXIT_USAGE;
@@ -651,10 +676,6 @@ static int cmd_fuzz(int argc, char **argv)
         int k = target_opt(argc, argv, &i, &o);
         if (!k)
             k = campaign_opt(argc, argv, &i, &c, &corpus, &outdir, &dict, &fuzzer);
-        if (!k && strcmp(argv[i], "--seed-sweep-depth") == 0 && i + 1 < argc)
-            k = parse_long(argv[++i], "--seed-sweep-depth", &sweep_depth) < 0 ? -1 : 1;
-        if (!k && strcmp(argv[i], "--no-sweep-seed") == 0)
-            k = (sweep_depth = 0, 1);
         if (k < 0)
             goto out;
         if (k)
@@ -695,10 +716,7 @@ static int cmd_fuzz(int argc, char **argv)
     fprintf(stderr, "gatecrash: fuzzing %s for %lds with %ld job(s) of %s; crashes in %s/%s\n", t.spec.name,
             c.seconds, c.jobs, c.engine == GC_ENGINE_AFL ? "AFL++" : "libFuzzer", out_abs,
             c.engine == GC_ENGINE_AFL ? "afl/*/crashes" : "crashes");
-    if (sweep_depth > 0) {
-        c.presweep = fuzz_presweep;
-        c.presweep_ctx = &sweep_depth;
-    }
+    use_presweep(&c);
     gc_campaign_result r;
     rc = gc_campaign_run(&t, &c, &r);
     gc_rm_tree(rscratch);
@@ -974,6 +992,7 @@ static int cmd_gate(int argc, char **argv)
     gc_session_opts so = g.o;
     if (!rc && !(rc = open_for_campaign(&t, &so, g.out_abs, g.rscratch, sizeof g.rscratch)) &&
         !(rc = confine_to((const char *[]){g.out_abs, g.rep_abs, g.c.corpus_out, NULL}))) { /* cases: read only */
+        use_presweep(&g.c); /* the fuzzing half starts with the hybrid's sweep */
         gc_gate_opts go = {g.esc_abs, g.rep_abs, gc_start_dir, &g.c, g.sweep_depth, g.rscratch,
                            g.progress[0] ? g.progress : NULL, g.previous[0] ? g.previous : NULL};
         rc = gc_gate(&t, &go, &cases);

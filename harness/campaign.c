@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "eval.h"
+#include "harvest.h"
 #include "replay.h"
 #include "spawn.h"
 #include "xalloc.h"
@@ -31,6 +32,7 @@ typedef struct {
     const char *pattern;    /* glob of the engine's crash inputs */
     gc_strlist seen;
     gc_strlist kept;        /* resolved chains of those inputs */
+    struct timespec t0;     /* the campaign's start, sweep included (OUT/finds.tsv) */
 } scan_state;
 
 /* libFuzzer status: "#1234\tNEW    cov: ... corp: 12/340b ... exec/s: 2000 ..." or fork
@@ -138,6 +140,29 @@ static void write_known(const gc_campaign_result *r, const char *known_path)
     gc_sb_free(&list);
 }
 
+/* OUT/finds.tsv: one line per new row of the table (signature and hole), when its crash
+ * input was written (seconds since the campaign started, its sweep included; the table is
+ * folded every few seconds, the file's time is the engine's) and by whom — the benchmark's
+ * time to each hole. */
+static void record_find(const scan_state *fs, const char *path, const gc_finding *f)
+{
+    struct timespec at;
+    struct stat st;
+    if (stat(path, &st) == 0)
+        at = st.st_mtim;
+    else
+        clock_gettime(CLOCK_REALTIME, &at);
+    double t = (double)(at.tv_sec - fs->t0.tv_sec) + (double)(at.tv_nsec - fs->t0.tv_nsec) / 1e9;
+    char p[PATH_MAX + 32];
+    snprintf(p, sizeof p, "%s/finds.tsv", fs->o->out);
+    FILE *fp = fopen(p, "a");
+    if (!fp)
+        return;
+    fprintf(fp, "%.3f\t%s\t%s\t%s\t%s\n", t < 0 ? 0.0 : t, strstr(path, "crash-sweep-") ? "sweep" : "engine",
+            f->hole[0] ? f->hole : "-", f->sig, f->chain);
+    fclose(fp);
+}
+
 /* Fold the escape 'out' (of crash input or source 'path') under its hole, the caller's
  * hole_of on the escape's own chain, trimmed as the table shows it. */
 static void fold_with_hole(scan_state *fs, const char *path, gc_outcome *out)
@@ -151,7 +176,10 @@ static void fold_with_hole(scan_state *fs, const char *path, gc_outcome *out)
         fs->o->hole_of(fs->o->hole_ctx, fs->t, &trimmed, hole, sizeof hole);
         *out = keep;
     }
+    int before = fs->r->nfound;
     fold_escape(fs->r, path, out, hole);
+    if (fs->r->nfound > before)
+        record_find(fs, path, &fs->r->found[fs->r->nfound - 1]);
 }
 
 /* Replay crash inputs not seen yet (their recorded resolved chain, else their bytes decoded
@@ -374,6 +402,8 @@ static void add_target_flags(gc_strlist *cmd, const gc_campaign_opts *o)
     char buf[PATH_MAX * 2];
     snprintf(buf, sizeof buf, "--target=%s/target", o->out);
     gc_sl_add(cmd, buf);
+    if (o->no_harvest)
+        gc_sl_add(cmd, "--mutator=no-harvest");
 }
 
 /* <out>/target/target.json: the target as this process resolved it (inline --sandbox and
@@ -634,6 +664,28 @@ static void afl_progress(const char *stats, const char *log, unsigned long *exec
     *corpus += c;
 }
 
+/* OUT/afl-words, the words harvested for calls' arguments (harvest.h), one a line, "g " before
+ * the gate module's own: afl-fuzz's mutator has no Python to harvest them itself. */
+static void afl_words(const gc_campaign_opts *o, scan_state *fs)
+{
+    gc_strlist gate = {0}, other = {0};
+    gc_harvest_words(fs->t, &gate, &other);
+    gc_strbuf sb;
+    gc_sb_init(&sb);
+    for (int i = 0; i < gate.n + other.n; i++) {
+        const char *w = i < gate.n ? gate.v[i] : other.v[i - gate.n];
+        if (!strchr(w, '\n'))
+            gc_sb_printf(&sb, "%s%s\n", i < gate.n ? "g " : "o ", w);
+    }
+    char path[PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/afl-words", o->out);
+    if (gc_write_atomic(path, sb.data ? sb.data : "", sb.len, 0) == 0)
+        setenv("GATECRASH_MUTATOR_WORDS", path, 1);
+    gc_sb_free(&sb);
+    gc_sl_free(&gate);
+    gc_sl_free(&other);
+}
+
 /* The environment afl-fuzz runs with: its checks that do not apply to a batch run on a
  * shared machine off, the chain-aware mutator, sanitizer options it accepts. */
 static void afl_env(const gc_campaign_opts *o, scan_state *fs)
@@ -657,6 +709,8 @@ static void afl_env(const gc_campaign_opts *o, scan_state *fs)
         for (int i = 0; i < n; i++)
             snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? "," : "", names[i]);
         setenv("GATECRASH_MUTATOR_TARGETS", list, 1);
+        if (!o->no_harvest)
+            afl_words(o, fs);
         setenv("AFL_CUSTOM_MUTATOR_LIBRARY", o->afl_mutator, 1);
     }
     /* afl-fuzz refuses sanitizer options that would hide a crash from it */
@@ -898,6 +952,10 @@ int gc_campaign_run(gc_target *t, const gc_campaign_opts *o, gc_campaign_result 
         setenv("GATECRASH_RESOLVED_DIR", resolved, 1);
     }
     scan_state fs = {.t = t, .target = o->target, .o = o, .r = r, .known_path = known_path, .pattern = pattern};
+    clock_gettime(CLOCK_REALTIME, &fs.t0);
+    char finds[PATH_MAX + 32];
+    snprintf(finds, sizeof finds, "%s/finds.tsv", o->out);
+    remove(finds);
     int rc = write_target(t, o);
     if (rc)
         return rc;

@@ -5,7 +5,9 @@
  * target as a generated folder, OUT/target, and paths that survive a shell), their
  * child processes and output, progress lines (libFuzzer's status lines, AFL++'s
  * fuzzer_stats) with a windowed rate and the time left, also recorded in OUT/progress.tsv
- * (with the distinct signatures and holes), the end-of-run corpus merge (libFuzzer's
+ * (with the distinct signatures and holes), each new row of the table with the time it was
+ * first seen and by which engine in OUT/finds.tsv, the words harvested for AFL++'s mutator
+ * (OUT/afl-words), the end-of-run corpus merge (libFuzzer's
  * -merge=1, for both engines' finds), and the live table of distinct escapes: every crash input an engine writes is
  * replayed in this process as it appears (its recorded resolved chain, else decoded as the
  * fuzzer decoded it) and folded by signature (and hole, when the caller names holes:
@@ -33,6 +35,8 @@ typedef struct {
     const char *dict;              /* dictionary file */
     long seconds, jobs, seed, runs; /* runs < 0: unbounded */
     int quiet;                     /* no progress lines */
+    int no_harvest;                /* calls without harvested arguments (fuzz_gate --mutator=no-harvest; AFL++'s
+                                    * mutator gets no word list): the benchmark's "fuzz as before" */
     /* The hole of an escaping chain (triage/holes.h), or NULL: with it, the table folds
      * crash inputs by signature and hole, so a signature two holes open shows under both. */
     void (*hole_of)(void *ctx, gc_target *t, const gc_chain *c, char *hole, size_t len);
