@@ -219,7 +219,7 @@ static struct {
     uint64_t h;
     unsigned char kind;
 } kind_cache[KIND_CACHE];
-static uint64_t mutating; /* hash of the input being mutated; 0: none */
+static int mutating; /* a mutation is under way: the probes may use the caches */
 
 /* 64-bit FNV-1a of the bytes: the probe cache's key (| 1, so never 0) and record mode's
  * crash-HASH name. */
@@ -233,24 +233,45 @@ static uint64_t fnv_bytes(const uint8_t *d, size_t n)
 
 static uint64_t hash_input(const uint8_t *d, size_t n) { return fnv_bytes(d, n) | 1; }
 
+/* The caches' key of chain c: the hash of its printed form, which is the input's bytes for
+ * the inputs the chain mutator made (a mutation extends a chain step by step, so the chain
+ * probed is not always the input being mutated).  0 when the probe is not for the last
+ * statement or no mutation is under way. */
+static uint64_t chain_key(const gc_chain *c, int stmt)
+{
+    if (!mutating || stmt != c->nstmts - 1)
+        return 0;
+    gc_strbuf sb;
+    gc_sb_init(&sb);
+    gc_chain_print(c, &sb);
+    uint64_t h = hash_input((const uint8_t *)sb.data, sb.len);
+    gc_sb_free(&sb);
+    return h;
+}
+
 static gc_value_kind probe(const gc_chain *c, int stmt)
 {
     static gc_outcome out;
     char err[256];
-    if (mutating && stmt == c->nstmts - 1 && kind_cache[mutating % KIND_CACHE].h == mutating)
-        return (gc_value_kind)kind_cache[mutating % KIND_CACHE].kind;
+    uint64_t key = chain_key(c, stmt);
+    if (key && kind_cache[key % KIND_CACHE].h == key)
+        return (gc_value_kind)kind_cache[key % KIND_CACHE].kind;
     arm_backstop();
     probe_stmt = stmt;
     probe_kind = GC_VK_NONE;
     if (gc_run_input(&target, c, &out, probe_step, NULL, err, sizeof err) != 0 || out.escaped)
-        return GC_VK_NONE;
+        probe_kind = GC_VK_NONE;
+    if (key) {
+        kind_cache[key % KIND_CACHE].h = key;
+        kind_cache[key % KIND_CACHE].kind = (unsigned char)probe_kind;
+    }
     return probe_kind;
 }
 
 /* The detail probe: the same evaluation, and a closer look (harvest.h) at the value that
  * ends statement 'stmt', taken inside the input's window (its time limit and state check),
- * since reading a mapping's keys may run the gate's code.  Cached by the hash of the input
- * being mutated, like the kind. */
+ * since reading a mapping's keys may run the gate's code.  Cached by chain_key, like the
+ * kind. */
 #define DETAIL_CACHE 512
 static struct {
     uint64_t h;
@@ -270,9 +291,9 @@ static int detail_probe(const gc_chain *c, int stmt, gc_probe_detail *d)
 {
     static gc_outcome out;
     char err[256];
-    int cached = mutating && stmt == c->nstmts - 1;
-    if (cached && detail_cache[mutating % DETAIL_CACHE].h == mutating) {
-        *d = detail_cache[mutating % DETAIL_CACHE].d;
+    uint64_t key = chain_key(c, stmt);
+    if (key && detail_cache[key % DETAIL_CACHE].h == key) {
+        *d = detail_cache[key % DETAIL_CACHE].d;
         return 0;
     }
     arm_backstop();
@@ -281,9 +302,9 @@ static int detail_probe(const gc_chain *c, int stmt, gc_probe_detail *d)
     detail_out = d;
     if (gc_run_input(&target, c, &out, detail_step, NULL, err, sizeof err) != 0 || out.escaped)
         d->kind = GC_VK_NONE;
-    if (cached) {
-        detail_cache[mutating % DETAIL_CACHE].h = mutating;
-        detail_cache[mutating % DETAIL_CACHE].d = *d;
+    if (key) {
+        detail_cache[key % DETAIL_CACHE].h = key;
+        detail_cache[key % DETAIL_CACHE].d = *d;
     }
     return 0;
 }
@@ -294,7 +315,7 @@ size_t gc_fuzz_mutate(uint8_t *data, size_t size, size_t max_size, unsigned int 
 {
     if (!cfg.chain_mutator || seed % 4 == 0)
         return 0;
-    mutating = hash_input(data, size);
+    mutating = 1;
     size_t n = gc_mutate_chain(data, size, max_size, seed);
     mutating = 0;
     return n;

@@ -184,7 +184,7 @@ static int fitting_trailer(gc_chain *c, rng *r, gc_value_kind vk, gc_stmt *st)
 {
     static const char *const for_type[] = {"__subclasses__", "__base__", "__mro__", "__init__", "__dict__"};
     static const char *const for_func[] = {"__globals__", "__closure__", "__self__", "__wrapped__", "__func__",
-                                           "__builtins__", "__defaults__"};
+                                           "__builtins__", "__defaults__", "__globals__", "__builtins__"};
     static const char *const for_frame[] = {"f_globals", "f_back", "f_builtins", "f_locals"};
     static const char *const for_tb[] = {"tb_frame", "tb_next"};
     static const char *const for_cell[] = {"cell_contents"};
@@ -203,7 +203,7 @@ static int fitting_trailer(gc_chain *c, rng *r, gc_value_kind vk, gc_stmt *st)
     const char *target = aim ? targets_store[below(r, (uint32_t)ntargets)] : NULL;
     switch (vk) {
     case GC_VK_TYPE: pick = for_type; npick = 5; break;
-    case GC_VK_FUNCTION: pick = for_func; npick = 7; break;
+    case GC_VK_FUNCTION: pick = for_func; npick = 9; break; /* the two escapes' bridges twice */
     case GC_VK_FRAME: pick = for_frame; npick = 4; break;
     case GC_VK_TRACEBACK: pick = for_tb; npick = 2; break;
     case GC_VK_CELL: pick = for_cell; npick = 1; break;
@@ -250,7 +250,7 @@ static int detailed_trailer(gc_chain *c, rng *r, gc_stmt *st)
         names[i] = d.names[i];
     gc_mutator_add_words(names, d.nnames, 0); /* names the probe saw are arguments too */
     gc_trailer *t = &st->t[st->ntrailers];
-    if (d.callable && below(r, 2)) {
+    if (d.callable && d.kind != GC_VK_EXCEPTION && below(r, 2)) { /* calling an exception rarely leads on */
         if (harvested_call(c, r, d.min_args, d.max_args, t) < 0)
             return -1;
         st->ntrailers++;
@@ -444,9 +444,15 @@ size_t gc_mutate_chain(uint8_t *data, size_t size, size_t max_size, unsigned see
             return 0;
     }
     gc_stmt *st = &c.s[below(&r, (uint32_t)c.nstmts)];
-    /* half the time: a trailer that fits the value the chain ends on */
-    if (probe && below(&r, 2) == 0 && extend_fitting(&c, &r))
+    /* half the time: a trailer that fits the value the chain ends on, and then, each with
+     * odds of one in two, up to three more, each fitting what the one before gave: a walk such as
+     * tool('x').catalog.__globals__ adds nothing new to the engine's coverage until its end,
+     * so its steps must come in one mutation */
+    if (probe && below(&r, 2) == 0 && extend_fitting(&c, &r)) {
+        for (int more = 0; more < 3 && below(&r, 2) && extend_fitting(&c, &r); more++)
+            ;
         return emit(&c, data, max_size);
+    }
     int rounds = 1 + (int)below(&r, 3);
     for (int i = 0; i < rounds; i++)
         edit_once(&c, &r, &st);
