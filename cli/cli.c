@@ -636,12 +636,15 @@ static int open_for_campaign(gc_target *t, gc_session_opts *o, const char *out_a
 }
 
 /* The hybrid's first phase (gc_campaign_opts.presweep): a bounded sweep to depth *ctx, its
- * escapes' chains and its frontier (sweep.h). */
+ * escapes' chains and its frontier (sweep.h).  Bounded by nodes and, on a machine slow
+ * enough to need it, by time: the campaign reports its escapes in its first second or so. */
 #define SEED_SWEEP_NODES 50000
+#define SEED_SWEEP_SECONDS 2
 #define SEED_SWEEP_MAX 2000
 static int fuzz_presweep(void *ctx, gc_target *t, gc_strlist *escapes, gc_strlist *frontier)
 {
-    gc_sweep_opts so = {.depth = (int)*(long *)ctx, .max_nodes = SEED_SWEEP_NODES, .quiet = 1, .no_report = 1};
+    gc_sweep_opts so = {.depth = (int)*(long *)ctx, .max_nodes = SEED_SWEEP_NODES, .seconds = SEED_SWEEP_SECONDS,
+                        .quiet = 1, .no_report = 1};
     gc_sweep_stats st;
     int rc = gc_sweep(t, &so, &st);
     if (rc)
