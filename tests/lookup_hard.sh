@@ -26,4 +26,6 @@ expect_grep "replayed 6: 0 escaped, 6 blocked" "all six blocked"
 # (harvest.c), proposed where the probe says tool takes one argument
 expect_exit 1 "a bounded campaign escapes" -- "$GC" fuzz "$T" --runs 200000 --seed 1 --out "$WORK/fz"
 expect_fgrep "_Tool tool ()<module>" "the alias found by the fuzzer"
+"$GC" fuzz "$T" --runs 200000 --seed 1 --out "$WORK/fz-off" --no-harvest >"$WORK/out" 2>&1
+expect_no_grep "_Tool tool \(\)<module>" "--no-harvest: the same campaign without harvested arguments does not"
 finish
