@@ -641,19 +641,16 @@ static int open_for_campaign(gc_target *t, gc_session_opts *o, const char *out_a
 #define SEED_SWEEP_NODES 50000
 #define SEED_SWEEP_SECONDS 2
 #define SEED_SWEEP_MAX 2000
-static int fuzz_presweep(void *ctx, gc_target *t, gc_strlist *escapes, gc_strlist *frontier)
+static int fuzz_presweep(void *ctx, gc_target *t, gc_finding **escapes, int *nescapes, gc_strlist *frontier)
 {
     gc_sweep_opts so = {.depth = (int)*(long *)ctx, .max_nodes = SEED_SWEEP_NODES, .seconds = SEED_SWEEP_SECONDS,
                         .quiet = 1, .no_report = 1};
+    gc_holes_sweep_setup(&so, t, NULL); /* an escape per signature and hole, as `sweep` finds them */
     gc_sweep_stats st;
     int rc = gc_sweep(t, &so, &st);
     if (rc)
         return rc;
-    gc_finding *f;
-    int n = gc_sweep_findings(&f);
-    for (int k = 0; k < n; k++)
-        gc_sl_add(escapes, f[k].chain);
-    free(f);
+    *nescapes = gc_sweep_findings(escapes);
     gc_sweep_frontier(frontier, SEED_SWEEP_MAX);
     return 0;
 }

@@ -148,7 +148,8 @@ static void record_find(const scan_state *fs, const char *path, const gc_finding
 {
     struct timespec at;
     struct stat st;
-    if (stat(path, &st) == 0)
+    int swept = strstr(path, "crash-sweep-") != NULL; /* reported now, its file written after */
+    if (!swept && stat(path, &st) == 0)
         at = st.st_mtim;
     else
         clock_gettime(CLOCK_REALTIME, &at);
@@ -158,7 +159,7 @@ static void record_find(const scan_state *fs, const char *path, const gc_finding
     FILE *fp = fopen(p, "a");
     if (!fp)
         return;
-    fprintf(fp, "%.3f\t%s\t%s\t%s\t%s\n", t < 0 ? 0.0 : t, strstr(path, "crash-sweep-") ? "sweep" : "engine",
+    fprintf(fp, "%.3f\t%s\t%s\t%s\t%s\n", t < 0 ? 0.0 : t, swept ? "sweep" : "engine",
             f->hole[0] ? f->hole : "-", f->sig, f->chain);
     fclose(fp);
 }
@@ -259,9 +260,13 @@ static int write_seeds(const gc_campaign_opts *o, const gc_strlist *frontier, ch
         gc_copy_file(in.v[i], dst);
     }
     gc_sl_free(&in);
-    for (int i = 0; i < frontier->n; i++) {
+    for (int i = 0; i < frontier->n; i++) { /* not synced one by one: the folder is made anew each run */
         snprintf(dst, sizeof dst, "%s/sweep-%04d", dir, i);
-        if (gc_write_atomic(dst, frontier->v[i], strlen(frontier->v[i]), 0) != 0) {
+        FILE *f = fopen(dst, "w");
+        int bad = !f || fputs(frontier->v[i], f) < 0;
+        if (f && fclose(f) != 0)
+            bad = 1;
+        if (bad) {
             gc_die_msg("cannot write %s: %s", dst, strerror(errno));
             return GC_EXIT_USAGE;
         }
@@ -269,43 +274,55 @@ static int write_seeds(const gc_campaign_opts *o, const gc_strlist *frontier, ch
     return 0;
 }
 
-/* The hybrid's first phase (gc_campaign_opts.presweep): the sweep's escapes replayed here,
- * saved as crash inputs (OUT/crashes/crash-sweep-NNNN, for both engines), reported at once
- * and folded into the table as found by the sweep; its frontier written
+/* The hybrid's first phase (gc_campaign_opts.presweep): the sweep's escapes, confirmed by
+ * the sweep, saved as crash inputs (OUT/crashes/crash-sweep-NNNN, for both engines),
+ * reported at once and folded into the table as found by the sweep; its frontier written
  * with the seeds into 'seeds' (OUT/seeds), the folder the engine then reads. */
 static int sweep_phase(scan_state *fs, char *seeds, size_t len)
 {
     const gc_campaign_opts *o = fs->o;
-    gc_strlist esc = {0}, front = {0};
-    int rc = o->presweep(o->presweep_ctx, fs->t, &esc, &front);
-    static gc_chain c;
-    static gc_outcome out;
-    for (int i = 0; !rc && i < esc.n; i++) {
-        gc_parse_error pe;
-        char err[256];
-        if (gc_chain_parse((const uint8_t *)esc.v[i], strlen(esc.v[i]), GC_PARSE_STRICT, &c, &pe) != 0 ||
-            gc_run_input(fs->t, &c, &out, NULL, NULL, err, sizeof err) != 0 || !out.escaped)
-            continue;
-        char path[PATH_MAX + 64]; /* a crash input like the engine's: triage and nightly take it alike */
+    gc_strlist front = {0};
+    gc_finding *esc = NULL;
+    int nesc = 0;
+    int rc = o->presweep(o->presweep_ctx, fs->t, &esc, &nesc, &front);
+    gc_campaign_result *r = fs->r;
+    char path[PATH_MAX + 64]; /* a crash input like the engine's: triage and nightly take it alike */
+    for (int i = 0; !rc && i < nesc; i++) {
         snprintf(path, sizeof path, "%s/crashes/crash-sweep-%04d", o->out, i);
-        gc_write_atomic(path, esc.v[i], strlen(esc.v[i]), 0);
         gc_sl_add(&fs->seen, path);
-        int before = fs->r->nfound;
-        fold_with_hole(fs, path, &out);
-        fs->r->swept++;
-        fs->r->reproduced++;
-        const gc_finding *f = &fs->r->found[fs->r->nfound - 1];
-        if (!o->quiet && fs->r->nfound > before)
+        int k = 0;
+        while (k < r->nfound && (strcmp(r->found[k].sig, esc[i].sig) != 0 || strcmp(r->found[k].hole, esc[i].hole) != 0))
+            k++;
+        r->swept++;
+        r->reproduced++;
+        if (k < r->nfound) {
+            r->found[k].count++;
+            continue;
+        }
+        if (r->nfound == r->cap) {
+            r->cap = r->cap ? r->cap * 2 : 32;
+            r->found = gc_xrealloc(r->found, (size_t)r->cap * sizeof *r->found);
+        }
+        gc_finding *f = &r->found[r->nfound++];
+        *f = esc[i];
+        f->count = 1;
+        snprintf(f->first, sizeof f->first, "%s", strrchr(path, '/') + 1);
+        record_find(fs, path, f);
+        if (!o->quiet)
             fprintf(stderr, "[sweep] escape %s%s%s: %s (found by the sweep)\n", f->sig, f->hole[0] ? " in hole " : "",
                     f->hole, f->chain);
     }
+    for (int i = 0; !rc && i < nesc; i++) { /* written after the report: each is synced to disk */
+        snprintf(path, sizeof path, "%s/crashes/crash-sweep-%04d", o->out, i);
+        gc_write_atomic(path, esc[i].chain, strlen(esc[i].chain), 0);
+    }
     if (!rc)
         rc = write_seeds(o, &front, seeds, len);
-    fs->r->seeded = front.n;
+    r->seeded = front.n;
     if (!rc && !o->quiet)
         fprintf(stderr, "[sweep] %d escape(s) found by the sweep, %d distinct; %d frontier chain(s) seeded into %s\n",
-                fs->r->swept, fs->r->nfound, front.n, seeds);
-    gc_sl_free(&esc);
+                r->swept, r->nfound, front.n, seeds);
+    free(esc);
     gc_sl_free(&front);
     return rc;
 }

@@ -23,6 +23,8 @@
 
 typedef enum { GC_ENGINE_LIBFUZZER, GC_ENGINE_AFL } gc_engine;
 
+struct gc_finding_s; /* gc_finding, below */
+
 typedef struct {
     const gc_session_opts *target; /* absolute paths */
     gc_engine engine;
@@ -42,17 +44,17 @@ typedef struct {
     void (*hole_of)(void *ctx, gc_target *t, const gc_chain *c, char *hole, size_t len);
     void *hole_ctx;
     /* The hybrid's first phase (NULL: none), before the engine starts: a bounded sweep of 't'
-     * whose escapes (chains, into 'escapes') are replayed, saved as crash inputs
-     * (OUT/crashes/crash-sweep-NNNN), reported at once as found by the sweep and folded into
-     * the table, and whose frontier (chains to the objects of interest
-     * it reached, into 'frontier') joins the seeds in OUT/seeds, which the engine reads
-     * instead of 'seeds'.  The CLI sets it to sweep.h's sweep (sweep.h includes this
-     * header).  0 or an exit code. */
-    int (*presweep)(void *ctx, gc_target *t, gc_strlist *escapes, gc_strlist *frontier);
+     * whose escapes (*escapes, malloc'd: *nescapes findings, each confirmed by the sweep and
+     * named by its hole) are saved as crash inputs (OUT/crashes/crash-sweep-NNNN), reported
+     * at once as found by the sweep and folded into the table without running them again,
+     * and whose frontier (chains to the objects of interest it reached, into 'frontier')
+     * joins the seeds in OUT/seeds, which the engine reads instead of 'seeds'.  The CLI sets
+     * it to sweep.h's sweep (sweep.h includes this header).  0 or an exit code. */
+    int (*presweep)(void *ctx, gc_target *t, struct gc_finding_s **escapes, int *nescapes, gc_strlist *frontier);
     void *presweep_ctx;
 } gc_campaign_opts;
 
-typedef struct {
+typedef struct gc_finding_s {
     char sig[256];
     char chain[1024]; /* shortest chain seen */
     char kind[16], cap[16], prim[96];
