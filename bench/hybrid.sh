@@ -14,7 +14,8 @@
 # process) into <run>/cases, and meta.tsv gets the count that did not reproduce.
 # Usage: bench/hybrid.sh [SECONDS=120] [SEEDS="1 2 3 4 5"] [TARGETS=...] [MODES="sweep fuzz hybrid"]
 #        bench/hybrid.sh replay   (only the triage, of every run in OUT that has none yet)
-#   env: BUILD_DIR (build), PAR (2), STOP (none), OUT (bench/results/hybrid-runs), REPORT (1)
+#   env: BUILD_DIR (build), PAR (2), STOP (none), OUT (bench/results/hybrid-runs), REPORT (1),
+#        TRIAGE (1; 0: no triage after each campaign, `bench/hybrid.sh replay` does it later)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-120} seeds=${2:-"1 2 3 4 5"}
@@ -54,7 +55,7 @@ campaign() { # target mode seed dir
   local rc=$?
   printf 'target\t%s\nmode\t%s\nseed\t%s\nseconds\t%s\nwall\t%s\nstopped_early\t%s\nexit\t%s\n' "$t" "$mode" \
     "$seed" "$secs" "$(echo "$(date +%s.%N) - $t0" | bc)" "$stopped" "$rc" >"$d/meta.tsv"
-  replay_run "$d"
+  [[ ${TRIAGE:-1} == 1 ]] && replay_run "$d"
   echo "hybrid.sh: $t $mode seed $seed: exit $rc$([[ $stopped == 1 ]] && echo ', stopped: all STOP holes found')" >&2
 }
 
