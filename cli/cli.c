@@ -71,7 +71,10 @@ static const char usage_campaign[] =
     "  --jobs N    parallel jobs (1)                      --runs N    stop after N inputs\n"
     "  --seed N    engine seed (0: the engine picks)      --corpus DIR  seeds in, merged corpus back\n"
     "  --out DIR   campaign folder (out/NAME/...)         --dict FILE   dictionary (dict/gatecrash.dict)\n"
-    "  --fuzzer PATH  the engine binary (fuzz_gate or fuzz_gate_afl beside gatecrash)\n";
+    "  --fuzzer PATH  the engine binary (fuzz_gate or fuzz_gate_afl beside gatecrash)\n"
+    "  --seed-sweep-depth N  first sweep to depth N, its escapes reported, its frontier seeded (3; 0: off)\n"
+    "  --no-sweep-seed       the same as --seed-sweep-depth 0: the engine alone\n"
+    "  --no-harvest          calls get no harvested arguments (the mutator as before issue 16)\n";
 
 /* Each command: its synopsis, then its own options (the target's and the campaign's are
  * shared text above). */
@@ -88,9 +91,7 @@ static const struct {
      0},
     {"fuzz",
      "gatecrash fuzz TARGET [options]   run an engine, replay its crash inputs live, end with a table\n"
-     "  --by hole|signature  the table: one row per hole, its chain minimized (hole), or per signature\n"
-     "  --seed-sweep-depth N  first sweep to depth N, its escapes reported, its frontier seeded (3; 0: off)\n"
-     "  --no-sweep-seed       the same as --seed-sweep-depth 0: the engine alone\n",
+     "  --by hole|signature  the table: one row per hole, its chain minimized (hole), or per signature\n",
      1},
     {"triage",
      "gatecrash triage TARGET [options] CRASH...|DIR   minimize, de-duplicate and save escapes as cases\n"
@@ -531,10 +532,26 @@ static int parse_long(const char *s, const char *what, long *v)
 
 /* Campaign options shared by `fuzz` and `gate`: 1 if argv[*i] was one, 0 if not, -1 when its
  * value is bad (message printed). */
+/* The hybrid's options (campaign_opt): the sweep first to this depth (0: none). */
+static long seed_sweep_depth = 3;
+static int hybrid_opt(int argc, char **argv, int *i, gc_campaign_opts *c)
+{
+    if (strcmp(argv[*i], "--no-sweep-seed") == 0)
+        return (seed_sweep_depth = 0, 1);
+    if (strcmp(argv[*i], "--no-harvest") == 0)
+        return (c->no_harvest = 1, 1);
+    if (strcmp(argv[*i], "--seed-sweep-depth") == 0 && *i + 1 < argc)
+        return parse_long(argv[++*i], "--seed-sweep-depth", &seed_sweep_depth) < 0 ? -1 : 1;
+    return 0;
+}
+
 static int campaign_opt(int argc, char **argv, int *i, gc_campaign_opts *c, const char **corpus,
                         const char **outdir, const char **dict, const char **fuzzer)
 {
     const char *a = argv[*i];
+    int k = hybrid_opt(argc, argv, i, c);
+    if (k)
+        return k;
     if (*i + 1 >= argc)
         return 0;
     const char *val = argv[*i + 1];
@@ -638,21 +655,21 @@ static int open_for_campaign(gc_target *t, gc_session_opts *o, const char *out_a
 }
 
 /* The hybrid's first phase (gc_campaign_opts.presweep): a bounded sweep to depth *ctx, its
- * escapes' chains and its frontier (sweep.h). */
+ * escapes' chains and its frontier (sweep.h).  Bounded by nodes and, on a machine slow
+ * enough to need it, by time: the campaign reports its escapes in its first second or so. */
 #define SEED_SWEEP_NODES 50000
+#define SEED_SWEEP_SECONDS 2
 #define SEED_SWEEP_MAX 2000
-static int fuzz_presweep(void *ctx, gc_target *t, gc_strlist *escapes, gc_strlist *frontier)
+static int fuzz_presweep(void *ctx, gc_target *t, gc_finding **escapes, int *nescapes, gc_strlist *frontier)
 {
-    gc_sweep_opts so = {.depth = (int)*(long *)ctx, .max_nodes = SEED_SWEEP_NODES, .quiet = 1, .no_report = 1};
+    gc_sweep_opts so = {.depth = (int)*(long *)ctx, .max_nodes = SEED_SWEEP_NODES, .seconds = SEED_SWEEP_SECONDS,
+                        .quiet = 1, .no_report = 1};
+    gc_holes_sweep_setup(&so, t, NULL); /* an escape per signature and hole, as `sweep` finds them */
     gc_sweep_stats st;
     int rc = gc_sweep(t, &so, &st);
     if (rc)
         return rc;
-    gc_finding *f;
-    int n = gc_sweep_findings(&f);
-    for (int k = 0; k < n; k++)
-        gc_sl_add(escapes, f[k].chain);
-    free(f);
+    *nescapes = gc_sweep_findings(escapes);
     gc_sweep_frontier(frontier, SEED_SWEEP_MAX);
     return 0;
 }
@@ -660,7 +677,7 @@ static int fuzz_presweep(void *ctx, gc_target *t, gc_strlist *escapes, gc_strlis
 /* A source target's campaign (fuzz_source under libFuzzer): its escapes' holes from
  * gc_source_hole (the table is by hole, as for gates), no chain sweep first.  0, or
  * GC_EXIT_USAGE for AFL++. */
-static int source_campaign(gc_campaign_opts *c, long *sweep_depth)
+static int source_campaign(gc_campaign_opts *c)
 {
     if (c->engine == GC_ENGINE_AFL) {
         gc_die_msg("--engine afl does not take a source target (fuzz_source runs under libFuzzer only)");
@@ -668,8 +685,17 @@ static int source_campaign(gc_campaign_opts *c, long *sweep_depth)
     }
     c->hole_of = NULL;
     c->source_hole_of = gc_source_hole;
-    *sweep_depth = 0;
+    seed_sweep_depth = 0; /* the hybrid's sweep walks chains */
     return 0;
+}
+
+/* A campaign (fuzz, gate) starts with the hybrid's sweep unless --no-sweep-seed. */
+static void use_presweep(gc_campaign_opts *c)
+{
+    if (seed_sweep_depth > 0) {
+        c->presweep = fuzz_presweep;
+        c->presweep_ctx = &seed_sweep_depth;
+    }
 }
 
 static int cmd_fuzz(int argc, char **argv)
@@ -677,7 +703,6 @@ static int cmd_fuzz(int argc, char **argv)
     gc_session_opts o = {.source_ok = 1}; /* a source target: fuzz_source */
     gc_campaign_opts c = {.target = &o, .seconds = 60, .jobs = 1, .runs = -1, .hole_of = gc_holes_campaign_hook};
     const char *corpus = NULL, *outdir = NULL, *dict = NULL, *fuzzer = NULL, *by = "hole";
-    long sweep_depth = 3;
     gc_strlist pos = {0};
     gc_target t = {0};
     int rc = GC_EXIT_USAGE;
@@ -685,10 +710,6 @@ static int cmd_fuzz(int argc, char **argv)
         int k = target_opt(argc, argv, &i, &o);
         if (!k)
             k = campaign_opt(argc, argv, &i, &c, &corpus, &outdir, &dict, &fuzzer);
-        if (!k && strcmp(argv[i], "--seed-sweep-depth") == 0 && i + 1 < argc)
-            k = parse_long(argv[++i], "--seed-sweep-depth", &sweep_depth) < 0 ? -1 : 1;
-        if (!k && strcmp(argv[i], "--no-sweep-seed") == 0)
-            k = (sweep_depth = 0, 1);
         if (k < 0)
             goto out;
         if (k)
@@ -722,7 +743,7 @@ static int cmd_fuzz(int argc, char **argv)
         goto out;
     snprintf(t.spec.name, sizeof t.spec.name, "%s", spec.name);
     t.spec.kind = spec.kind;
-    rc = spec.kind == GC_TARGET_SOURCE ? source_campaign(&c, &sweep_depth) : 0;
+    rc = spec.kind == GC_TARGET_SOURCE ? source_campaign(&c) : 0;
     if (!rc)
         rc = campaign_paths(&c, &t, corpus, outdir, dict, fuzzer, out_abs, seeds, dict_abs, fuzz_bin);
     gc_target_spec_free(&spec);
@@ -732,10 +753,7 @@ static int cmd_fuzz(int argc, char **argv)
     fprintf(stderr, "gatecrash: fuzzing %s for %lds with %ld job(s) of %s; crashes in %s/%s\n", t.spec.name,
             c.seconds, c.jobs, c.engine == GC_ENGINE_AFL ? "AFL++" : "libFuzzer", out_abs,
             c.engine == GC_ENGINE_AFL ? "afl/*/crashes" : "crashes");
-    if (sweep_depth > 0) {
-        c.presweep = fuzz_presweep;
-        c.presweep_ctx = &sweep_depth;
-    }
+    use_presweep(&c);
     gc_campaign_result r;
     rc = gc_campaign_run(&t, &c, &r);
     gc_rm_tree(rscratch);
@@ -997,8 +1015,7 @@ static int gate_folders(gate_args *g, gc_target *t, gc_strlist *cases)
     snprintf(tmp, sizeof tmp, "%s", g->outdir ? g->outdir : "");
     if (!g->outdir)
         snprintf(tmp, sizeof tmp, "%s/out/%s/gate-campaign", gc_start_dir, name);
-    long no_sweep = 0;
-    if (g->c.seconds > 0 && source && (rc = source_campaign(&g->c, &no_sweep)))
+    if (g->c.seconds > 0 && source && (rc = source_campaign(&g->c)))
         return rc;
     if (g->c.seconds > 0)
         return campaign_paths(&g->c, t, g->corpus, tmp, g->dict, g->fuzzer, g->out_abs, g->seeds, g->dict_abs,
@@ -1022,6 +1039,7 @@ static int cmd_gate(int argc, char **argv)
     gc_session_opts so = g.o;
     if (!rc && !(rc = open_for_campaign(&t, &so, g.out_abs, g.rscratch, sizeof g.rscratch)) &&
         !(rc = confine_to((const char *[]){g.out_abs, g.rep_abs, g.c.corpus_out, NULL}))) { /* cases: read only */
+        use_presweep(&g.c); /* the fuzzing half starts with the hybrid's sweep */
         gc_gate_opts go = {g.esc_abs, g.rep_abs, gc_start_dir, &g.c, g.sweep_depth, g.rscratch,
                            g.progress[0] ? g.progress : NULL, g.previous[0] ? g.previous : NULL};
         rc = gc_gate(&t, &go, &cases);

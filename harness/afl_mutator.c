@@ -5,9 +5,11 @@
  * blind (no probe of the value at the end of a statement).  What it knows of the gate comes
  * from the environment `gatecrash fuzz --engine afl` sets: GATECRASH_MUTATOR_ROOTS (the names
  * the gate put in the namespace) and GATECRASH_MUTATOR_TARGETS (the forbidden primitives'
- * short names), comma-separated.  AFL++'s own havoc, splice and dictionary stages still run:
+ * short names), comma-separated, and GATECRASH_MUTATOR_WORDS (a file of the words harvested
+ * for calls' arguments, harvest.h: "g WORD" for the gate module's own, "o WORD" for the rest).  AFL++'s own havoc, splice and dictionary stages still run:
  * this stage adds chain-level edits and splices of two queue entries. */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +37,22 @@ static int split_list(const char *env, char **copy, const char **out, int max)
     return n;
 }
 
+/* The harvested words of GATECRASH_MUTATOR_WORDS into the mutator. */
+static void load_words(void)
+{
+    const char *path = getenv("GATECRASH_MUTATOR_WORDS");
+    FILE *f = path ? fopen(path, "r") : NULL;
+    char line[512];
+    while (f && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        const char *w = line + 2;
+        if (strlen(line) > 2 && line[1] == ' ')
+            gc_mutator_add_words(&w, 1, line[0] == 'g');
+    }
+    if (f)
+        fclose(f);
+}
+
 void *afl_custom_init(void *afl, unsigned int seed)
 {
     (void)afl;
@@ -47,6 +65,7 @@ void *afl_custom_init(void *afl, unsigned int seed)
     int nt = split_list("GATECRASH_MUTATOR_TARGETS", &m->targets_buf, targets, 256);
     gc_mutator_set_roots(roots, nr);
     gc_mutator_set_targets(targets, nt);
+    load_words();
     return m;
 }
 

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "eval.h"
+#include "harvest.h"
 #include "replay.h"
 #include "source.h"
 #include "spawn.h"
@@ -32,6 +33,7 @@ typedef struct {
     const char *pattern;    /* glob of the engine's crash inputs */
     gc_strlist seen;
     gc_strlist kept;        /* resolved chains of those inputs */
+    struct timespec t0;     /* the campaign's start, sweep included (OUT/finds.tsv) */
 } scan_state;
 
 /* libFuzzer status: "#1234\tNEW    cov: ... corp: 12/340b ... exec/s: 2000 ..." or fork
@@ -147,6 +149,30 @@ static void write_known(const gc_campaign_result *r, const char *known_path)
     gc_sb_free(&list);
 }
 
+/* OUT/finds.tsv: one line per new row of the table (signature and hole), when its crash
+ * input was written (seconds since the campaign started, its sweep included; the table is
+ * folded every few seconds, the file's time is the engine's) and by whom — the benchmark's
+ * time to each hole. */
+static void record_find(const scan_state *fs, const char *path, const gc_finding *f)
+{
+    struct timespec at;
+    struct stat st;
+    int swept = strstr(path, "crash-sweep-") != NULL; /* reported now, its file written after */
+    if (!swept && stat(path, &st) == 0)
+        at = st.st_mtim;
+    else
+        clock_gettime(CLOCK_REALTIME, &at);
+    double t = (double)(at.tv_sec - fs->t0.tv_sec) + (double)(at.tv_nsec - fs->t0.tv_nsec) / 1e9;
+    char p[PATH_MAX + 32];
+    snprintf(p, sizeof p, "%s/finds.tsv", fs->o->out);
+    FILE *fp = fopen(p, "a");
+    if (!fp)
+        return;
+    fprintf(fp, "%.3f\t%s\t%s\t%s\t%s\n", t < 0 ? 0.0 : t, swept ? "sweep" : "engine",
+            f->hole[0] ? f->hole : "-", f->sig, f->chain);
+    fclose(fp);
+}
+
 /* Fold the escape 'out' (of crash input or source 'path') under its hole, the caller's
  * hole_of on the escape's own chain, trimmed as the table shows it. */
 static void fold_with_hole(scan_state *fs, const char *path, gc_outcome *out)
@@ -160,7 +186,10 @@ static void fold_with_hole(scan_state *fs, const char *path, gc_outcome *out)
         fs->o->hole_of(fs->o->hole_ctx, fs->t, &trimmed, hole, sizeof hole);
         *out = keep;
     }
+    int before = fs->r->nfound;
     fold_escape(fs->r, path, out, hole, NULL);
+    if (fs->r->nfound > before)
+        record_find(fs, path, &fs->r->found[fs->r->nfound - 1]);
 }
 
 /* A source target's crash input (source.h): the program it decodes to, printed in the
@@ -178,7 +207,10 @@ static void scan_source_crash(scan_state *fs, const char *path)
         if (fs->o->source_hole_of)
             fs->o->source_hole_of(fs->t, src.data, &out, hole, sizeof hole);
         fs->r->reproduced++;
+        int before = fs->r->nfound;
         fold_escape(fs->r, path, &out, hole, src.data);
+        if (fs->r->nfound > before)
+            record_find(fs, path, &fs->r->found[fs->r->nfound - 1]);
     } else if (rc >= 0) { /* an unreadable one is not an input yet */
         if (rc == 0)
             snprintf(why, sizeof why, "its program does not escape here (%s%s)", note,
@@ -271,9 +303,13 @@ static int write_seeds(const gc_campaign_opts *o, const gc_strlist *frontier, ch
         gc_copy_file(in.v[i], dst);
     }
     gc_sl_free(&in);
-    for (int i = 0; i < frontier->n; i++) {
+    for (int i = 0; i < frontier->n; i++) { /* not synced one by one: the folder is made anew each run */
         snprintf(dst, sizeof dst, "%s/sweep-%04d", dir, i);
-        if (gc_write_atomic(dst, frontier->v[i], strlen(frontier->v[i]), 0) != 0) {
+        FILE *f = fopen(dst, "w");
+        int bad = !f || fputs(frontier->v[i], f) < 0;
+        if (f && fclose(f) != 0)
+            bad = 1;
+        if (bad) {
             gc_die_msg("cannot write %s: %s", dst, strerror(errno));
             return GC_EXIT_USAGE;
         }
@@ -281,43 +317,55 @@ static int write_seeds(const gc_campaign_opts *o, const gc_strlist *frontier, ch
     return 0;
 }
 
-/* The hybrid's first phase (gc_campaign_opts.presweep): the sweep's escapes replayed here,
- * saved as crash inputs (OUT/crashes/crash-sweep-NNNN, for both engines), reported at once
- * and folded into the table as found by the sweep; its frontier written
+/* The hybrid's first phase (gc_campaign_opts.presweep): the sweep's escapes, confirmed by
+ * the sweep, saved as crash inputs (OUT/crashes/crash-sweep-NNNN, for both engines),
+ * reported at once and folded into the table as found by the sweep; its frontier written
  * with the seeds into 'seeds' (OUT/seeds), the folder the engine then reads. */
 static int sweep_phase(scan_state *fs, char *seeds, size_t len)
 {
     const gc_campaign_opts *o = fs->o;
-    gc_strlist esc = {0}, front = {0};
-    int rc = o->presweep(o->presweep_ctx, fs->t, &esc, &front);
-    static gc_chain c;
-    static gc_outcome out;
-    for (int i = 0; !rc && i < esc.n; i++) {
-        gc_parse_error pe;
-        char err[256];
-        if (gc_chain_parse((const uint8_t *)esc.v[i], strlen(esc.v[i]), GC_PARSE_STRICT, &c, &pe) != 0 ||
-            gc_run_input(fs->t, &c, &out, NULL, NULL, err, sizeof err) != 0 || !out.escaped)
-            continue;
-        char path[PATH_MAX + 64]; /* a crash input like the engine's: triage and nightly take it alike */
+    gc_strlist front = {0};
+    gc_finding *esc = NULL;
+    int nesc = 0;
+    int rc = o->presweep(o->presweep_ctx, fs->t, &esc, &nesc, &front);
+    gc_campaign_result *r = fs->r;
+    char path[PATH_MAX + 64]; /* a crash input like the engine's: triage and nightly take it alike */
+    for (int i = 0; !rc && i < nesc; i++) {
         snprintf(path, sizeof path, "%s/crashes/crash-sweep-%04d", o->out, i);
-        gc_write_atomic(path, esc.v[i], strlen(esc.v[i]), 0);
         gc_sl_add(&fs->seen, path);
-        int before = fs->r->nfound;
-        fold_with_hole(fs, path, &out);
-        fs->r->swept++;
-        fs->r->reproduced++;
-        const gc_finding *f = &fs->r->found[fs->r->nfound - 1];
-        if (!o->quiet && fs->r->nfound > before)
+        int k = 0;
+        while (k < r->nfound && (strcmp(r->found[k].sig, esc[i].sig) != 0 || strcmp(r->found[k].hole, esc[i].hole) != 0))
+            k++;
+        r->swept++;
+        r->reproduced++;
+        if (k < r->nfound) {
+            r->found[k].count++;
+            continue;
+        }
+        if (r->nfound == r->cap) {
+            r->cap = r->cap ? r->cap * 2 : 32;
+            r->found = gc_xrealloc(r->found, (size_t)r->cap * sizeof *r->found);
+        }
+        gc_finding *f = &r->found[r->nfound++];
+        *f = esc[i];
+        f->count = 1;
+        snprintf(f->first, sizeof f->first, "%s", strrchr(path, '/') + 1);
+        record_find(fs, path, f);
+        if (!o->quiet)
             fprintf(stderr, "[sweep] escape %s%s%s: %s (found by the sweep)\n", f->sig, f->hole[0] ? " in hole " : "",
                     f->hole, f->chain);
     }
+    for (int i = 0; !rc && i < nesc; i++) { /* written after the report: each is synced to disk */
+        snprintf(path, sizeof path, "%s/crashes/crash-sweep-%04d", o->out, i);
+        gc_write_atomic(path, esc[i].chain, strlen(esc[i].chain), 0);
+    }
     if (!rc)
         rc = write_seeds(o, &front, seeds, len);
-    fs->r->seeded = front.n;
+    r->seeded = front.n;
     if (!rc && !o->quiet)
         fprintf(stderr, "[sweep] %d escape(s) found by the sweep, %d distinct; %d frontier chain(s) seeded into %s\n",
-                fs->r->swept, fs->r->nfound, front.n, seeds);
-    gc_sl_free(&esc);
+                r->swept, r->nfound, front.n, seeds);
+    free(esc);
     gc_sl_free(&front);
     return rc;
 }
@@ -414,6 +462,8 @@ static void add_target_flags(gc_strlist *cmd, const gc_campaign_opts *o)
     char buf[PATH_MAX * 2];
     snprintf(buf, sizeof buf, "--target=%s/target", o->out);
     gc_sl_add(cmd, buf);
+    if (o->no_harvest)
+        gc_sl_add(cmd, "--mutator=no-harvest");
 }
 
 /* <out>/target/target.json: the target as this process resolved it (inline --sandbox and
@@ -674,6 +724,28 @@ static void afl_progress(const char *stats, const char *log, unsigned long *exec
     *corpus += c;
 }
 
+/* OUT/afl-words, the words harvested for calls' arguments (harvest.h), one a line, "g " before
+ * the gate module's own: afl-fuzz's mutator has no Python to harvest them itself. */
+static void afl_words(const gc_campaign_opts *o, scan_state *fs)
+{
+    gc_strlist gate = {0}, other = {0};
+    gc_harvest_words(fs->t, &gate, &other);
+    gc_strbuf sb;
+    gc_sb_init(&sb);
+    for (int i = 0; i < gate.n + other.n; i++) {
+        const char *w = i < gate.n ? gate.v[i] : other.v[i - gate.n];
+        if (!strchr(w, '\n'))
+            gc_sb_printf(&sb, "%s%s\n", i < gate.n ? "g " : "o ", w);
+    }
+    char path[PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/afl-words", o->out);
+    if (gc_write_atomic(path, sb.data ? sb.data : "", sb.len, 0) == 0)
+        setenv("GATECRASH_MUTATOR_WORDS", path, 1);
+    gc_sb_free(&sb);
+    gc_sl_free(&gate);
+    gc_sl_free(&other);
+}
+
 /* The environment afl-fuzz runs with: its checks that do not apply to a batch run on a
  * shared machine off, the chain-aware mutator, sanitizer options it accepts. */
 static void afl_env(const gc_campaign_opts *o, scan_state *fs)
@@ -697,6 +769,8 @@ static void afl_env(const gc_campaign_opts *o, scan_state *fs)
         for (int i = 0; i < n; i++)
             snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? "," : "", names[i]);
         setenv("GATECRASH_MUTATOR_TARGETS", list, 1);
+        if (!o->no_harvest)
+            afl_words(o, fs);
         setenv("AFL_CUSTOM_MUTATOR_LIBRARY", o->afl_mutator, 1);
     }
     /* afl-fuzz refuses sanitizer options that would hide a crash from it */
@@ -938,6 +1012,10 @@ int gc_campaign_run(gc_target *t, const gc_campaign_opts *o, gc_campaign_result 
         setenv("GATECRASH_RESOLVED_DIR", resolved, 1);
     }
     scan_state fs = {.t = t, .target = o->target, .o = o, .r = r, .known_path = known_path, .pattern = pattern};
+    clock_gettime(CLOCK_REALTIME, &fs.t0);
+    char finds[PATH_MAX + 32];
+    snprintf(finds, sizeof finds, "%s/finds.tsv", o->out);
+    remove(finds);
     int rc = write_target(t, o);
     if (rc)
         return rc;

@@ -5,7 +5,9 @@
  * target as a generated folder, OUT/target, and paths that survive a shell), their
  * child processes and output, progress lines (libFuzzer's status lines, AFL++'s
  * fuzzer_stats) with a windowed rate and the time left, also recorded in OUT/progress.tsv
- * (with the distinct signatures and holes), the end-of-run corpus merge (libFuzzer's
+ * (with the distinct signatures and holes), each new row of the table with the time it was
+ * first seen and by which engine in OUT/finds.tsv, the words harvested for AFL++'s mutator
+ * (OUT/afl-words), the end-of-run corpus merge (libFuzzer's
  * -merge=1, for both engines' finds), and the live table of distinct escapes: every crash input an engine writes is
  * replayed in this process as it appears (its recorded resolved chain, else decoded as the
  * fuzzer decoded it; a source target's, as the program it decodes to, run through its
@@ -23,6 +25,8 @@
 
 typedef enum { GC_ENGINE_LIBFUZZER, GC_ENGINE_AFL } gc_engine;
 
+struct gc_finding_s; /* gc_finding, below */
+
 typedef struct {
     const gc_session_opts *target; /* absolute paths */
     gc_engine engine;
@@ -35,6 +39,8 @@ typedef struct {
     const char *dict;              /* dictionary file */
     long seconds, jobs, seed, runs; /* runs < 0: unbounded */
     int quiet;                     /* no progress lines */
+    int no_harvest;                /* calls without harvested arguments (fuzz_gate --mutator=no-harvest; AFL++'s
+                                    * mutator gets no word list): the benchmark's "fuzz as before" */
     /* The hole of an escaping chain (triage/holes.h), or NULL: with it, the table folds
      * crash inputs by signature and hole, so a signature two holes open shows under both. */
     void (*hole_of)(void *ctx, gc_target *t, const gc_chain *c, char *hole, size_t len);
@@ -42,17 +48,17 @@ typedef struct {
     /* The same for a source target's escaping program 'src' (NULL: folded by signature). */
     void (*source_hole_of)(gc_target *t, const char *src, const gc_outcome *out, char *hole, size_t len);
     /* The hybrid's first phase (NULL: none), before the engine starts: a bounded sweep of 't'
-     * whose escapes (chains, into 'escapes') are replayed, saved as crash inputs
-     * (OUT/crashes/crash-sweep-NNNN), reported at once as found by the sweep and folded into
-     * the table, and whose frontier (chains to the objects of interest
-     * it reached, into 'frontier') joins the seeds in OUT/seeds, which the engine reads
-     * instead of 'seeds'.  The CLI sets it to sweep.h's sweep (sweep.h includes this
-     * header).  0 or an exit code. */
-    int (*presweep)(void *ctx, gc_target *t, gc_strlist *escapes, gc_strlist *frontier);
+     * whose escapes (*escapes, malloc'd: *nescapes findings, each confirmed by the sweep and
+     * named by its hole) are saved as crash inputs (OUT/crashes/crash-sweep-NNNN), reported
+     * at once as found by the sweep and folded into the table without running them again,
+     * and whose frontier (chains to the objects of interest it reached, into 'frontier')
+     * joins the seeds in OUT/seeds, which the engine reads instead of 'seeds'.  The CLI sets
+     * it to sweep.h's sweep (sweep.h includes this header).  0 or an exit code. */
+    int (*presweep)(void *ctx, gc_target *t, struct gc_finding_s **escapes, int *nescapes, gc_strlist *frontier);
     void *presweep_ctx;
 } gc_campaign_opts;
 
-typedef struct {
+typedef struct gc_finding_s {
     char sig[256];
     char chain[1024]; /* shortest chain seen */
     char kind[16], cap[16], prim[96];

@@ -21,6 +21,7 @@
 #include "feedback.h"
 #include "fsutil.h"
 #include "fuzz_target.h"
+#include "harvest.h"
 #include "hash.h"
 #include "mutator.h"
 #include "nscache.h"
@@ -121,6 +122,7 @@ static void without_aslr(char **argv)
 }
 
 static gc_value_kind probe(const gc_chain *c, int stmt);
+static int detail_probe(const gc_chain *c, int stmt, gc_probe_detail *d);
 
 /* The configuration into the harness library's settings: the one place they are set. */
 static void apply_config(void)
@@ -149,6 +151,11 @@ static void prepare_mutator(void)
     gc_mutator_set_targets(targets, gc_oracle_target_names(targets, 256));
     if (cfg.chain_mutator)
         gc_mutator_set_probe(probe);
+    gc_mutator_harvest = cfg.chain_mutator == 1;
+    if (gc_mutator_harvest) { /* calls get harvested arguments (harvest.h) */
+        gc_harvest_into_mutator(&target);
+        gc_mutator_set_detail_probe(detail_probe);
+    }
 }
 
 int gc_fuzz_initialize(int *argc, char ***argv)
@@ -186,18 +193,7 @@ static void probe_step(void *ctx, const gc_step_info *s)
     (void)ctx;
     if (s->stmt != probe_stmt)
         return;
-    PyObject *v = s->value;
-    probe_kind = !v ? GC_VK_NONE
-               : PyModule_Check(v) ? GC_VK_MODULE
-               : PyType_Check(v) ? GC_VK_TYPE
-               : PyExceptionInstance_Check(v) ? GC_VK_EXCEPTION
-               : PyTraceBack_Check(v) ? GC_VK_TRACEBACK
-               : PyFrame_Check(v) ? GC_VK_FRAME
-               : PyCell_Check(v) ? GC_VK_CELL
-               : PyFunction_Check(v) || PyCFunction_Check(v) || PyMethod_Check(v) ? GC_VK_FUNCTION
-               : PyDict_Check(v) ? GC_VK_MAPPING
-               : PyList_Check(v) || PyTuple_Check(v) || PyAnySet_Check(v) ? GC_VK_SEQUENCE
-               : GC_VK_OTHER;
+    probe_kind = gc_harvest_kind(s->value);
 }
 
 /* The seccomp backstop goes on with the first input (or probe), in the process that runs
@@ -223,7 +219,7 @@ static struct {
     uint64_t h;
     unsigned char kind;
 } kind_cache[KIND_CACHE];
-static uint64_t mutating; /* hash of the input being mutated; 0: none */
+static int mutating; /* a mutation is under way: the probes may use the caches */
 
 /* 64-bit FNV-1a of the bytes: the probe cache's key (| 1, so never 0) and record mode's
  * crash-HASH name. */
@@ -237,18 +233,80 @@ static uint64_t fnv_bytes(const uint8_t *d, size_t n)
 
 static uint64_t hash_input(const uint8_t *d, size_t n) { return fnv_bytes(d, n) | 1; }
 
+/* The caches' key of chain c: the hash of its printed form, which is the input's bytes for
+ * the inputs the chain mutator made (a mutation extends a chain step by step, so the chain
+ * probed is not always the input being mutated).  0 when the probe is not for the last
+ * statement or no mutation is under way. */
+static uint64_t chain_key(const gc_chain *c, int stmt)
+{
+    if (!mutating || stmt != c->nstmts - 1)
+        return 0;
+    gc_strbuf sb;
+    gc_sb_init(&sb);
+    gc_chain_print(c, &sb);
+    uint64_t h = hash_input((const uint8_t *)sb.data, sb.len);
+    gc_sb_free(&sb);
+    return h;
+}
+
 static gc_value_kind probe(const gc_chain *c, int stmt)
 {
     static gc_outcome out;
     char err[256];
-    if (mutating && stmt == c->nstmts - 1 && kind_cache[mutating % KIND_CACHE].h == mutating)
-        return (gc_value_kind)kind_cache[mutating % KIND_CACHE].kind;
+    uint64_t key = chain_key(c, stmt);
+    if (key && kind_cache[key % KIND_CACHE].h == key)
+        return (gc_value_kind)kind_cache[key % KIND_CACHE].kind;
     arm_backstop();
     probe_stmt = stmt;
     probe_kind = GC_VK_NONE;
     if (gc_run_input(&target, c, &out, probe_step, NULL, err, sizeof err) != 0 || out.escaped)
-        return GC_VK_NONE;
+        probe_kind = GC_VK_NONE;
+    if (key) {
+        kind_cache[key % KIND_CACHE].h = key;
+        kind_cache[key % KIND_CACHE].kind = (unsigned char)probe_kind;
+    }
     return probe_kind;
+}
+
+/* The detail probe: the same evaluation, and a closer look (harvest.h) at the value that
+ * ends statement 'stmt', taken inside the input's window (its time limit and state check),
+ * since reading a mapping's keys may run the gate's code.  Cached by chain_key, like the
+ * kind. */
+#define DETAIL_CACHE 512
+static struct {
+    uint64_t h;
+    gc_probe_detail d;
+} detail_cache[DETAIL_CACHE];
+static gc_probe_detail *detail_out;
+
+static void detail_step(void *ctx, const gc_step_info *s)
+{
+    (void)ctx;
+    const gc_stmt *st = &s->resolved->s[s->stmt];
+    if (s->stmt == probe_stmt && s->trailer == st->ntrailers - 1)
+        gc_harvest_detail(s->value, detail_out);
+}
+
+static int detail_probe(const gc_chain *c, int stmt, gc_probe_detail *d)
+{
+    static gc_outcome out;
+    char err[256];
+    uint64_t key = chain_key(c, stmt);
+    if (key && detail_cache[key % DETAIL_CACHE].h == key) {
+        *d = detail_cache[key % DETAIL_CACHE].d;
+        return 0;
+    }
+    arm_backstop();
+    probe_stmt = stmt;
+    memset(d, 0, sizeof *d);
+    detail_out = d;
+    if (gc_run_input(&target, c, &out, detail_step, NULL, err, sizeof err) != 0 || out.escaped)
+        d->kind = GC_VK_NONE;
+    if (key) {
+        detail_cache[key % DETAIL_CACHE].h = key;
+        detail_cache[key % DETAIL_CACHE].d = *d;
+    }
+    return 0;
 }
 
 /* Three edits in four are chain-level; the rest, and any the chain mutator cannot make,
@@ -257,7 +315,7 @@ size_t gc_fuzz_mutate(uint8_t *data, size_t size, size_t max_size, unsigned int 
 {
     if (!cfg.chain_mutator || seed % 4 == 0)
         return 0;
-    mutating = hash_input(data, size);
+    mutating = 1;
     size_t n = gc_mutate_chain(data, size, max_size, seed);
     mutating = 0;
     return n;

@@ -65,7 +65,8 @@ typedef struct {
     const char *artifact_prefix; /* libFuzzer's -artifact_prefix ("./"), which record mode honours */
     const char *known_files[GC_FUZZ_GATE_MAX_KNOWN_FILES]; /* --skip-known=FILE, each given */
     int nknown_files;
-    int chain_mutator;         /* the chain-aware mutator and its probe (0: --mutator=bytes) */
+    int chain_mutator;         /* the chain-aware mutator and its probe (0: --mutator=bytes; 2: --mutator=no-harvest,
+                                * calls without harvested arguments) */
     int reuse;                 /* reuse the installed namespace (gc_nscache_enabled; --reuse=) */
     int feedback;              /* Python-side features on (gc_feedback_enabled) */
     unsigned signals;          /* which ones (gc_feedback_signals; --feedback=) */

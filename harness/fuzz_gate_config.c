@@ -59,7 +59,7 @@ static int take(gc_fuzz_gate_config *c, const char *a)
         }
         c->known_files[c->nknown_files++] = v;
     } else if ((v = opt(a, "--mutator")))
-        c->chain_mutator = strcmp(v, "bytes") != 0;
+        c->chain_mutator = strcmp(v, "bytes") == 0 ? 0 : strcmp(v, "no-harvest") == 0 ? 2 : 1;
     else if ((v = opt(a, "--escapes")))
         c->escapes = strcmp(v, "record") == 0 ? GC_ESCAPES_RECORD
                    : strcmp(v, "continue") == 0 ? GC_ESCAPES_CONTINUE : GC_ESCAPES_CRASH;

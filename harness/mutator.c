@@ -50,75 +50,223 @@ static uint32_t next(rng *r) { return gc_xorshift32(&r->s); }
 static uint32_t below(rng *r, uint32_t n) { return n ? next(r) % n : 0; }
 
 static gc_probe_fn probe;
+static gc_detail_fn detail_probe;
+int gc_mutator_harvest = 1;
 
 void gc_mutator_set_probe(gc_probe_fn fn) { probe = fn; }
+void gc_mutator_set_detail_probe(gc_detail_fn fn) { detail_probe = fn; }
+
+/* The harvested words: one store, the gate's own strings listed apart, a hash set over both. */
+#define WORD_LEN 128
+#define WORD_SLOTS (2 * GC_MAX_WORDS)
+static char words[GC_MAX_WORDS][WORD_LEN];
+static int nwords;
+static int gate_words[GC_MAX_WORDS];
+static int ngate;
+static int word_slot[WORD_SLOTS]; /* index + 1, 0: empty */
+
+static uint32_t word_hash(const char *w)
+{
+    uint32_t h = 2166136261u;
+    for (; *w; w++)
+        h = (h ^ (uint8_t)*w) * 16777619u;
+    return h;
+}
+
+int gc_mutator_add_words(const char *const *w, int n, int gate)
+{
+    int added = 0;
+    for (int i = 0; i < n && nwords < GC_MAX_WORDS; i++) {
+        size_t len = strlen(w[i]);
+        if (len == 0 || len >= WORD_LEN)
+            continue;
+        uint32_t h = word_hash(w[i]) % WORD_SLOTS;
+        while (word_slot[h] && strcmp(words[word_slot[h] - 1], w[i]) != 0)
+            h = (h + 1) % WORD_SLOTS;
+        if (word_slot[h])
+            continue;
+        memcpy(words[nwords], w[i], len + 1);
+        word_slot[h] = ++nwords;
+        if (gate)
+            gate_words[ngate++] = nwords - 1;
+        added++;
+    }
+    return added;
+}
+
+/* A harvested word: the gate's own strings half the time. */
+static const char *pick_word(rng *r)
+{
+    if (!gc_mutator_harvest || nwords == 0)
+        return NULL;
+    if (ngate && below(r, 2))
+        return words[gate_words[below(r, (uint32_t)ngate)]];
+    return words[below(r, (uint32_t)nwords)];
+}
+
+/* A word that is a chain NAME (an identifier of at most GC_MAX_NAME bytes, ASCII). */
+static int is_name(const char *w)
+{
+    size_t n = strlen(w);
+    if (n == 0 || n > GC_MAX_NAME || (w[0] >= '0' && w[0] <= '9'))
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!(w[i] == '_' || (w[i] >= 'a' && w[i] <= 'z') || (w[i] >= 'A' && w[i] <= 'Z') || (w[i] >= '0' && w[i] <= '9')))
+            return 0;
+    return 1;
+}
+
+static int is_target(const char *name)
+{
+    for (int i = 0; i < ntargets; i++)
+        if (strcmp(targets_store[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+/* An argument: a harvested word mostly, else a small int, None, True or False. */
+static int harvested_arg(gc_chain *c, rng *r, gc_arg *a)
+{
+    uint32_t p = below(r, 10);
+    const char *w = p < 7 ? pick_word(r) : NULL;
+    memset(a, 0, sizeof *a);
+    if (w) {
+        a->kind = GC_ARG_STR;
+        return gc_chain_intern(c, w, strlen(w), &a->s);
+    }
+    if (p < 9) {
+        a->kind = GC_ARG_INT;
+        a->ival = (long)below(r, 5) - 1; /* -1 .. 3 */
+        return 0;
+    }
+    static const gc_arg_kind consts[] = {GC_ARG_NONE, GC_ARG_TRUE, GC_ARG_FALSE};
+    a->kind = consts[below(r, 3)];
+    return 0;
+}
+
+/* A call with as many arguments as the signature takes (min..max, at most 3; one, when one
+ * fits, half the time). */
+static int harvested_call(gc_chain *c, rng *r, int min, int max, gc_trailer *t)
+{
+    int hi = max < 0 || max > 3 ? 3 : max;
+    int lo = min > hi ? hi : min < 0 ? 0 : min;
+    int n = lo <= 1 && hi >= 1 && below(r, 2) ? 1 : lo + (int)below(r, (uint32_t)(hi - lo + 1));
+    memset(t, 0, sizeof *t);
+    t->kind = GC_T_CALL;
+    for (int i = 0; i < n; i++)
+        if (harvested_arg(c, r, &t->args[i]) < 0)
+            return -1;
+    t->nargs = n;
+    return 0;
+}
+
+/* Append the attributes of a dotted path ("__traceback__.tb_frame.f_back") to st. */
+static int append_path(gc_chain *c, gc_stmt *st, const char *path)
+{
+    while (*path) {
+        size_t n = strcspn(path, ".");
+        if (st->ntrailers >= GC_MAX_TRAILERS)
+            return -1;
+        gc_trailer *t = &st->t[st->ntrailers];
+        memset(t, 0, sizeof *t);
+        t->kind = GC_T_ATTR;
+        if (gc_chain_intern(c, path, n, &t->s) < 0)
+            return -1;
+        st->ntrailers++;
+        path += n + (path[n] == '.');
+    }
+    return 0;
+}
 
 /* A trailer that fits what the chain's value is (the probe evaluated it): the mutation
- * works from the names and kinds a value really has. */
-static int fitting_trailer(gc_chain *c, rng *r, gc_value_kind vk, gc_trailer *t)
+ * works from the names and kinds a value really has.  Appended to st. */
+static int fitting_trailer(gc_chain *c, rng *r, gc_value_kind vk, gc_stmt *st)
 {
     static const char *const for_type[] = {"__subclasses__", "__base__", "__mro__", "__init__", "__dict__"};
     static const char *const for_func[] = {"__globals__", "__closure__", "__self__", "__wrapped__", "__func__",
-                                           "__builtins__", "__defaults__"};
+                                           "__builtins__", "__defaults__", "__globals__", "__builtins__"};
     static const char *const for_frame[] = {"f_globals", "f_back", "f_builtins", "f_locals"};
     static const char *const for_tb[] = {"tb_frame", "tb_next"};
     static const char *const for_cell[] = {"cell_contents"};
-    /* what an exception has: its traceback (frames), the exception it replaced, its args
-     * and, for AttributeError/NameError/ImportError, the object and name it was about */
-    static const char *const for_exc[] = {"__traceback__", "__context__", "args", "obj", "name"};
+    /* what an exception has: its traceback and the frames behind it (the raising function's
+     * globals and locals, its caller), the exception it replaced, its args and, for
+     * AttributeError/NameError/ImportError, the object and name it was about */
+    static const char *const for_exc[] = {"__traceback__", "__context__", "args", "obj", "name",
+                                          "__traceback__.tb_frame", "__traceback__.tb_frame.f_back",
+                                          "__traceback__.tb_frame.f_globals", "__traceback__.tb_frame.f_locals",
+                                          "__traceback__.tb_next.tb_frame.f_globals"};
     const char *const *pick = NULL;
     size_t npick = 0;
+    gc_trailer *t = &st->t[st->ntrailers];
     memset(t, 0, sizeof *t);
     int aim = ntargets && below(r, 2);
     const char *target = aim ? targets_store[below(r, (uint32_t)ntargets)] : NULL;
     switch (vk) {
     case GC_VK_TYPE: pick = for_type; npick = 5; break;
-    case GC_VK_FUNCTION: pick = for_func; npick = 7; break;
+    case GC_VK_FUNCTION: pick = for_func; npick = 9; break; /* the two escapes' bridges twice */
     case GC_VK_FRAME: pick = for_frame; npick = 4; break;
     case GC_VK_TRACEBACK: pick = for_tb; npick = 2; break;
     case GC_VK_CELL: pick = for_cell; npick = 1; break;
     case GC_VK_EXCEPTION: /* after a call that raised; any other attribute by exploration below */
         pick = for_exc;
-        npick = 5;
+        npick = sizeof for_exc / sizeof for_exc[0];
         break;
     case GC_VK_SEQUENCE:
-        if (target) {
-            t->kind = GC_T_NAMED;
-            return gc_chain_intern(c, target, strlen(target), &t->s);
-        }
-        t->kind = GC_T_NTH;
-        t->k = (long)below(r, GC_MAX_K);
-        return 0;
     case GC_VK_MAPPING:
-        if (target) {
-            t->kind = GC_T_ITEM_STR;
-            return gc_chain_intern(c, target, strlen(target), &t->s);
-        }
-        t->kind = GC_T_NTH;
-        t->k = (long)below(r, GC_MAX_K);
-        return 0;
     case GC_VK_MODULE:
         if (target) {
-            t->kind = GC_T_ATTR;
-            return gc_chain_intern(c, target, strlen(target), &t->s);
+            t->kind = vk == GC_VK_SEQUENCE ? GC_T_NAMED : vk == GC_VK_MAPPING ? GC_T_ITEM_STR : GC_T_ATTR;
+            if (gc_chain_intern(c, target, strlen(target), &t->s) < 0)
+                return -1;
+        } else {
+            t->kind = vk == GC_VK_MODULE ? GC_T_DIR : GC_T_NTH;
+            t->k = (long)below(r, GC_MAX_K);
         }
-        t->kind = GC_T_DIR;
-        t->k = (long)below(r, GC_MAX_K);
+        st->ntrailers++;
         return 0;
     default: break;
     }
     if (!pick || below(r, 4) == 0) { /* anything: a name it has, or its class */
-        if (below(r, 3) == 0) {
-            t->kind = GC_T_ATTR;
-            return gc_chain_intern(c, "__class__", 9, &t->s);
-        }
+        if (below(r, 3) == 0)
+            return append_path(c, st, "__class__");
         t->kind = GC_T_DIR;
         t->k = (long)below(r, GC_MAX_K);
+        st->ntrailers++;
         return 0;
     }
-    const char *a = pick[below(r, (uint32_t)npick)];
-    t->kind = GC_T_ATTR;
-    return gc_chain_intern(c, a, strlen(a), &t->s);
+    return append_path(c, st, pick[below(r, (uint32_t)npick)]);
+}
+
+/* What the detail probe says, used: a call with harvested arguments where the value is
+ * callable, or a name the value really has (a forbidden primitive's first).  Appended to
+ * st; 1 when nothing fits (the caller falls back to fitting_trailer). */
+static int detailed_trailer(gc_chain *c, rng *r, gc_stmt *st)
+{
+    static gc_probe_detail d;
+    if (!detail_probe || !gc_mutator_harvest || detail_probe(c, c->nstmts - 1, &d) != 0 || d.kind == GC_VK_NONE)
+        return 1;
+    const char *names[GC_PROBE_NAMES];
+    for (int i = 0; i < d.nnames; i++)
+        names[i] = d.names[i];
+    gc_mutator_add_words(names, d.nnames, 0); /* names the probe saw are arguments too */
+    gc_trailer *t = &st->t[st->ntrailers];
+    if (d.callable && d.kind != GC_VK_EXCEPTION && below(r, 2)) { /* calling an exception rarely leads on */
+        if (harvested_call(c, r, d.min_args, d.max_args, t) < 0)
+            return -1;
+        st->ntrailers++;
+        return 0;
+    }
+    if (d.nnames == 0 || below(r, 4) == 0)
+        return 1;
+    const char *nm = is_target(names[0]) && below(r, 2) ? names[0] : names[below(r, (uint32_t)d.nnames)];
+    if (d.kind != GC_VK_MAPPING && !is_name(nm))
+        return 1;
+    memset(t, 0, sizeof *t);
+    t->kind = d.kind == GC_VK_MAPPING ? GC_T_ITEM_STR : GC_T_ATTR;
+    if (gc_chain_intern(c, nm, strlen(nm), &t->s) < 0)
+        return -1;
+    st->ntrailers++;
+    return 0;
 }
 
 /* A random trailer, biased toward exploration and the bridges. */
@@ -143,11 +291,13 @@ static int random_trailer(gc_chain *c, rng *r, gc_trailer *t)
         t->kind = GC_T_CALL;
         t->nargs = 0;
         return 0;
-    case 5: {
+    case 5: { /* a call with one string: a harvested word half the time, else a module name */
         t->kind = GC_T_CALL;
         t->nargs = 1;
         t->args[0].kind = GC_ARG_STR;
-        const char *m = module_names[below(r, sizeof module_names / sizeof module_names[0])];
+        const char *m = below(r, 2) ? pick_word(r) : NULL;
+        if (!m)
+            m = module_names[below(r, sizeof module_names / sizeof module_names[0])];
         return gc_chain_intern(c, m, strlen(m), &t->args[0].s);
     }
     case 6: {
@@ -155,9 +305,11 @@ static int random_trailer(gc_chain *c, rng *r, gc_trailer *t)
         const char *m = module_names[below(r, sizeof module_names / sizeof module_names[0])];
         return gc_chain_intern(c, m, strlen(m), &t->s);
     }
-    default: {
+    default: { /* a bridge, or (one in eight) a word of the gate's own data as a name */
         t->kind = GC_T_ATTR;
-        const char *a = bridge_attrs[below(r, sizeof bridge_attrs / sizeof bridge_attrs[0])];
+        const char *a = ngate && below(r, 8) == 0 ? pick_word(r) : NULL;
+        if (!a || !is_name(a))
+            a = bridge_attrs[below(r, sizeof bridge_attrs / sizeof bridge_attrs[0])];
         return gc_chain_intern(c, a, strlen(a), &t->s);
     }
     }
@@ -210,12 +362,17 @@ static void append_call(gc_stmt *st)
 static int extend_fitting(gc_chain *c, rng *r)
 {
     int last = c->nstmts - 1;
-    gc_value_kind vk = probe(c, last);
     gc_stmt *ls = &c->s[last];
-    if (vk == GC_VK_NONE || ls->ntrailers >= GC_MAX_TRAILERS ||
-        fitting_trailer(c, r, vk, &ls->t[ls->ntrailers]) != 0)
+    if (ls->ntrailers >= GC_MAX_TRAILERS)
         return 0;
-    if (attr_is(c, &ls->t[ls->ntrailers++], "__subclasses__"))
+    int had = ls->ntrailers, rc = below(r, 2) ? detailed_trailer(c, r, ls) : 1;
+    if (rc == 1) {
+        gc_value_kind vk = probe(c, last);
+        rc = vk == GC_VK_NONE ? -1 : fitting_trailer(c, r, vk, ls);
+    }
+    if (rc != 0 || ls->ntrailers == had)
+        return 0;
+    if (attr_is(c, &ls->t[ls->ntrailers - 1], "__subclasses__"))
         append_call(ls);
     return 1;
 }
@@ -287,9 +444,15 @@ size_t gc_mutate_chain(uint8_t *data, size_t size, size_t max_size, unsigned see
             return 0;
     }
     gc_stmt *st = &c.s[below(&r, (uint32_t)c.nstmts)];
-    /* half the time: a trailer that fits the value the chain ends on */
-    if (probe && below(&r, 2) == 0 && extend_fitting(&c, &r))
+    /* half the time: a trailer that fits the value the chain ends on, and then, each with
+     * odds of one in two, up to three more, each fitting what the one before gave: a walk such as
+     * tool('x').catalog.__globals__ adds nothing new to the engine's coverage until its end,
+     * so its steps must come in one mutation */
+    if (probe && below(&r, 2) == 0 && extend_fitting(&c, &r)) {
+        for (int more = 0; more < 3 && below(&r, 2) && extend_fitting(&c, &r); more++)
+            ;
         return emit(&c, data, max_size);
+    }
     int rounds = 1 + (int)below(&r, 3);
     for (int i = 0; i < rounds; i++)
         edit_once(&c, &r, &st);

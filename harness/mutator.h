@@ -2,8 +2,10 @@
  *
  * Owns: edits that keep an input a chain (append, replace or drop a trailer; swap a root;
  * add a statement that continues from '_'; re-roll an exploration index; splice two
- * chains).  Exploration trailers (.#K, [#K]) are how a mutation reaches names the value
- * really has at run time: the evaluator resolves K against dir(v) or the items of v. */
+ * chains; calls with harvested arguments where the callable's arity says they fit; the
+ * harvested words those arguments are drawn from).  Exploration trailers (.#K, [#K]) are how
+ * a mutation reaches names the value really has at run time: the evaluator resolves K
+ * against dir(v) or the items of v. */
 #ifndef GATECRASH_MUTATOR_H
 #define GATECRASH_MUTATOR_H
 
@@ -22,6 +24,31 @@ typedef enum {
  * it).  Optional: without a probe the mutator edits blind. */
 typedef gc_value_kind (*gc_probe_fn)(const struct gc_chain_s *c, int stmt);
 void gc_mutator_set_probe(gc_probe_fn fn);
+
+/* What a closer look at the value says (the detail probe, also optional): whether it is
+ * callable and how many positional arguments its signature takes, and names it has (its
+ * instance or module or class __dict__ keys, a mapping's str keys; the forbidden
+ * primitives' names first), which bypass a __dir__ or __getattribute__ that hides them. */
+#define GC_PROBE_NAMES 32
+typedef struct {
+    gc_value_kind kind;
+    int callable;
+    int min_args, max_args; /* max_args -1: any number */
+    int nnames;
+    char names[GC_PROBE_NAMES][65];
+} gc_probe_detail;
+typedef int (*gc_detail_fn)(const struct gc_chain_s *c, int stmt, gc_probe_detail *d); /* 0: filled */
+void gc_mutator_set_detail_probe(gc_detail_fn fn);
+
+/* Harvested words, the string arguments of proposed calls: 'gate' 1 for strings in the gate
+ * module's own data (drawn half the time), 0 for the rest (module names in sys.modules, the
+ * primitives' attribute names, names the probe saw, paths inside scratch).  Bounded and
+ * de-duplicated; words of more than 127 bytes are skipped.  Returns how many were new. */
+#define GC_MAX_WORDS 4096
+int gc_mutator_add_words(const char *const *w, int n, int gate);
+/* 0: no harvested arguments (calls get the fixed module names only; the benchmark's
+ * "fuzz without harvested arguments"), 1 (default). */
+extern int gc_mutator_harvest;
 
 /* Roots the gate put in the namespace (set once, after the first install). */
 void gc_mutator_set_roots(const char *const *roots, int n);

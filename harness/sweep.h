@@ -62,7 +62,8 @@ int gc_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st);
  * classes' non-empty __subclasses__() lists, the exceptions calls raised.  Returns how many were added. */
 int gc_sweep_frontier(gc_strlist *chains, int max);
 
-/* The escapes of the last sweep, as the release gate's report takes them (malloc'd). */
+/* The escapes of the last sweep (malloc'd), as the release gate's report and the hybrid campaign
+ * (gc_campaign_opts.presweep) take them. */
 int gc_sweep_findings(gc_finding **out);
 
 #endif

@@ -2,7 +2,8 @@
 # The hybrid's first phase (issue 16): `gatecrash fuzz` sweeps first (depth 3), reports the
 # sweep's escapes before the engine runs any input, counts them in the table, and seeds the
 # engine with chains to the sweep's frontier (OUT/seeds/sweep-*, read by libFuzzer as seed
-# corpus); with --no-sweep-seed the engine runs alone from the repository's corpus.
+# corpus); with --no-sweep-seed the engine runs alone from the repository's corpus.  `gate`'s
+# fuzzing half does the same.
 source "$(dirname "$0")/lib.sh" "$@"
 T=$SRC/targets/station-1.5.0
 "$GC" fuzz "$T" --runs 200 --seed 1 --out "$WORK/on" >"$WORK/on.txt" 2>"$WORK/on.err"
@@ -38,4 +39,20 @@ seeded=$(sed -n 's/^INFO: seed corpus: files: \([0-9]*\).*/\1/p' "$WORK/off/fuzz
 [[ $seeded -eq $(ls "$SRC/corpus" | wc -l) ]] && ok || fail "--no-sweep-seed: $seeded seed files, want corpus/ alone"
 "$GC" fuzz "$T" --runs 1 --out "$WORK/zero" --seed-sweep-depth 0 >/dev/null 2>"$WORK/out"
 expect_no_grep '^\[sweep\]' "--seed-sweep-depth 0: no sweep"
+# OUT/finds.tsv: each row of the table when first seen, the sweep's first
+head -1 "$WORK/on/finds.tsv" >"$WORK/out"
+expect_grep $'^[0-9]+\\.[0-9]{3}\tsweep\t' "finds.tsv: the sweep's escape first"
+# the release gate's fuzzing half starts with the hybrid too: the sweep's escapes reported
+# and counted as found by its campaign
+mkdir -p "$WORK/no-cases"
+"$GC" gate "$T" --escapes "$WORK/no-cases" --time 30 --runs 100 --seed 1 --report "$WORK/gate-report" \
+  --out "$WORK/gate" >"$WORK/gate.txt" 2>"$WORK/gate.err"
+[[ $? -eq 1 ]] && ok || fail "gate: exit 1 (escapes found)"
+cp "$WORK/gate.err" "$WORK/out"
+expect_grep '^\[sweep\] escape reach:spawn:[^ ]+ in hole .*\(found by the sweep\)$' "gate: the sweep's escapes reported"
+cp "$WORK/gate.txt" "$WORK/out"
+expect_grep '[1-9][0-9]{2,} escape\(s\) found by fuzzing' "gate: the sweep's escapes counted by its campaign"
+"$GC" gate "$T" --escapes "$WORK/no-cases" --time 30 --runs 100 --seed 1 --report "$WORK/gate-report2" \
+  --out "$WORK/gate2" --no-sweep-seed >"$WORK/out" 2>&1
+expect_no_grep '^\[sweep\]' "gate --no-sweep-seed: no sweep"
 finish

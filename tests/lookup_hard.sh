@@ -2,7 +2,8 @@
 # targets/lookup-hard (issue 16): the sweep to depth 5 finds no escape there, while the two
 # intended escapes exist — a call with the string only the gate's own data names, and a
 # walk through the attribute of the exception a refusal raised (hand-written chains in
-# tests/fixtures/lookup-hard, kept out of corpus/ and dict/ so fuzzing must find them).
+# tests/fixtures/lookup-hard, kept out of corpus/ and dict/ so fuzzing must find them), and a
+# bounded campaign finds the alias.
 source "$(dirname "$0")/lib.sh" "$@"
 T=$SRC/targets/lookup-hard
 expect_exit 0 "sweep --depth 5: nothing found" -- "$GC" sweep "$T" --depth 5
@@ -21,4 +22,10 @@ printf "tool().__class__.__base__\n" >"$WORK/near/e-refusal-class"
 printf "tool('clock')().__traceback__\n" >"$WORK/near/f-proxy-call"
 expect_exit 0 "near misses are blocked" -- "$GC" replay "$T" --expect blocked "$WORK/near"
 expect_grep "replayed 6: 0 escaped, 6 blocked" "all six blocked"
+# the fuzzer finds the alias: a call with a string harvested from the gate module's own data
+# (harvest.c), proposed where the probe says tool takes one argument
+expect_exit 1 "a bounded campaign escapes" -- "$GC" fuzz "$T" --runs 200000 --seed 1 --out "$WORK/fz"
+expect_fgrep "_Tool tool ()<module>" "the alias found by the fuzzer"
+"$GC" fuzz "$T" --runs 200000 --seed 1 --out "$WORK/fz-off" --no-harvest >"$WORK/out" 2>&1
+expect_no_grep "_Tool tool \(\)<module>" "--no-harvest: the same campaign without harvested arguments does not"
 finish

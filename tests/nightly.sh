@@ -14,6 +14,8 @@ nightly() { # nightly REPORT CORPUS
 }
 expect_exit 1 "first night, clean escapes folder: new escapes" -- nightly report1 corpus1
 expect_grep "NEW escape signature" "first night says what is new"
+expect_grep '^\[sweep\] [1-9][0-9]* escape\(s\) found by the sweep' "first night: the campaign starts with the sweep"
+grep -q ' crash-sweep-[0-9]*: reach:' "$WORK/report1/triage.log" && ok || fail "first night: the sweep's escapes not triaged"
 for f in report.md report.json report.sarif report.html campaign.png triage.log new-escapes.txt; do
   [[ -s $WORK/report1/$f ]] && ok || fail "first night did not write $f"
 done

@@ -132,19 +132,112 @@ static gc_value_kind exception_probe(const struct gc_chain_s *c, int stmt)
  * has: each of __traceback__, __context__, args, obj and name, and exploration (.#K). */
 static void exception_trailers(void)
 {
-    static const char *const want[] = {").__traceback__", ").__context__", ").args", ").obj", ").name", ").#"};
-    int seen[6] = {0};
+    static const char *const want[] = {").__traceback__", ").__context__", ").args", ").obj", ").name", ").#",
+                                       ").__traceback__.tb_frame", ").__traceback__.tb_frame.f_back",
+                                       ").__traceback__.tb_frame.f_globals", ").__traceback__.tb_frame.f_locals"};
+    enum { NWANT = sizeof want / sizeof want[0] };
+    int seen[NWANT] = {0};
     gc_mutator_set_probe(exception_probe);
     for (unsigned seed = 1; seed <= 4000; seed++) {
         uint8_t buf[256];
         memcpy(buf, "handler()\n", 10);
         size_t m = gc_mutate_chain(buf, 10, sizeof buf - 1, seed);
         buf[m] = '\0';
-        for (int k = 0; k < 6; k++)
+        for (int k = 0; k < NWANT; k++)
             seen[k] += strncmp((char *)buf, "handler", 7) == 0 && strstr((char *)buf, want[k]) != NULL;
     }
-    for (int k = 0; k < 6; k++)
+    for (int k = 0; k < NWANT; k++)
         CHECK(seen[k] > 0, "no mutation of handler() appended %s after the exception", want[k]);
+    gc_mutator_set_probe(NULL);
+}
+
+/* The detail probe's answer for the harvested-argument checks below. */
+static gc_probe_detail fake_detail;
+
+static int detail(const struct gc_chain_s *c, int stmt, gc_probe_detail *d)
+{
+    (void)c;
+    (void)stmt;
+    *d = fake_detail;
+    return 0;
+}
+
+static void set_detail(gc_value_kind kind, int callable, int min, int max, const char *n1, const char *n2)
+{
+    memset(&fake_detail, 0, sizeof fake_detail);
+    fake_detail.kind = kind;
+    fake_detail.callable = callable;
+    fake_detail.min_args = min;
+    fake_detail.max_args = max;
+    if (n1)
+        snprintf(fake_detail.names[fake_detail.nnames++], sizeof fake_detail.names[0], "%s", n1);
+    if (n2)
+        snprintf(fake_detail.names[fake_detail.nnames++], sizeof fake_detail.names[0], "%s", n2);
+}
+
+/* How many of 4000 mutations of 'in' contain each of want[0..n) (and none of 'never'). */
+static void count_outputs(const char *in, const char *const *want, int *seen, int n, const char *never, int *bad)
+{
+    for (unsigned seed = 1; seed <= 4000; seed++) {
+        uint8_t buf[512];
+        size_t len = strlen(in);
+        memcpy(buf, in, len);
+        size_t m = gc_mutate_chain(buf, len, sizeof buf - 1, seed);
+        buf[m] = '\0';
+        for (int k = 0; k < n; k++)
+            seen[k] += strstr((char *)buf, want[k]) != NULL;
+        *bad += never && strstr((char *)buf, never) != NULL;
+    }
+}
+
+/* Calls with harvested arguments where the detail probe says the value is callable (as many
+ * as its signature takes), and the names it says the value has: an exception's attribute
+ * hidden from dir(), a mapping's key, a module's forbidden primitive. */
+static void harvested_arguments(void)
+{
+    const char *gate[] = {"ops.compat-v1", "catalog"}, *other[] = {"posixpath", "/scratch/x"};
+    CHECK(gc_mutator_add_words(gate, 2, 1) == 2, "two new gate words");
+    CHECK(gc_mutator_add_words(gate, 2, 1) == 0 && gc_mutator_add_words(other, 2, 0) == 2,
+          "words are de-duplicated");
+    gc_mutator_set_probe(fake_probe);
+    gc_mutator_set_detail_probe(detail);
+    /* tool(name): one argument exactly */
+    set_detail(GC_VK_OTHER, 1, 1, 1, NULL, NULL);
+    const char *one[] = {"tool('ops.compat-v1')", "tool('catalog')", "tool('posixpath')", "tool(-1)", "tool(None)",
+                         "tool(True)"};
+    int seen[6] = {0}, bad = 0;
+    count_outputs("tool\n", one, seen, 6, ", ", &bad);
+    for (int k = 0; k < 6; k++)
+        CHECK(seen[k] > 0, "no mutation of a one-argument callable made %s", one[k]);
+    CHECK(bad == 0, "%d calls of a one-argument callable with more than one argument", bad);
+    /* f(*args): one, two and three arguments */
+    set_detail(GC_VK_FUNCTION, 1, 0, -1, NULL, NULL);
+    int many[2] = {0};
+    bad = 0;
+    count_outputs("f\n", (const char *[]){"f(", ", "}, many, 2, NULL, &bad);
+    CHECK(many[1] > 0, "a callable with *args: no call with two or more arguments in %d calls", many[0]);
+    /* names the value has */
+    struct { gc_value_kind kind; const char *in, *n1, *n2, *want; } names[] = {
+        {GC_VK_EXCEPTION, "tool('x')\n", "catalog", NULL, "tool('x').catalog"},
+        {GC_VK_MAPPING, "f.__globals__\n", "__name__", "_os", "f.__globals__['_os']"},
+        {GC_VK_MODULE, "m\n", "system", "path", "m.system"},
+    };
+    for (int i = 0; i < 3; i++) {
+        set_detail(names[i].kind, 0, 0, 0, names[i].n1, names[i].n2);
+        int got[1] = {0};
+        bad = 0;
+        count_outputs(names[i].in, &names[i].want, got, 1, NULL, &bad);
+        CHECK(got[0] > 0, "the probe's name never used: no %s", names[i].want);
+    }
+    /* without harvest: none of it */
+    gc_mutator_harvest = 0;
+    set_detail(GC_VK_OTHER, 1, 1, 1, "catalog", NULL);
+    int off[2] = {0};
+    bad = 0;
+    count_outputs("tool\n", (const char *[]){"'ops.compat-v1'", ".catalog"}, off, 2, NULL, &bad);
+    CHECK(off[0] == 0 && off[1] == 0, "harvest off: still %d harvested arguments, %d names", off[0], off[1]);
+    gc_mutator_harvest = 1;
+    gc_mutator_set_detail_probe(NULL);
     gc_mutator_set_probe(NULL);
 }
 
@@ -229,6 +322,7 @@ int main(int argc, char **argv)
     gc_mutator_set_targets(targets, 4);
     chain_mutator(2000);
     exception_trailers();
+    harvested_arguments();
     splice(40);
     afl_entry(1000);
     return check_summary();
