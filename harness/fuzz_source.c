@@ -13,15 +13,19 @@
 #include "backstop.h"
 #include "confine.h"
 #include "fuzz_target.h"
+#include "hash.h"
 #include "program.h"
 #include "program_mutator.h"
 #include "session.h"
 #include "source.h"
+#include "source_feedback.h"
 
 static gc_target target;
 static unsigned long inputs, escapes;
 static gc_pm_dict dict;
-static int print_dict; /* --print-dict: the harvested words on stderr at start */
+static int print_dict;               /* --print-dict: the static words on stderr at start */
+static int no_feedback, no_harvest;  /* --no-feedback, --no-harvest: the ablations */
+static int print_programs;           /* --print-programs: each program's source and outcome */
 
 /* v's strings into the dictionary: a str, or (depth > 0) the strs, keys and function or
  * class names a set, tuple, list or dict holds. */
@@ -88,6 +92,21 @@ static void harvest(void)
     }
 }
 
+/* The names the adapter's roots() gives: where programs start. */
+static int add_roots(void)
+{
+    static char names[GC_PM_MAX_ROOTS][65];
+    char err[512];
+    int n = gc_adapter_roots(&target.adapter, target.spec.sandbox, names, GC_PM_MAX_ROOTS, err, sizeof err);
+    if (n < 0) {
+        gc_die_msg("%s", err);
+        return GC_EXIT_TARGET;
+    }
+    for (int i = 0; i < n; i++)
+        gc_pm_dict_add_root(&dict, names[i]);
+    return 0;
+}
+
 int gc_fuzz_initialize(int *argc, char ***argv)
 {
     static gc_session_opts opts;
@@ -100,6 +119,12 @@ int gc_fuzz_initialize(int *argc, char ***argv)
             opts.venv = a + 7;
         else if (strcmp(a, "--print-dict") == 0)
             print_dict = 1;
+        else if (strcmp(a, "--no-feedback") == 0)
+            no_feedback = 1;
+        else if (strcmp(a, "--no-harvest") == 0)
+            no_harvest = 1;
+        else if (strcmp(a, "--print-programs") == 0)
+            print_programs = 1;
     }
     if (rc)
         return rc;
@@ -114,24 +139,62 @@ int gc_fuzz_initialize(int *argc, char ***argv)
         gc_die_msg("%s is no source target (fuzz_gate fuzzes gates)", target.spec.name);
         return GC_EXIT_USAGE;
     }
+    if ((rc = add_roots()))
+        return rc;
     harvest();
-    if (print_dict)
-        for (int i = 0; i < dict.n; i++)
-            fprintf(stderr, "gatecrash: dictionary: %s\n", dict.word[i]);
+    if (print_dict) {
+        for (int i = 0; i < dict.nroots; i++)
+            fprintf(stderr, "gatecrash: root: %s\n", dict.word[dict.root[i]]);
+        for (int i = 0; i < dict.npool; i++)
+            fprintf(stderr, "gatecrash: dictionary: %s\n", dict.word[dict.pool[i]]);
+    }
+    dict.no_underscore = (target.spec.adapter.dialect & GC_DIALECT_NO_UNDERSCORE) != 0;
+    gc_source_feedback_start(target.spec.sandbox, !no_feedback, !no_feedback, no_harvest ? NULL : &dict);
     atexit(gc_fuzz_cleanup);
     return 0;
 }
 
+/* ---- what each input reached: the mutator's focus when it edits that input again ---- */
+
+#define NREACHED 16384
+static struct {
+    uint64_t h;
+    uint8_t n;
+    uint16_t kind[GC_PM_MAX_FOCUS];
+} reached[NREACHED];
+
+static uint64_t input_hash(const uint8_t *d, size_t n)
+{
+    uint64_t h = GC_FNV64_OFFSET;
+    for (size_t i = 0; i < n; i++)
+        h = gc_fnv1a64_step(h, d[i]);
+    return h | 1;
+}
+
+static void remember_kinds(const uint8_t *d, size_t n)
+{
+    uint64_t h = input_hash(d, n);
+    size_t slot = h % NREACHED;
+    reached[slot].h = h;
+    reached[slot].n = (uint8_t)gc_source_feedback_kinds(reached[slot].kind, GC_PM_MAX_FOCUS);
+}
+
 size_t gc_fuzz_mutate(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
 {
+    /* an input not run (the engine's second edit of one): the focus of the last one */
+    uint64_t h = input_hash(data, size);
+    size_t slot = h % NREACHED;
+    if (reached[slot].h == h) {
+        dict.nfocus = reached[slot].n;
+        memcpy(dict.focus, reached[slot].kind, sizeof dict.focus);
+    }
     return gc_program_mutate(data, size, max_size, seed, &dict);
 }
 
 size_t gc_fuzz_crossover(const uint8_t *d1, size_t s1, const uint8_t *d2, size_t s2, uint8_t *out,
                          size_t max_out, unsigned int seed)
 {
-    (void)d1, (void)s1, (void)d2, (void)s2, (void)out, (void)max_out, (void)seed;
-    return 0;
+    return gc_program_crossover(d1, s1, d2, s2, out, max_out, seed, &dict);
 }
 
 /* Confinement, then the seccomp backstop, before the first input (as fuzz_gate does). */
@@ -165,6 +228,9 @@ int gc_fuzz_test_one_input(const uint8_t *data, size_t size)
         exit(rc);
     }
     inputs++;
+    remember_kinds(data, size);
+    if (print_programs)
+        fprintf(stderr, "gatecrash: program (%s):\n%s", note, src.data);
     int verdict = out.timed_out || out.oom ? GC_FUZZ_REJECT : GC_FUZZ_KEEP;
     if (out.escaped) {
         escapes++;
