@@ -231,20 +231,22 @@ int gc_source_feedback_kinds(uint16_t *out, int max)
 
 static void visit(walk_ctx *w, PyObject *o, int depth, uint32_t parent);
 
-/* What o holds: a sequence's and a dict's items, an exception's values. */
-static void visit_items(walk_ctx *w, PyObject *o, int depth, uint32_t h)
+/* What o holds: a sequence's and a dict's items, an exception's values; each visited with
+ * what holds it by category (1 sequence, 2 dict, 3 exception): [generator] is not a
+ * generator, but a value wrapped in each exception class is not new each time. */
+static void visit_items(walk_ctx *w, PyObject *o, int depth)
 {
     if (PyTuple_Check(o) || PyList_Check(o)) {
         Py_ssize_t n = PyTuple_Check(o) ? PyTuple_GET_SIZE(o) : PyList_GET_SIZE(o);
         for (Py_ssize_t i = 0; i < n && i < 16; i++)
-            visit(w, PyTuple_Check(o) ? PyTuple_GET_ITEM(o, i) : PyList_GET_ITEM(o, i), depth + 1, h);
+            visit(w, PyTuple_Check(o) ? PyTuple_GET_ITEM(o, i) : PyList_GET_ITEM(o, i), depth + 1, 1);
     } else if (PyDict_Check(o)) {
         PyObject *k, *v;
         Py_ssize_t pos = 0;
         for (int i = 0; i < 32 && PyDict_Next(o, &pos, &k, &v); i++) {
             harvest_string(k);
             if (i < 16)
-                visit(w, v, depth + 1, h);
+                visit(w, v, depth + 1, 2);
         }
     } else if (PyExceptionInstance_Check(o)) {
         PyBaseExceptionObject *e = (PyBaseExceptionObject *)o;
@@ -260,11 +262,12 @@ static void visit_items(walk_ctx *w, PyObject *o, int depth, uint32_t h)
         PyObject *vals[5] = {e->args, e->cause, e->context, more[0], more[2]};
         for (int i = 0; i < 5; i++)
             if (vals[i])
-                visit(w, vals[i], depth + 1, h);
+                visit(w, vals[i], depth + 1, 3);
     }
 }
 
-/* One value reached: the feature (what holds it, and what it is) and its kind's names. */
+/* One value reached: the feature (what holds it, 0 for the outcome itself, and what it is)
+ * and its kind's names. */
 static void visit(walk_ctx *w, PyObject *o, int depth, uint32_t parent)
 {
     if (depth > GC_SF_DEPTH || --w->nodes < 0)
@@ -280,7 +283,7 @@ static void visit(walk_ctx *w, PyObject *o, int depth, uint32_t parent)
         dup |= last_kinds[i] == k;
     if (k >= 0 && !dup && nlast < GC_PM_MAX_FOCUS && !PyList_Check(o) && !PyTuple_Check(o) && !PyDict_Check(o))
         last_kinds[nlast++] = (uint16_t)k;
-    visit_items(w, o, depth, h);
+    visit_items(w, o, depth);
 }
 
 void gc_source_feedback_outcome(PyObject *value, PyObject *exc, int refused)
@@ -293,6 +296,6 @@ void gc_source_feedback_outcome(PyObject *value, PyObject *exc, int refused)
     walk_ctx w = {GC_SF_NODES};
     nlast = 0;
     if (!refused && (value || exc))
-        visit(&w, value ? value : exc, 0, h);
+        visit(&w, value ? value : exc, 0, 0);
     PyErr_Clear();
 }
