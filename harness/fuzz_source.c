@@ -2,9 +2,15 @@
  * through its adapter's evaluate with programs (program.h).  Each input decodes to a
  * program, printed in the target's dialect and run under the source-mode oracles; an escape
  * is a finding (its line, the program's source and a DEDUP_TOKEN on stderr).  Options:
- * --target=DIR (required), --venv=DIR, --print-dict.  Mutation edits the program (program_mutator.h) with
- * a dictionary harvested at start from the sandbox package's own string constants (its
- * blocklists); no coverage of the sandbox package yet. */
+ * --target=DIR (required), --venv=DIR, --print-dict (the static words and roots at start),
+ * --print-programs (each program and what came back), --print-kinds (the harvested word
+ * lists at exit), --no-feedback, --no-harvest (the
+ * ablations).  Mutation edits the program (program_mutator.h) with a dictionary of the
+ * adapter's roots(), the sandbox package's own string constants (its blocklists) harvested
+ * at start, and the names harvested from what each evaluation returned (source_feedback.h),
+ * whose Python-side features (the sandbox's lines, the kinds of value returned) go to
+ * libFuzzer's extra counters.  The kinds each input reached are remembered by its bytes:
+ * when the engine edits that input again they are the mutator's focus. */
 #include <Python.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +32,7 @@ static gc_pm_dict dict;
 static int print_dict;               /* --print-dict: the static words on stderr at start */
 static int no_feedback, no_harvest;  /* --no-feedback, --no-harvest: the ablations */
 static int print_programs;           /* --print-programs: each program's source and outcome */
+static int print_kinds;              /* --print-kinds: the harvested word lists at exit */
 
 /* v's strings into the dictionary: a str, or (depth > 0) the strs, keys and function or
  * class names a set, tuple, list or dict holds. */
@@ -125,6 +132,8 @@ int gc_fuzz_initialize(int *argc, char ***argv)
             no_harvest = 1;
         else if (strcmp(a, "--print-programs") == 0)
             print_programs = 1;
+        else if (strcmp(a, "--print-kinds") == 0)
+            print_kinds = 1;
     }
     if (rc)
         return rc;
@@ -250,4 +259,10 @@ void gc_fuzz_cleanup(void)
         return;
     fprintf(stderr, "gatecrash: fuzz_source on %s: %lu programs, %lu escapes\n", target.spec.name, inputs,
             escapes);
+    for (int k = 0; print_kinds && k < dict.nkinds; k++) {
+        fprintf(stderr, "gatecrash: kind %s:", dict.kind[k].name);
+        for (int i = 0; i < dict.kind[k].n; i++)
+            fprintf(stderr, " %s", dict.word[dict.kind[k].w[i]]);
+        fputc('\n', stderr);
+    }
 }

@@ -79,6 +79,30 @@ int gc_pm_dict_kind(gc_pm_dict *d, const char *kind)
     return k;
 }
 
+void gc_pm_dict_name_kind(gc_pm_dict *d, const char *name, int k)
+{
+    int w = k < 0 ? -1 : intern(d, name);
+    if (w >= 0)
+        d->name_kind[w] = (int16_t)(k + 1);
+}
+
+/* The kind a name was seen holding, or -1. */
+static int kind_of_name(const gc_pm_dict *d, const char *s, size_t len)
+{
+    char cut[64];
+    snprintf(cut, sizeof cut, "%.*s", (int)len, s);
+    uint32_t h = gc_fnv1a32_str(GC_FNV32_OFFSET, cut);
+    size_t nslots = sizeof d->slot / sizeof d->slot[0];
+    for (size_t probe = 0; probe < nslots; probe++) {
+        uint16_t sl = d->slot[(h + probe) % nslots];
+        if (!sl)
+            return -1;
+        if (strcmp(d->word[sl - 1], cut) == 0)
+            return d->name_kind[sl - 1] - 1;
+    }
+    return -1;
+}
+
 int gc_pm_dict_add_kind(gc_pm_dict *d, const char *kind, const char *w)
 {
     int k = gc_pm_dict_kind(d, kind);
@@ -119,15 +143,21 @@ static const char *kind_word(edit *x, int k)
     return NULL;
 }
 
-/* An attribute name: two times in three from the word list of one kind of value (three
- * times in four one the input reached, when known), else any word. */
-static const char *attr_word(edit *x)
+/* An attribute name for node 'on': three times in four from the kind its name was seen
+ * holding (a name node); else two times in three from the word list of one kind of value
+ * (three times in four one the input reached, when known), else any word. */
+static const char *attr_word(edit *x, int on)
 {
+    const gc_p_expr *e = &x->p->e[on];
+    int nk = x->d && e->op == GC_P_NAME ? kind_of_name(x->d, x->p->arena + e->s.off, e->s.len) : -1;
+    const char *w = nk >= 0 && rnd(x, 4) ? kind_word(x, nk) : NULL;
+    if (w)
+        return w;
     if (!x->d || !x->d->nkinds || !rnd(x, 3))
         return word(x);
     int k = x->d->nfocus && rnd(x, 4) ? x->d->focus[rnd(x, (uint32_t)x->d->nfocus)]
                                       : (int)rnd(x, (uint32_t)x->d->nkinds);
-    const char *w = kind_word(x, k);
+    w = kind_word(x, k);
     return w ? w : word(x);
 }
 
@@ -182,7 +212,7 @@ static int trailer(edit *x, int on)
     int kids[2] = {on, -1};
     switch (rnd(x, 4)) {
     case 0: case 1: {
-        const char *w = attr_word(x);
+        const char *w = attr_word(x, on);
         return new_node(x->p, GC_P_ATTR, 1, kids, new_str(x->p, w, strlen(w)));
     }
     case 2: return (kids[1] = leaf(x)) < 0 ? -1 : new_node(x->p, GC_P_ITEM, 2, kids, (gc_p_str){0, 0});

@@ -31,6 +31,8 @@
  *   focus  the kinds the input being edited reached when it ran (its caller sets them
  *          before each edit; containers left out: they are walked into, not on): an
  *          attribute is drawn from them first
+ *   names  the kind of value a name of the program was seen to hold (its caller learns them
+ *          from the program's frames): an attribute on that name is drawn from its kind
  *   no_underscore  the target's dialect refuses '_' attribute names: kinds' words with one
  *          are not drawn (the pool's still are: getattr(e, '_a') is printed for them) */
 typedef struct {
@@ -45,6 +47,7 @@ typedef struct {
     } kind[GC_PM_MAX_KINDS];
     int nfocus, no_underscore;
     uint16_t focus[GC_PM_MAX_FOCUS];
+    int16_t name_kind[GC_PM_MAX_WORDS]; /* by word index: kind index + 1, 0 unknown */
 } gc_pm_dict;
 
 /* Adds w (its first 63 bytes) to the pool unless the dictionary is full or the pool holds
@@ -54,6 +57,8 @@ int gc_pm_dict_add(gc_pm_dict *d, const char *w);
 int gc_pm_dict_add_root(gc_pm_dict *d, const char *w);
 /* The index of the word list of 'kind' (made when new), or -1 when there is no room. */
 int gc_pm_dict_kind(gc_pm_dict *d, const char *kind);
+/* The name 'name' was seen holding a value of kind k (gc_pm_dict_kind's index). */
+void gc_pm_dict_name_kind(gc_pm_dict *d, const char *name, int k);
 /* w into the word list of 'kind' (made when new and there is room): 1 if added. */
 int gc_pm_dict_add_kind(gc_pm_dict *d, const char *kind, const char *w);
 

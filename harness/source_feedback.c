@@ -65,6 +65,8 @@ static int code_info(PyCodeObject *co, uint32_t *key)
     return own;
 }
 
+static void learn_locals(PyFrameObject *fr);
+
 /* ---- the sandbox's lines ---- */
 
 /* Lines of the sandbox's and the adapter's code; any other frame is told at its start to
@@ -73,12 +75,17 @@ static int code_info(PyCodeObject *co, uint32_t *key)
 static int line_trace(PyObject *obj, PyFrameObject *fr, int what, PyObject *arg)
 {
     (void)obj, (void)arg;
-    if (what != PyTrace_LINE && what != PyTrace_CALL)
+    if (what != PyTrace_LINE && what != PyTrace_CALL && what != PyTrace_RETURN)
         return 0;
     PyCodeObject *co = PyFrame_GetCode(fr);
     uint32_t key;
     int own = code_info(co, &key);
     Py_DECREF(co);
+    if (what == PyTrace_RETURN) {
+        if (own == OWN_PROGRAM && dict)
+            learn_locals(fr);
+        return 0;
+    }
     if (own == OWN_SANDBOX || own == OWN_ADAPTER)
         hit(key * 31u + (uint32_t)(what == PyTrace_LINE ? PyFrame_GetLineNumber(fr) : 0));
     else if (what == PyTrace_CALL && PyObject_SetAttrString((PyObject *)fr, "f_trace_lines", Py_False) < 0)
@@ -284,6 +291,42 @@ static void visit(walk_ctx *w, PyObject *o, int depth, uint32_t parent)
     if (k >= 0 && !dup && nlast < GC_PM_MAX_FOCUS && !PyList_Check(o) && !PyTuple_Check(o) && !PyDict_Check(o))
         last_kinds[nlast++] = (uint16_t)k;
     visit_items(w, o, depth);
+}
+
+/* A program frame returning: the kind of value each of its names holds (read from its
+ * locals; the values' kinds harvested as any value reached), for the mutator's walks on
+ * those names. */
+static void learn_locals(PyFrameObject *fr)
+{
+#if PY_VERSION_HEX >= 0x030c0000
+    PyObject *raised = PyErr_GetRaisedException(); /* a frame left by an exception carries one */
+#else
+    PyObject *exc_type, *exc_value, *exc_tb;
+    PyErr_Fetch(&exc_type, &exc_value, &exc_tb);
+#endif
+    PyObject *loc = PyFrame_GetLocals(fr), *items = loc ? PyMapping_Items(loc) : NULL;
+    for (Py_ssize_t i = 0; items && PyList_Check(items) && i < PyList_GET_SIZE(items) && i < 32; i++) {
+        PyObject *kv = PyList_GET_ITEM(items, i);
+        const char *name = PyTuple_Check(kv) && PyTuple_GET_SIZE(kv) == 2 && PyUnicode_Check(PyTuple_GET_ITEM(kv, 0))
+                               ? PyUnicode_AsUTF8(PyTuple_GET_ITEM(kv, 0))
+                               : NULL;
+        if (!name)
+            continue;
+        char kind[96];
+        PyObject *v = PyTuple_GET_ITEM(kv, 1);
+        value_feature(v, kind, sizeof kind);
+        if (!seen_kind(kind))
+            harvest_names(v, kind);
+        gc_pm_dict_name_kind(dict, name, gc_pm_dict_kind(dict, kind));
+    }
+    Py_XDECREF(items);
+    Py_XDECREF(loc);
+    PyErr_Clear();
+#if PY_VERSION_HEX >= 0x030c0000
+    PyErr_SetRaisedException(raised);
+#else
+    PyErr_Restore(exc_type, exc_value, exc_tb);
+#endif
 }
 
 void gc_source_feedback_outcome(PyObject *value, PyObject *exc, int refused)
