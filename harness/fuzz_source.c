@@ -10,7 +10,9 @@
  * at start, and the names harvested from what each evaluation returned (source_feedback.h),
  * whose Python-side features (the sandbox's lines, the kinds of value returned) go to
  * libFuzzer's extra counters.  The kinds each input reached are remembered by its bytes:
- * when the engine edits that input again they are the mutator's focus. */
+ * when the engine edits that input again they are the mutator's focus; the last inputs that
+ * reached a new kind of value are the frontier, edited half the time instead of the
+ * engine's pick. */
 #include <Python.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -188,8 +190,44 @@ static void remember_kinds(const uint8_t *d, size_t n)
     reached[slot].n = (uint8_t)gc_source_feedback_kinds(reached[slot].kind, GC_PM_MAX_FOCUS);
 }
 
+/* ---- the frontier: the last inputs that reached a new kind of value ---- */
+
+#define NFRONTIER 16
+static struct {
+    size_t n;
+    uint8_t d[GC_PM_MAX_OUTPUT];
+} frontier[NFRONTIER];
+static unsigned nfrontier; /* inputs ever added; the newest is at (nfrontier - 1) % NFRONTIER */
+
+static void remember_frontier(const uint8_t *d, size_t n)
+{
+    if (!gc_source_feedback_new_value() || n > GC_PM_MAX_OUTPUT)
+        return;
+    unsigned k = nfrontier++ % NFRONTIER;
+    memcpy(frontier[k].d, d, n);
+    frontier[k].n = n;
+}
+
+/* Half the time the input edited is one of the frontier's instead of the engine's pick (the
+ * newest most often: the i-th newest with weight 1/(i+1)), so that a walk one step further
+ * is tried from where the last step got, not from a corpus of hundreds of older inputs. */
+static size_t from_frontier(uint8_t *data, size_t size, size_t max_size, uint32_t seed)
+{
+    unsigned have = nfrontier < NFRONTIER ? nfrontier : NFRONTIER;
+    if (!have || seed % 2)
+        return size;
+    unsigned back = (seed >> 1) % have;
+    back = back ? (seed >> 8) % back : 0; /* smaller offsets more likely */
+    unsigned k = (nfrontier - 1 - back) % NFRONTIER;
+    if (frontier[k].n > max_size)
+        return size;
+    memcpy(data, frontier[k].d, frontier[k].n);
+    return frontier[k].n;
+}
+
 size_t gc_fuzz_mutate(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
 {
+    size = from_frontier(data, size, max_size, seed);
     /* an input not run (the engine's second edit of one): the focus of the last one */
     uint64_t h = input_hash(data, size);
     size_t slot = h % NREACHED;
@@ -238,6 +276,7 @@ int gc_fuzz_test_one_input(const uint8_t *data, size_t size)
     }
     inputs++;
     remember_kinds(data, size);
+    remember_frontier(data, size);
     if (print_programs)
         fprintf(stderr, "gatecrash: program (%s):\n%s", note, src.data);
     int verdict = out.timed_out || out.oom ? GC_FUZZ_REJECT : GC_FUZZ_KEEP;

@@ -23,6 +23,23 @@ static void hit(uint32_t h)
     counters[h % GC_SF_COUNTERS] = 1;
 }
 
+/* Value features ever hit in this process, and whether the last outcome hit a new one. */
+static uint8_t ever[GC_SF_COUNTERS / 8];
+static int new_value;
+
+static void hit_value(uint32_t h)
+{
+    uint32_t c = h % GC_SF_COUNTERS;
+    new_value |= !(ever[c / 8] & (1u << (c % 8)));
+    ever[c / 8] |= (uint8_t)(1u << (c % 8));
+    counters[c] = 1;
+}
+
+int gc_source_feedback_new_value(void)
+{
+    return new_value;
+}
+
 void gc_source_feedback_start(const char *adapter, int trace, int values, gc_pm_dict *d)
 {
     snprintf(adapter_path, sizeof adapter_path, "%s", adapter ? adapter : "");
@@ -282,7 +299,7 @@ static void visit(walk_ctx *w, PyObject *o, int depth, uint32_t parent)
     char kind[96];
     uint32_t h = value_feature(o, kind, sizeof kind);
     if (values_on)
-        hit(parent * 31u + h);
+        hit_value(parent * 31u + h);
     if (dict && !seen_kind(kind))
         harvest_names(o, kind);
     int k = dict ? gc_pm_dict_kind(dict, kind) : -1, dup = 0;
@@ -338,6 +355,7 @@ void gc_source_feedback_outcome(PyObject *value, PyObject *exc, int refused)
         hit(h);
     walk_ctx w = {GC_SF_NODES};
     nlast = 0;
+    new_value = 0;
     if (!refused && (value || exc))
         visit(&w, value ? value : exc, 0, 0);
     PyErr_Clear();

@@ -35,6 +35,8 @@ void gc_source_feedback_end(void);
 /* What evaluate gave back: its value, or the exception it raised ('refused': the sandbox's
  * own refusal).  Called with no exception set; leaves none. */
 void gc_source_feedback_outcome(PyObject *value, PyObject *exc, int refused);
+/* Did the last outcome reach a kind of value (a feature of it) no earlier one had? */
+int gc_source_feedback_new_value(void);
 /* The dictionary's kinds (indices) the last outcome reached, at most 'max': how many. */
 int gc_source_feedback_kinds(uint16_t *out, int max);
 
