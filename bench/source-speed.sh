@@ -8,6 +8,7 @@
 #                 less the engine); its start-up taken off (a run over one copy)
 #   naive:        bench/source_naive.py in the venv's python: the adapter's entry called on
 #                 each program (a fresh sandbox object per call, as the adapter makes it)
+# FUZZ_OPTS="--no-feedback" (or --no-harvest) measures fuzz_source without them.
 # Usage: bench/source-speed.sh [REPS=100] [BUILD_DIR=build] [TARGET...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,6 +17,7 @@ shift $(($# < 2 ? $# : 2))
 targets=("$@")
 ((${#targets[@]})) || targets=(targets/simpleeval targets/simpleeval-module targets/simpleeval-1.0.4
                                 targets/restrictedpython targets/restrictedpython-utility targets/restrictedpython-6.0)
+read -r -a opts <<<"${FUZZ_OPTS:-}"
 work=$(mktemp -d) && trap 'rm -rf "$work"' EXIT
 printf '| target | programs | fuzz_source evals/s | naive evals/s | ratio |\n|---|---|---|---|---|\n'
 for t in "${targets[@]}"; do
@@ -32,8 +34,8 @@ for t in "${targets[@]}"; do
     awk -v d="$progs" '/^gatecrash: program /{n++; f=sprintf("%s/%02d.py", d, n); printf "" > f; next}
                        /^gatecrash: /{f=""; next} f{print >> f}'
   nprog=$(ls "$progs" | wc -l)
-  t0=$(date +%s.%N); "$build/fuzz_source-test" --target="$t" --venv="$venv" "$one" >/dev/null 2>&1
-  t1=$(date +%s.%N); "$build/fuzz_source-test" --target="$t" --venv="$venv" "$many" >/dev/null 2>&1
+  t0=$(date +%s.%N); "$build/fuzz_source-test" --target="$t" --venv="$venv" "${opts[@]}" "$one" >/dev/null 2>&1
+  t1=$(date +%s.%N); "$build/fuzz_source-test" --target="$t" --venv="$venv" "${opts[@]}" "$many" >/dev/null 2>&1
   t2=$(date +%s.%N)
   gc=$(echo "($reps - 1) * $nprog / (($t2 - $t1) - ($t1 - $t0))" | bc -l)
   read -r n secs < <("$venv/bin/python" bench/source_naive.py "$adapter" "$entry" "$reps" "$progs"/*.py)
