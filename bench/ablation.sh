@@ -24,7 +24,7 @@ name=${NAME:-ablation}
 out=bench/results/$name-runs
 [[ -n ${REPORT_ONLY:-} ]] || { rm -rf "$out" && mkdir -p "$out"; }
 variants=${VARIANTS:-"default full none -classes -prims +transitions +names +modules +gate +counts"}
-seed_inputs=$(ls "$root"/corpus/* | paste -sd,)
+seed_inputs=$(find "$root/corpus" -maxdepth 1 -type f | sort | paste -sd,)
 run() { # target variant seed
   local t=$1 v=$2 s=$3 fb
   case $v in default|full|none) fb=$v ;; *) fb="default,$v" ;; esac

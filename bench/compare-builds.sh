@@ -16,7 +16,7 @@ for d in "$a" "$b"; do [[ -x $d/fuzz_gate ]] || { echo "compare-builds: no $d/fu
 work=$(mktemp -d) && trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/in"
 # the input set: one file per chain, the seed chains' lines joined with newlines
-cat corpus/* | awk -v n="$n" -v dir="$work/in" '
+find corpus -maxdepth 1 -type f | sort | xargs cat | awk -v n="$n" -v dir="$work/in" '
   NF { c[m++] = $0 }
   END { srand(7); for (i = 0; i < n; i++) { k = 1 + int(rand() * 3); s = c[int(rand() * m)]
           for (j = 1; j < k; j++) s = s "\n" c[int(rand() * m)]

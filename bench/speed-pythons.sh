@@ -26,7 +26,7 @@ for v in $versions; do
   have+=("$v")
 done
 ((${#have[@]})) || exit 2
-seed_inputs=$(ls "$root"/corpus/* | paste -sd,)
+seed_inputs=$(find "$root/corpus" -maxdepth 1 -type f | sort | paste -sd,)
 common=(--quiet --escapes=continue -timeout=10 -rss_limit_mb=4096 -max_len=512 -dict="$root/dict/gatecrash.dict"
         -seed_inputs="$seed_inputs" -print_final_stats=1)
 bin() { awk -v v="$1" '$1 == v {print $2}' "$out/versions"; }

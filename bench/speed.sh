@@ -24,7 +24,7 @@ out=bench/results/speed-runs
 rm -rf "$out" && mkdir -p "$out"
 /usr/bin/python3 -c 'import matplotlib' 2>/dev/null ||
   DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends python3-matplotlib >/dev/null
-seed_inputs=$(ls "$root"/corpus/* | paste -sd,)
+seed_inputs=$(find "$root/corpus" -maxdepth 1 -type f | sort | paste -sd,)
 common=(--quiet --escapes=continue -timeout=10 -rss_limit_mb=4096 -max_len=512 -dict="$root/dict/gatecrash.dict"
         -seed_inputs="$seed_inputs" -print_final_stats=1)
 run() { # dir target seconds seed flags...

@@ -12,7 +12,7 @@ typedef struct {
     uint16_t stack[GC_P_MAX_STACK];
     int sp;
     int depth, nblocks, in_def;
-    uint8_t block[GC_P_MAX_BLOCKS]; /* GC_P_TRY, GC_P_EXCEPT (a try past its except), GC_P_DEF */
+    uint8_t block[GC_P_MAX_BLOCKS]; /* GC_P_TRY, GC_P_EXCEPT (a try past its except), GC_P_DEF, GC_P_FOR */
 } decoder;
 
 static uint8_t rd(decoder *x)
@@ -103,7 +103,7 @@ static void add_stmt(decoder *x, uint8_t op, int pop, gc_p_str s)
     st->s = s;
 }
 
-/* TRY, EXCEPT, DEF, END: the block structure. */
+/* TRY, EXCEPT, DEF, FOR, END: the block structure. */
 static void block_op(decoder *x, uint8_t op, gc_p_str s)
 {
     gc_program *p = x->p;
@@ -125,9 +125,9 @@ static void block_op(decoder *x, uint8_t op, gc_p_str s)
         x->block[x->nblocks - 1] = GC_P_EXCEPT;
         return;
     }
-    if (x->nblocks >= GC_P_MAX_BLOCKS || p->nstmts >= GC_P_MAX_STMTS)
+    if (x->nblocks >= GC_P_MAX_BLOCKS || p->nstmts >= GC_P_MAX_STMTS || (op == GC_P_FOR && x->sp < 1))
         return;
-    add_stmt(x, op, 0, s);
+    add_stmt(x, op, op == GC_P_FOR, s);
     x->block[x->nblocks++] = op;
     x->depth++;
     x->in_def += op == GC_P_DEF;
@@ -154,16 +154,16 @@ static void step(decoder *x, uint8_t op)
     case GC_P_LIST: case GC_P_TUPLE: push_node(x, op, rd(x) % (GC_P_MAX_ARGS + 1)); break;
     case GC_P_CALL: push_node(x, op, 1 + rd(x) % (GC_P_MAX_ARGS + 1)); break;
     case GC_P_ITEM: push_node(x, op, 2); break;
-    case GC_P_ATTR: case GC_P_FMT: case GC_P_COMP: {
+    case GC_P_ATTR: case GC_P_FMT: case GC_P_COMP: case GC_P_GEN: {
         gc_p_str s = rd_str(x, op == GC_P_FMT ? S_FIELD : S_NAME);
-        if ((k = push_node(x, op, op == GC_P_COMP ? 2 : 1)) >= 0)
+        if ((k = push_node(x, op, op == GC_P_COMP || op == GC_P_GEN ? 2 : 1)) >= 0)
             x->p->e[k].s = s;
         break;
     }
     case GC_P_EXPR: add_stmt(x, op, 1, none); break;
     case GC_P_ASSIGN: add_stmt(x, op, 1, rd_str(x, S_NAME)); break;
     case GC_P_RETURN: add_stmt(x, x->in_def ? GC_P_RETURN : GC_P_EXPR, 1, none); break;
-    case GC_P_EXCEPT: case GC_P_DEF: block_op(x, op, rd_str(x, S_NAME)); break;
+    case GC_P_EXCEPT: case GC_P_DEF: case GC_P_FOR: block_op(x, op, rd_str(x, S_NAME)); break;
     default: block_op(x, op, none); break;
     }
 }
@@ -211,7 +211,8 @@ static void put_expr(encoder *w, const gc_program *p, int i)
     for (int k = 0; k < e->n; k++)
         put_expr(w, p, e->a[k]);
     put(w, e->op);
-    if (e->op == GC_P_NAME || e->op == GC_P_STR || e->op == GC_P_ATTR || e->op == GC_P_FMT || e->op == GC_P_COMP)
+    if (e->op == GC_P_NAME || e->op == GC_P_STR || e->op == GC_P_ATTR || e->op == GC_P_FMT || e->op == GC_P_COMP ||
+        e->op == GC_P_GEN)
         put_str(w, p, e->s);
     else if (e->op == GC_P_INT)
         put(w, (uint8_t)e->ival);
@@ -230,12 +231,12 @@ size_t gc_program_encode(const gc_program *p, uint8_t *out, size_t cap)
         int want = st->op == GC_P_EXCEPT ? st->depth + 1 : st->depth;
         for (; depth > want; depth--)
             put(&w, GC_P_END);
-        if (st->op == GC_P_EXPR || st->op == GC_P_ASSIGN || st->op == GC_P_RETURN)
+        if (st->op == GC_P_EXPR || st->op == GC_P_ASSIGN || st->op == GC_P_RETURN || st->op == GC_P_FOR)
             put_expr(&w, p, st->expr);
         put(&w, st->op);
-        if (st->op == GC_P_ASSIGN || st->op == GC_P_EXCEPT || st->op == GC_P_DEF)
+        if (st->op == GC_P_ASSIGN || st->op == GC_P_EXCEPT || st->op == GC_P_DEF || st->op == GC_P_FOR)
             put_str(&w, p, st->s);
-        depth += st->op == GC_P_TRY || st->op == GC_P_DEF;
+        depth += st->op == GC_P_TRY || st->op == GC_P_DEF || st->op == GC_P_FOR;
     }
     return w.over ? 0 : w.n;
 }
@@ -323,12 +324,12 @@ static void print_expr(const gc_program *p, int i, unsigned dialect, gc_strbuf *
         print_expr(p, e->a[0], dialect, out);
         gc_sb_putc(out, ')');
         break;
-    default: /* GC_P_COMP */
-        gc_sb_putc(out, '[');
+    default: /* GC_P_COMP, GC_P_GEN */
+        gc_sb_putc(out, e->op == GC_P_GEN ? '(' : '[');
         print_expr(p, e->a[0], dialect, out);
         gc_sb_printf(out, " for %.*s in ", e->s.len, s);
         print_expr(p, e->a[1], dialect, out);
-        gc_sb_putc(out, ']');
+        gc_sb_putc(out, e->op == GC_P_GEN ? ')' : ']');
         break;
     }
 }
@@ -354,7 +355,8 @@ static void close_blocks(const gc_program *p, int i, gc_strbuf *out)
 {
     const gc_p_stmt *st = &p->s[i];
     int next = i + 1 < p->nstmts ? p->s[i + 1].depth : 0;
-    if ((st->op == GC_P_TRY || st->op == GC_P_EXCEPT || st->op == GC_P_DEF) && next <= st->depth) {
+    if ((st->op == GC_P_TRY || st->op == GC_P_EXCEPT || st->op == GC_P_DEF || st->op == GC_P_FOR) &&
+        next <= st->depth) {
         indent(out, st->depth + 1);
         gc_sb_puts(out, "pass\n");
     }
@@ -385,6 +387,11 @@ static void print_stmt(const gc_program *p, const gc_p_stmt *st, unsigned dialec
     case GC_P_TRY: gc_sb_puts(out, "try:\n"); return;
     case GC_P_EXCEPT: gc_sb_printf(out, "except Exception as %.*s:\n", st->s.len, s); return;
     case GC_P_DEF: gc_sb_printf(out, "def %.*s():\n", st->s.len, s); return;
+    case GC_P_FOR:
+        gc_sb_printf(out, "for %.*s in ", st->s.len, s);
+        print_expr(p, st->expr, dialect, out);
+        gc_sb_puts(out, ":\n");
+        return;
     default: break;
     }
     print_expr(p, st->expr, dialect, out);

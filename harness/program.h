@@ -16,10 +16,12 @@
  *     LIST n | TUPLE n                                      pop n, push [..] / (..)
  *     ATTR s | ITEM | CALL n                                trailers: e.s, e[i], f(a..)
  *     FMT s                                                 pop e, push '{0.s}'.format(e)
- *     COMP s                                                pop it, elt: [elt for s in it]
+ *     COMP s | GEN s                                        pop it, elt: [elt for s in it],
+ *                                                           (elt for s in it)
  *     EXPR | ASSIGN s | RETURN                              statements: e, s = e, return e
  *     TRY | EXCEPT s | DEF s | END                          blocks: try/except Exception as
  *                                                           s, def s():, end of the block
+ *     FOR s                                                 block: pop e, for s in e:
  *
  * Names are made identifiers (other bytes map onto letters); a format field keeps only
  * identifier characters and dots.  Round trip: decode(encode(p)) prints as p does. */
@@ -45,6 +47,7 @@ typedef enum {
     GC_P_NAME, GC_P_STR, GC_P_INT, GC_P_NONE, GC_P_TRUE, GC_P_FALSE, GC_P_LIST, GC_P_TUPLE,
     GC_P_ATTR, GC_P_ITEM, GC_P_CALL, GC_P_FMT, GC_P_COMP,
     GC_P_EXPR, GC_P_ASSIGN, GC_P_RETURN, GC_P_TRY, GC_P_EXCEPT, GC_P_DEF, GC_P_END,
+    GC_P_GEN, GC_P_FOR, /* after END: the earlier opcodes keep their bytes */
     GC_P_NOPS
 } gc_p_op;
 
@@ -55,15 +58,15 @@ typedef struct {
 /* An expression node.  Children are earlier nodes (a[i] < this node's index): a program is
  * acyclic by construction, and its nesting is bounded by 'depth'. */
 typedef struct {
-    uint8_t op;    /* GC_P_NAME .. GC_P_COMP */
+    uint8_t op;    /* GC_P_NAME .. GC_P_COMP, GC_P_GEN */
     uint8_t n;     /* children in a[] */
     uint8_t depth; /* 1 + the deepest child's */
     int8_t ival;   /* GC_P_INT */
     uint16_t a[GC_P_MAX_ARGS + 1];
-    gc_p_str s;    /* name, string, attribute, format field, comprehension variable */
+    gc_p_str s;    /* name, string, attribute, format field, comprehension/generator variable */
 } gc_p_expr;
 
-/* A statement: EXPR/ASSIGN/RETURN (expr set), or a block line TRY/EXCEPT/DEF, all at
+/* A statement: EXPR/ASSIGN/RETURN/FOR (expr set), or a block line TRY/EXCEPT/DEF, all at
  * 'depth' (indentation).  END is not stored: a block ends where depth drops. */
 typedef struct {
     uint8_t op;

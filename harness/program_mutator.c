@@ -1,8 +1,10 @@
 /* program_mutator.c — edits on the program IR (program_mutator.h). */
 #include "program_mutator.h"
 
+#include <stdio.h>
 #include <string.h>
 
+#include "hash.h"
 #include "program.h"
 #include "rng.h"
 
@@ -17,17 +19,94 @@ typedef struct {
     const gc_pm_dict *d;
 } edit;
 
+/* The index of w in d->word (added when new and there is room), or -1. */
+static int intern(gc_pm_dict *d, const char *w)
+{
+    char cut[64];
+    snprintf(cut, sizeof cut, "%s", w);
+    uint32_t h = gc_fnv1a32_str(GC_FNV32_OFFSET, cut);
+    size_t nslots = sizeof d->slot / sizeof d->slot[0];
+    for (size_t probe = 0; probe < nslots; probe++) {
+        uint16_t *sl = &d->slot[(h + probe) % nslots];
+        if (*sl && strcmp(d->word[*sl - 1], cut) == 0)
+            return *sl - 1;
+        if (!*sl) {
+            if (d->n >= GC_PM_MAX_WORDS || !*cut)
+                return -1;
+            memcpy(d->word[d->n], cut, sizeof cut);
+            *sl = (uint16_t)(++d->n);
+            return d->n - 1;
+        }
+    }
+    return -1;
+}
+
+/* Word k into list[*n] (room for max) unless it holds it: 1 if added. */
+static int add_to(uint16_t *list, int *n, int max, int k)
+{
+    if (k < 0 || *n >= max)
+        return 0;
+    for (int i = 0; i < *n; i++)
+        if (list[i] == k)
+            return 0;
+    list[(*n)++] = (uint16_t)k;
+    return 1;
+}
+
 int gc_pm_dict_add(gc_pm_dict *d, const char *w)
 {
-    if (d->n >= GC_PM_MAX_WORDS || !*w)
-        return 0;
-    for (int i = 0; i < d->n; i++)
-        if (strncmp(d->word[i], w, sizeof d->word[i] - 1) == 0)
-            return 0;
-    strncpy(d->word[d->n], w, sizeof d->word[0] - 1);
-    d->word[d->n][sizeof d->word[0] - 1] = 0;
-    d->n++;
-    return 1;
+    return add_to(d->pool, &d->npool, GC_PM_MAX_WORDS, intern(d, w));
+}
+
+int gc_pm_dict_add_root(gc_pm_dict *d, const char *w)
+{
+    gc_pm_dict_add(d, w);
+    return add_to(d->root, &d->nroots, GC_PM_MAX_ROOTS, intern(d, w));
+}
+
+int gc_pm_dict_kind(gc_pm_dict *d, const char *kind)
+{
+    int k = 0;
+    while (k < d->nkinds && strncmp(d->kind[k].name, kind, sizeof d->kind[k].name - 1) != 0)
+        k++;
+    if (k == d->nkinds) {
+        if (k >= GC_PM_MAX_KINDS)
+            return -1;
+        snprintf(d->kind[k].name, sizeof d->kind[k].name, "%s", kind);
+        d->kind[k].n = 0;
+        d->nkinds++;
+    }
+    return k;
+}
+
+void gc_pm_dict_name_kind(gc_pm_dict *d, const char *name, int k)
+{
+    int w = k < 0 ? -1 : intern(d, name);
+    if (w >= 0)
+        d->name_kind[w] = (int16_t)(k + 1);
+}
+
+/* The kind a name was seen holding, or -1. */
+static int kind_of_name(const gc_pm_dict *d, const char *s, size_t len)
+{
+    char cut[64];
+    snprintf(cut, sizeof cut, "%.*s", (int)len, s);
+    uint32_t h = gc_fnv1a32_str(GC_FNV32_OFFSET, cut);
+    size_t nslots = sizeof d->slot / sizeof d->slot[0];
+    for (size_t probe = 0; probe < nslots; probe++) {
+        uint16_t sl = d->slot[(h + probe) % nslots];
+        if (!sl)
+            return -1;
+        if (strcmp(d->word[sl - 1], cut) == 0)
+            return d->name_kind[sl - 1] - 1;
+    }
+    return -1;
+}
+
+int gc_pm_dict_add_kind(gc_pm_dict *d, const char *kind, const char *w)
+{
+    int k = gc_pm_dict_kind(d, kind);
+    return k < 0 ? 0 : add_to(d->kind[k].w, &d->kind[k].n, GC_PM_KIND_WORDS, intern(d, w));
 }
 
 static uint32_t rnd(edit *x, uint32_t n)
@@ -35,11 +114,51 @@ static uint32_t rnd(edit *x, uint32_t n)
     return n ? gc_xorshift32(&x->rng) % n : 0;
 }
 
+/* A word of the pool or a built-in one. */
 static const char *word(edit *x)
 {
-    int nd = x->d ? x->d->n : 0;
+    int nd = x->d ? x->d->npool : 0;
     int k = (int)rnd(x, (uint32_t)(nd + NBUILTIN));
-    return k < nd ? x->d->word[k] : builtin_words[k - nd];
+    return k < nd ? x->d->word[x->d->pool[k]] : builtin_words[k - nd];
+}
+
+/* A name to start from: a root (half the time, when there are roots), else any word. */
+static const char *root_word(edit *x)
+{
+    if (x->d && x->d->nroots && rnd(x, 2))
+        return x->d->word[x->d->root[rnd(x, (uint32_t)x->d->nroots)]];
+    return word(x);
+}
+
+/* A word of kind k with no leading '_' when the dialect refuses those (a few draws), else
+ * any of its words; NULL when there is none. */
+static const char *kind_word(edit *x, int k)
+{
+    int n = k < x->d->nkinds ? x->d->kind[k].n : 0;
+    for (int tries = 0; n && tries < 8; tries++) {
+        const char *w = x->d->word[x->d->kind[k].w[rnd(x, (uint32_t)n)]];
+        if (w[0] != '_' || (!x->d->no_underscore && tries > 0))
+            return w;
+    }
+    return NULL;
+}
+
+/* An attribute name for node 'on': three times in four from the kind its name was seen
+ * holding (a name node); else two times in three from the word list of one kind of value
+ * (three times in four one the input reached, when known), else any word. */
+static const char *attr_word(edit *x, int on)
+{
+    const gc_p_expr *e = &x->p->e[on];
+    int nk = x->d && e->op == GC_P_NAME ? kind_of_name(x->d, x->p->arena + e->s.off, e->s.len) : -1;
+    const char *w = nk >= 0 && rnd(x, 4) ? kind_word(x, nk) : NULL;
+    if (w)
+        return w;
+    if (!x->d || !x->d->nkinds || !rnd(x, 3))
+        return word(x);
+    int k = x->d->nfocus && rnd(x, 4) ? x->d->focus[rnd(x, (uint32_t)x->d->nfocus)]
+                                      : (int)rnd(x, (uint32_t)x->d->nkinds);
+    w = kind_word(x, k);
+    return w ? w : word(x);
 }
 
 /* s (len bytes) into the arena; a zero-length string when there is no room. */
@@ -77,8 +196,8 @@ static int new_node(gc_program *p, uint8_t op, int n, const int *kids, gc_p_str 
 /* A name, a string or an int literal. */
 static int leaf(edit *x)
 {
-    const char *w = word(x);
     uint32_t kind = rnd(x, 3);
+    const char *w = kind == 0 ? root_word(x) : word(x);
     int k = new_node(x->p, kind == 2 ? GC_P_INT : kind ? GC_P_STR : GC_P_NAME, 0, NULL,
                      kind == 2 ? (gc_p_str){0, 0} : new_str(x->p, w, strlen(w)));
     if (k >= 0 && kind == 2)
@@ -86,15 +205,23 @@ static int leaf(edit *x)
     return k;
 }
 
-/* An attribute, item or call trailer on node 'on'. */
+/* An attribute (half the time), item or call trailer on node 'on'; a call has no argument
+ * or one leaf. */
 static int trailer(edit *x, int on)
 {
-    const char *w = word(x);
     int kids[2] = {on, -1};
-    switch (rnd(x, 3)) {
-    case 0: return new_node(x->p, GC_P_ATTR, 1, kids, new_str(x->p, w, strlen(w)));
-    case 1: return (kids[1] = leaf(x)) < 0 ? -1 : new_node(x->p, GC_P_ITEM, 2, kids, (gc_p_str){0, 0});
-    default: return new_node(x->p, GC_P_CALL, 1, kids, (gc_p_str){0, 0});
+    switch (rnd(x, 4)) {
+    case 0: case 1: {
+        const char *w = attr_word(x, on);
+        return new_node(x->p, GC_P_ATTR, 1, kids, new_str(x->p, w, strlen(w)));
+    }
+    case 2: return (kids[1] = leaf(x)) < 0 ? -1 : new_node(x->p, GC_P_ITEM, 2, kids, (gc_p_str){0, 0});
+    default: {
+        int args = (int)rnd(x, 2);
+        if (args && (kids[1] = leaf(x)) < 0)
+            return -1;
+        return new_node(x->p, GC_P_CALL, 1 + args, kids, (gc_p_str){0, 0});
+    }
     }
 }
 
@@ -130,7 +257,8 @@ static uint8_t depth_at(const gc_program *p, int i)
     if (i == 0)
         return 0;
     const gc_p_stmt *prev = &p->s[i - 1];
-    return (uint8_t)(prev->depth + (prev->op == GC_P_TRY || prev->op == GC_P_DEF || prev->op == GC_P_EXCEPT));
+    return (uint8_t)(prev->depth + (prev->op == GC_P_TRY || prev->op == GC_P_DEF || prev->op == GC_P_EXCEPT ||
+                                    prev->op == GC_P_FOR));
 }
 
 static int insert_stmt(edit *x)
@@ -255,38 +383,286 @@ static int attr_to_format(edit *x)
     return 1;
 }
 
+/* Every use of node 'from' (in statements and other nodes but 'to') becomes 'to'. */
+static void redirect(gc_program *p, int from, int to)
+{
+    for (int j = 0; j < p->nexprs; j++)
+        for (int c = 0; j != to && c < p->e[j].n; c++)
+            if (p->e[j].a[c] == from)
+                p->e[j].a[c] = (uint16_t)to;
+    for (int i = 0; i < p->nstmts; i++)
+        if (p->s[i].expr == from)
+            p->s[i].expr = (uint16_t)to;
+}
+
+/* Which nodes the statements use (in[k]), and which are the base of a trailer (based[k]).
+ * Children have lower indices than their parents (a freshly decoded program). */
+static void node_uses(const gc_program *p, uint8_t *in, uint8_t *based)
+{
+    memset(in, 0, (size_t)p->nexprs);
+    memset(based, 0, (size_t)p->nexprs);
+    for (int i = 0; i < p->nstmts; i++)
+        if (p->s[i].expr < p->nexprs && (has_expr(&p->s[i]) || p->s[i].op == GC_P_FOR))
+            in[p->s[i].expr] = 1;
+    for (int j = p->nexprs; j-- > 0;) {
+        const gc_p_expr *e = &p->e[j];
+        for (int c = 0; in[j] && c < e->n; c++)
+            in[e->a[c]] = 1;
+        if (e->op == GC_P_ATTR || e->op == GC_P_ITEM || e->op == GC_P_CALL)
+            based[e->a[0]] = 1;
+    }
+}
+
+/* A node the program uses, of the ops in 'ops' (a bit per op; 0: any) and not the base of a
+ * trailer when 'tip': its index, or -1. */
+static int pick_node(edit *x, uint32_t ops, int tip)
+{
+    static uint8_t in[GC_P_MAX_EXPRS], based[GC_P_MAX_EXPRS];
+    gc_program *p = x->p;
+    node_uses(p, in, based);
+    int n = p->nexprs, from = (int)rnd(x, (uint32_t)(n ? n : 1));
+    for (int k = 0; k < n; k++) {
+        int j = (from + k) % n;
+        if (in[j] && (!ops || (ops >> p->e[j].op & 1)) && !(tip && based[j]))
+            return j;
+    }
+    return -1;
+}
+
+/* A trailer on node k (every use of k then uses the trailer). */
+static int trailer_on(edit *x, int k)
+{
+    int n = k < 0 ? -1 : trailer(x, k);
+    if (n < 0)
+        return 0;
+    redirect(x->p, k, n);
+    return 1;
+}
+
+/* A trailer on any expression of the program, not only a statement's own (the walk inside
+ * a generator's element, a call's argument). */
+static int trailer_anywhere(edit *x)
+{
+    return trailer_on(x, pick_node(x, 0, 0));
+}
+
+/* A walk made one step longer: a trailer on the end of one (an attribute, item or call not
+ * itself walked on, half the time; else a name). */
+static int extend_walk(edit *x)
+{
+    uint32_t trailers = 1u << GC_P_ATTR | 1u << GC_P_ITEM | 1u << GC_P_CALL;
+    int k = rnd(x, 2) ? pick_node(x, trailers, 1) : -1;
+    return trailer_on(x, k >= 0 ? k : pick_node(x, 1u << GC_P_NAME, 1));
+}
+
+/* The names the program binds: assignments, except, def and for targets, comprehension and
+ * generator variables.  How many went into names[]. */
+static int bound_names(const gc_program *p, gc_p_str *names, int max)
+{
+    int n = 0;
+    for (int i = 0; i < p->nstmts && n < max; i++)
+        if (p->s[i].op == GC_P_ASSIGN || p->s[i].op == GC_P_EXCEPT || p->s[i].op == GC_P_DEF ||
+            p->s[i].op == GC_P_FOR)
+            names[n++] = p->s[i].s;
+    for (int j = 0; j < p->nexprs && n < max; j++)
+        if (p->e[j].op == GC_P_COMP || p->e[j].op == GC_P_GEN)
+            names[n++] = p->e[j].s;
+    return n;
+}
+
+/* An expression becomes a name the program binds (a generator's element its own variable). */
+static int use_bound_name(edit *x)
+{
+    gc_program *p = x->p;
+    gc_p_str names[GC_P_MAX_STMTS + GC_P_MAX_EXPRS];
+    int n = bound_names(p, names, (int)(sizeof names / sizeof names[0]));
+    if (!n || !p->nexprs)
+        return 0;
+    int k = pick_node(x, 0, 0);
+    if (k < 0)
+        return 0;
+    gc_p_expr *e = &p->e[k];
+    memset(e, 0, sizeof *e);
+    e->op = GC_P_NAME;
+    e->depth = 1;
+    e->s = names[rnd(x, (uint32_t)n)];
+    return 1;
+}
+
+/* The name nodes beneath node i (not i itself) into out[*n] (room for max). */
+static void names_under(const gc_program *p, int i, int *out, int *n, int max)
+{
+    const gc_p_expr *e = &p->e[i];
+    for (int c = 0; c < e->n; c++) {
+        if (p->e[e->a[c]].op == GC_P_NAME && *n < max)
+            out[(*n)++] = e->a[c];
+        names_under(p, e->a[c], out, n, max);
+    }
+}
+
+/* A name inside an assignment's value becomes the name assigned: 'g = (g for x in it)', a
+ * value that refers to itself (a generator reaching its own frame while it runs). */
+static int self_reference(edit *x)
+{
+    gc_program *p = x->p;
+    int i = pick_expr_stmt(x), names[GC_P_MAX_EXPRS], n = 0;
+    if (i < 0 || p->s[i].op != GC_P_ASSIGN)
+        return 0;
+    names_under(p, p->s[i].expr, names, &n, GC_P_MAX_EXPRS);
+    if (!n)
+        return 0;
+    p->e[names[rnd(x, (uint32_t)n)]].s = p->s[i].s;
+    return 1;
+}
+
+/* Statements from a top-level one i to the end move into 'def fK():', the last one
+ * returned; then 'result = fK()'. */
+static int wrap_in_def(edit *x)
+{
+    gc_program *p = x->p;
+    int i = pick_expr_stmt(x);
+    if (i < 0 || p->s[i].depth != 0 || p->nstmts + 3 > GC_P_MAX_STMTS)
+        return 0;
+    char fname[3] = {'f', (char)('0' + rnd(x, 10)), 0};
+    gc_p_str fs = new_str(p, fname, 2), rs = new_str(p, "result", 6);
+    int f = new_node(p, GC_P_NAME, 0, NULL, fs), call = f < 0 ? -1 : new_node(p, GC_P_CALL, 1, &f, (gc_p_str){0, 0});
+    gc_p_stmt *last = &p->s[p->nstmts - 1];
+    int ret = last->op == GC_P_ASSIGN ? new_node(p, GC_P_NAME, 0, NULL, last->s) : -1;
+    if (call < 0 || fs.len == 0 || (last->op == GC_P_ASSIGN && ret < 0))
+        return 0;
+    for (int j = i; j < p->nstmts; j++)
+        p->s[j].depth++;
+    if (last->op == GC_P_EXPR)
+        last->op = GC_P_RETURN;
+    if (ret >= 0)
+        p->s[p->nstmts++] = (gc_p_stmt){.op = GC_P_RETURN, .depth = 1, .expr = (uint16_t)ret};
+    open_stmt(p, i);
+    p->s[i] = (gc_p_stmt){.op = GC_P_DEF, .depth = 0, .s = fs};
+    p->s[p->nstmts++] = (gc_p_stmt){.op = GC_P_ASSIGN, .depth = 0, .expr = (uint16_t)call, .s = rs};
+    return 1;
+}
+
+/* A statement's expression e becomes (v for v in e) or [v for v in e]; or a comprehension
+ * of the program turns into a generator, or back. */
+static int to_generator(edit *x)
+{
+    gc_program *p = x->p;
+    for (int j = 0; j < p->nexprs && rnd(x, 2); j++)
+        if (p->e[j].op == GC_P_COMP || p->e[j].op == GC_P_GEN) {
+            p->e[j].op = p->e[j].op == GC_P_COMP ? GC_P_GEN : GC_P_COMP;
+            return 1;
+        }
+    int i = pick_expr_stmt(x);
+    if (i < 0)
+        return 0;
+    const char *v = rnd(x, 2) ? "x" : "v";
+    gc_p_str vs = new_str(p, v, 1);
+    int kids[2] = {new_node(p, GC_P_NAME, 0, NULL, vs), p->s[i].expr};
+    int g = kids[0] < 0 ? -1 : new_node(p, rnd(x, 2) ? GC_P_GEN : GC_P_COMP, 2, kids, vs);
+    if (g < 0)
+        return 0;
+    p->s[i].expr = (uint16_t)g;
+    return 1;
+}
+
+/* A statement 'e' becomes 'for v in e:' with 'result = v' in its body. */
+static int to_for(edit *x)
+{
+    gc_program *p = x->p;
+    int i = pick_expr_stmt(x);
+    if (i < 0 || p->s[i].depth + 1 >= GC_P_MAX_BLOCKS || p->nstmts + 1 > GC_P_MAX_STMTS)
+        return 0;
+    gc_p_str vs = new_str(p, "v", 1);
+    int name = new_node(p, GC_P_NAME, 0, NULL, vs);
+    if (name < 0)
+        return 0;
+    uint8_t d = p->s[i].depth;
+    p->s[i].op = GC_P_FOR;
+    p->s[i].s = vs;
+    open_stmt(p, i + 1);
+    p->s[i + 1] = (gc_p_stmt){.op = GC_P_ASSIGN, .depth = (uint8_t)(d + 1), .expr = (uint16_t)name,
+                              .s = new_str(p, "result", 6)};
+    return 1;
+}
+
 static int one_edit(edit *x)
 {
-    switch (rnd(x, 8)) {
-    case 0: return insert_stmt(x);
+    switch (rnd(x, 18)) {
+    case 0: return x->p->nstmts > 6 ? drop_stmt(x) : insert_stmt(x);
     case 1: return drop_stmt(x);
     case 2: return change_expr(x, 0);
     case 3: return change_expr(x, 1);
     case 4: return change_expr(x, 2);
     case 5: return wrap_in_try(x);
     case 6: return alias_name(x);
-    default: return attr_to_format(x);
+    case 7: return attr_to_format(x);
+    case 8: case 9: return trailer_anywhere(x);
+    case 10: case 11: case 12: case 16: case 17: return extend_walk(x);
+    case 13: return rnd(x, 2) ? use_bound_name(x) : self_reference(x);
+    case 14: return rnd(x, 2) ? wrap_in_def(x) : to_for(x);
+    default: return to_generator(x);
     }
+}
+
+/* p encoded canonically into out[max]: its length, or 0 when it does not fit (an edit may
+ * leave a line the decoder drops, an except without its try: decode and encode again). */
+static size_t canonical(gc_program *p, uint8_t *out, size_t max)
+{
+    static uint8_t tmp[GC_P_MAX_INPUT * 2];
+    size_t len = gc_program_encode(p, tmp, sizeof tmp);
+    if (len == 0)
+        return 0;
+    gc_program_decode(tmp, len, p);
+    len = gc_program_encode(p, tmp, sizeof tmp);
+    if (len == 0 || len > max || len > GC_PM_MAX_OUTPUT || p->nstmts == 0)
+        return 0;
+    memcpy(out, tmp, len);
+    return len;
 }
 
 size_t gc_program_mutate(uint8_t *data, size_t size, size_t max_size, uint32_t seed, const gc_pm_dict *d)
 {
     static gc_program p;
-    static uint8_t tmp[GC_P_MAX_INPUT * 2];
     edit x = {&p, seed ? seed : 1, d};
     gc_program_decode(data, size, &p);
     int done = 0;
     for (int tries = 0; tries < 16 && !done; tries++)
         done = one_edit(&x) || (p.nstmts == 0 && insert_stmt(&x));
-    size_t len = done ? gc_program_encode(&p, tmp, sizeof tmp) : 0;
-    if (len == 0)
+    return done ? canonical(&p, data, max_size) : 0;
+}
+
+/* Node i of q copied into p (its children first): the copy's index, or -1. */
+static int copy_expr(gc_program *p, const gc_program *q, int i)
+{
+    const gc_p_expr *e = &q->e[i];
+    int kids[GC_P_MAX_ARGS + 1];
+    for (int k = 0; k < e->n; k++)
+        if ((kids[k] = copy_expr(p, q, e->a[k])) < 0)
+            return -1;
+    int c = new_node(p, e->op, e->n, kids, new_str(p, q->arena + e->s.off, e->s.len));
+    if (c >= 0)
+        p->e[c].ival = e->ival;
+    return c;
+}
+
+size_t gc_program_crossover(const uint8_t *d1, size_t s1, const uint8_t *d2, size_t s2, uint8_t *out,
+                            size_t max_out, uint32_t seed, const gc_pm_dict *d)
+{
+    static gc_program p, q;
+    edit x = {&q, seed ? seed : 1, d};
+    gc_program_decode(d2, s2, &q);
+    int j = pick_expr_stmt(&x);
+    x.p = &p;
+    gc_program_decode(d1, s1, &p);
+    if (j < 0) {
+        size_t n = s1 < max_out ? s1 : max_out;
+        memcpy(out, d1, n);
+        return gc_program_mutate(out, n, max_out, seed, d);
+    }
+    int i = (int)rnd(&x, (uint32_t)p.nstmts + 1), e = copy_expr(&p, &q, q.s[j].expr);
+    gc_p_str s = new_str(&p, q.arena + q.s[j].s.off, q.s[j].s.len);
+    if (e < 0 || !open_stmt(&p, i))
         return 0;
-    /* canonical: the bytes a decode and an encode of the edit give (an edit may leave a
-     * line the decoder drops, an except without its try) */
-    gc_program_decode(tmp, len, &p);
-    len = gc_program_encode(&p, tmp, sizeof tmp);
-    if (len == 0 || len > max_size || len > GC_P_MAX_INPUT)
-        return 0;
-    memcpy(data, tmp, len);
-    return len;
+    p.s[i] = (gc_p_stmt){.op = q.s[j].op, .depth = depth_at(&p, i), .expr = (uint16_t)e, .s = s};
+    return canonical(&p, out, max_out);
 }

@@ -1,31 +1,74 @@
 /* program_mutator.h — the program-aware mutator of source mode (fuzz_source's gc_fuzz_mutate).
  *
  * Owns: edits on the program IR (program.h) and the dictionary they draw names and strings
- * from.  An input is decoded, edited (insert, replace or drop a statement; add or drop a
- * trailer; wrap a statement in try; alias a name; move an attribute walk into a format
- * string) and encoded back, so every output is a canonical encoding: it decodes, and
- * decoding and encoding it again gives the same bytes.  Knows nothing of CPython: the
- * dictionary is filled by its caller (fuzz_source.c harvests the sandbox package's own
- * string constants, its blocklists). */
+ * from.  An input is decoded, edited (insert, replace or drop a statement; add a trailer to
+ * any expression or drop one; wrap a statement in try; move statements into a def; turn an
+ * expression into a generator or comprehension over it; use a name the program binds;
+ * alias a name; move an attribute walk into a format string; splice a statement of another
+ * input) and encoded back, so every output is a canonical encoding: it decodes, and decoding
+ * and encoding it again gives the same bytes.  Knows nothing of CPython: the dictionary is
+ * filled by its caller (fuzz_source.c: the sandbox package's own string constants, its
+ * blocklists; the adapter's roots(); and, as inputs run, the names harvested from what the
+ * evaluation returned, one word list per kind of value). */
 #ifndef GATECRASH_PROGRAM_MUTATOR_H
 #define GATECRASH_PROGRAM_MUTATOR_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#define GC_PM_MAX_WORDS 512
+#define GC_PM_MAX_WORDS 8192  /* distinct words, all lists together */
+#define GC_PM_MAX_ROOTS 128
+#define GC_PM_MAX_KINDS 192   /* word lists by the kind of value they were harvested from */
+#define GC_PM_KIND_WORDS 1024
+#define GC_PM_MAX_FOCUS 8
+#define GC_PM_MAX_OUTPUT 512  /* bytes: an edit past it is not made (escapes are short programs) */
 
-/* Names and strings the edits use; words longer than GC_P_MAX_STRLEN are cut. */
+/* Names and strings the edits use; words longer than GC_P_MAX_STRLEN are cut.
+ *   pool   strings and names of any use (constants, dict keys): literals, item keys, attributes
+ *   roots  what the sandbox exposes: the names a program starts from
+ *   kinds  the attribute names of one kind of value (a type, or one module): what may
+ *          follow a value of that kind
+ *   focus  the kinds the input being edited reached when it ran (its caller sets them
+ *          before each edit; containers left out: they are walked into, not on): an
+ *          attribute is drawn from them first
+ *   names  the kind of value a name of the program was seen to hold (its caller learns them
+ *          from the program's frames): an attribute on that name is drawn from its kind
+ *   no_underscore  the target's dialect refuses '_' attribute names: kinds' words with one
+ *          are not drawn (the pool's still are: getattr(e, '_a') is printed for them) */
 typedef struct {
-    int n;
+    int n, npool, nroots, nkinds;
     char word[GC_PM_MAX_WORDS][64];
+    uint16_t slot[2 * GC_PM_MAX_WORDS]; /* open addressing over word: index + 1, 0 empty */
+    uint16_t pool[GC_PM_MAX_WORDS], root[GC_PM_MAX_ROOTS];
+    struct {
+        char name[64];
+        int n;
+        uint16_t w[GC_PM_KIND_WORDS];
+    } kind[GC_PM_MAX_KINDS];
+    int nfocus, no_underscore;
+    uint16_t focus[GC_PM_MAX_FOCUS];
+    int16_t name_kind[GC_PM_MAX_WORDS]; /* by word index: kind index + 1, 0 unknown */
 } gc_pm_dict;
 
-/* Adds w (its first 63 bytes) unless the dictionary is full or holds it: 1 if added. */
+/* Adds w (its first 63 bytes) to the pool unless the dictionary is full or the pool holds
+ * it: 1 if added. */
 int gc_pm_dict_add(gc_pm_dict *d, const char *w);
+/* The same for the roots (a root is in the pool too). */
+int gc_pm_dict_add_root(gc_pm_dict *d, const char *w);
+/* The index of the word list of 'kind' (made when new), or -1 when there is no room. */
+int gc_pm_dict_kind(gc_pm_dict *d, const char *kind);
+/* The name 'name' was seen holding a value of kind k (gc_pm_dict_kind's index). */
+void gc_pm_dict_name_kind(gc_pm_dict *d, const char *name, int k);
+/* w into the word list of 'kind' (made when new and there is room): 1 if added. */
+int gc_pm_dict_add_kind(gc_pm_dict *d, const char *kind, const char *w);
 
 /* data (size bytes, room for max_size) mutated in place: the new size, or 0 when no edit
  * fit (the engine mutates instead).  d may be NULL (built-in words only). */
 size_t gc_program_mutate(uint8_t *data, size_t size, size_t max_size, uint32_t seed, const gc_pm_dict *d);
+
+/* A statement of input 2 (with its expression) spliced into input 1, or an edit of input 1
+ * when input 2 has none: the output's size (canonical, at most max_out), or 0. */
+size_t gc_program_crossover(const uint8_t *d1, size_t s1, const uint8_t *d2, size_t s2, uint8_t *out,
+                            size_t max_out, uint32_t seed, const gc_pm_dict *d);
 
 #endif

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "interp.h"
+#include "source_feedback.h"
 #include "state.h"
 #include "timelimit.h"
 
@@ -143,10 +144,12 @@ static void describe(const gc_target *t, PyObject *r, PyObject *exc, char *note,
 static PyObject *call_evaluate(gc_target *t, PyObject *src, PyObject **exc)
 {
     PyEval_SetProfile(call_guard, NULL); /* before in_chain: its audit event is the harness's */
+    gc_source_feedback_begin();          /* the same for the sandbox's line trace */
     gc_orc.in_chain = 1;
     PyObject *r = PyObject_CallOneArg(t->adapter.eval_fn, src);
     gc_orc.in_chain = 0;
     *exc = r ? NULL : gc_eval_exception_value();
+    gc_source_feedback_end();
     PyEval_SetProfile(NULL, NULL);
     return r;
 }
@@ -175,6 +178,8 @@ int gc_source_run(gc_target *t, const char *text, size_t len, gc_outcome *out, c
     search_ctx s = {GC_SOURCE_SEARCH_NODES, "result"};
     if (!gc_orc.escape.set && gc_orc.mode == GC_MODE_REACH && !refused && !out->timed_out && !out->oom)
         search(&s, r ? r : exc, 0);
+    if (!out->timed_out && !out->oom)
+        gc_source_feedback_outcome(r, exc, refused);
     Py_XDECREF(r);
     Py_XDECREF(exc);
     Py_DECREF(src);

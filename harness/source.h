@@ -3,7 +3,9 @@
  * Owns: running one program through a source target's evaluate (bound by adapter.h) under
  * the oracles: the C-call guard (a profile function that checks every C-level call before
  * it runs), the bounded search of the returned value for forbidden primitives, and what
- * came back (a value, the sandbox's own refusal, another exception). */
+ * came back (a value, the sandbox's own refusal, another exception).  Around each evaluate
+ * the sandbox's line trace of source_feedback.h runs, and the outcome goes to it (both
+ * no-ops until fuzz_source starts them). */
 #ifndef GATECRASH_SOURCE_H
 #define GATECRASH_SOURCE_H
 

@@ -69,7 +69,7 @@ done
 
 # libFuzzer with --jobs 2 (fork mode): the corpus folder given is merged and pruned into
 mkdir -p "$WORK/corpus"
-cp "$SRC"/corpus/* "$WORK/corpus/"
+find "$SRC/corpus" -maxdepth 1 -type f -exec cp -t "$WORK/corpus/" -- {} +
 expect_exit 1 "libFuzzer --jobs 2" -- "$GC" fuzz "$T" --jobs 2 --time 10 --seed 1 --corpus "$WORK/corpus" --out "$WORK/lf-run"
 expect_grep "with 2 job\(s\) of libFuzzer" "fork mode with 2 jobs"
 expect_grep "^corpus: [0-9]+ input\(s\) after merging into $WORK/corpus" "the corpus folder was merged"

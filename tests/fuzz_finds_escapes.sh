@@ -7,7 +7,7 @@
 source "$(dirname "$0")/lib.sh" "$@"
 for target in station-1.5.0 station-advisory-fix; do
   mkdir -p "$WORK/$target/corpus" "$WORK/$target/crashes" "$WORK/$target/scratch"
-  cp "$SRC"/corpus/* "$WORK/$target/corpus/"
+  find "$SRC/corpus" -maxdepth 1 -type f -exec cp -t "$WORK/$target/corpus/" -- {} +
   (cd "$WORK/$target/scratch" && "$FUZZ" --target="$SRC/targets/$target" -seed=1 -runs=300000 -max_len=512 \
      -dict="$SRC/dict/gatecrash.dict" -artifact_prefix="$WORK/$target/crashes/" "$WORK/$target/corpus") \
      >"$WORK/out" 2>&1

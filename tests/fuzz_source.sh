@@ -1,18 +1,14 @@
 #!/usr/bin/env bash
 # fuzz_source (harness/fuzz_source.c) on the bundled source targets' current releases, from
-# a small seed corpus of programs (program.h's bytes, written below), bounded: it runs, the
-# seeds and what the program mutator makes of them are all blocked or refused (no escape
-# reported), its dictionary holds the package's blocklists, and on the planted leak fixture
-# a seed that calls the leaked os.system is a finding.
+# the seed corpus corpus/source/ (gen_source_seeds.c), bounded: it runs, the seeds and what
+# the program mutator makes of them are all blocked or refused (no escape reported), its
+# dictionary holds the package's blocklists and the adapter's roots, and on the planted leak
+# fixture a seed that calls the leaked os.system is a finding.  On the historical simpleeval
+# 1.0.4, the harvest of what evaluations return and the Python-side feedback rediscover the
+# published escape class from the seeds alone (no escape word in any static source).
 source "$(dirname "$0")/lib.sh" "$@"
-S=$WORK/seeds && mkdir -p "$S" "$WORK/corpus"
-# opcodes: NAME 0 STR 1 INT 2 LIST 6 TUPLE 7 ATTR 8 CALL 10 FMT 11 COMP 12 ASSIGN 14 RETURN 15
-#          TRY 16 EXCEPT 17 DEF 18 END 19; a string operand is its length byte, then its bytes
-printf '\x01\x03abc\x08\x05upper\x0a\x00\x0e\x06result' >"$S/str_method"            # result = 'abc'.upper()
-printf '\x00\x01x\x00\x05range\x02\x03\x0a\x01\x0c\x01x\x0e\x06result' >"$S/comprehension"
-printf '\x10\x07\x00\x08\x09__class__\x0e\x01e\x11\x03err\x00\x03err\x0e\x06result' >"$S/try_walk"
-printf '\x02\x01\x0b\x09__class__\x0e\x06result' >"$S/format_walk"             # '{0.__class__}'.format(1)
-printf '\x12\x01f\x02\x01\x0f\x13\x00\x01f\x0a\x00\x0e\x06result' >"$S/def"       # def f(): return 1
+S=$SRC/corpus/source && mkdir -p "$WORK/corpus"
+nseeds=$(find "$S" -type f | wc -l)  # the README too: libFuzzer reads every file
 for name in restrictedpython simpleeval; do
   rm -rf "$WORK/corpus" && mkdir -p "$WORK/corpus"
   expect_exit 0 "$name: bounded fuzzing" -- "$BIN/fuzz_source" --target="$SRC/targets/$name" \
@@ -24,7 +20,7 @@ for name in restrictedpython simpleeval; do
   expect_grep "^gatecrash: fuzz_source on $name: (1[0-9]{3}) programs" "$name: the program mutator's inputs run"
   expect_exit 0 "$name: replay build over the seeds" -- "$BIN/fuzz_source-test" --target="$SRC/targets/$name" \
     --venv="$BIN/venvs/$name" "$S"
-  expect_count 5 "^gatecrash: input .*: ok$" "$name: every seed runs"
+  expect_count "$nseeds" "^gatecrash: input .*: ok$" "$name: every seed runs"
 done
 # the mutator's dictionary: the sandbox package's own blocklists (RestrictedPython's
 # INSPECT_ATTRIBUTES, simpleeval's DISALLOW_METHODS), harvested at start
@@ -34,6 +30,32 @@ expect_grep "^gatecrash: dictionary: gi_frame$" "restrictedpython: a blocklisted
 expect_exit 0 "simpleeval: dictionary" -- "$BIN/fuzz_source" --target="$SRC/targets/simpleeval" \
   --venv="$BIN/venvs/simpleeval" --print-dict -runs=0 "$S"
 expect_grep "^gatecrash: dictionary: format_map$" "simpleeval: a blocklisted name harvested"
+expect_grep "^gatecrash: root: randint$" "simpleeval: the adapter's roots() are roots"
+# nothing of the published escapes is planted: not in the seeds, not in the static dictionary
+expect_exit 0 "simpleeval-1.0.4: dictionary" -- "$BIN/fuzz_source" --target="$SRC/targets/simpleeval-1.0.4" \
+  --venv="$BIN/venvs/simpleeval-1.0.4" --print-dict -runs=0 "$S"
+expect_grep "^gatecrash: root: path$" "simpleeval-1.0.4: the host's module name is a root"
+expect_no_grep "^gatecrash: (dictionary|root): (os|system)$" "simpleeval-1.0.4: os, system not planted"
+expect_exit 0 "restrictedpython-6.0: dictionary" -- "$BIN/fuzz_source" --target="$SRC/targets/restrictedpython-6.0" \
+  --venv="$BIN/venvs/restrictedpython-6.0" --print-dict -runs=0 "$S"
+expect_no_grep "^gatecrash: (dictionary|root): (gi_frame|f_back|f_builtins)$" "restrictedpython-6.0: frame words not planted"
+if grep -qaP 'gi_frame|f_back|f_builtins|system|\x02os' "$S"/*; then fail "a seed holds an escape word"; else ok; fi
+# the Python-side features: the seeds alone give ~200 on restrictedpython-6.0 (the sandbox's
+# lines, the kinds of value returned), where libFuzzer's own edges give 16
+rm -rf "$WORK/corpus" && mkdir -p "$WORK/corpus"
+expect_exit 0 "restrictedpython-6.0: the seeds' features" -- "$BIN/fuzz_source" --target="$SRC/targets/restrictedpython-6.0" \
+  --venv="$BIN/venvs/restrictedpython-6.0" -runs=0 "$WORK/corpus" "$S"
+expect_grep "INITED cov: [0-9]+ ft: ([2-9][0-9]{2}|[0-9]{4,}) " "restrictedpython-6.0: 200 or more features"
+# rediscovery (GHSA-44vg-5wv2-h2hg): 'path' is a root, the harvest of what 'path' returned
+# gives os (or genericpath, ...), of what that returned its primitives; 28,318 programs with
+# -seed=2 (path.os.spawnvp).  None
+# in 150,000 runs with --no-harvest or --no-feedback.
+rm -rf "$WORK/corpus" && mkdir -p "$WORK/corpus"
+expect_exit 77 "simpleeval-1.0.4: rediscovered from the seeds" -- "$BIN/fuzz_source" \
+  --target="$SRC/targets/simpleeval-1.0.4" --venv="$BIN/venvs/simpleeval-1.0.4" -seed=2 -runs=150000 \
+  -error_exitcode=77 -artifact_prefix="$WORK/" "$WORK/corpus" "$S"
+expect_grep "^gatecrash: ESCAPE reach (spawn|write) os[.][a-z_]+ \(in the value evaluate gave back" "simpleeval-1.0.4: the escape"
+expect_grep "^path([.][a-z][a-z0-9_]*)+$" "simpleeval-1.0.4: the advisory's class, path.<names>.<primitive>"
 printf '\x00\x03run\x01\x04true\x0a\x01\x0e\x06result' >"$WORK/leak_seed"          # result = run('true')
 expect_exit 1 "leak fixture: the replay build finds the call" -- "$BIN/fuzz_source-test" \
   --target="$SRC/tests/fixtures/source/leak" "$WORK/leak_seed"

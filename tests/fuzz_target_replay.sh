@@ -15,7 +15,7 @@ source "$(dirname "$0")/lib.sh" "$@"
 name=$3
 RUN=$BIN/$name-test
 mkdir -p "$WORK/scratch" "$WORK/in/corpus" "$WORK/in/advisory"
-cp "$SRC"/corpus/* "$WORK/in/corpus/"
+find "$SRC/corpus" -maxdepth 1 -type f -exec cp -t "$WORK/in/corpus/" -- {} +
 cp "$SRC"/tests/fixtures/advisory/*.chain "$WORK/in/advisory/"
 for d in "$SRC"/escapes/*/; do
   mkdir -p "$WORK/in/escapes/$(basename "$d")"

@@ -54,7 +54,7 @@ assert len(cases) >= 3, cases
 PY
 done
 T=$SRC/targets/station-1.5.0
-mkdir -p "$WORK/fz/corpus" && cp "$SRC"/corpus/* "$WORK/fz/corpus/"
+mkdir -p "$WORK/fz/corpus" && find "$SRC/corpus" -maxdepth 1 -type f -exec cp -t "$WORK/fz/corpus/" -- {} +
 "$GC" fuzz "$T" --runs 30000 --seed 1 --out "$WORK/fz/out" --corpus "$WORK/fz/corpus" >"$WORK/fuzz.txt" 2>"$WORK/fuzz.err"
 expect_exit 0 "holes of a bounded fuzz run are the sweep's" -- $PY - "$WORK/sw-station-1.5.0.json" "$WORK/fuzz.txt" <<'PY'
 import json, re, sys

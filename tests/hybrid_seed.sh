@@ -26,7 +26,7 @@ expect_fgrep "os.sys.modules['_posixsubprocess']" "frontier: a real module"
 expect_grep '__subclasses__\(\)$' "frontier: a class's subclasses"
 expect_grep '\(\)\.__traceback__$' "frontier: what a call raised"
 seeded=$(sed -n 's/^INFO: seed corpus: files: \([0-9]*\).*/\1/p' "$WORK/on/fuzz.log")
-[[ -n $seeded && $seeded -ge $((n + $(ls "$SRC/corpus" | wc -l))) ]] && ok ||
+[[ -n $seeded && $seeded -ge $((n + $(find "$SRC/corpus" -maxdepth 1 -type f | wc -l))) ]] && ok ||
   fail "hybrid: libFuzzer read $seeded seed files, want the $n frontier chains and corpus/"
 # every frontier chain parses strictly (they are valid resolved chains) and runs
 expect_exit 0 "frontier: the chains replay as blocked or harmless" -- \
@@ -36,7 +36,8 @@ cat "$WORK/off.err" "$WORK/off.txt" >"$WORK/out"
 expect_no_grep '^\[sweep\]|found by the sweep' "--no-sweep-seed: no sweep"
 [[ ! -e $WORK/off/seeds ]] && ok || fail "--no-sweep-seed: OUT/seeds made"
 seeded=$(sed -n 's/^INFO: seed corpus: files: \([0-9]*\).*/\1/p' "$WORK/off/fuzz.log")
-[[ $seeded -eq $(ls "$SRC/corpus" | wc -l) ]] && ok || fail "--no-sweep-seed: $seeded seed files, want corpus/ alone"
+# (libFuzzer reads the folder recursively: corpus/source/, source mode's seeds, too)
+[[ $seeded -eq $(find "$SRC/corpus" -type f | wc -l) ]] && ok || fail "--no-sweep-seed: $seeded seed files, want corpus/ alone"
 "$GC" fuzz "$T" --runs 1 --out "$WORK/zero" --seed-sweep-depth 0 >/dev/null 2>"$WORK/out"
 expect_no_grep '^\[sweep\]' "--seed-sweep-depth 0: no sweep"
 # OUT/finds.tsv: each row of the table when first seen, the sweep's first

@@ -20,7 +20,7 @@ expect_no_grep "not found" "every shared library resolves"
 mkdir -p "$WORK/seeds" "$WORK/new" "$WORK/scratch"
 unzip -q "$OUT/fuzz_gate_seed_corpus.zip" -d "$WORK/seeds"
 n_zip=$(ls "$WORK/seeds" | wc -l)
-n_src=$(ls "$SRC/corpus" | wc -l)
+n_src=$(find "$SRC/corpus" -maxdepth 1 -type f | wc -l)
 [[ $n_zip -eq $n_src && $n_zip -gt 0 ]] && ok || fail "seed corpus zip holds $n_zip inputs, corpus/ $n_src"
 
 # Bounded by -runs; -max_total_time is only a safety cap.  The target comes from

@@ -72,6 +72,15 @@ static void hand_written(void)
           "odd:\n%s", sb.data);
     printed(&a, GC_DIALECT_EXPRESSION, &sb);
     CHECK(strcmp(sb.data, "False\n") == 0, "expression dialect: %s", sb.data);
+    /* a generator consumed by a for loop inside a def; an empty for body; a for at the end */
+    const uint8_t gen[] = {OP(DEF), 1, 'f', OP(NAME), 1, 'g', OP(ATTR), 8, 'g', 'i', '_', 'f', 'r', 'a', 'm', 'e',
+                           OP(INT), 1, OP(LIST), 1, OP(GEN), 1, 'x', OP(ASSIGN), 1, 'g', OP(NAME), 1, 'g', OP(FOR),
+                           1, 'b', OP(NAME), 1, 'b', OP(RETURN), OP(END), OP(END), OP(NAME), 1, 'f', OP(CALL), 0,
+                           OP(FOR), 1, 'v', OP(END), OP(NONE), OP(FOR), 2, 'i', 'n'};
+    check_input(gen, sizeof gen, &sb);
+    CHECK(strcmp(sb.data, "def f():\n    g = (g.gi_frame for x in [1])\n    for b in g:\n        return b\n"
+                          "for v in f():\n    pass\nfor in_ in None:\n    pass\n") == 0,
+          "generator:\n%s", sb.data);
     gc_sb_free(&sb);
 }
 

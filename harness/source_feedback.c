@@ -1,0 +1,362 @@
+/* source_feedback.c — see source_feedback.h. */
+#include "source_feedback.h"
+
+#include <frameobject.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "hash.h"
+#include "pycompat.h"
+
+#define GC_SF_COUNTERS 8192
+
+/* libFuzzer reads every array in this section (feedback.c's too) after each input. */
+__attribute__((section("__libfuzzer_extra_counters"), used)) static uint8_t counters[GC_SF_COUNTERS];
+
+static int trace_on, values_on;
+static gc_pm_dict *dict;
+static char adapter_path[PATH_MAX];
+
+static void hit(uint32_t h)
+{
+    counters[h % GC_SF_COUNTERS] = 1;
+}
+
+/* Value features ever hit in this process, and whether the last outcome hit a new one. */
+static uint8_t ever[GC_SF_COUNTERS / 8];
+static int new_value;
+
+static void hit_value(uint32_t h)
+{
+    uint32_t c = h % GC_SF_COUNTERS;
+    new_value |= !(ever[c / 8] & (1u << (c % 8)));
+    ever[c / 8] |= (uint8_t)(1u << (c % 8));
+    counters[c] = 1;
+}
+
+int gc_source_feedback_new_value(void)
+{
+    return new_value;
+}
+
+void gc_source_feedback_start(const char *adapter, int trace, int values, gc_pm_dict *d)
+{
+    snprintf(adapter_path, sizeof adapter_path, "%s", adapter ? adapter : "");
+    trace_on = trace;
+    values_on = values;
+    dict = d;
+}
+
+/* ---- whose code ---- */
+
+enum { OWN_PROGRAM, OWN_ADAPTER, OWN_SANDBOX, OWN_OTHER };
+static const char *const owner_names[] = {"program", "adapter", "sandbox", "other"};
+
+/* Whose a code object is, and (key) its identity that is the same in every process. */
+static int code_info(PyCodeObject *co, uint32_t *key)
+{
+    static struct {
+        PyCodeObject *co;
+        uint32_t key;
+        int own;
+    } cache[1024];
+    size_t slot = ((uintptr_t)co >> 4) & 1023;
+    if (cache[slot].co == co) {
+        *key = cache[slot].key;
+        return cache[slot].own;
+    }
+    const char *f = PyUnicode_Check(co->co_filename) ? PyUnicode_AsUTF8(co->co_filename) : NULL;
+    const char *qn = PyUnicode_Check(co->co_qualname) ? PyUnicode_AsUTF8(co->co_qualname) : NULL;
+    PyErr_Clear();
+    int own = !f                                           ? OWN_OTHER
+              : *adapter_path && strcmp(f, adapter_path) == 0 ? OWN_ADAPTER
+              : strstr(f, "/site-packages/")                 ? OWN_SANDBOX
+              : f[0] == '<' && strncmp(f, "<frozen", 7) != 0 ? OWN_PROGRAM
+                                                             : OWN_OTHER;
+    /* the program's code by name alone: where it starts changes with every edit */
+    uint32_t line = own == OWN_PROGRAM ? 0 : (uint32_t)co->co_firstlineno;
+    uint32_t k = gc_fnv1a32_str(gc_fnv1a32_str(0x5eedu ^ line, qn ? qn : "?"), owner_names[own]);
+    cache[slot].co = co, cache[slot].key = k, cache[slot].own = own;
+    *key = k;
+    return own;
+}
+
+static void learn_locals(PyFrameObject *fr);
+
+/* ---- the sandbox's lines ---- */
+
+/* Lines of the sandbox's and the adapter's code; any other frame is told at its start to
+ * send no line events (f_trace_lines), so the program's and the standard library's lines
+ * cost one call each frame, not one each line. */
+static int line_trace(PyObject *obj, PyFrameObject *fr, int what, PyObject *arg)
+{
+    (void)obj, (void)arg;
+    if (what != PyTrace_LINE && what != PyTrace_CALL && what != PyTrace_RETURN)
+        return 0;
+    PyCodeObject *co = PyFrame_GetCode(fr);
+    uint32_t key;
+    int own = code_info(co, &key);
+    Py_DECREF(co);
+    if (what == PyTrace_RETURN) {
+        if (own == OWN_PROGRAM && dict)
+            learn_locals(fr);
+        return 0;
+    }
+    if (own == OWN_SANDBOX || own == OWN_ADAPTER)
+        hit(key * 31u + (uint32_t)(what == PyTrace_LINE ? PyFrame_GetLineNumber(fr) : 0));
+    else if (what == PyTrace_CALL && PyObject_SetAttrString((PyObject *)fr, "f_trace_lines", Py_False) < 0)
+        PyErr_Clear();
+    return 0;
+}
+
+void gc_source_feedback_begin(void)
+{
+    if (trace_on)
+        PyEval_SetTrace(line_trace, NULL);
+}
+
+void gc_source_feedback_end(void)
+{
+    if (trace_on)
+        PyEval_SetTrace(NULL, NULL);
+}
+
+/* ---- what came back ---- */
+
+/* The names a value of this kind has, read from dicts (no code runs): a module's own, a
+ * class's and its metaclass's along their MROs, else its type's along the MRO. */
+static void harvest_names(PyObject *o, const char *kind)
+{
+    PyObject *dicts[64];
+    int nd = 0;
+    if (PyModule_Check(o))
+        dicts[nd++] = PyModule_GetDict(o);
+    PyTypeObject *types[2] = {PyType_Check(o) ? (PyTypeObject *)o : Py_TYPE(o), PyType_Check(o) ? Py_TYPE(o) : NULL};
+    for (int t = 0; t < 2 && types[t]; t++) {
+        PyObject *mro = types[t]->tp_mro;
+        for (Py_ssize_t i = 0; mro && PyTuple_Check(mro) && i < PyTuple_GET_SIZE(mro) && nd < 64; i++)
+            dicts[nd++] = gc_type_dict((PyTypeObject *)PyTuple_GET_ITEM(mro, i));
+    }
+    for (int i = 0; i < nd; i++) {
+        PyObject *k, *v;
+        Py_ssize_t pos = 0;
+        while (dicts[i] && PyDict_Next(dicts[i], &pos, &k, &v)) {
+            const char *s = PyUnicode_Check(k) ? PyUnicode_AsUTF8(k) : NULL;
+            if (s && strlen(s) < 64)
+                gc_pm_dict_add_kind(dict, kind, s);
+            PyErr_Clear();
+        }
+    }
+}
+
+/* Has this kind been harvested?  (A kind is harvested once: its names do not change.) */
+static int seen_kind(const char *kind)
+{
+    static uint32_t seen[2048];
+    uint32_t h = gc_fnv1a32_str(GC_FNV32_OFFSET, kind) | 1;
+    for (size_t probe = 0; probe < 2048; probe++) {
+        uint32_t *s = &seen[(h + probe) % 2048];
+        if (*s == h)
+            return 1;
+        if (!*s) {
+            *s = h;
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* A short identifier-like string into the pool (dict keys, an exception's name). */
+static void harvest_string(PyObject *s)
+{
+    const char *u = dict && PyUnicode_Check(s) ? PyUnicode_AsUTF8(s) : NULL;
+    if (u && *u && strlen(u) < 40 && strspn(u, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") ==
+                                         strlen(u))
+        gc_pm_dict_add(dict, u);
+    PyErr_Clear();
+}
+
+/* A code object's part of a feature: the program's and the adapter's code by name, other
+ * code by whose it is. */
+static uint32_t code_feature(uint32_t h, PyObject *code)
+{
+    uint32_t key;
+    if (!code || !PyCode_Check(code))
+        return h;
+    int own = code_info((PyCodeObject *)code, &key);
+    return own == OWN_PROGRAM || own == OWN_ADAPTER ? h * 131u + key : gc_fnv1a32_str(h, owner_names[own]);
+}
+
+/* A frame's code and the code of the frames behind it (f_back, up to four): each hop of a
+ * walk back, and a running generator's frame against a finished one's, is a new feature. */
+static uint32_t frame_feature(uint32_t h, PyFrameObject *f)
+{
+    Py_XINCREF(f);
+    for (int i = 0; f && i < 5; i++) {
+        PyCodeObject *co = PyFrame_GetCode(f);
+        h = code_feature(h * 7u + 1u, (PyObject *)co);
+        Py_DECREF(co);
+        PyFrameObject *back = PyFrame_GetBack(f);
+        Py_DECREF(f);
+        f = back;
+    }
+    Py_XDECREF(f);
+    return h;
+}
+
+/* The value's feature (its kind, and for code-carrying values the code's name and owner);
+ * its kind's name into 'kind'. */
+static uint32_t value_feature(PyObject *o, char *kind, size_t n)
+{
+    PyObject *code = NULL;
+    uint32_t finished = 0;
+    if (PyModule_Check(o)) {
+        const char *m = PyModule_GetName(o);
+        snprintf(kind, n, "module %s", m ? m : "?");
+        PyErr_Clear();
+    } else if (PyType_Check(o)) {
+        snprintf(kind, n, "class %s", ((PyTypeObject *)o)->tp_name);
+    } else {
+        snprintf(kind, n, "%s", Py_TYPE(o)->tp_name);
+        if (PyFrame_Check(o))
+            return frame_feature(gc_fnv1a32_str(0xfea7u, kind), (PyFrameObject *)o);
+        if (PyFunction_Check(o))
+            code = Py_XNewRef(PyFunction_GetCode(o));
+        else if (PyCode_Check(o))
+            code = Py_NewRef(o);
+        else if (PyGen_Check(o) && !(code = PyObject_GetAttrString(o, "gi_code")))
+            PyErr_Clear();
+        if (PyGen_Check(o)) { /* finished (no frame) or not */
+            PyObject *fr = PyObject_GetAttrString(o, "gi_frame");
+            finished = fr == Py_None;
+            Py_XDECREF(fr);
+            PyErr_Clear();
+        }
+    }
+    uint32_t h = code_feature(gc_fnv1a32_str(0xfea7u ^ finished, kind), code);
+    Py_XDECREF(code);
+    return h;
+}
+
+typedef struct {
+    int nodes;
+} walk_ctx;
+
+static uint16_t last_kinds[GC_PM_MAX_FOCUS];
+static int nlast;
+
+int gc_source_feedback_kinds(uint16_t *out, int max)
+{
+    int n = nlast < max ? nlast : max;
+    memcpy(out, last_kinds, (size_t)n * sizeof *out);
+    return n;
+}
+
+static void visit(walk_ctx *w, PyObject *o, int depth, uint32_t parent);
+
+/* What o holds: a sequence's and a dict's items, an exception's values; each visited with
+ * what holds it by category (1 sequence, 2 dict, 3 exception): [generator] is not a
+ * generator, but a value wrapped in each exception class is not new each time. */
+static void visit_items(walk_ctx *w, PyObject *o, int depth)
+{
+    if (PyTuple_Check(o) || PyList_Check(o)) {
+        Py_ssize_t n = PyTuple_Check(o) ? PyTuple_GET_SIZE(o) : PyList_GET_SIZE(o);
+        for (Py_ssize_t i = 0; i < n && i < 16; i++)
+            visit(w, PyTuple_Check(o) ? PyTuple_GET_ITEM(o, i) : PyList_GET_ITEM(o, i), depth + 1, 1);
+    } else if (PyDict_Check(o)) {
+        PyObject *k, *v;
+        Py_ssize_t pos = 0;
+        for (int i = 0; i < 32 && PyDict_Next(o, &pos, &k, &v); i++) {
+            harvest_string(k);
+            if (i < 16)
+                visit(w, v, depth + 1, 2);
+        }
+    } else if (PyExceptionInstance_Check(o)) {
+        PyBaseExceptionObject *e = (PyBaseExceptionObject *)o;
+        PyObject *more[3] = {NULL, NULL, NULL};
+        if (PyObject_TypeCheck(o, (PyTypeObject *)PyExc_AttributeError))
+            more[0] = ((PyAttributeErrorObject *)o)->obj, more[1] = ((PyAttributeErrorObject *)o)->name;
+        else if (PyObject_TypeCheck(o, (PyTypeObject *)PyExc_NameError))
+            more[1] = ((PyNameErrorObject *)o)->name;
+        else if (PyObject_TypeCheck(o, (PyTypeObject *)PyExc_StopIteration))
+            more[0] = ((PyStopIterationObject *)o)->value;
+        if (more[1])
+            harvest_string(more[1]);
+        PyObject *vals[5] = {e->args, e->cause, e->context, more[0], more[2]};
+        for (int i = 0; i < 5; i++)
+            if (vals[i])
+                visit(w, vals[i], depth + 1, 3);
+    }
+}
+
+/* One value reached: the feature (what holds it, 0 for the outcome itself, and what it is)
+ * and its kind's names. */
+static void visit(walk_ctx *w, PyObject *o, int depth, uint32_t parent)
+{
+    if (depth > GC_SF_DEPTH || --w->nodes < 0)
+        return;
+    char kind[96];
+    uint32_t h = value_feature(o, kind, sizeof kind);
+    if (values_on)
+        hit_value(parent * 31u + h);
+    if (dict && !seen_kind(kind))
+        harvest_names(o, kind);
+    int k = dict ? gc_pm_dict_kind(dict, kind) : -1, dup = 0;
+    for (int i = 0; i < nlast; i++)
+        dup |= last_kinds[i] == k;
+    if (k >= 0 && !dup && nlast < GC_PM_MAX_FOCUS && !PyList_Check(o) && !PyTuple_Check(o) && !PyDict_Check(o))
+        last_kinds[nlast++] = (uint16_t)k;
+    visit_items(w, o, depth);
+}
+
+/* A program frame returning: the kind of value each of its names holds (read from its
+ * locals; the values' kinds harvested as any value reached), for the mutator's walks on
+ * those names. */
+static void learn_locals(PyFrameObject *fr)
+{
+#if PY_VERSION_HEX >= 0x030c0000
+    PyObject *raised = PyErr_GetRaisedException(); /* a frame left by an exception carries one */
+#else
+    PyObject *exc_type, *exc_value, *exc_tb;
+    PyErr_Fetch(&exc_type, &exc_value, &exc_tb);
+#endif
+    PyObject *loc = PyFrame_GetLocals(fr), *items = loc ? PyMapping_Items(loc) : NULL;
+    for (Py_ssize_t i = 0; items && PyList_Check(items) && i < PyList_GET_SIZE(items) && i < 32; i++) {
+        PyObject *kv = PyList_GET_ITEM(items, i);
+        const char *name = PyTuple_Check(kv) && PyTuple_GET_SIZE(kv) == 2 && PyUnicode_Check(PyTuple_GET_ITEM(kv, 0))
+                               ? PyUnicode_AsUTF8(PyTuple_GET_ITEM(kv, 0))
+                               : NULL;
+        if (!name)
+            continue;
+        char kind[96];
+        PyObject *v = PyTuple_GET_ITEM(kv, 1);
+        value_feature(v, kind, sizeof kind);
+        if (!seen_kind(kind))
+            harvest_names(v, kind);
+        gc_pm_dict_name_kind(dict, name, gc_pm_dict_kind(dict, kind));
+    }
+    Py_XDECREF(items);
+    Py_XDECREF(loc);
+    PyErr_Clear();
+#if PY_VERSION_HEX >= 0x030c0000
+    PyErr_SetRaisedException(raised);
+#else
+    PyErr_Restore(exc_type, exc_value, exc_tb);
+#endif
+}
+
+void gc_source_feedback_outcome(PyObject *value, PyObject *exc, int refused)
+{
+    if (!values_on && !dict)
+        return;
+    uint32_t h = gc_fnv1a32_str(0x0u, refused ? "refused" : exc ? Py_TYPE(exc)->tp_name : "value");
+    if (values_on)
+        hit(h);
+    walk_ctx w = {GC_SF_NODES};
+    nlast = 0;
+    new_value = 0;
+    if (!refused && (value || exc))
+        visit(&w, value ? value : exc, 0, 0);
+    PyErr_Clear();
+}

@@ -1,0 +1,43 @@
+/* source_feedback.h — what an evaluation in source mode teaches the fuzzer (fuzz_source).
+ *
+ * Owns: source mode's features in libFuzzer's extra counters and its harvest.
+ *   - coverage of the sandbox's own code: each line run in a code object whose file is the
+ *     adapter or beneath a site-packages folder (the sandbox package: its AST checks and
+ *     visitors are where it decides), from a C trace function (PyEval_SetTrace) that source.c
+ *     turns on around each evaluate;
+ *   - what came back: refusal, exception type or value, and the kinds of value reached in a
+ *     bounded search of it (containers, exception attributes): a type, a module by name,
+ *     and for frames, functions, generators and code the code's name and whose it is — the
+ *     program's (compiled from a string), the adapter's, the sandbox package's or other's, so
+ *     that each hop of a frame walk (gi_frame.f_back...) is new;
+ *   - the harvest: the attribute names of each kind of value reached (its type's and its
+ *     own dict's keys, a module's names: read from the dicts, no code runs) into that kind's
+ *     word list of the mutator's dictionary, dict keys and exception names into its pool.
+ * Features are hashed from names, never addresses.  Off (no trace, no features, no words)
+ * until gc_source_feedback_start. */
+#ifndef GATECRASH_SOURCE_FEEDBACK_H
+#define GATECRASH_SOURCE_FEEDBACK_H
+
+#include <Python.h>
+
+#include "program_mutator.h"
+
+/* How far and how wide a returned value is searched for features and words. */
+#define GC_SF_DEPTH 3
+#define GC_SF_NODES 64
+
+/* Switch on: 'trace' the sandbox's lines (the adapter file 'adapter', site-packages), 'values'
+ * the outcome's features, and harvest into 'dict' (NULL: no harvest). */
+void gc_source_feedback_start(const char *adapter, int trace, int values, gc_pm_dict *dict);
+/* Around one evaluate (source.c): the line trace on and off.  No-ops when not started. */
+void gc_source_feedback_begin(void);
+void gc_source_feedback_end(void);
+/* What evaluate gave back: its value, or the exception it raised ('refused': the sandbox's
+ * own refusal).  Called with no exception set; leaves none. */
+void gc_source_feedback_outcome(PyObject *value, PyObject *exc, int refused);
+/* Did the last outcome reach a kind of value (a feature of it) no earlier one had? */
+int gc_source_feedback_new_value(void);
+/* The dictionary's kinds (indices) the last outcome reached, at most 'max': how many. */
+int gc_source_feedback_kinds(uint16_t *out, int max);
+
+#endif
