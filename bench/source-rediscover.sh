@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Time to the published escape class on a historical source target (issue 15's benchmark):
 #   bench/source-rediscover.sh TARGET SEEDS MAXTIME [BUILD]
-# For each libFuzzer seed 1..SEEDS, fuzz_source runs from corpus/source/ alone (a fresh
+# For each libFuzzer seed 1..SEEDS, fuzz_source runs from corpus-source/ alone (a fresh
 # corpus folder, the seeds only; no dictionary file) until its first finding or MAXTIME
 # seconds.  One line per seed: seed, found or not, seconds, programs run, the escape line and
 # the program's last line; then found/SEEDS and the median time (a seed not found counts as
@@ -20,7 +20,7 @@ for seed in $(seq "${FIRST:-1}" $((${FIRST:-1} + seeds - 1))); do
   rm -rf "$corpus" && mkdir -p "$corpus"
   start=$(date +%s.%N)
   "$build/fuzz_source" --target="$target" "${venv[@]}" -seed="$seed" -max_total_time="$maxtime" \
-    -error_exitcode=77 -artifact_prefix="$out/$name-$seed." "$corpus" corpus/source >"$log" 2>&1 || true
+    -error_exitcode=77 -artifact_prefix="$out/$name-$seed." "$corpus" corpus-source >"$log" 2>&1 || true
   secs=$(echo "$(date +%s.%N) - $start" | bc)
   progs=$(grep -oE 'fuzz_source on [^:]+: [0-9]+ programs' "$log" | grep -oE '[0-9]+ programs' | tail -1)
   if grep -q '^gatecrash: ESCAPE' "$log"; then

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Evaluations/s of fuzz_source against a naive loop, side by side in one run, per bundled
-# source target (issue 15's benchmark).  The same fixed programs for both: corpus/source/'s
+# source target (issue 15's benchmark).  The same fixed programs for both: corpus-source/'s
 # seeds (this README too) printed in the target's dialect, REPS times over.
 #   fuzz_source:  build/fuzz_source-test over REPS copies of the seeds (the C-call guard, the
 #                 returned value's search, state restore, the sandbox's line trace, the
@@ -27,8 +27,8 @@ for t in "${targets[@]}"; do
   entry=$(python3 -c 'import json,sys;print(json.load(open(sys.argv[1])).get("entry","evaluate"))' "$t/target.json")
   one=$work/$name.one many=$work/$name.many progs=$work/$name.progs
   rm -rf "$one" "$many" "$progs" && mkdir -p "$one" "$many" "$progs"
-  cp corpus/source/* "$one"/
-  for r in $(seq 1 "$reps"); do for f in corpus/source/*; do cp "$f" "$many/$r-$(basename "$f")"; done; done
+  cp corpus-source/* "$one"/
+  for r in $(seq 1 "$reps"); do for f in corpus-source/*; do cp "$f" "$many/$r-$(basename "$f")"; done; done
   # the programs as the target's dialect prints them, for the naive loop
   "$build/fuzz_source-test" --target="$t" --venv="$venv" --print-programs "$one" 2>&1 >/dev/null |
     awk -v d="$progs" '/^gatecrash: program /{n++; f=sprintf("%s/%02d.py", d, n); printf "" > f; next}

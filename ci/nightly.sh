@@ -100,7 +100,7 @@ fuzzer=$build/fuzz_gate
 camp=$REPORT/campaign
 rm -rf "$camp"
 mkdir -p "$camp/seeds" "$camp/run" "$REPORT" "$ESCAPES"
-find "$root/corpus" -maxdepth 1 -type f -exec cp -t "$camp/seeds/" -- {} +  # corpus/source/ is source mode's
+find "$root/corpus" -maxdepth 1 -type f -exec cp -t "$camp/seeds/" -- {} +
 if [[ -d $CORPUS ]] && compgen -G "$CORPUS/*" >/dev/null; then
   cp -- "$CORPUS"/* "$camp/seeds/"
 fi

@@ -591,7 +591,7 @@ static int campaign_paths(gc_campaign_opts *c, const gc_target *t, const char *c
 {
     char tmp[PATH_MAX * 2], bindir[PATH_MAX];
     static char merger[PATH_MAX + 16], corpus_out[PATH_MAX + 16];
-    int source = t->spec.kind == GC_TARGET_SOURCE; /* fuzz_source, its seeds corpus/source */
+    int source = t->spec.kind == GC_TARGET_SOURCE; /* fuzz_source, its seeds corpus-source */
     gc_exe_dir(bindir, sizeof bindir);
     snprintf(fuzz_bin, PATH_MAX, "%s/%s", bindir,
              source ? "fuzz_source" : c->engine == GC_ENGINE_AFL ? "fuzz_gate_afl" : "fuzz_gate");
@@ -613,7 +613,7 @@ static int campaign_paths(gc_campaign_opts *c, const gc_target *t, const char *c
         gc_die_msg("cannot create output folder %s", tmp);
         return GC_EXIT_USAGE;
     }
-    snprintf(tmp, sizeof tmp, "%s", corpus ? corpus : source ? GATECRASH_SOURCE_DIR "/corpus/source"
+    snprintf(tmp, sizeof tmp, "%s", corpus ? corpus : source ? GATECRASH_SOURCE_DIR "/corpus-source"
                                                              : GATECRASH_SOURCE_DIR "/corpus");
     struct stat st;
     if (!corpus && source && stat(tmp, &st) != 0) { /* no seed programs: an empty folder */

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # fuzz_source (harness/fuzz_source.c) on the bundled source targets' current releases, from
-# the seed corpus corpus/source/ (gen_source_seeds.c), bounded: it runs, the seeds and what
+# the seed corpus corpus-source/ (gen_source_seeds.c), bounded: it runs, the seeds and what
 # the program mutator makes of them are all blocked or refused (no escape reported), its
 # dictionary holds the package's blocklists and the adapter's roots, and on the planted leak
 # fixture a seed that calls the leaked os.system is a finding.  On the historical simpleeval
 # 1.0.4, the harvest of what evaluations return and the Python-side feedback rediscover the
 # published escape class from the seeds alone (no escape word in any static source).
 source "$(dirname "$0")/lib.sh" "$@"
-S=$SRC/corpus/source && mkdir -p "$WORK/corpus"
+S=$SRC/corpus-source && mkdir -p "$WORK/corpus"
 nseeds=$(find "$S" -type f | wc -l)  # the README too: libFuzzer reads every file
 for name in restrictedpython simpleeval; do
   rm -rf "$WORK/corpus" && mkdir -p "$WORK/corpus"

@@ -1,4 +1,4 @@
-/* gen_source_seeds.c — writes (or, with --check, compares) corpus/source/: source mode's seed
+/* gen_source_seeds.c — writes (or, with --check, compares) corpus-source/: source mode's seed
  * corpus, generic programs in the program IR's bytes (program.h), one file each.  Each seed
  * is spelled here in opcodes, decoded, checked to print as the source beside it, and written
  * as its canonical encoding (what the mutator's outputs are).  No seed names an attribute

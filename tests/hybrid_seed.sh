@@ -36,7 +36,7 @@ cat "$WORK/off.err" "$WORK/off.txt" >"$WORK/out"
 expect_no_grep '^\[sweep\]|found by the sweep' "--no-sweep-seed: no sweep"
 [[ ! -e $WORK/off/seeds ]] && ok || fail "--no-sweep-seed: OUT/seeds made"
 seeded=$(sed -n 's/^INFO: seed corpus: files: \([0-9]*\).*/\1/p' "$WORK/off/fuzz.log")
-# (libFuzzer reads the folder recursively: corpus/source/, source mode's seeds, too)
+# corpus/ alone: source mode's seeds are corpus-source/, which gate campaigns never read
 [[ $seeded -eq $(find "$SRC/corpus" -type f | wc -l) ]] && ok || fail "--no-sweep-seed: $seeded seed files, want corpus/ alone"
 "$GC" fuzz "$T" --runs 1 --out "$WORK/zero" --seed-sweep-depth 0 >/dev/null 2>"$WORK/out"
 expect_no_grep '^\[sweep\]' "--seed-sweep-depth 0: no sweep"

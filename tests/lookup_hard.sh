@@ -23,9 +23,12 @@ printf "tool('clock')().__traceback__\n" >"$WORK/near/f-proxy-call"
 expect_exit 0 "near misses are blocked" -- "$GC" replay "$T" --expect blocked "$WORK/near"
 expect_grep "replayed 6: 0 escaped, 6 blocked" "all six blocked"
 # the fuzzer finds the alias: a call with a string harvested from the gate module's own data
-# (harvest.c), proposed where the probe says tool takes one argument
-expect_exit 1 "a bounded campaign escapes" -- "$GC" fuzz "$T" --runs 200000 --seed 1 --out "$WORK/fz"
+# (harvest.c), proposed where the probe says tool takes one argument.  Two libFuzzer jobs
+# (fork mode): the one-job bounded run (record mode) kept no harvested call in its corpus in
+# four seeds of 300,000 runs, where fork mode found the alias in 3 of 3 seeds of 400,000
+# (docs/PERFORMANCE.md, "Hybrid"); that difference is not understood yet.
+expect_exit 1 "a bounded campaign escapes" -- "$GC" fuzz "$T" --runs 400000 --jobs 2 --seed 1 --out "$WORK/fz"
 expect_fgrep "_Tool tool ()<module>" "the alias found by the fuzzer"
-"$GC" fuzz "$T" --runs 200000 --seed 1 --out "$WORK/fz-off" --no-harvest >"$WORK/out" 2>&1
+"$GC" fuzz "$T" --runs 400000 --jobs 2 --seed 1 --out "$WORK/fz-off" --no-harvest >"$WORK/out" 2>&1
 expect_no_grep "_Tool tool \(\)<module>" "--no-harvest: the same campaign without harvested arguments does not"
 finish

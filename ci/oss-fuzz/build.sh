@@ -129,7 +129,7 @@ cp -R "$target" "$OUT/fuzz_gate.target"
 rm -rf "$OUT/fuzz_gate.target/__pycache__"
 cp "$root/dict/gatecrash.dict" "$OUT/fuzz_gate.dict"
 rm -f "$OUT/fuzz_gate_seed_corpus.zip"
-(cd "$root/corpus" && find . -maxdepth 1 -type f -print0 | xargs -0 zip -q -j "$OUT/fuzz_gate_seed_corpus.zip" --)  # not corpus/source/
+(cd "$root/corpus" && find . -maxdepth 1 -type f -print0 | xargs -0 zip -q -j "$OUT/fuzz_gate_seed_corpus.zip" --)
 cat >"$OUT/fuzz_gate.options" <<'OPTIONS'
 [libfuzzer]
 dict = fuzz_gate.dict
