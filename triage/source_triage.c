@@ -258,18 +258,7 @@ cJSON *gc_source_escape_json(const gc_target *t, const gc_outcome *out, const ch
 static void case_text(const gc_target *t, const gc_outcome *o, const char *src, const char *hole,
                       const gc_triage_opts *opt, const char *origin, const gc_src_min_stats *st, gc_strbuf *out)
 {
-    char policy[512], date[32];
-    gc_policy_describe(&t->policy, policy, sizeof policy);
-    time_t now = time(NULL);
-    strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
-    gc_sb_puts(out, "# gatecrash escape case (replay: gatecrash replay TARGET --expect escape THIS_FILE)\n");
-    gc_sb_printf(out, "# target: %s\n# policy: %s\n# mode: %s\n", t->spec.name, policy,
-                 t->spec.mode == GC_MODE_EFFECT ? "effect" : "reach");
-    gc_sb_printf(out, "# kind: %s\n# capability: %s\n# primitive: %s\n# signature: %s\n",
-                 gc_kind_name(o->escape.kind), gc_cap_name(o->escape.cap), o->escape.primitive, o->signature);
-    if (hole[0])
-        gc_sb_printf(out, "# hole: %s\n", hole);
-    gc_sb_printf(out, "# python: %s\n# date: %s\n", PY_VERSION, date);
+    gc_case_write_header(t, o, hole, out);
     gc_sb_printf(out, "# found-by: %s, crash input %s; minimized from %d to %d statements (%zu to %zu bytes) in %d runs\n",
                  opt->found_by, origin, st->stmts_before, st->stmts_after, st->bytes_before, st->bytes_after,
                  st->evaluations);

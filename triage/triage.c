@@ -176,8 +176,7 @@ static int portable_check(void *ctx, const gc_chain *c, const gc_outcome *out)
     return portable(a[0], a[1], c, out);
 }
 
-static void case_text(const gc_target *t, const gc_outcome *o, const gc_chain *c, const char *found_by,
-                      const char *origin, const gc_min_stats *st, gc_strbuf *out)
+void gc_case_write_header(const gc_target *t, const gc_outcome *o, const char *hole, gc_strbuf *out)
 {
     char policy[512], date[32];
     gc_policy_describe(&t->policy, policy, sizeof policy);
@@ -188,7 +187,15 @@ static void case_text(const gc_target *t, const gc_outcome *o, const gc_chain *c
                  t->spec.mode == GC_MODE_EFFECT ? "effect" : "reach");
     gc_sb_printf(out, "# kind: %s\n# capability: %s\n# primitive: %s\n# signature: %s\n",
                  gc_kind_name(o->escape.kind), gc_cap_name(o->escape.cap), o->escape.primitive, o->signature);
+    if (hole && hole[0])
+        gc_sb_printf(out, "# hole: %s\n", hole);
     gc_sb_printf(out, "# python: %s\n# date: %s\n", PY_VERSION, date);
+}
+
+static void case_text(const gc_target *t, const gc_outcome *o, const gc_chain *c, const char *found_by,
+                      const char *origin, const gc_min_stats *st, gc_strbuf *out)
+{
+    gc_case_write_header(t, o, NULL, out);
     gc_sb_printf(out, "# found-by: %s, crash input %s; minimized from %d to %d trailers in %d runs\n", found_by,
                  origin, st->trailers_before, st->trailers_after, st->evaluations);
     gc_chain_print(c, out);
