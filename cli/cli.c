@@ -72,7 +72,7 @@ static const char usage_campaign[] =
     "  --seed N    engine seed (0: the engine picks)      --corpus DIR  seeds in, merged corpus back\n"
     "  --out DIR   campaign folder (out/NAME/...)         --dict FILE   dictionary (dict/gatecrash.dict)\n"
     "  --fuzzer PATH  the engine binary (fuzz_gate or fuzz_gate_afl beside gatecrash)\n"
-    "  --seed-sweep-depth N  first sweep to depth N, its escapes reported, its frontier seeded (3; 0: off)\n"
+    "  --seed-sweep-depth N  first sweep to depth N, its escapes reported, its frontier seeded (3, a source target 4; 0: off)\n"
     "  --no-sweep-seed       the same as --seed-sweep-depth 0: the engine alone\n"
     "  --no-harvest          calls get no harvested arguments (the mutator as before issue 16)\n";
 
@@ -107,7 +107,7 @@ static const struct {
      0},
     {"sweep",
      "gatecrash sweep TARGET [options]   exhaustive, bounded breadth-first search\n"
-     "  --depth D       chain depth (3)             --max-nodes N  objects visited at most (2000000)\n"
+     "  --depth D       chain depth (3; a source target's 4)  --max-nodes N  objects visited at most (2000000)\n"
      "  --time S        stop after S seconds        --save DIR     triage the finds into DIR\n"
      "  --by hole|signature  one row per hole (hole), or the flat list of signatures\n"
      "  --close HOLE    sweep with that hole's edges removed (repeatable; docs/HOLES.md)\n"
@@ -534,14 +534,16 @@ static int parse_long(const char *s, const char *what, long *v)
  * value is bad (message printed). */
 /* The hybrid's options (campaign_opt): the sweep first to this depth (0: none). */
 static long seed_sweep_depth = 3;
+static int seed_sweep_set;    /* given on the command line (else a source target's is GC_SOURCE_SWEEP_DEPTH) */
+static int seed_sweep_source; /* the target takes source: source_sweep.h's sweep */
 static int hybrid_opt(int argc, char **argv, int *i, gc_campaign_opts *c)
 {
     if (strcmp(argv[*i], "--no-sweep-seed") == 0)
-        return (seed_sweep_depth = 0, 1);
+        return (seed_sweep_depth = 0, seed_sweep_set = 1);
     if (strcmp(argv[*i], "--no-harvest") == 0)
         return (c->no_harvest = 1, 1);
     if (strcmp(argv[*i], "--seed-sweep-depth") == 0 && *i + 1 < argc)
-        return parse_long(argv[++*i], "--seed-sweep-depth", &seed_sweep_depth) < 0 ? -1 : 1;
+        return (seed_sweep_set = 1, parse_long(argv[++*i], "--seed-sweep-depth", &seed_sweep_depth) < 0 ? -1 : 1);
     return 0;
 }
 
@@ -660,8 +662,10 @@ static int open_for_campaign(gc_target *t, gc_session_opts *o, const char *out_a
 #define SEED_SWEEP_NODES 50000
 #define SEED_SWEEP_SECONDS 2
 #define SEED_SWEEP_MAX 2000
-static int fuzz_presweep(void *ctx, gc_target *t, gc_finding **escapes, int *nescapes, gc_strlist *frontier)
+static int fuzz_presweep(void *ctx, gc_target *t, gc_finding **escapes, int *nescapes, gc_inputs *inputs,
+                         gc_inputs *frontier)
 {
+    (void)inputs; /* a chain's crash input is its text */
     gc_sweep_opts so = {.depth = (int)*(long *)ctx, .max_nodes = SEED_SWEEP_NODES, .seconds = SEED_SWEEP_SECONDS,
                         .quiet = 1, .no_report = 1};
     gc_holes_sweep_setup(&so, t, NULL); /* an escape per signature and hole, as `sweep` finds them */
@@ -670,13 +674,37 @@ static int fuzz_presweep(void *ctx, gc_target *t, gc_finding **escapes, int *nes
     if (rc)
         return rc;
     *nescapes = gc_sweep_findings(escapes);
-    gc_sweep_frontier(frontier, SEED_SWEEP_MAX);
+    gc_strlist chains = {0};
+    gc_sweep_frontier(&chains, SEED_SWEEP_MAX);
+    for (int i = 0; i < chains.n; i++)
+        gc_inputs_add(frontier, chains.v[i], strlen(chains.v[i]));
+    gc_sl_free(&chains);
+    return 0;
+}
+
+/* The same for a source target: source_sweep.h's sweep (its generator root included), its
+ * escapes' and frontier's programs as encodings, for fuzz_source.  Programs run through
+ * evaluate are slower than chains: a longer time bound. */
+#define SOURCE_SEED_SWEEP_SECONDS 10
+static int source_presweep(void *ctx, gc_target *t, gc_finding **escapes, int *nescapes, gc_inputs *inputs,
+                           gc_inputs *frontier)
+{
+    gc_sweep_opts so = {.depth = (int)*(long *)ctx, .max_nodes = SEED_SWEEP_NODES,
+                        .seconds = SOURCE_SEED_SWEEP_SECONDS, .quiet = 1, .no_report = 1};
+    gc_holes_sweep_setup(&so, t, NULL);
+    gc_sweep_stats st;
+    int rc = gc_source_sweep(t, &so, &st);
+    if (rc)
+        return rc;
+    *nescapes = gc_source_sweep_findings(escapes);
+    gc_source_sweep_inputs(inputs);
+    gc_source_sweep_frontier(frontier, SEED_SWEEP_MAX);
     return 0;
 }
 
 /* A source target's campaign (fuzz_source under libFuzzer): its escapes' holes from
- * gc_source_hole (the table is by hole, as for gates), no chain sweep first.  0, or
- * GC_EXIT_USAGE for AFL++. */
+ * gc_source_hole (the table is by hole, as for gates), the source sweep first (to
+ * GC_SOURCE_SWEEP_DEPTH unless given).  0, or GC_EXIT_USAGE for AFL++. */
 static int source_campaign(gc_campaign_opts *c)
 {
     if (c->engine == GC_ENGINE_AFL) {
@@ -685,7 +713,9 @@ static int source_campaign(gc_campaign_opts *c)
     }
     c->hole_of = NULL;
     c->source_hole_of = gc_source_hole;
-    seed_sweep_depth = 0; /* the hybrid's sweep walks chains */
+    seed_sweep_source = 1;
+    if (!seed_sweep_set)
+        seed_sweep_depth = GC_SOURCE_SWEEP_DEPTH;
     return 0;
 }
 
@@ -693,7 +723,7 @@ static int source_campaign(gc_campaign_opts *c)
 static void use_presweep(gc_campaign_opts *c)
 {
     if (seed_sweep_depth > 0) {
-        c->presweep = fuzz_presweep;
+        c->presweep = seed_sweep_source ? source_presweep : fuzz_presweep;
         c->presweep_ctx = &seed_sweep_depth;
     }
 }
@@ -1087,7 +1117,7 @@ static int cmd_sweep(int argc, char **argv)
 {
     gc_session_opts o = {.source_ok = 1};
     gc_sweep_opts so = {.depth = 3, .max_nodes = 2000000};
-    long depth = so.depth;
+    long depth = -1; /* 3; a source target's, GC_SOURCE_SWEEP_DEPTH */
     const char *save = NULL, *by = "hole";
     gc_strlist pos = {0}, closed = {0};
     char *scratch = NULL;
@@ -1125,7 +1155,7 @@ static int cmd_sweep(int argc, char **argv)
     }
     if (!o.sandbox && !o.target_dir && pos.n > 0)
         o.target_dir = pos.v[0];
-    so.depth = depth < 1 || depth > GC_MAX_TRAILERS ? 0 : (int)depth;
+    so.depth = depth == -1 ? so.depth : depth < 1 || depth > GC_MAX_TRAILERS ? 0 : (int)depth;
     if ((!o.sandbox && !o.target_dir) || so.depth == 0 || (strcmp(by, "hole") && strcmp(by, "signature"))) {
         gc_die_msg("usage: gatecrash sweep TARGET [--depth 1..%d] [--max-nodes N] [--time S] [--save DIR] "
                    "[--by hole|signature] [--close HOLE]... [--json]", GC_MAX_TRAILERS);
@@ -1137,6 +1167,8 @@ static int cmd_sweep(int argc, char **argv)
     if ((save && (rc = case_folder(save, NULL, save_abs))) ||
         (rc = start_confined(&t, &o, &scratch, 1, save ? save_abs : NULL)))
         goto out;
+    if (depth == -1 && t.spec.kind == GC_TARGET_SOURCE)
+        so.depth = GC_SOURCE_SWEEP_DEPTH;
     gc_exe_path(exe, sizeof exe); /* to re-run cases in fresh processes */
     char found_by[64];
     snprintf(found_by, sizeof found_by, "gatecrash sweep (depth %d)", so.depth);
@@ -1203,7 +1235,7 @@ static int cmd_advise(int argc, char **argv)
     }
     if (!o.sandbox && !o.target_dir && pos.n > 0)
         o.target_dir = pos.v[0];
-    so.depth = depth < 1 || depth > GC_MAX_TRAILERS ? 0 : (int)depth;
+    so.depth = depth == -1 ? so.depth : depth < 1 || depth > GC_MAX_TRAILERS ? 0 : (int)depth;
     if ((!o.sandbox && !o.target_dir) || so.depth == 0) {
         gc_die_msg("usage: gatecrash advise TARGET [--depth 1..%d] [--max-nodes N] [--verify] [--json]",
                    GC_MAX_TRAILERS);

@@ -286,8 +286,29 @@ static void prune_resolved(scan_state *fs, const char *crashes)
     globfree(&g);
 }
 
-/* OUT/seeds: the seed corpus's inputs and the sweep's frontier chains (sweep-NNNN). */
-static int write_seeds(const gc_campaign_opts *o, const gc_strlist *frontier, char *dir, size_t len)
+void gc_inputs_add(gc_inputs *l, const void *data, size_t len)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 64;
+        l->v = gc_xrealloc(l->v, (size_t)l->cap * sizeof *l->v);
+        l->len = gc_xrealloc(l->len, (size_t)l->cap * sizeof *l->len);
+    }
+    l->v[l->n] = gc_xmalloc(len + 1);
+    memcpy(l->v[l->n], data, len);
+    l->len[l->n++] = len;
+}
+
+void gc_inputs_free(gc_inputs *l)
+{
+    for (int i = 0; i < l->n; i++)
+        free(l->v[i]);
+    free(l->v);
+    free(l->len);
+    *l = (gc_inputs){0};
+}
+
+/* OUT/seeds: the seed corpus's inputs and the sweep's frontier inputs (sweep-NNNN). */
+static int write_seeds(const gc_campaign_opts *o, const gc_inputs *frontier, char *dir, size_t len)
 {
     snprintf(dir, len, "%s/seeds", o->out);
     gc_rm_tree(dir);
@@ -306,7 +327,7 @@ static int write_seeds(const gc_campaign_opts *o, const gc_strlist *frontier, ch
     for (int i = 0; i < frontier->n; i++) { /* not synced one by one: the folder is made anew each run */
         snprintf(dst, sizeof dst, "%s/sweep-%04d", dir, i);
         FILE *f = fopen(dst, "w");
-        int bad = !f || fputs(frontier->v[i], f) < 0;
+        int bad = !f || fwrite(frontier->v[i], 1, frontier->len[i], f) != frontier->len[i];
         if (f && fclose(f) != 0)
             bad = 1;
         if (bad) {
@@ -324,10 +345,10 @@ static int write_seeds(const gc_campaign_opts *o, const gc_strlist *frontier, ch
 static int sweep_phase(scan_state *fs, char *seeds, size_t len)
 {
     const gc_campaign_opts *o = fs->o;
-    gc_strlist front = {0};
+    gc_inputs front = {0}, inputs = {0};
     gc_finding *esc = NULL;
     int nesc = 0;
-    int rc = o->presweep(o->presweep_ctx, fs->t, &esc, &nesc, &front);
+    int rc = o->presweep(o->presweep_ctx, fs->t, &esc, &nesc, &inputs, &front);
     gc_campaign_result *r = fs->r;
     char path[PATH_MAX + 64]; /* a crash input like the engine's: triage and nightly take it alike */
     for (int i = 0; !rc && i < nesc; i++) {
@@ -357,16 +378,20 @@ static int sweep_phase(scan_state *fs, char *seeds, size_t len)
     }
     for (int i = 0; !rc && i < nesc; i++) { /* written after the report: each is synced to disk */
         snprintf(path, sizeof path, "%s/crashes/crash-sweep-%04d", o->out, i);
-        gc_write_atomic(path, esc[i].chain, strlen(esc[i].chain), 0);
+        if (inputs.n == nesc)
+            gc_write_atomic(path, (const char *)inputs.v[i], inputs.len[i], 0);
+        else
+            gc_write_atomic(path, esc[i].chain, strlen(esc[i].chain), 0);
     }
     if (!rc)
         rc = write_seeds(o, &front, seeds, len);
     r->seeded = front.n;
     if (!rc && !o->quiet)
-        fprintf(stderr, "[sweep] %d escape(s) found by the sweep, %d distinct; %d frontier chain(s) seeded into %s\n",
+        fprintf(stderr, "[sweep] %d escape(s) found by the sweep, %d distinct; %d frontier input(s) seeded into %s\n",
                 r->swept, r->nfound, front.n, seeds);
     free(esc);
-    gc_sl_free(&front);
+    gc_inputs_free(&front);
+    gc_inputs_free(&inputs);
     return rc;
 }
 

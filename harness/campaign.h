@@ -27,6 +27,15 @@ typedef enum { GC_ENGINE_LIBFUZZER, GC_ENGINE_AFL } gc_engine;
 
 struct gc_finding_s; /* gc_finding, below */
 
+/* Inputs as bytes (a source program's encoding may hold NUL bytes): the hybrid's seeds. */
+typedef struct {
+    unsigned char **v;
+    size_t *len;
+    int n, cap;
+} gc_inputs;
+void gc_inputs_add(gc_inputs *l, const void *data, size_t len);
+void gc_inputs_free(gc_inputs *l);
+
 typedef struct {
     const gc_session_opts *target; /* absolute paths */
     gc_engine engine;
@@ -49,12 +58,15 @@ typedef struct {
     void (*source_hole_of)(gc_target *t, const char *src, const gc_outcome *out, char *hole, size_t len);
     /* The hybrid's first phase (NULL: none), before the engine starts: a bounded sweep of 't'
      * whose escapes (*escapes, malloc'd: *nescapes findings, each confirmed by the sweep and
-     * named by its hole) are saved as crash inputs (OUT/crashes/crash-sweep-NNNN), reported
-     * at once as found by the sweep and folded into the table without running them again,
-     * and whose frontier (chains to the objects of interest it reached, into 'frontier')
-     * joins the seeds in OUT/seeds, which the engine reads instead of 'seeds'.  The CLI sets
-     * it to sweep.h's sweep (sweep.h includes this header).  0 or an exit code. */
-    int (*presweep)(void *ctx, gc_target *t, struct gc_finding_s **escapes, int *nescapes, gc_strlist *frontier);
+     * named by its hole) are saved as crash inputs (OUT/crashes/crash-sweep-NNNN: the bytes
+     * in 'inputs' when it holds one per escape, a source program's encoding, else the
+     * chain), reported at once as found by the sweep and folded into the table without
+     * running them again, and whose frontier (inputs reaching the objects of interest it
+     * reached: chains, or a source target's program encodings, into 'frontier') joins the
+     * seeds in OUT/seeds, which the engine reads instead of 'seeds'.  The CLI sets it to
+     * sweep.h's sweep, or source_sweep.h's for a source target.  0 or an exit code. */
+    int (*presweep)(void *ctx, gc_target *t, struct gc_finding_s **escapes, int *nescapes, gc_inputs *inputs,
+                    gc_inputs *frontier);
     void *presweep_ctx;
 } gc_campaign_opts;
 

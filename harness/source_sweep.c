@@ -3,8 +3,19 @@
  * Every program is one expression built in the program IR (program.h: its bytes, a root
  * then trailers, then `result = ...`), printed in the target's dialect and run through
  * evaluate under the oracles like any input.  Roots, in this order: the names roots()
- * gives, shortest first then by name, and the literals every dialect writes ('', 0, [],
- * ()).  Edges of a node (a program whose returned value is new), in this order:
+ * gives, shortest first then by name, the literals every dialect writes ('', 0, [], ()),
+ * and in a dialect with statements (not GC_DIALECT_EXPRESSION) one a program reaches with
+ * no name at all: the running frame of a generator expression, the expression being the
+ * generator's element so that the walk runs while its frame is live (f_back is None once
+ * it stops):
+ *     def f():
+ *         g = (g.gi_frame<trailers> for x in [1])
+ *         for r in g:
+ *             return r
+ *     result = f()
+ * A generic root: any sandbox that lets a program write a generator hands it out (its
+ * f_back leads to the frames that run the program, then the host's); it is no advisory's
+ * payload, and a sandbox that refuses gi_frame refuses the root.  Edges of a node (a program whose returned value is new), in this order:
  *   - `.name` for every name of dir(value) the dialect writes as an attribute (with
  *     "no_underscore", none starting with '_': the sandbox refuses those, and their
  *     getattr(x, '_name') form too) — except on containers and scalars (str, bytes, int,
@@ -56,6 +67,8 @@ typedef struct {
     gc_kind kind;
     char prim[96];
     int hole;
+    uint8_t code[CODE_MAX + 64]; /* the program's bytes (program_code) */
+    size_t len;
 } sfound;
 
 typedef struct {
@@ -121,13 +134,37 @@ static size_t put_str(uint8_t *code, size_t n, int op, const char *s, size_t len
     return n + len;
 }
 
-/* The program of an expression's bytes, `result = EXPR`, in the target's dialect. */
+/* The generator root: `def f():` then `g.gi_frame`, the element of the generator that
+ * gen_tail closes (a program whose code starts with GC_P_DEF is one). */
+static const uint8_t gen_root[] = {GC_P_DEF, 1, 'f', GC_P_NAME, 1, 'g', GC_P_ATTR, 8, 'g', 'i', '_', 'f', 'r', 'a', 'm', 'e'};
+/*     g = (ELT for x in [1])
+ *     for r in g:
+ *         return r
+ * result = f() */
+static const uint8_t gen_tail[] = {GC_P_INT,  1, GC_P_LIST, 1,   GC_P_GEN, 1,        'x',      GC_P_ASSIGN, 1, 'g',
+                                   GC_P_NAME, 1, 'g',       GC_P_FOR, 1,   'r',      GC_P_NAME, 1,          'r',
+                                   GC_P_RETURN, GC_P_END,   GC_P_END, GC_P_NAME, 1, 'f', GC_P_CALL, 0};
+
+/* The program bytes of an expression's: `result = EXPR`, or the generator's program when
+ * EXPR is its element.  The length (0 when it does not fit in cap). */
+static size_t program_code(const uint8_t *code, size_t len, uint8_t *buf, size_t cap)
+{
+    int gen = len && code[0] == GC_P_DEF;
+    size_t n = len + (gen ? sizeof gen_tail : 0);
+    if (n + 8 > cap)
+        return 0;
+    memcpy(buf, code, len);
+    if (gen)
+        memcpy(buf + len, gen_tail, sizeof gen_tail);
+    return put_str(buf, n, GC_P_ASSIGN, "result", 6);
+}
+
+/* The program of an expression's bytes in the target's dialect. */
 static void program_text(const gc_target *t, const uint8_t *code, size_t len, gc_strbuf *sb)
 {
     static gc_program p;
-    uint8_t buf[CODE_MAX + 16];
-    memcpy(buf, code, len);
-    size_t n = put_str(buf, len, GC_P_ASSIGN, "result", 6);
+    uint8_t buf[CODE_MAX + 64];
+    size_t n = program_code(code, len, buf, sizeof buf);
     gc_program_decode(buf, n, &p);
     gc_sb_init(sb);
     gc_program_print(&p, t->spec.adapter.dialect, sb);
@@ -236,6 +273,7 @@ static int record(sctx *x, const uint8_t *code, size_t len, const gc_outcome *fi
         f->kind = out.escape.kind;
         snprintf(f->prim, sizeof f->prim, "%s", out.escape.primitive);
         f->hole = hole;
+        f->len = program_code(code, len, f->code, sizeof f->code);
     }
     gc_sb_free(&sb);
     return rc;
@@ -247,7 +285,7 @@ static void edge(sctx *x, int i, int kind, PyObject *key, const uint8_t *tr, siz
 {
     snode *n = &nodes[i];
     uint8_t code[CODE_MAX];
-    if (x->rc || !trlen || n->len + trlen + 8 + 2 > CODE_MAX)
+    if (x->rc || !trlen || n->len + trlen + 8 + 2 + sizeof gen_tail > CODE_MAX)
         return;
     memcpy(code, n->code, n->len);
     memcpy(code + n->len, tr, trlen);
@@ -456,10 +494,15 @@ static PyObject *root_names(gc_target *t, char *err, size_t errlen)
     return out;
 }
 
-/* A root's bytes: a name, or one of the literals ('', 0, [], ()). */
+/* A root's bytes: a name, one of the literals ('', 0, [], ()), or (literal 4) the
+ * generator's running frame. */
 static size_t root_code(PyObject *name, int literal, uint8_t *code)
 {
     static const uint8_t lit[][2] = {{GC_P_STR, 0}, {GC_P_INT, 0}, {GC_P_LIST, 0}, {GC_P_TUPLE, 0}};
+    if (literal == 4) {
+        memcpy(code, gen_root, sizeof gen_root);
+        return sizeof gen_root;
+    }
     if (literal >= 0) {
         memcpy(code, lit[literal], 2);
         return 2;
@@ -490,10 +533,11 @@ PyObject *gc_source_roots_ns(gc_target *t, char *err, size_t errlen)
 }
 
 /* Run each root's program: its value queued at depth 0 (into x->ns too), an escaping one
- * recorded.  0 or an exit code. */
+ * recorded; the generator's frame only in a dialect with statements.  0 or an exit code. */
 static int push_roots(sctx *x)
 {
-    static const char *lit_names[] = {"''", "0", "[]", "()"};
+    static const char *lit_names[] = {"''", "0", "[]", "()", "gi_frame"};
+    int nlits = x->t->spec.adapter.dialect & GC_DIALECT_EXPRESSION ? 4 : 5;
     char err[512];
     PyObject *names = root_names(x->t, err, sizeof err);
     if (!names) {
@@ -501,7 +545,7 @@ static int push_roots(sctx *x)
         return GC_EXIT_TARGET;
     }
     Py_ssize_t nroots = PyList_GET_SIZE(names);
-    for (Py_ssize_t k = 0; !x->rc && k < nroots + 4; k++) {
+    for (Py_ssize_t k = 0; !x->rc && k < nroots + nlits; k++) {
         int lit = k < nroots ? -1 : (int)(k - nroots);
         PyObject *name = lit < 0 ? PyList_GET_ITEM(names, k) : PyUnicode_FromString(lit_names[lit]);
         if (lit >= 0 && !name)
@@ -663,4 +707,20 @@ int gc_source_sweep_findings(gc_finding **out)
             snprintf(f->hole, sizeof f->hole, "%s", last_names(last_names_ctx, finds[k].hole));
     }
     return nfinds;
+}
+
+void gc_source_sweep_inputs(gc_inputs *out)
+{
+    for (int k = 0; k < nfinds; k++)
+        gc_inputs_add(out, finds[k].code, finds[k].len);
+}
+
+void gc_source_sweep_frontier(gc_inputs *out, int max)
+{
+    uint8_t buf[CODE_MAX + 64];
+    for (long i = 0; i < nnodes && out->n < max; i++) {
+        size_t n = program_code(nodes[i].code, nodes[i].len, buf, sizeof buf);
+        if (n)
+            gc_inputs_add(out, buf, n);
+    }
 }

@@ -3,7 +3,8 @@
  * Owns: the enumeration of programs in the program IR (program.h), printed in the target's
  * dialect and run through its evaluate like any input (source.h), their bounds and
  * order, the report (for every forbidden primitive reached, the shortest program,
- * confirmed by running it again), and what the hole rule of the layer above needs from a
+ * confirmed by running it again), the hybrid's seeds from it (its escapes and its
+ * frontier as program encodings), and what the hole rule of the layer above needs from a
  * source target: the value a program gives back, kept, and the roots' values.  A node is
  * a program whose returned value is new (by identity, kept alive); its edges are programs
  * one trailer longer (source_sweep.c lists them).  Holes are named through
@@ -23,6 +24,18 @@ int gc_source_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st);
 /* The escapes of the last source sweep, as gc_sweep_findings gives them (chain: the
  * program, on one line; malloc'd). */
 int gc_source_sweep_findings(gc_finding **out);
+
+/* The depth `sweep` takes on a source target by default: the generator's frame root needs
+ * four trailers to the host's builtins (f_back three times, then f_builtins). */
+#define GC_SOURCE_SWEEP_DEPTH 4
+
+/* The escapes of the last source sweep as program encodings (the bytes fuzz_source and
+ * `replay --raw` decode), in gc_source_sweep_findings' order, appended to 'out'. */
+void gc_source_sweep_inputs(gc_inputs *out);
+
+/* The last source sweep's frontier: the encoding of the program reaching each distinct
+ * value it reached (its nodes, breadth first, at most 'max'), appended to 'out'. */
+void gc_source_sweep_frontier(gc_inputs *out, int max);
 
 /* gc_source_run, and the value evaluate gave back (a new reference in *value, NULL when it
  * raised), which gc_source_run itself does not keep.  0 or an exit code. */

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The source sweep's generator root and the source campaign's first phase (issues 15, 16):
+#   - `sweep` on RestrictedPython 6.0 (GHSA-wqc8-x2pr-7jqh) finds the published class from
+#     a generator's running frame (a root no name gives: gi_frame, f_back to the host's
+#     frame, its f_builtins), exit 1; the current releases stay at 0 (tests/source_sweep.sh);
+#   - `fuzz` on it starts with that sweep: the escape is reported as found by the sweep,
+#     exit 1; with --no-sweep-seed it is not;
+#   - the sweep's crash input and its frontier seeds are program encodings (they hold NUL
+#     bytes) that `replay --raw` runs in a fresh process: the escape again, and a frame.
+# RestrictedPython 6.0 does not install on CPython 3.12+: one SKIP line there.
+source "$(dirname "$0")/lib.sh" "$@"
+target_installed restrictedpython-6.0 || { finish; exit; }
+H=$SRC/targets/restrictedpython-6.0
+HV=(--venv "$BIN/venvs/restrictedpython-6.0")
+
+expect_exit 1 "sweep restrictedpython-6.0: an escape" -- "$GC" sweep "$H" "${HV[@]}" --by signature
+expect_grep '^  source:reach:builtins\.open +def f\(\):$' "sweep 6.0: the published class, builtins.open"
+expect_grep '^    g = \(g\.gi_frame\.f_back\.f_back\.f_back\.f_builtins for x in \[1\]\)$' "sweep 6.0: from the generator's frame"
+
+expect_exit 1 "fuzz restrictedpython-6.0 --runs 200" -- "$GC" fuzz "$H" "${HV[@]}" --runs 200 --seed 1 --out "$WORK/hy"
+expect_grep '^\[sweep\] escape source:reach:builtins\.open .*: def f\(\):$' "fuzz: the sweep's escape at once"
+expect_grep '^1 escape input\(s\), 1 distinct escape\(s\) on restrictedpython-6.0 \(with 1 found by the sweep' \
+  "fuzz: in the table, found by the sweep"
+expect_grep '^\[sweep\] .*; [1-9][0-9]* frontier input\(s\) seeded into ' "fuzz: the frontier seeded"
+
+# the crash input and the frontier, replayed as fuzz inputs in a fresh process
+expect_exit 1 "replay --raw the sweep's crash input" -- "$GC" replay --raw -q "$H" "${HV[@]}" "$WORK/hy/crashes/crash-sweep-0000"
+expect_grep 'crash-sweep-0000: gatecrash: ESCAPE reach write builtins\.open' "replay: the escape again"
+seeds=("$WORK"/hy/seeds/sweep-*)
+"$GC" replay --raw "$H" "${HV[@]}" "${seeds[@]}" >"$WORK/out" 2>&1
+expect_grep "replayed ${#seeds[@]}: 0 escaped, ${#seeds[@]} blocked, 0 unreadable" "frontier: every seed a program, none escapes"
+expect_grep 'sweep-[0-9]+: blocked \(returned frame\)' "frontier: the generator's frame among them"
+
+expect_exit 0 "fuzz --no-sweep-seed: the engine alone" -- "$GC" fuzz "$H" "${HV[@]}" --runs 200 --seed 1 --no-sweep-seed \
+  --out "$WORK/alone"
+expect_no_grep 'found by the sweep' "--no-sweep-seed: nothing from the sweep"
+finish
