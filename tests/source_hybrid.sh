@@ -31,6 +31,12 @@ seeds=("$WORK"/hy/seeds/sweep-*)
 expect_grep "replayed ${#seeds[@]}: 0 escaped, ${#seeds[@]} blocked, 0 unreadable" "frontier: every seed a program, none escapes"
 expect_grep 'sweep-[0-9]+: blocked \(returned frame\)' "frontier: the generator's frame among them"
 
+# triage saves it as a source case evaluate runs unchanged, and that case replays as the escape
+"$GC" triage "$H" "${HV[@]}" --out "$WORK/esc" "$WORK/hy/crashes/crash-sweep-0000" >"$WORK/out" 2>&1
+expect_grep '^new +crash-sweep-0000: source:reach:builtins\.open ' "triage: a new case"
+expect_exit 0 "replay --expect escape the saved case" -- "$GC" replay "$H" "${HV[@]}" --expect escape "$WORK/esc"
+expect_grep 'source-reach-builtins\.open\.py: gatecrash: ESCAPE reach write builtins\.open' "replay: the case escapes"
+
 expect_exit 0 "fuzz --no-sweep-seed: the engine alone" -- "$GC" fuzz "$H" "${HV[@]}" --runs 200 --seed 1 --no-sweep-seed \
   --out "$WORK/alone"
 expect_no_grep 'found by the sweep' "--no-sweep-seed: nothing from the sweep"
