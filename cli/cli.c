@@ -535,7 +535,6 @@ static int parse_long(const char *s, const char *what, long *v)
 /* The hybrid's options (campaign_opt): the sweep first to this depth (0: none). */
 static long seed_sweep_depth = 3;
 static int seed_sweep_set;    /* given on the command line (else a source target's is GC_SOURCE_SWEEP_DEPTH) */
-static int seed_sweep_source; /* the target takes source: source_sweep.h's sweep */
 static int hybrid_opt(int argc, char **argv, int *i, gc_campaign_opts *c)
 {
     if (strcmp(argv[*i], "--no-sweep-seed") == 0)
@@ -713,17 +712,17 @@ static int source_campaign(gc_campaign_opts *c)
     }
     c->hole_of = NULL;
     c->source_hole_of = gc_source_hole;
-    seed_sweep_source = 1;
     if (!seed_sweep_set)
         seed_sweep_depth = GC_SOURCE_SWEEP_DEPTH;
     return 0;
 }
 
-/* A campaign (fuzz, gate) starts with the hybrid's sweep unless --no-sweep-seed. */
-static void use_presweep(gc_campaign_opts *c)
+/* A campaign (fuzz, gate) starts with the hybrid's sweep unless --no-sweep-seed: over
+ * programs for a source target (source_sweep.h), over chains for a gate. */
+static void use_presweep(gc_campaign_opts *c, const gc_target *t)
 {
     if (seed_sweep_depth > 0) {
-        c->presweep = seed_sweep_source ? source_presweep : fuzz_presweep;
+        c->presweep = t->spec.kind == GC_TARGET_SOURCE ? source_presweep : fuzz_presweep;
         c->presweep_ctx = &seed_sweep_depth;
     }
 }
@@ -783,7 +782,7 @@ static int cmd_fuzz(int argc, char **argv)
     fprintf(stderr, "gatecrash: fuzzing %s for %lds with %ld job(s) of %s; crashes in %s/%s\n", t.spec.name,
             c.seconds, c.jobs, c.engine == GC_ENGINE_AFL ? "AFL++" : "libFuzzer", out_abs,
             c.engine == GC_ENGINE_AFL ? "afl/*/crashes" : "crashes");
-    use_presweep(&c);
+    use_presweep(&c, &t);
     gc_campaign_result r;
     rc = gc_campaign_run(&t, &c, &r);
     gc_rm_tree(rscratch);
@@ -1069,7 +1068,7 @@ static int cmd_gate(int argc, char **argv)
     gc_session_opts so = g.o;
     if (!rc && !(rc = open_for_campaign(&t, &so, g.out_abs, g.rscratch, sizeof g.rscratch)) &&
         !(rc = confine_to((const char *[]){g.out_abs, g.rep_abs, g.c.corpus_out, NULL}))) { /* cases: read only */
-        use_presweep(&g.c); /* the fuzzing half starts with the hybrid's sweep */
+        use_presweep(&g.c, &t); /* the fuzzing half starts with the hybrid's sweep */
         gc_gate_opts go = {g.esc_abs, g.rep_abs, gc_start_dir, &g.c, g.sweep_depth, g.rscratch,
                            g.progress[0] ? g.progress : NULL, g.previous[0] ? g.previous : NULL};
         rc = gc_gate(&t, &go, &cases);
