@@ -10,6 +10,7 @@
 
 #include "hash.h"
 #include "oracle.h"
+#include "ptrmap.h"
 #include "state.h"
 
 #define GC_COUNTERS 8192
@@ -95,20 +96,59 @@ static void hit(uint32_t h)
         (*c)++;
 }
 
+/* The classes the process had before the first input (gc_feedback_baseline_classes), each
+ * held so that its address stays its own. */
+static gc_ptrmap baseline;
+
+static void add_class_tree(PyTypeObject *tp)
+{
+    if (gc_ptrmap_get(&baseline, tp) >= 0)
+        return;
+    gc_ptrmap_put(&baseline, Py_NewRef(tp), 0);
+    PyObject *subs = PyObject_CallMethod((PyObject *)tp, "__subclasses__", NULL);
+    for (Py_ssize_t i = 0; subs && PyList_Check(subs) && i < PyList_GET_SIZE(subs); i++)
+        if (PyType_Check(PyList_GET_ITEM(subs, i)))
+            add_class_tree((PyTypeObject *)PyList_GET_ITEM(subs, i));
+    Py_XDECREF(subs);
+    PyErr_Clear();
+}
+
+void gc_feedback_baseline_classes(void) { add_class_tree(&PyBaseObject_Type); }
+
+/* The name a feature gives class tp.  A class an input made (Enum('x', 'a b'), type('x',
+ * (), {})) is named by the input's own string, so its name would be a new feature for each
+ * string the mutator tries and the corpus would grow without end, kept for classes no
+ * fresh process has: such a class counts as its nearest class of the baseline, marked. */
+static const char *class_name(PyTypeObject *tp, uint32_t *salt)
+{
+    if (!baseline.mask || gc_ptrmap_get(&baseline, tp) >= 0)
+        return tp->tp_name;
+    *salt ^= 0x4e3u;
+    for (PyTypeObject *b = tp->tp_base; b; b = b->tp_base)
+        if (gc_ptrmap_get(&baseline, b) >= 0)
+            return b->tp_name;
+    return "object";
+}
+
+static const char *type_name(PyObject *v, uint32_t *salt) { return v ? class_name(Py_TYPE(v), salt) : "<root>"; }
+
 void gc_feedback_step(PyObject *in, int op, const char *name, PyObject *out)
 {
     if (!gc_feedback_enabled || !out)
         return;
     unsigned sig = gc_feedback_signals;
     if (sig & GC_FB_TRANSITIONS) {
-        uint32_t h = GC_FNV32_OFFSET ^ (uint32_t)op;
-        h = gc_fnv1a32_str(h, in ? Py_TYPE(in)->tp_name : "<root>");
-        h = gc_fnv1a32_str(h * 31u, Py_TYPE(out)->tp_name);
-        hit(h);
+        uint32_t salt = 0;
+        const char *from = type_name(in, &salt), *to = type_name(out, &salt);
+        uint32_t h = gc_fnv1a32_str((GC_FNV32_OFFSET ^ (uint32_t)op) ^ salt, from);
+        hit(gc_fnv1a32_str(h * 31u, to));
     }
     /* which edge of the object graph: the name taken from this kind of value */
-    if (name && (sig & GC_FB_NAMES))
-        hit(gc_fnv1a32_str(gc_fnv1a32_str(0xed6eu, in ? Py_TYPE(in)->tp_name : "<root>"), name));
+    if (name && (sig & GC_FB_NAMES)) {
+        uint32_t h = 0xed6eu;
+        const char *from = type_name(in, &h);
+        hit(gc_fnv1a32_str(gc_fnv1a32_str(h, from), name));
+    }
     if (PyModule_Check(out)) {
         const char *name = (sig & GC_FB_MODULES) ? PyModule_GetName(out) : NULL;
         if (name) {
@@ -123,8 +163,11 @@ void gc_feedback_step(PyObject *in, int op, const char *name, PyObject *out)
         PyErr_Clear();
     } else if (PyType_Check(out)) {
         /* which class a walk has reached (object, type, str…): the stepping stones of class walks */
-        if (sig & GC_FB_CLASSES)
-            hit(gc_fnv1a32_str(0x7e5u, ((PyTypeObject *)out)->tp_name));
+        if (sig & GC_FB_CLASSES) {
+            uint32_t h = 0x7e5u;
+            const char *cls = class_name((PyTypeObject *)out, &h);
+            hit(gc_fnv1a32_str(h, cls));
+        }
         const gc_prim *p = (sig & GC_FB_PRIMS) ? gc_oracle_lookup(out) : NULL;
         if (p)
             hit(gc_fnv1a32_str(0xfeedu, p->name));
@@ -135,8 +178,11 @@ void gc_feedback_step(PyObject *in, int op, const char *name, PyObject *out)
         /* the subclass list of which class (a call of C.__subclasses__) */
         if ((sig & GC_FB_CLASSES) && in && PyCFunction_Check(in) && PyList_Check(out)) {
             PyObject *self = PyCFunction_GET_SELF(in);
-            if (self && PyType_Check(self))
-                hit(gc_fnv1a32_str(0x5abc1u, ((PyTypeObject *)self)->tp_name));
+            if (self && PyType_Check(self)) {
+                uint32_t h = 0x5abc1u;
+                const char *cls = class_name((PyTypeObject *)self, &h);
+                hit(gc_fnv1a32_str(h, cls));
+            }
         }
     }
 }

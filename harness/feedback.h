@@ -50,6 +50,10 @@ extern unsigned gc_feedback_signals;
  * ",-signal" / ",+signal"; or "-signal"/"+signal" alone (from the default); or a plain
  * list "transitions,modules".  Returns 0, or -1 on an unknown word. */
 int gc_feedback_parse(const char *spec, unsigned *out);
+/* Take the classes the process has now (object's subclasses, all the way down) as the
+ * classes features name; a class made later is named by its nearest one of these.  Call
+ * once, when the target is open, before the first input. */
+void gc_feedback_baseline_classes(void);
 /* Gate-code coverage: frames whose globals are this module's namespace. */
 void gc_feedback_gate_module(PyObject *module);
 /* Write the features into AFL++'s coverage map instead (fuzz_gate_afl): call before the

@@ -145,8 +145,10 @@ static void prepare_mutator(void)
     for (int i = 0; i < n; i++)
         ptrs[i] = roots[i];
     gc_mutator_set_roots(ptrs, n);
-    if (gc_feedback_enabled)
+    if (gc_feedback_enabled) {
         gc_feedback_gate_module(target.module);
+        gc_feedback_baseline_classes();
+    }
     static const char *targets[256];
     gc_mutator_set_targets(targets, gc_oracle_target_names(targets, 256));
     if (cfg.chain_mutator)

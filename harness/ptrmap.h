@@ -1,7 +1,8 @@
 /* ptrmap.h — address -> record index, for the change watchers' callbacks.
  *
  * Owns: the one open-addressing map from an object's address to the index of the record
- * that watches it (state.c's watched dicts and classes, nscache.c's watches).  CPython's
+ * that watches it (state.c's watched dicts and classes, nscache.c's watches), and the set of
+ * classes the process had before its first input (feedback.c's baseline).  CPython's
  * dict, type and function watchers (3.12+) call back with the object that changes; the
  * callback finds its record here without allocating or running Python code.  Grown by the
  * owner between inputs (never inside a callback); entries are only added, and the whole
