@@ -89,13 +89,13 @@ if [[ $secs == replay ]]; then
   done
   exit 0
 fi
+# seed by seed, the modes of one seed next to each other: with PAR=2 the fuzz and hybrid
+# runs of a seed share the machine's load, so their execs/s compare
 for t in $targets; do
-  for mode in $modes; do
-    if [[ $mode == sweep ]]; then
-      sweep_once "$t" "$out/$t/sweep"
-      continue
-    fi
-    for seed in $seeds; do
+  [[ " $modes " == *" sweep "* ]] && sweep_once "$t" "$out/$t/sweep"
+  for seed in $seeds; do
+    for mode in $modes; do
+      [[ $mode == sweep ]] && continue
       while (($(jobs_running) >= par)); do sleep 1; done
       campaign "$t" "$mode" "$seed" "$out/$t/$mode-$seed" &
     done
