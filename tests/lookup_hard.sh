@@ -3,7 +3,7 @@
 # intended escapes exist — a call with the string only the gate's own data names, and a
 # walk through the attribute of the exception a refusal raised (hand-written chains in
 # tests/fixtures/lookup-hard, kept out of corpus/ and dict/ so fuzzing must find them), and a
-# bounded campaign runs (the campaigns that find the alias are bench/hybrid.sh's).
+# bounded campaign finds the alias with harvested arguments and not without.
 source "$(dirname "$0")/lib.sh" "$@"
 T=$SRC/targets/lookup-hard
 expect_exit 0 "sweep --depth 5: nothing found" -- "$GC" sweep "$T" --depth 5
@@ -22,12 +22,18 @@ printf "tool().__class__.__base__\n" >"$WORK/near/e-refusal-class"
 printf "tool('clock')().__traceback__\n" >"$WORK/near/f-proxy-call"
 expect_exit 0 "near misses are blocked" -- "$GC" replay "$T" --expect blocked "$WORK/near"
 expect_grep "replayed 6: 0 escaped, 6 blocked" "all six blocked"
-# a bounded campaign runs and escapes (class walks); whether it also finds the alias, a call
-# with a string only the gate module's data names (harvest.c), is a matter of luck in a
-# bounded run (in ctest's load one fork-mode run of 400,000 missed it): test_harvest and
-# test_mutator check the words and the calls the mutator proposes, bench/hybrid.sh the
-# campaigns (5 of 5 seeds within 10 minutes, docs/PERFORMANCE.md)
-expect_exit 1 "a bounded campaign escapes" -- "$GC" fuzz "$T" --runs 100000 --seed 1 --out "$WORK/fz"
-"$GC" fuzz "$T" --runs 100000 --seed 1 --out "$WORK/fz-off" --no-harvest >"$WORK/out" 2>&1
+# A bounded campaign finds the alias, a call with a string only the gate module's data names
+# (harvest.c).  One job in record mode is deterministic for a build and an OUT path's length
+# (a scratch path is a harvested word); 600,000 inputs found it on seeds 1 and 2 here (inputs
+# 8,350-459,057 on 7 other runs), so seed 2 runs only when seed 1 misses.  Before the classes
+# baseline (feedback.c) a 300,000-input run had missed it on 4 seeds.  The same campaign
+# without harvested arguments does not find it.
+found=0
+for s in 1 2; do
+  expect_exit 1 "a bounded campaign (seed $s) escapes" -- "$GC" fuzz "$T" --runs 600000 --seed "$s" --out "$WORK/fz$s"
+  grep -qxF "_Tool tool ()<module>" <(cut -f3 "$WORK/fz$s/finds.tsv") && { found=1; break; }
+done
+((found)) && ok || fail "600,000-input campaigns on seeds 1 and 2 found no call with the alias (hole _Tool tool ()<module>)"
+"$GC" fuzz "$T" --runs 600000 --seed 1 --out "$WORK/fz-off" --no-harvest >"$WORK/out" 2>&1
 expect_no_grep "_Tool tool \(\)<module>" "--no-harvest: the same campaign without harvested arguments does not"
 finish
