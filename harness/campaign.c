@@ -168,8 +168,14 @@ static void record_find(const scan_state *fs, const char *path, const gc_finding
     FILE *fp = fopen(p, "a");
     if (!fp)
         return;
-    fprintf(fp, "%.3f\t%s\t%s\t%s\t%s\n", t < 0 ? 0.0 : t, swept ? "sweep" : "engine",
-            f->hole[0] ? f->hole : "-", f->sig, f->chain);
+    fprintf(fp, "%.3f\t%s\t%s\t%s\t", t < 0 ? 0.0 : t, swept ? "sweep" : "engine", f->hole[0] ? f->hole : "-",
+            f->sig);
+    for (const char *c = f->chain; *c; c++) /* a source program's lines: \n, so one find is one line */
+        if (*c == '\n' || *c == '\t' || *c == '\\')
+            fprintf(fp, "\\%c", *c == '\n' ? 'n' : *c == '\t' ? 't' : '\\');
+        else
+            fputc(*c, fp);
+    fputc('\n', fp);
     fclose(fp);
 }
 

@@ -22,6 +22,11 @@ expect_grep '^\[sweep\] escape source:reach:builtins\.open .*: def f\(\):$' "fuz
 expect_grep '^1 escape input\(s\), 1 distinct escape\(s\) on restrictedpython-6.0 \(with 1 found by the sweep' \
   "fuzz: in the table, found by the sweep"
 expect_grep '^\[sweep\] .*; [1-9][0-9]* frontier input\(s\) seeded into ' "fuzz: the frontier seeded"
+# OUT/finds.tsv: the five-statement program is one line of five fields
+awk -F'\t' 'END { print NR " line(s)"; exit !(NR == 1 && NF == 5) }' "$WORK/hy/finds.tsv" >"$WORK/out"
+expect_grep '^1 line\(s\)$' "finds.tsv: one line for the multi-line program's find"
+cp "$WORK/hy/finds.tsv" "$WORK/out"
+expect_fgrep $'\tdef f():\\n' "finds.tsv: the program's newlines written \\n"
 
 # the crash input and the frontier, replayed as fuzz inputs in a fresh process
 expect_exit 1 "replay --raw the sweep's crash input" -- "$GC" replay --raw -q "$H" "${HV[@]}" "$WORK/hy/crashes/crash-sweep-0000"
