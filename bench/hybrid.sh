@@ -8,7 +8,7 @@
 # each hole is when its first row entered the campaign's table (OUT/finds.tsv, seconds since
 # the campaign started, sweep included).  STOP="hole|hole" ends a campaign once it has all of
 # those holes (what it measures is found: the rest of its time would show nothing).
-# Writes bench/results/hybrid-runs/<target>/<mode>-<seed>/ and, through
+# Writes bench/results/hybrid-runs/<target>/<mode>-<SECONDS>s-<seed>/ and, through
 # bench/hybrid_report.py, bench/results/hybrid.md and bench/results/hybrid.png.
 # After each campaign its crash inputs are triaged (gatecrash triage: each confirmed in a fresh
 # process) into <run>/cases, and meta.tsv gets the count that did not reproduce.
@@ -97,7 +97,7 @@ for t in $targets; do
     for mode in $modes; do
       [[ $mode == sweep ]] && continue
       while (($(jobs_running) >= par)); do sleep 1; done
-      campaign "$t" "$mode" "$seed" "$out/$t/$mode-$seed" &
+      campaign "$t" "$mode" "$seed" "$out/$t/$mode-${secs}s-$seed" &
     done
   done
 done
