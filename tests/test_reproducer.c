@@ -1,8 +1,9 @@
 /* test_reproducer.c — the runner's tables (_tables.py, as gatecrash writes it) are the
  * effect oracle's: every event of oracle.c's table is in the table of its capability (write
- * events with the indices of their path arguments), and the tables hold nothing else.  No
- * interpreter: the tables are only written.  (tests/escapes_pytest.sh checks that the
- * escapes/_tables.py in the repository is what gatecrash writes.) */
+ * events with the indices of their path arguments; the events the harness refuses in
+ * HARNESS_EVENTS), and the tables hold nothing else.  No interpreter: the tables are only
+ * written.  (tests/escapes_pytest.sh checks that the escapes/_tables.py in the repository is
+ * what gatecrash writes.) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +39,8 @@ int main(void)
     static const struct {
         const char *name;
         gc_cap cap;
-    } tables[] = {{"SPAWN_EVENTS", GC_CAP_SPAWN}, {"NET_EVENTS", GC_CAP_NETWORK}, {"WRITE_EVENTS", GC_CAP_WRITE}};
+    } tables[] = {{"SPAWN_EVENTS", GC_CAP_SPAWN}, {"NET_EVENTS", GC_CAP_NETWORK}, {"WRITE_EVENTS", GC_CAP_WRITE},
+                  {"HARNESS_EVENTS", GC_CAP_HARNESS}};
     char buf[8192], item[256];
     for (size_t k = 0; k < sizeof tables / sizeof tables[0]; k++) {
         table(sb.data, tables[k].name, buf, sizeof buf);

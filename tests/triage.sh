@@ -41,6 +41,25 @@ expect_exit 0 "a standalone reproducer against the fixed gate says blocked" -- "
 expect_grep "^blocked" "blocked message"
 expect_exit 2 "a standalone reproducer without its argument" -- "$PY" -I "$py"
 
+# a call that raises yields its exception, and chains walk its traceback: the harness calls the
+# handler from C (the traceback starts at the handler's frame, its tb_next is the gate's) and
+# refuses open(fd) (Blocked, raised inside the gate's frame); the runner must agree on both, as
+# its plain-CPython run is a condition of saving the case
+mkdir -p "$WORK/tb"
+printf "open('/x', 'w').__traceback__.tb_next.tb_frame.f_globals['_real_builtins'].open\n" >"$WORK/tb/crash-raise"
+printf "open(2).__traceback__.tb_next.tb_frame.f_locals['_real_open']\n" >"$WORK/tb/crash-fd"
+for i in raise fd; do
+  expect_exit 0 "triage of a traceback walk ($i)" -- "$GC" triage "$SRC/targets/station-1.5.0" --standalone \
+    --out "$WORK/esc-tb-$i" "$WORK/tb/crash-$i"
+  expect_grep "^new +crash-$i: reach:write:builtins.open:.*exception  open\(.*\)\.__traceback__\.tb_next\.tb_frame\." \
+    "triage saves the traceback walk ($i)"
+  expect_exit 0 "the saved case escapes in a fresh process ($i)" -- "$GC" replay -q --expect escape \
+    "$SRC/targets/station-1.5.0" "$WORK/esc-tb-$i"
+  py=$(ls "$WORK/esc-tb-$i"/*.py 2>/dev/null | head -1)
+  expect_exit 1 "its standalone reproducer, python alone ($i)" -- "$PY" -I "${py:-/dev/null}" \
+    "$SRC/targets/station-1.5.0/module_sandbox.py"
+done
+
 # a second run writes nothing
 snap() { (cd "$WORK/esc" && find . -type f -printf '%p %s %T@\n' | sort); }
 before=$(snap)

@@ -86,6 +86,8 @@ void gc_reproducer_tables(gc_strbuf *out)
     event_table(out, "NET_EVENTS", GC_CAP_NETWORK, 0);
     gc_sb_puts(out, "# write events -> indices of the arguments that name written paths\n");
     event_table(out, "WRITE_EVENTS", GC_CAP_WRITE, 1);
+    gc_sb_puts(out, "# events the harness refuses whatever the policy (never an escape); 'x.*': every 'x.' event\n");
+    event_table(out, "HARNESS_EVENTS", GC_CAP_HARNESS, 0);
     gc_sb_puts(out, "# the real primitives a chain must not reach -> (module, attribute)\n");
     prim_table(out);
 }
