@@ -64,3 +64,8 @@ PRIMITIVES = {'os.system': ('os', 'system'), 'os.popen': ('os', 'popen'), 'os.fo
               'socket.create_connection': ('socket', 'create_connection'),
               'socket.create_server': ('socket', 'create_server'),
               'socket.socketpair': ('socket', 'socketpair')}
+# the modules the harness imports before the gate loads (the runner imports them too)
+HARNESS_MODULES = ('os', 'subprocess', '_posixsubprocess', 'pty', 'builtins', 'io', 'shutil',
+                   '_dbm', '_gdbm', 'readline', 'socket', 'signal', 'faulthandler', '_signal',
+                   'fcntl', 'resource', 'sys', 'time', '_csv', 'gc', '_thread', 'threading',
+                   'atexit', 'select')

@@ -40,7 +40,7 @@ if 'SPAWN_EVENTS' not in globals():  # a standalone reproducer has them inlined 
     _spec.loader.exec_module(_tables)
     SPAWN_EVENTS, NET_EVENTS, WRITE_EVENTS = _tables.SPAWN_EVENTS, _tables.NET_EVENTS, _tables.WRITE_EVENTS
     HARNESS_EVENTS = _tables.HARNESS_EVENTS
-    PRIMITIVES = _tables.PRIMITIVES
+    PRIMITIVES, HARNESS_MODULES = _tables.PRIMITIVES, _tables.HARNESS_MODULES
 
 
 _HARNESS_PREFIXES = tuple(e[:-1] for e in HARNESS_EVENTS if e.endswith('.*'))  # 'ctypes.*': 'ctypes.'
@@ -179,6 +179,16 @@ def real_primitive(name):
 
 
 # --- the gate, installed as the host does -------------------------------------------------
+
+def import_harness_modules():
+    """The modules the harness imports before the gate loads, so a class walk meets the
+    same classes here (socket.socket, selectors.BaseSelector, ...); one that is missing is
+    skipped, as the harness skips it."""
+    for name in HARNESS_MODULES:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            pass
 
 
 def load(path):
@@ -385,6 +395,7 @@ def walk(run, stmts):
 
 def replay(case_text, target, gate_path):
     """(exit status, message): 1 reproduced, 0 blocked, 2 could not run."""
+    import_harness_modules()
     try:
         header, stmts = parse_case(case_text)
         run = Run(header, target['requires'])
@@ -490,6 +501,7 @@ def replay_source(case_text, target, adapter_path):
     """(exit status, message) of a source case: its text through evaluate, the returned
     value searched, every C-level call checked before it runs (sys.setprofile's c_call, as
     the harness's profile function does)."""
+    import_harness_modules()
     try:
         header, _ = parse_header(case_text)
         run = Run(header, target['requires'])

@@ -60,6 +60,19 @@ for i in raise fd; do
     "$SRC/targets/station-1.5.0/module_sandbox.py"
 done
 
+# the harness imports the modules of its primitive table (subprocess, so selectors; socket)
+# before the gate loads, so a class walk meets their classes; lookup-hard's gate imports
+# neither: the runner must import them as the harness does
+mkdir -p "$WORK/mods"
+printf "_.__class__.__base__.__subclasses__()[@BaseSelector].unregister.__builtins__['open']\n" >"$WORK/mods/crash-sel"
+expect_exit 0 "triage of a class walk to selectors.BaseSelector" -- "$GC" triage "$SRC/targets/lookup-hard" --standalone \
+  --out "$WORK/esc-mods" "$WORK/mods/crash-sel"
+expect_fgrep "reach:write:builtins.open:class+builtins  _.__class__.__base__.__subclasses__()[@BaseSelector]" \
+  "triage saves the walk to a class of a module the harness imported"
+py=$(ls "$WORK/esc-mods"/*.py 2>/dev/null | head -1)
+expect_exit 1 "its standalone reproducer, python alone" -- "$PY" -I "${py:-/dev/null}" \
+  "$SRC/targets/lookup-hard/lookup_sandbox.py"
+
 # a second run writes nothing
 snap() { (cd "$WORK/esc" && find . -type f -printf '%p %s %T@\n' | sort); }
 before=$(snap)
