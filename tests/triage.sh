@@ -73,6 +73,30 @@ py=$(ls "$WORK/esc-mods"/*.py 2>/dev/null | head -1)
 expect_exit 1 "its standalone reproducer, python alone" -- "$PY" -I "${py:-/dev/null}" \
   "$SRC/targets/lookup-hard/lookup_sandbox.py"
 
+# an [N] into a list ordered by what the process imported (object.__subclasses__()) picks
+# another class in plain CPython: triage saves the pick by name ([@Popen]), which the runner
+# finds there too.  The gate hands out the list and Popen's index in this harness's process.
+mkdir -p "$WORK/pos/gate" "$WORK/pos/in"
+cat >"$WORK/pos/gate/pos_gate.py" <<'PY'
+import subprocess
+
+
+def install_restrictions(ns, requires, module_id):
+    ns["classes"] = object.__subclasses__()
+    ns["at"] = ns["classes"].index(subprocess.Popen)
+PY
+printf '{"name": "positional", "sandbox": "pos_gate.py", "requires": {"subprocess": false}}\n' \
+  >"$WORK/pos/gate/target.json"
+"$GC" explain "$WORK/pos/gate" <(printf 'at\n') >"$WORK/out" 2>&1
+at=$(sed -n 's/^ *-> int  *\([0-9][0-9]*\).*/\1/p' "$WORK/out" | head -1)
+printf 'classes[%s]\n' "${at:-0}" >"$WORK/pos/in/crash-pos"
+expect_exit 0 "triage of classes[$at] (Popen in this process)" -- "$GC" triage "$WORK/pos/gate" --standalone \
+  --out "$WORK/esc-pos" "$WORK/pos/in"
+expect_grep "^new +crash-pos: reach:spawn:subprocess.Popen:.*  classes\[@Popen\]$" "triage saves the pick by name"
+expect_exit 0 "the named case escapes in a fresh process" -- "$GC" replay -q --expect escape "$WORK/pos/gate" "$WORK/esc-pos"
+py=$(ls "$WORK/esc-pos"/*.py 2>/dev/null | head -1)
+expect_exit 1 "its standalone reproducer, python alone" -- "$PY" -I "${py:-/dev/null}" "$WORK/pos/gate/pos_gate.py"
+
 # a second run writes nothing
 snap() { (cd "$WORK/esc" && find . -type f -printf '%p %s %T@\n' | sort); }
 before=$(snap)
