@@ -13,6 +13,11 @@ WRITE_EVENTS = {'open': (0,), 'os.remove': (0,), 'os.rmdir': (0,), 'os.mkdir': (
                 'shutil.copymode': (1,), 'shutil.copystat': (1,), 'shutil.copytree': (1,),
                 'shutil.chown': (0,), 'shutil.make_archive': (0,), 'shutil.move': (0, 1),
                 'shutil.rmtree': (0,), 'shutil.unpack_archive': (1,), 'sqlite3.connect': (0,)}
+# events the harness refuses whatever the policy (never an escape); 'x.*': every 'x.' event
+HARNESS_EVENTS = {'sys.addaudithook', 'os.kill', 'os.killpg', 'os.putenv', 'os.unsetenv',
+                  'os.chdir', 'signal.pthread_kill', 'resource.setrlimit', 'resource.prlimit',
+                  'sys.setprofile', 'sys.settrace', 'sys.monitoring.register_callback',
+                  'object.__setattr__', 'object.__delattr__', 'ctypes.*'}
 # the real primitives a chain must not reach -> (module, attribute)
 PRIMITIVES = {'os.system': ('os', 'system'), 'os.popen': ('os', 'popen'), 'os.fork': ('os', 'fork'),
               'os.forkpty': ('os', 'forkpty'), 'os.execv': ('os', 'execv'),
@@ -59,3 +64,8 @@ PRIMITIVES = {'os.system': ('os', 'system'), 'os.popen': ('os', 'popen'), 'os.fo
               'socket.create_connection': ('socket', 'create_connection'),
               'socket.create_server': ('socket', 'create_server'),
               'socket.socketpair': ('socket', 'socketpair')}
+# the modules the harness imports before the gate loads (the runner imports them too)
+HARNESS_MODULES = ('os', 'subprocess', '_posixsubprocess', 'pty', 'builtins', 'io', 'shutil',
+                   '_dbm', '_gdbm', 'readline', 'socket', 'signal', 'faulthandler', '_signal',
+                   'fcntl', 'resource', 'sys', 'time', '_csv', 'gc', '_thread', 'threading',
+                   'atexit', 'select')

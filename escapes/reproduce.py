@@ -39,11 +39,22 @@ if 'SPAWN_EVENTS' not in globals():  # a standalone reproducer has them inlined 
     _tables = importlib.util.module_from_spec(_spec)
     _spec.loader.exec_module(_tables)
     SPAWN_EVENTS, NET_EVENTS, WRITE_EVENTS = _tables.SPAWN_EVENTS, _tables.NET_EVENTS, _tables.WRITE_EVENTS
-    PRIMITIVES = _tables.PRIMITIVES
+    HARNESS_EVENTS = _tables.HARNESS_EVENTS
+    PRIMITIVES, HARNESS_MODULES = _tables.PRIMITIVES, _tables.HARNESS_MODULES
+
+
+_HARNESS_PREFIXES = tuple(e[:-1] for e in HARNESS_EVENTS if e.endswith('.*'))  # 'ctypes.*': 'ctypes.'
 
 
 class BadCase(Exception):
     pass
+
+
+class Blocked(PermissionError):
+    """What the harness raises on an event it refuses (harness/oracle.c block())."""
+
+
+Blocked.__module__ = 'gatecrash'
 
 
 # --- the case: its '#' header and the chain language (harness/chain.h) ---------------------
@@ -169,6 +180,17 @@ def real_primitive(name):
 
 # --- the gate, installed as the host does -------------------------------------------------
 
+def import_harness_modules():
+    """The modules the harness imports before the gate loads, so a class walk meets the
+    same classes here (socket.socket, selectors.BaseSelector, ...); one that is missing is
+    skipped, as the harness skips it."""
+    for name in HARNESS_MODULES:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            pass
+
+
 def load(path):
     path = os.path.abspath(path)
     sys.path.insert(0, os.path.dirname(path))  # as the host has the gate's folder on sys.path
@@ -221,17 +243,24 @@ class Run:
     def hook(self, event, args):
         # Added after the gate is installed, so a gate's own audit hook refuses first.
         # Whatever the policy, nothing is let through: this script never spawns or writes.
+        # What the harness refuses, it refuses too, with the harness's exception, so a call
+        # raises here where it raises there (a chain may walk the exception's traceback).
         if not self.in_chain:
             return
+        if event in HARNESS_EVENTS or event.startswith(_HARNESS_PREFIXES):
+            raise Blocked(f'gatecrash: {event} blocked by the harness')
         if event in SPAWN_EVENTS:
             if self.requires.get('subprocess', True) is False:
                 self.escaped.append(f'effect spawn {event} {args[0]!r}' if args else event)
-            raise PermissionError(f'reproducer: {event} refused')
+            raise Blocked(f'gatecrash: {event} blocked by the harness')
         if event in NET_EVENTS:
             if self.requires.get('network', True) is False:
                 self.escaped.append(f'effect network {event}')
-            raise PermissionError(f'reproducer: {event} refused')
+            raise Blocked(f'gatecrash: {event} blocked by the harness')
         if event in WRITE_EVENTS:
+            if event == 'open' and isinstance(args[0], int):
+                # open(fd): the file would close that descriptor (oracle.c judge())
+                raise Blocked('gatecrash: open(fd) blocked by the harness')
             if event == 'sqlite3.connect' and args and args[0] in (':memory:', ''):
                 return
             if event == 'open' and not _opens_for_writing(args[1], args[2]):
@@ -239,7 +268,7 @@ class Run:
             for i in WRITE_EVENTS[event]:
                 if i < len(args) and self.forbidden_path(args[i]):
                     self.escaped.append(f'effect write {event} {args[i]!r}')
-            raise PermissionError(f'reproducer: {event} refused')
+            raise Blocked(f'gatecrash: {event} blocked by the harness')
 
     def same(self, v):
         real = self.real
@@ -273,12 +302,21 @@ _HANDLER = next(c for c in compile('def handler(f, a):\n    return f(*a)\n', '<h
                 if isinstance(c, types.CodeType))
 
 
+_TRACEBACK = BaseException.__traceback__  # read and set past a gate's __getattribute__
+
+
 def _call(ns, v, args):
     # Called from a frame whose globals are the namespace, as handler code runs;
-    # a call that raises yields its exception, so the chain can walk its traceback.
+    # a call that raises yields its exception, so the chain can walk its traceback.  The
+    # harness calls the handler from C, so its traceback starts at the handler's frame:
+    # this frame's entry, the first (no audited frame read is needed to drop it), goes,
+    # and tb_next counts the same frames here as there.
     try:
         return types.FunctionType(_HANDLER, ns)(v, tuple(args))
     except BaseException as e:
+        tb = _TRACEBACK.__get__(e)
+        if tb is not None:
+            _TRACEBACK.__set__(e, tb.tb_next)
         return e
 
 
@@ -357,6 +395,7 @@ def walk(run, stmts):
 
 def replay(case_text, target, gate_path):
     """(exit status, message): 1 reproduced, 0 blocked, 2 could not run."""
+    import_harness_modules()
     try:
         header, stmts = parse_case(case_text)
         run = Run(header, target['requires'])
@@ -462,6 +501,7 @@ def replay_source(case_text, target, adapter_path):
     """(exit status, message) of a source case: its text through evaluate, the returned
     value searched, every C-level call checked before it runs (sys.setprofile's c_call, as
     the harness's profile function does)."""
+    import_harness_modules()
     try:
         header, _ = parse_header(case_text)
         run = Run(header, target['requires'])

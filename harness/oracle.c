@@ -336,16 +336,21 @@ static const ev_spec events[] = {
     {"object.__delattr__", EV_HARNESS, {-1, -1}, {-1, -1}},
 };
 
+/* Every event whose name starts with "ctypes." (raw memory access): refused. */
+static const ev_spec ctypes_events = {"ctypes.*", EV_HARNESS, {-1, -1}, {-1, -1}};
+
 int gc_oracle_event(size_t i, const char **name, gc_cap *cap, int paths[2])
 {
     static const gc_cap caps[] = {[EV_NONE] = GC_CAP_COUNT, [EV_SPAWN] = GC_CAP_SPAWN, [EV_WRITE] = GC_CAP_WRITE,
                                   [EV_NET] = GC_CAP_NETWORK, [EV_HARNESS] = GC_CAP_HARNESS};
-    if (i >= sizeof events / sizeof events[0])
+    size_t n = sizeof events / sizeof events[0];
+    if (i > n)
         return -1;
-    *name = events[i].name;
-    *cap = caps[events[i].cls];
-    paths[0] = events[i].paths[0];
-    paths[1] = events[i].paths[1];
+    const ev_spec *e = i < n ? &events[i] : &ctypes_events;
+    *name = e->name;
+    *cap = caps[e->cls];
+    paths[0] = e->paths[0];
+    paths[1] = e->paths[1];
     return 0;
 }
 
@@ -357,10 +362,8 @@ static const ev_spec *classify(const char *event)
         static const ev_spec st = {"gatecrash.selftest.spawn", EV_SPAWN, {-1, -1}, {-1, -1}};
         return &st;
     }
-    if (strncmp(event, "ctypes.", 7) == 0) {
-        static const ev_spec ct = {"ctypes.*", EV_HARNESS, {-1, -1}, {-1, -1}};
-        return &ct; /* raw memory access: refused */
-    }
+    if (strncmp(event, "ctypes.", 7) == 0)
+        return &ctypes_events;
     for (size_t i = 0; i < sizeof events / sizeof events[0]; i++)
         if (strcmp(events[i].name, event) == 0)
             return &events[i];

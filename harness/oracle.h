@@ -109,7 +109,8 @@ int gc_oracle_target_names(const char **out, int max);
 
 /* The audit events the effect oracle judges (oracle.c), for the tables generated from them
  * (the reproducer's): 0 with the i-th event's name, capability and the indices of the
- * arguments naming the paths it writes (-1: none), or -1 past the last. */
+ * arguments naming the paths it writes (-1: none), or -1 past the last.  A name ending in
+ * ".*" ("ctypes.*") stands for every event with that prefix. */
 int gc_oracle_event(size_t i, const char **name, gc_cap *cap, int paths[2]);
 
 /* Start-up proof that the oracles see: a known reach is caught, a refusal is not an

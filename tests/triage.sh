@@ -41,6 +41,62 @@ expect_exit 0 "a standalone reproducer against the fixed gate says blocked" -- "
 expect_grep "^blocked" "blocked message"
 expect_exit 2 "a standalone reproducer without its argument" -- "$PY" -I "$py"
 
+# a call that raises yields its exception, and chains walk its traceback: the harness calls the
+# handler from C (the traceback starts at the handler's frame, its tb_next is the gate's) and
+# refuses open(fd) (Blocked, raised inside the gate's frame); the runner must agree on both, as
+# its plain-CPython run is a condition of saving the case
+mkdir -p "$WORK/tb"
+printf "open('/x', 'w').__traceback__.tb_next.tb_frame.f_globals['_real_builtins'].open\n" >"$WORK/tb/crash-raise"
+printf "open(2).__traceback__.tb_next.tb_frame.f_locals['_real_open']\n" >"$WORK/tb/crash-fd"
+for i in raise fd; do
+  expect_exit 0 "triage of a traceback walk ($i)" -- "$GC" triage "$SRC/targets/station-1.5.0" --standalone \
+    --out "$WORK/esc-tb-$i" "$WORK/tb/crash-$i"
+  expect_grep "^new +crash-$i: reach:write:builtins.open:.*exception  open\(.*\)\.__traceback__\.tb_next\.tb_frame\." \
+    "triage saves the traceback walk ($i)"
+  expect_exit 0 "the saved case escapes in a fresh process ($i)" -- "$GC" replay -q --expect escape \
+    "$SRC/targets/station-1.5.0" "$WORK/esc-tb-$i"
+  py=$(ls "$WORK/esc-tb-$i"/*.py 2>/dev/null | head -1)
+  expect_exit 1 "its standalone reproducer, python alone ($i)" -- "$PY" -I "${py:-/dev/null}" \
+    "$SRC/targets/station-1.5.0/module_sandbox.py"
+done
+
+# the harness imports the modules of its primitive table (subprocess, so selectors; socket)
+# before the gate loads, so a class walk meets their classes; lookup-hard's gate imports
+# neither: the runner must import them as the harness does
+mkdir -p "$WORK/mods"
+printf "_.__class__.__base__.__subclasses__()[@BaseSelector].unregister.__builtins__['open']\n" >"$WORK/mods/crash-sel"
+expect_exit 0 "triage of a class walk to selectors.BaseSelector" -- "$GC" triage "$SRC/targets/lookup-hard" --standalone \
+  --out "$WORK/esc-mods" "$WORK/mods/crash-sel"
+expect_fgrep "reach:write:builtins.open:class+builtins  _.__class__.__base__.__subclasses__()[@BaseSelector]" \
+  "triage saves the walk to a class of a module the harness imported"
+py=$(ls "$WORK/esc-mods"/*.py 2>/dev/null | head -1)
+expect_exit 1 "its standalone reproducer, python alone" -- "$PY" -I "${py:-/dev/null}" \
+  "$SRC/targets/lookup-hard/lookup_sandbox.py"
+
+# an [N] into a list ordered by what the process imported (object.__subclasses__()) picks
+# another class in plain CPython: triage saves the pick by name ([@Popen]), which the runner
+# finds there too.  The gate hands out the list and Popen's index in this harness's process.
+mkdir -p "$WORK/pos/gate" "$WORK/pos/in"
+cat >"$WORK/pos/gate/pos_gate.py" <<'PY'
+import subprocess
+
+
+def install_restrictions(ns, requires, module_id):
+    ns["classes"] = object.__subclasses__()
+    ns["at"] = ns["classes"].index(subprocess.Popen)
+PY
+printf '{"name": "positional", "sandbox": "pos_gate.py", "requires": {"subprocess": false}}\n' \
+  >"$WORK/pos/gate/target.json"
+"$GC" explain "$WORK/pos/gate" <(printf 'at\n') >"$WORK/out" 2>&1
+at=$(sed -n 's/^ *-> int  *\([0-9][0-9]*\).*/\1/p' "$WORK/out" | head -1)
+printf 'classes[%s]\n' "${at:-0}" >"$WORK/pos/in/crash-pos"
+expect_exit 0 "triage of classes[$at] (Popen in this process)" -- "$GC" triage "$WORK/pos/gate" --standalone \
+  --out "$WORK/esc-pos" "$WORK/pos/in"
+expect_grep "^new +crash-pos: reach:spawn:subprocess.Popen:.*  classes\[@Popen\]$" "triage saves the pick by name"
+expect_exit 0 "the named case escapes in a fresh process" -- "$GC" replay -q --expect escape "$WORK/pos/gate" "$WORK/esc-pos"
+py=$(ls "$WORK/esc-pos"/*.py 2>/dev/null | head -1)
+expect_exit 1 "its standalone reproducer, python alone" -- "$PY" -I "${py:-/dev/null}" "$WORK/pos/gate/pos_gate.py"
+
 # a second run writes nothing
 snap() { (cd "$WORK/esc" && find . -type f -printf '%p %s %T@\n' | sort); }
 before=$(snap)

@@ -1,8 +1,8 @@
 /* reproducer.h — what a saved case needs to be replayed with plain CPython.
  *
  * Owns: the runner's tables (_tables.py: the audit events of the effect oracle, oracle.c,
- * and the primitives of oracle_table.c, as Python literals, so the runner and the harness
- * cannot drift apart), the target.json written beside a folder of cases (the target with
+ * and the primitives of oracle_table.c and the modules it names, as Python literals, so the
+ * runner and the harness cannot drift apart), the target.json written beside a folder of cases (the target with
  * its sandbox relative to that folder, for the runner), and the standalone reproducer
  * written on request (triage --standalone): the runner, escapes/reproduce.py (built into
  * this program), with the tables, the case and its target inlined.  The runner imports the

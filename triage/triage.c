@@ -162,6 +162,63 @@ static int portable(const gc_triage_opts *o, gc_target *t, const gc_chain *c, co
     return ok;
 }
 
+/* [N] picks of a chain run in this process, named: the element's __name__ where it is the
+ * first element of its list or tuple with that name ([@Name] finds it).  A list such as
+ * object.__subclasses__() is ordered by what the process imported, so plain CPython's
+ * [N] is another class; the name is the same pick there. */
+typedef struct {
+    const gc_chain *c;
+    gc_chain *named;
+    PyObject *prev; /* the previous step's value (owned): the container of an [N] */
+    int n;          /* picks named */
+} pick_names;
+
+static void name_pick(void *ctx, const gc_step_info *st)
+{
+    pick_names *pn = ctx;
+    const gc_trailer *tr = st->trailer >= 0 ? &pn->c->s[st->stmt].t[st->trailer] : NULL;
+    PyObject *box = pn->prev;
+    if (tr && tr->kind == GC_T_ITEM_INT && st->value && box && (PyList_CheckExact(box) || PyTuple_CheckExact(box))) {
+        PyObject *name = PyObject_GetAttrString(st->value, "__name__");
+        Py_ssize_t len = 0, n = PySequence_Fast_GET_SIZE(box), idx = tr->k < 0 ? tr->k + n : tr->k;
+        const char *text = name && PyUnicode_Check(name) && PyUnicode_IsIdentifier(name) == 1
+                               ? PyUnicode_AsUTF8AndSize(name, &len) : NULL;
+        int first = text && len <= GC_MAX_NAME && idx >= 0 && idx < n;
+        for (Py_ssize_t i = 0; first && i < idx; i++) {
+            PyObject *other = PyObject_GetAttrString(PySequence_Fast_ITEMS(box)[i], "__name__");
+            first = !(other && PyUnicode_Check(other) && PyUnicode_Compare(other, name) == 0);
+            Py_XDECREF(other);
+        }
+        gc_trailer *nt = &pn->named->s[st->stmt].t[st->trailer];
+        if (first && gc_chain_intern(pn->named, text, (size_t)len, &nt->s) == 0) {
+            nt->kind = GC_T_NAMED;
+            pn->n++;
+        }
+        Py_XDECREF(name);
+        PyErr_Clear();
+    }
+    Py_XDECREF(pn->prev);
+    pn->prev = st->value;
+    Py_XINCREF(pn->prev);
+}
+
+/* 'c' with its [N] picks named ('named'), when that escape is the same ('named_out') and its
+ * reproducer reproduces it: 1, else 0. */
+static int portable_by_name(const gc_triage_opts *o, gc_target *t, const gc_chain *c, const gc_outcome *out,
+                            gc_chain *named, gc_outcome *named_out)
+{
+    static gc_outcome ran;
+    char err[256];
+    gc_chain_copy(named, c);
+    pick_names pn = {c, named, NULL, 0};
+    int rc = gc_run_input(t, c, &ran, name_pick, &pn, err, sizeof err);
+    Py_XDECREF(pn.prev);
+    if (rc != 0 || pn.n == 0 || gc_run_input(t, named, named_out, NULL, NULL, err, sizeof err) != 0)
+        return 0;
+    return named_out->escaped && strcmp(named_out->signature, out->signature) == 0 &&
+           portable(o, t, named, named_out);
+}
+
 /* The verdict on a crash input whose escape holds only in the harness's processes. */
 static void unportable(const char *base, gc_triage_summary *sum)
 {
@@ -239,10 +296,16 @@ void gc_triage_one(gc_target *t, const gc_triage_opts *o, const char *path, gc_t
         return;
     }
     void *ctx[2] = {(void *)o, t};
-    if (!gc_case_known(o->outdir, out.signature) && !portable(o, t, &best, &out) &&
-        gc_minimize(t, &in, &best, &out, &st, portable_check, ctx) != 0) {
-        unportable(base, sum);
-        return;
+    static gc_chain named;
+    static gc_outcome named_out;
+    if (!gc_case_known(o->outdir, out.signature) && !portable(o, t, &best, &out)) {
+        if (portable_by_name(o, t, &best, &out, &named, &named_out)) {
+            gc_chain_copy(&best, &named);
+            out = named_out;
+        } else if (gc_minimize(t, &in, &best, &out, &st, portable_check, ctx) != 0) {
+            unportable(base, sum);
+            return;
+        }
     }
     gc_triage_save(t, o, &best, &out, base, &st, sum);
 }

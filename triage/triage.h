@@ -1,8 +1,8 @@
 /* triage.h — crashes become regression cases.
  *
  * Owns: for each crash input, after its chain and a fresh-process confirmation (replay.h),
- * chain-level minimization,
- * de-duplication by signature against the case folder, and the atomic writing of the case
+ * chain-level minimization, the naming of [N] picks ([@Name]) when plain CPython does not
+ * share their order, de-duplication by signature against the case folder, and the atomic writing of the case
  * (<slug>.chain with its '#' header; <slug>.py, the standalone reproducer, on request) and of the
  * folder's target.json for the reproducer runner (reproducer.h).  Also reading a case folder's
  * known signatures, which the release gate and the campaign scripts share. */
