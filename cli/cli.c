@@ -451,6 +451,11 @@ static int replay_all(gc_target *t, const replay_args *r)
     static gc_chain chain;
     static gc_outcome out;
     int escaped = 0, blocked = 0, bad = 0;
+    if (r->files.n == 0) { /* "--expect escape" of an empty folder must not pass */
+        gc_die_msg("nothing to replay: no %s in the files and folders given",
+                   t->spec.kind == GC_TARGET_SOURCE ? "program (*.py)" : "chain file");
+        return GC_EXIT_USAGE;
+    }
     for (int i = 0; i < r->files.n; i++) {
         char why[PATH_MAX + 1100];
         gc_case_header hdr = {"", ""};

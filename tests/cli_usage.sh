@@ -40,6 +40,13 @@ one_line "unknown command"
 expect_exit 2 "no command" -- "$GC"
 one_line "no command"
 
+# replay of a folder with nothing in it: no verdict, so --expect escape must not pass
+mkdir -p "$WORK/empty"
+expect_exit 2 "replay --expect escape of an empty folder" -- "$GC" replay -q "$SRC/targets/station-1.5.0" \
+  --expect escape "$WORK/empty"
+expect_grep "^gatecrash: error: nothing to replay: no chain file in the files and folders given$" \
+  "replay of an empty folder: one line"
+
 expect_exit 0 "--version" -- "$GC" --version
 expect_grep "^gatecrash [0-9]+\.[0-9]+\.[0-9]+ \(CPython ${PYVER/./\\.}\.[0-9]+, libFuzzer (yes|no), AFL\+\+ (yes|no)\)$" "--version's line"
 want=$(sed -n 's/^project(gatecrash VERSION \([0-9.]*\).*/\1/p' "$SRC/CMakeLists.txt")
