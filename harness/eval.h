@@ -112,9 +112,10 @@ cJSON *gc_escape_json_object(const gc_target *t, const gc_outcome *o); /* the sa
 void gc_json_line(const cJSON *j, gc_strbuf *out);
 /* 'j' as one line on stdout, then deleted: a command's --json output. */
 void gc_json_print(cJSON *j);
-/* The chain that makes the escape: only the statements it depends on (linked by '_'),
- * statements that continue from '_' folded into one where that is exact (the previous one
- * did not fail), cut after the escaping step. */
+/* The chain that makes the escape: only the statements it depends on (linked by '_', as a
+ * root or a call's argument), statements that continue from '_' folded into one where that
+ * is exact (the previous one did not fail, and they pass no '_' on), cut after the escaping
+ * step. */
 void gc_outcome_escape_chain(const gc_outcome *o, gc_chain *out);
 void gc_escape_chain_text(const gc_outcome *o, gc_strbuf *out);
 /* The resolved chain as it ran, every statement kept, cut after the escaping step: what a
