@@ -151,6 +151,16 @@ unsigned gc_bridge_call(PyObject *f, PyObject *r, int raised)
 
 PyObject *gc_eval_trampoline(PyObject *ns) { return PyFunction_New(tramp_code, ns); }
 
+int gc_eval_handler_frame(PyObject *v)
+{
+    if (!tramp_code || !v || !PyFrame_Check(v))
+        return 0;
+    PyCodeObject *co = PyFrame_GetCode((PyFrameObject *)v);
+    int is = (PyObject *)co == tramp_code;
+    Py_XDECREF(co);
+    return is;
+}
+
 /* ---- exploration forms ---- */
 
 /* dir(v), memoised for modules: fuzzing takes `.#K` of the same few modules millions of

@@ -43,6 +43,8 @@ unsigned gc_bridge_call(PyObject *f, PyObject *r, int raised);
 /* handler(f, a): f(*a) with 'ns' as its globals (new reference); the raised exception as a
  * value, its traceback attached (new reference; clears the error). */
 PyObject *gc_eval_trampoline(PyObject *ns);
+/* v is a frame of that trampoline: its f_locals are only the call's own f and a. */
+int gc_eval_handler_frame(PyObject *v);
 PyObject *gc_eval_exception_value(void);
 /* The harness's refusal of calling f (a harness primitive, a spawn allowed by policy, an
  * unaudited one): its name, or NULL.  May record an escape (effect mode).  The source
