@@ -78,6 +78,9 @@ def _tokens(line):
     return out
 
 
+PREV = object()  # a call's '_' argument: the previous statement's value, as root '_' is
+
+
 def _arg(tok):
     kind, text, _ = tok
     if kind == 'str':
@@ -115,7 +118,7 @@ def _trailer(toks, i):
     if text == '(':
         args, j = [], i + 1
         while toks[j][1] != ')':
-            args.append(_arg(toks[j]))
+            args.append(PREV if toks[j][1] == '_' else _arg(toks[j]))
             j += 1
             if toks[j][1] == ',':
                 j += 1
@@ -358,14 +361,14 @@ def _named(v, name):
     raise LookupError(f'no element named {name}')
 
 
-def step(ns, v, trailer):
+def step(ns, v, trailer, prev=None):
     kind, arg = trailer
     if kind == 'attr':
         return getattr(v, arg)
     if kind == 'item':
         return v[arg]
     if kind == 'call':
-        return _call(ns, v, arg)
+        return _call(ns, v, [prev if a is PREV else a for a in arg])
     if kind == 'dir':
         names = dir(v)
         return getattr(v, names[arg % len(names)])
@@ -383,7 +386,7 @@ def walk(run, stmts):
         for trailer, where in trailers:
             if verdict:
                 break
-            v = step(run.ns, v, trailer)
+            v = step(run.ns, v, trailer, prev)
             verdict = run.check(v, done + where)
         if verdict:
             return verdict

@@ -290,7 +290,11 @@ static int parse_arg(parser *ps, gc_arg *a)
         a->kind = GC_ARG_FALSE;
         return 0;
     }
-    fail(ps, "arguments must be literals: string, integer, None, True or False");
+    if (match_word(ps, "_")) {
+        a->kind = GC_ARG_PREV;
+        return 0;
+    }
+    fail(ps, "arguments must be literals (string, integer, None, True, False) or '_'");
     return -1;
 }
 
@@ -608,6 +612,21 @@ int gc_chain_trailer_count(const gc_chain *c)
     return n;
 }
 
+int gc_stmt_prev_args(const gc_stmt *st, int ntrailers)
+{
+    int n = 0, upto = ntrailers < 0 || ntrailers > st->ntrailers ? st->ntrailers : ntrailers;
+    for (int j = 0; j < upto; j++)
+        if (st->t[j].kind == GC_T_CALL)
+            for (int k = 0; k < st->t[j].nargs; k++)
+                n += st->t[j].args[k].kind == GC_ARG_PREV;
+    return n;
+}
+
+int gc_stmt_uses_prev(const gc_stmt *st, int ntrailers)
+{
+    return st->is_prev || gc_stmt_prev_args(st, ntrailers) > 0;
+}
+
 void gc_chain_print_string(const char *s, size_t len, gc_strbuf *out)
 {
     gc_sb_putc(out, '\'');
@@ -637,6 +656,7 @@ static void print_arg(const gc_chain *c, const gc_arg *a, gc_strbuf *out)
     case GC_ARG_NONE: gc_sb_puts(out, "None"); break;
     case GC_ARG_TRUE: gc_sb_puts(out, "True"); break;
     case GC_ARG_FALSE: gc_sb_puts(out, "False"); break;
+    case GC_ARG_PREV: gc_sb_putc(out, '_'); break;
     }
 }
 

@@ -19,6 +19,7 @@
  *                | '[@' NAME ']'            the element of v (or value of mapping v) whose
  *                                           __name__ is NAME: portable across versions
  *     arg       := STRING | INT | 'None' | 'True' | 'False'
+ *                | '_'                      the previous statement's value, as root '_'
  *
  * Every size is bounded (see GC_MAX_*), so decoding any byte string is linear and cannot
  * allocate without limit.  Strings are UTF-8; '\xHH' means the code point U+00HH, as in
@@ -34,14 +35,17 @@
 #define GC_MAX_INPUT 8192      /* bytes of a fuzz input that are decoded at all */
 #define GC_MAX_STMTS 16        /* statements in a chain */
 #define GC_MAX_TRAILERS 24     /* trailers in a statement */
-#define GC_MAX_ARGS 6          /* literal arguments in a call */
+#define GC_MAX_ARGS 6          /* arguments in a call */
 #define GC_MAX_NAME 64         /* bytes in a NAME */
 #define GC_MAX_STR 256         /* bytes in a STRING (after unescaping) */
 #define GC_MAX_INT 1000000000L /* |INT| must be below this */
 #define GC_MAX_K 4096          /* exploration index K */
 #define GC_ARENA 16384         /* bytes of string storage for one chain */
 
-typedef enum { GC_ARG_STR, GC_ARG_INT, GC_ARG_NONE, GC_ARG_TRUE, GC_ARG_FALSE } gc_arg_kind;
+typedef enum {
+    GC_ARG_STR, GC_ARG_INT, GC_ARG_NONE, GC_ARG_TRUE, GC_ARG_FALSE,
+    GC_ARG_PREV /* '_': the previous statement's value */
+} gc_arg_kind;
 
 /* Strings live in the chain's arena and are addressed by offset, so a chain is a plain
  * value: copying it with '=' or memcpy yields an independent, valid chain. */
@@ -118,6 +122,11 @@ int gc_chain_intern(gc_chain *c, const char *s, size_t len, gc_str *out);
 int gc_chain_equal(const gc_chain *a, const gc_chain *b);
 int gc_trailer_equal(const gc_chain *a, const gc_trailer *s, const gc_chain *b, const gc_trailer *t);
 int gc_chain_trailer_count(const gc_chain *c);
+/* The number of '_' arguments in the first 'ntrailers' trailers of st (-1: all of them). */
+int gc_stmt_prev_args(const gc_stmt *st, int ntrailers);
+/* st reads the previous statement's value: its root is '_', or it passes '_' to a call
+ * within its first 'ntrailers' trailers (-1: all). */
+int gc_stmt_uses_prev(const gc_stmt *st, int ntrailers);
 
 /* Printers.  gc_chain_print writes one statement per line; gc_chain_print_oneline joins
  * them with "; ".  Both parse back (strictly) to an equal chain.  'upto_stmt'/'upto_trailer'

@@ -151,6 +151,16 @@ unsigned gc_bridge_call(PyObject *f, PyObject *r, int raised)
 
 PyObject *gc_eval_trampoline(PyObject *ns) { return PyFunction_New(tramp_code, ns); }
 
+int gc_eval_handler_frame(PyObject *v)
+{
+    if (!tramp_code || !v || !PyFrame_Check(v))
+        return 0;
+    PyCodeObject *co = PyFrame_GetCode((PyFrameObject *)v);
+    int is = (PyObject *)co == tramp_code;
+    Py_XDECREF(co);
+    return is;
+}
+
 /* ---- exploration forms ---- */
 
 /* dir(v), memoised for modules: fuzzing takes `.#K` of the same few modules millions of
@@ -549,7 +559,8 @@ static PyObject *nth_item(PyObject *v, long k, gc_chain *rc, gc_trailer *rt)
     return val;
 }
 
-static PyObject *build_args(const gc_chain *c, const gc_trailer *t)
+/* The call's arguments: its literals, and for '_' 'prev' (the previous statement's value). */
+static PyObject *build_args(const gc_chain *c, const gc_trailer *t, PyObject *prev)
 {
     PyObject *a = PyTuple_New(t->nargs);
     for (int i = 0; a && i < t->nargs; i++) {
@@ -561,6 +572,7 @@ static PyObject *build_args(const gc_chain *c, const gc_trailer *t)
         case GC_ARG_NONE: x = Py_None; Py_INCREF(x); break;
         case GC_ARG_TRUE: x = Py_True; Py_INCREF(x); break;
         case GC_ARG_FALSE: x = Py_False; Py_INCREF(x); break;
+        case GC_ARG_PREV: x = prev; Py_INCREF(x); break;
         }
         if (!x) {
             Py_DECREF(a);
@@ -680,6 +692,8 @@ typedef struct {
     gc_evaluator *ev;
     const gc_chain *c;
     gc_outcome *out;
+    PyObject *prev;    /* borrowed: the previous statement's value (None if none), '_' */
+    unsigned prev_br;  /* its bridges, which '_' carries on */
     unsigned br;       /* bridges crossed by the statement so far */
     const char *why;   /* why the current step failed, when known */
     char whybuf[160];
@@ -768,13 +782,16 @@ static PyObject *trailer_call(stmt_run *s, PyObject *v, const gc_trailer *t)
         return NULL;
     }
     gc_evaluator *ev = s->ev;
-    PyObject *args = build_args(s->c, t);
+    PyObject *args = build_args(s->c, t, s->prev);
     PyObject *pair = args ? PyTuple_Pack(2, v, args) : NULL;
     Py_XDECREF(args);
     if (!ev->tramp)
         ev->tramp = PyFunction_New(tramp_code, ev->ns);
     PyObject *r = pair && ev->tramp ? PyObject_Call(ev->tramp, pair, NULL) : NULL;
     Py_XDECREF(pair);
+    for (int i = 0; i < t->nargs; i++)
+        if (t->args[i].kind == GC_ARG_PREV)
+            s->br |= s->prev_br; /* the value passed on brings the hops that reached it */
     if (!r && !gc_orc.escape.set) {
         r = gc_eval_exception_value(); /* a call that raises yields its exception */
         s->br |= gc_bridge_call(v, r, 1);
@@ -819,13 +836,13 @@ static PyObject *eval_trailer(stmt_run *s, PyObject *v, const gc_trailer *t, gc_
 
 /* The statement's root: the previous statement's value for '_' (its bridges carried on),
  * else a name of the namespace.  New reference, or NULL. */
-static PyObject *eval_root(stmt_run *s, const gc_stmt *st, PyObject *prev, unsigned prev_br)
+static PyObject *eval_root(stmt_run *s, const gc_stmt *st)
 {
     PyObject *v;
     if (st->is_prev) {
-        v = prev;
+        v = s->prev;
         Py_INCREF(v);
-        s->br |= prev_br;
+        s->br |= s->prev_br;
     } else {
         PyObject *key = PyUnicode_DecodeUTF8(gc_chain_str(s->c, st->root), st->root.len, "strict");
         v = key ? PyDict_GetItemWithError(s->ev->ns, key) : NULL; /* __builtins__ is always there */
@@ -841,11 +858,11 @@ static PyObject *eval_root(stmt_run *s, const gc_stmt *st, PyObject *prev, unsig
 /* Statement si: its root, then its trailers while each yields a value, the oracles checked
  * after every step.  Returns the statement's value (new reference; NULL when a step
  * failed); sets out->escaped when a step escaped. */
-static PyObject *eval_stmt(stmt_run *s, int si, PyObject *prev, unsigned prev_br)
+static PyObject *eval_stmt(stmt_run *s, int si)
 {
     gc_outcome *out = s->out;
     const gc_stmt *st = &s->c->s[si];
-    PyObject *v = eval_root(s, st, prev, prev_br);
+    PyObject *v = eval_root(s, st);
     step(s->ev, out, si, -1, v, v ? NULL : "no such root in the namespace");
     if (v) {
         char rn[GC_MAX_NAME + 1];
@@ -893,8 +910,8 @@ int gc_eval_chain(gc_evaluator *ev, const gc_chain *c, gc_outcome *out)
     gc_orc.in_chain = 1;
     for (int si = 0; si < c->nstmts && !out->escaped && !gc_limit_expired && !gc_limit_oom; si++) {
         stmt_run s; /* whybuf is written before it is read: not cleared per statement */
-        s.ev = ev, s.c = c, s.out = out, s.br = 0, s.why = NULL;
-        PyObject *v = eval_stmt(&s, si, prev, prev_br);
+        s.ev = ev, s.c = c, s.out = out, s.prev = prev, s.prev_br = prev_br, s.br = 0, s.why = NULL;
+        PyObject *v = eval_stmt(&s, si);
         prev_br = s.br;
         out->stmt_failed[si] = v == NULL;
         if (out->escaped) {
@@ -953,7 +970,7 @@ void gc_outcome_escape_chain(const gc_outcome *o, gc_chain *out)
     const gc_chain *c = &o->resolved;
     int last = o->esc_stmt >= 0 ? o->esc_stmt : c->nstmts - 1;
     int first = last;
-    while (first > 0 && c->s[first].is_prev)
+    while (first > 0 && gc_stmt_uses_prev(&c->s[first], first == last && o->esc_stmt >= 0 ? o->esc_trailer + 1 : -1))
         first--;
     *out = *c; /* same arena: strings stay valid */
     out->nstmts = 0;
@@ -962,7 +979,8 @@ void gc_outcome_escape_chain(const gc_outcome *o, gc_chain *out)
         if (i == last && o->esc_stmt >= 0)
             st.ntrailers = o->esc_trailer + 1;
         gc_stmt *prev = out->nstmts ? &out->s[out->nstmts - 1] : NULL;
-        if (st.is_prev && prev && !o->stmt_failed[i - 1] &&
+        /* not when st passes '_' on: in the folded statement it would be another value */
+        if (st.is_prev && prev && !o->stmt_failed[i - 1] && gc_stmt_prev_args(&st, -1) == 0 &&
             prev->ntrailers + st.ntrailers <= GC_MAX_TRAILERS) {
             for (int j = 0; j < st.ntrailers; j++)
                 prev->t[prev->ntrailers++] = st.t[j];

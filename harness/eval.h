@@ -43,6 +43,8 @@ unsigned gc_bridge_call(PyObject *f, PyObject *r, int raised);
 /* handler(f, a): f(*a) with 'ns' as its globals (new reference); the raised exception as a
  * value, its traceback attached (new reference; clears the error). */
 PyObject *gc_eval_trampoline(PyObject *ns);
+/* v is a frame of that trampoline: its f_locals are only the call's own f and a. */
+int gc_eval_handler_frame(PyObject *v);
 PyObject *gc_eval_exception_value(void);
 /* The harness's refusal of calling f (a harness primitive, a spawn allowed by policy, an
  * unaudited one): its name, or NULL.  May record an escape (effect mode).  The source
@@ -112,9 +114,10 @@ cJSON *gc_escape_json_object(const gc_target *t, const gc_outcome *o); /* the sa
 void gc_json_line(const cJSON *j, gc_strbuf *out);
 /* 'j' as one line on stdout, then deleted: a command's --json output. */
 void gc_json_print(cJSON *j);
-/* The chain that makes the escape: only the statements it depends on (linked by '_'),
- * statements that continue from '_' folded into one where that is exact (the previous one
- * did not fail), cut after the escaping step. */
+/* The chain that makes the escape: only the statements it depends on (linked by '_', as a
+ * root or a call's argument), statements that continue from '_' folded into one where that
+ * is exact (the previous one did not fail, and they pass no '_' on), cut after the escaping
+ * step. */
 void gc_outcome_escape_chain(const gc_outcome *o, gc_chain *out);
 void gc_escape_chain_text(const gc_outcome *o, gc_strbuf *out);
 /* The resolved chain as it ran, every statement kept, cut after the escaping step: what a

@@ -124,9 +124,15 @@ static int is_target(const char *name)
     return 0;
 }
 
-/* An argument: a harvested word mostly, else a small int, None, True or False. */
-static int harvested_arg(gc_chain *c, rng *r, gc_arg *a)
+/* An argument: when the statement has one before it ('prev'), that statement's value '_'
+ * one time in five; else a harvested word mostly, a small int, None, True or False. */
+static int harvested_arg(gc_chain *c, rng *r, int prev, gc_arg *a)
 {
+    if (prev && gc_mutator_harvest && below(r, 5) == 0) { /* no draw otherwise: the same odds as before */
+        memset(a, 0, sizeof *a);
+        a->kind = GC_ARG_PREV;
+        return 0;
+    }
     uint32_t p = below(r, 10);
     const char *w = p < 7 ? pick_word(r) : NULL;
     memset(a, 0, sizeof *a);
@@ -145,16 +151,18 @@ static int harvested_arg(gc_chain *c, rng *r, gc_arg *a)
 }
 
 /* A call with as many arguments as the signature takes (min..max, at most 3; one, when one
- * fits, half the time). */
+ * fits, half the time), appended to the last statement ('_' among them when it has one
+ * before it). */
 static int harvested_call(gc_chain *c, rng *r, int min, int max, gc_trailer *t)
 {
+    int prev = c->nstmts > 1;
     int hi = max < 0 || max > 3 ? 3 : max;
     int lo = min > hi ? hi : min < 0 ? 0 : min;
     int n = lo <= 1 && hi >= 1 && below(r, 2) ? 1 : lo + (int)below(r, (uint32_t)(hi - lo + 1));
     memset(t, 0, sizeof *t);
     t->kind = GC_T_CALL;
     for (int i = 0; i < n; i++)
-        if (harvested_arg(c, r, &t->args[i]) < 0)
+        if (harvested_arg(c, r, prev, &t->args[i]) < 0)
             return -1;
     t->nargs = n;
     return 0;

@@ -2,10 +2,10 @@
  *
  * Owns: edits that keep an input a chain (append, replace or drop a trailer; swap a root;
  * add a statement that continues from '_'; re-roll an exploration index; splice two
- * chains; calls with harvested arguments where the callable's arity says they fit; the
- * harvested words those arguments are drawn from).  Exploration trailers (.#K, [#K]) are how
- * a mutation reaches names the value really has at run time: the evaluator resolves K
- * against dir(v) or the items of v. */
+ * chains; calls with harvested arguments where the callable's arity says they fit, '_'
+ * among them when the statement has one before it; the harvested words those arguments are
+ * drawn from).  Exploration trailers (.#K, [#K]) are how a mutation reaches names the value
+ * really has at run time: the evaluator resolves K against dir(v) or the items of v. */
 #ifndef GATECRASH_MUTATOR_H
 #define GATECRASH_MUTATOR_H
 
@@ -46,8 +46,8 @@ void gc_mutator_set_detail_probe(gc_detail_fn fn);
  * de-duplicated; words of more than 127 bytes are skipped.  Returns how many were new. */
 #define GC_MAX_WORDS 4096
 int gc_mutator_add_words(const char *const *w, int n, int gate);
-/* 0: no harvested arguments (calls get the fixed module names only; the benchmark's
- * "fuzz without harvested arguments"), 1 (default). */
+/* 0: no harvested arguments (calls get the fixed module names only, never '_'; the
+ * benchmark's "fuzz without harvested arguments"), 1 (default). */
 extern int gc_mutator_harvest;
 
 /* Roots the gate put in the namespace (set once, after the first install). */

@@ -67,6 +67,11 @@ PY
 cp "$WORK/fuzz.txt" "$WORK/out"
 expect_grep "^[0-9]+ hole\(s\) \(docs/HOLES.md\), shortest chain of each minimized" "fuzz table by hole"
 expect_grep "^ +via " "each row has its chain"
+# the harness's handler frame (a call's traceback's first frame) holds only the call's own
+# callee and arguments: no hole; the route's hole is the stub's globals
+printf "os.fork().__traceback__.tb_frame.f_locals['f'].__builtins__['open']\n" >"$WORK/handler-frame.chain"
+"$GC" replay "$T" --json --raw "$WORK/handler-frame.chain" >"$WORK/out" 2>/dev/null
+expect_grep '"hole":"gate function \. __globals__"' "the handler frame's f_locals is no hole"
 
 # station-hardened: at depth 5 only what no namespace gate can close, and advise says so
 H=$SRC/targets/station-hardened

@@ -76,12 +76,29 @@ int main(void)
     round_trip("x('it\\'s \\\\ \\n \\t \\x41 \\x00 caf\xc3\xa9')", "x('it\\'s \\\\ \\n \\t A \\x00 caf\xc3\xa9')");
     round_trip("x('\\xe9')", "x('\xc3\xa9')"); /* '\xe9' is U+00E9, as in Python */
     round_trip("x( 1 ,2, )", "x(1, 2)");
+    /* '_' as an argument: the previous statement's value */
+    round_trip("x(_)", "x(_)");
+    round_trip("a.b\n__builtins__['getattr']( _ ,'system', )", "a.b; __builtins__['getattr'](_, 'system')");
+    round_trip("_(_, 1, _).f(None, _)", "_(_, 1, _).f(None, _)");
+    {
+        gc_chain_parse((const uint8_t *)"a; f(1)(_).g; _.h(_)", 20, GC_PARSE_STRICT, &a, NULL);
+        CHECK(a.nstmts == 3 && a.s[1].t[1].args[0].kind == GC_ARG_PREV, "f(1)(_): the second call's argument is '_'");
+        CHECK(gc_stmt_prev_args(&a.s[1], -1) == 1 && gc_stmt_prev_args(&a.s[1], 1) == 0 && gc_stmt_uses_prev(&a.s[1], -1) &&
+                  !gc_stmt_uses_prev(&a.s[1], 1) && !gc_stmt_uses_prev(&a.s[0], -1) && gc_stmt_uses_prev(&a.s[2], 0),
+              "which statements read '_' (by their root or an argument)");
+        gc_chain_parse((const uint8_t *)"f(None)", 7, GC_PARSE_STRICT, &b, NULL);
+        gc_chain_parse((const uint8_t *)"f(_)", 4, GC_PARSE_STRICT, &a, NULL);
+        CHECK(!gc_chain_equal(&a, &b), "f(_) and f(None) are different chains");
+    }
 
     /* strict errors: line, column, message */
     strict_error("os.path[", 1, 9, "unterminated '['");
     strict_error("os.path[x]", 1, 9, "inside '[ ]'");
     strict_error("ok\nos.", 2, 4, "expected a name");
     strict_error("x(y)", 1, 3, "arguments must be literals");
+    strict_error("x(_y)", 1, 3, "or '_'");
+    strict_error("x(__)", 1, 3, "or '_'");
+    strict_error("x(_ _)", 1, 5, "expected ',' or ')'");
     strict_error("x('abc", 1, 7, "unterminated string");
     strict_error("x[99999999999]", 1, 12, "out of range");
     strict_error("x.a b", 1, 4, "expected '.', '[' or '('");
@@ -131,6 +148,8 @@ int main(void)
     lenient("\x00\x00_.x\x00", 6, "_.x");
     lenient(";;;", 3, "");
     lenient("a.b(c).d", 8, "a.b.d");
+    lenient("a.b(_x).d(_)\xff(_", 15, "a.b.d(_)");
+    lenient("_(_\n_)(_", 8, "_; _");
 
     return check_summary();
 }

@@ -140,6 +140,44 @@ int main(int argc, char **argv)
         gc_sb_free(&sb);
     }
 
+    /* '_' as a call's argument: the previous statement's value.  getattr is in station's
+     * builtins, and the proxy's os is the real module: the escape needs that value passed in */
+    expect_escape("subprocess.os\n__builtins__['getattr'](_, 'system')", "reach", "spawn", "os.system");
+    CHECK(strcmp(out.signature, "reach:spawn:os.system:modattr+builtins+call") == 0,
+          "the value passed as '_' brings its bridges: %s", out.signature);
+    run("subprocess.os\n__builtins__['getattr'](None, 'system')");
+    CHECK(!out.escaped, "getattr(None, 'system') is no escape: '_' is what made it one");
+    static const char *const kept[][2] = {
+        /* the statement '_' reads is kept, though the escaping one does not start from '_' */
+        {"subprocess.os\n__builtins__['getattr'](_, 'system')", "subprocess.os; __builtins__['getattr'](_, 'system')"},
+        {"subprocess\n_.os\n__builtins__['getattr'](_, 'system')", "subprocess.os; __builtins__['getattr'](_, 'system')"},
+        {"nope\nsubprocess.os\n__builtins__['getattr'](_, 'system')", "subprocess.os; __builtins__['getattr'](_, 'system')"},
+        /* not folded: in 'subprocess.os.__class__.__getattribute__(_, ...)' '_' would be None */
+        {"subprocess.os\n_.__class__.__getattribute__(_, 'system')", "subprocess.os; _.__class__.__getattribute__(_, 'system')"},
+    };
+    for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
+        expect_escape(kept[i][0], "reach", "spawn", "os.system");
+        gc_strbuf sb;
+        gc_sb_init(&sb);
+        gc_escape_chain_text(&out, &sb);
+        CHECK(strcmp(sb.data, kept[i][1]) == 0, "reported chain of %s: [%s], want [%s]", kept[i][0], sb.data, kept[i][1]);
+        char text[256];
+        snprintf(text, sizeof text, "%s", sb.data);
+        gc_sb_free(&sb);
+        expect_escape(text, "reach", "spawn", "os.system"); /* and it escapes as reported */
+    }
+    /* without a statement before it (or after a failed one) '_' is None, as for roots */
+    ns = gc_target_install(&target, err, sizeof err);
+    CHECK(ns != NULL, "install: %s", err);
+    v = eval_in(ns, "os\n__builtins__['id'](_)");
+    CHECK(v && PyLong_Check(v) && PyLong_AsVoidPtr(v) == PyDict_GetItemString(ns, "os"), "f(_) gets the previous value");
+    v = eval_in(ns, "__builtins__['repr'](_)");
+    CHECK(v && PyUnicode_Check(v) && strcmp(PyUnicode_AsUTF8(v), "None") == 0, "'_' of the first statement is None");
+    v = eval_in(ns, "nope\n__builtins__['repr'](_)");
+    CHECK(v && PyUnicode_Check(v) && strcmp(PyUnicode_AsUTF8(v), "None") == 0 && out.failed_steps == 1,
+          "'_' after a failed statement is None");
+    Py_DECREF(ns);
+
     /* a gate refusal is not an escape: the exception is the value, its traceback walkable */
     run("subprocess.run()");
     CHECK(!out.escaped && out.failed_steps == 0, "a refusal stub's exception is a value");

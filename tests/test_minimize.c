@@ -156,6 +156,9 @@ int main(int argc, char **argv)
         "subprocess.os.sys.modules['os'].__dict__['system']",
         "subprocess.os.#0\nsubprocess.os.sys.modules['subprocess'].os.sys.modules['os'].remove",
         "os.sys.modules['subprocess'].run.__globals__['_posixsubprocess'].fork_exec",
+        /* '_' as an argument: the statement it reads must stay, and stay that value */
+        "os.path\nsubprocess.os\n__builtins__['getattr'](_, 'system')",
+        "subprocess\n_.os\n_.__class__.__getattribute__(_, 'system')",
     };
     for (size_t i = 0; i < sizeof bloated / sizeof bloated[0]; i++)
         minimize(bloated[i], bloated[i], strlen(bloated[i]), 0);

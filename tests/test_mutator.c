@@ -175,7 +175,8 @@ static void set_detail(gc_value_kind kind, int callable, int min, int max, const
         snprintf(fake_detail.names[fake_detail.nnames++], sizeof fake_detail.names[0], "%s", n2);
 }
 
-/* How many of 4000 mutations of 'in' contain each of want[0..n) (and none of 'never'). */
+/* How many of 4000 mutations of 'in' contain each of want[0..n) (and none of 'never');
+ * each is a chain in printed form. */
 static void count_outputs(const char *in, const char *const *want, int *seen, int n, const char *never, int *bad)
 {
     for (unsigned seed = 1; seed <= 4000; seed++) {
@@ -183,6 +184,7 @@ static void count_outputs(const char *in, const char *const *want, int *seen, in
         size_t len = strlen(in);
         memcpy(buf, in, len);
         size_t m = gc_mutate_chain(buf, len, sizeof buf - 1, seed);
+        is_chain_text(buf, m, sizeof buf - 1, "gc_mutate_chain (detail probe)", seed);
         buf[m] = '\0';
         for (int k = 0; k < n; k++)
             seen[k] += strstr((char *)buf, want[k]) != NULL;
@@ -229,13 +231,29 @@ static void harvested_arguments(void)
         count_outputs(names[i].in, &names[i].want, got, 1, NULL, &bad);
         CHECK(got[0] > 0, "the probe's name never used: no %s", names[i].want);
     }
+    /* '_', the previous statement's value, as an argument: only when there is one */
+    set_detail(GC_VK_OTHER, 1, 1, 1, NULL, NULL);
+    int prev[1] = {0};
+    bad = 0;
+    count_outputs("a\ntool\n", (const char *[]){"\ntool(_)"}, prev, 1, NULL, &bad);
+    CHECK(prev[0] > 0, "no mutation of a\\ntool called tool(_)");
+    set_detail(GC_VK_FUNCTION, 1, 0, -1, NULL, NULL);
+    int prevs[2] = {0};
+    count_outputs("a\nf\n", (const char *[]){"\nf(_", ", _"}, prevs, 2, NULL, &bad);
+    CHECK(prevs[0] > 0 && prevs[1] > 0, "f(*args) after a statement: '_' first %d times, later %d", prevs[0], prevs[1]);
+    int first[1] = {0};
+    count_outputs("tool\n", (const char *[]){"(_"}, first, 1, NULL, &bad);
+    count_outputs("f\n", (const char *[]){", _"}, first, 1, NULL, &bad);
+    CHECK(first[0] == 0, "'_' passed %d times in a chain of one statement", first[0]);
     /* without harvest: none of it */
     gc_mutator_harvest = 0;
     set_detail(GC_VK_OTHER, 1, 1, 1, "catalog", NULL);
-    int off[2] = {0};
+    int off[3] = {0};
     bad = 0;
     count_outputs("tool\n", (const char *[]){"'ops.compat-v1'", ".catalog"}, off, 2, NULL, &bad);
+    count_outputs("a\ntool\n", (const char *[]){"(_", ", _"}, off + 2, 1, ", _", &bad);
     CHECK(off[0] == 0 && off[1] == 0, "harvest off: still %d harvested arguments, %d names", off[0], off[1]);
+    CHECK(off[2] == 0 && bad == 0, "harvest off: still %d calls with '_' first, %d later", off[2], bad);
     gc_mutator_harvest = 1;
     gc_mutator_set_detail_probe(NULL);
     gc_mutator_set_probe(NULL);

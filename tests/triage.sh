@@ -40,6 +40,16 @@ expect_grep "^ESCAPE reproduced: reach spawn os.system via subprocess.os.system"
 expect_exit 0 "a standalone reproducer against the fixed gate says blocked" -- "$PY" -I "$py" "$SRC/targets/station-advisory-fix/module_sandbox.py"
 expect_grep "^blocked" "blocked message"
 expect_exit 2 "a standalone reproducer without its argument" -- "$PY" -I "$py"
+# '_' as a call's argument: the case keeps the statement it reads, and the runner passes
+# that statement's value (getattr(None, 'system') would be no escape)
+mkdir -p "$WORK/prev-in"
+printf "os.path\nsubprocess.os\n__builtins__['getattr'](_, 'system')\n" >"$WORK/prev-in/crash-prev"
+expect_exit 0 "triage of a chain with a '_' argument" -- "$GC" triage "$SRC/targets/station-1.5.0" --standalone --out "$WORK/prev" "$WORK/prev-in"
+expect_grep "^new +crash-prev: reach:spawn:os.system:modattr\+builtins\+call  subprocess.os; __builtins__\['getattr'\]\(_, 'system'\)$" "the '_' case"
+c=$WORK/prev/reach-spawn-os.system-via-modattr+builtins+call.chain
+expect_exit 1 "runner on the '_' case" -- "$PY" -I "$SRC/escapes/reproduce.py" "$c"
+expect_grep "^ESCAPE reproduced: reach spawn os.system via subprocess.os; __builtins__\['getattr'\]\(_, 'system'\)" "runner message, '_' case"
+expect_exit 1 "standalone reproducer of the '_' case" -- "$PY" -I "${c%.chain}.py" "$SRC/targets/station-1.5.0/module_sandbox.py"
 
 # a call that raises yields its exception, and chains walk its traceback: the harness calls the
 # handler from C (the traceback starts at the handler's frame, its tb_next is the gate's) and

@@ -7,7 +7,8 @@
  *     "proxy subprocess .<module>", "set os.supports_fd []<primitive>", "namespace open";
  *   - a bridge Python itself provides: "TYPE . __self__" (to a module), "[gate ]function .
  *     __globals__" (or its __builtins__), "type . __subclasses__()", "cell . cell_contents",
- *     "[gate ]frame . f_globals" (or f_builtins), "[gate ]frame . f_locals".
+ *     "[gate ]frame . f_globals" (or f_builtins), "[gate ]frame . f_locals" (not of the
+ *     harness's handler frame, whose locals are the call's own callee and arguments).
  * Everything else (plain attributes, items, __class__, __mro__, __dict__, __closure__, a
  * call's value or exception, tracebacks and frames themselves) stays inside: its value is
  * one more thing the gate hands out.  An edge back to the namespace or one of its values
@@ -107,7 +108,8 @@ static int bridge_attr(PyObject *gate_file, PyObject *src, const char *key, PyOb
         snprintf(name, len, "%s . __self__", t);
     else if (eq(key, "cell_contents"))
         snprintf(name, len, "cell . cell_contents");
-    else if ((eq(key, "f_globals") || eq(key, "f_builtins") || eq(key, "f_locals")) && PyFrame_Check(src))
+    else if ((eq(key, "f_globals") || eq(key, "f_builtins") || (eq(key, "f_locals") && !gc_eval_handler_frame(src))) &&
+             PyFrame_Check(src)) /* the handler frame's locals are the call's callee and arguments */
         snprintf(name, len, "%s . %s", t, eq(key, "f_builtins") ? "f_globals" : key); /* its builtins are its globals' */
     else
         return 0;
