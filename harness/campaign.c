@@ -228,6 +228,24 @@ static void scan_source_crash(scan_state *fs, const char *path)
     gc_sb_free(&src);
 }
 
+/* A crash input with no resolved chain is one the engine saved for its own reasons: the
+ * fuzzing process died on it (a segfault in CPython itself, e.g. time.pthread_getcpuclockid(1)
+ * reached through a proxy's real module) or hung.  Replayed here it would take this process
+ * down too, so it runs first in a fresh one; one that stops that process too is named as what
+ * it is, and not replayed here.  1 when so. */
+static int stops_a_process(scan_state *fs, const char *path)
+{
+    char exe[4096];
+    if (gc_exe_path(exe, sizeof exe) != 0 || gc_confirm_fresh(exe, fs->target, path, 1, NULL, 0) >= 0)
+        return 0;
+    char line[800];
+    snprintf(line, sizeof line, "%s: stops a fresh gatecrash replay too (it crashes or hangs the interpreter: not "
+             "an escape; gatecrash replay --raw runs it alone)", strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
+    gc_sl_add(&fs->r->unreproduced, line);
+    fs->r->flaky++;
+    return 1;
+}
+
 /* Replay crash inputs not seen yet (their recorded resolved chain, else their bytes decoded
  * as the fuzzer decoded them) and fold them into the table of distinct escapes, keyed by
  * signature, keeping the shortest chain; name each that does not escape with its cause. */
@@ -257,6 +275,8 @@ static void scan_crashes(scan_state *fs)
             continue;
         if (from)
             gc_sl_add(&fs->kept, resolved);
+        if (!from && stops_a_process(fs, path))
+            continue;
         char err[512] = "";
         if (gc_run_input(fs->t, &chain, &out, NULL, NULL, err, sizeof err) || !out.escaped) {
             char why[600], line[800];

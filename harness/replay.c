@@ -178,6 +178,8 @@ int gc_confirm_fresh(const char *exe, const gc_session_opts *target, const char 
         return 0;
     const char *js = strstr(buf, "\n{\"kind\"");
     js = js ? js + 1 : (strncmp(buf, "{\"kind\"", 7) == 0 ? buf : NULL);
+    if (!js)
+        return -1; /* exit 1 with no escape's line: a sanitizer's report, not a verdict */
     if (sig && siglen) {
         sig[0] = '\0';
         cJSON *j = js ? cJSON_Parse(js) : NULL;
