@@ -198,6 +198,15 @@ static void fold_with_hole(scan_state *fs, const char *path, gc_outcome *out)
         record_find(fs, path, &fs->r->found[fs->r->nfound - 1]);
 }
 
+/* Crash input 'path' did not escape here: named with its cause in the summary. */
+static void not_reproduced(scan_state *fs, const char *path, const char *why)
+{
+    char line[800];
+    snprintf(line, sizeof line, "%s: %s", strrchr(path, '/') ? strrchr(path, '/') + 1 : path, why);
+    gc_sl_add(&fs->r->unreproduced, line);
+    fs->r->flaky++;
+}
+
 /* A source target's crash input (source.h): the program it decodes to, printed in the
  * target's dialect and run here; an escape folded by signature and the hole
  * source_hole_of names, else the input named with its cause. */
@@ -206,7 +215,7 @@ static void scan_source_crash(scan_state *fs, const char *path)
     static gc_outcome out;
     gc_strbuf src;
     gc_sb_init(&src);
-    char note[256], why[600] = "", line[800];
+    char note[256], why[600] = "";
     int rc = gc_replay_source(fs->t, path, 1, &src, &out, note, sizeof note, why, sizeof why);
     if (rc == 0 && out.escaped) {
         char hole[sizeof fs->r->found[0].hole] = "";
@@ -221,9 +230,7 @@ static void scan_source_crash(scan_state *fs, const char *path)
         if (rc == 0)
             snprintf(why, sizeof why, "its program does not escape here (%s%s)", note,
                      out.timed_out || out.oom ? "; stopped by a per-input limit: timing" : "");
-        snprintf(line, sizeof line, "%s: %s", strrchr(path, '/') ? strrchr(path, '/') + 1 : path, why);
-        gc_sl_add(&fs->r->unreproduced, line);
-        fs->r->flaky++;
+        not_reproduced(fs, path, why);
     }
     gc_sb_free(&src);
 }
@@ -238,11 +245,8 @@ static int stops_a_process(scan_state *fs, const char *path)
     char exe[4096];
     if (gc_exe_path(exe, sizeof exe) != 0 || gc_confirm_fresh(exe, fs->target, path, 1, NULL, 0) >= 0)
         return 0;
-    char line[800];
-    snprintf(line, sizeof line, "%s: stops a fresh gatecrash replay too (it crashes or hangs the interpreter: not "
-             "an escape; gatecrash replay --raw runs it alone)", strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
-    gc_sl_add(&fs->r->unreproduced, line);
-    fs->r->flaky++;
+    not_reproduced(fs, path, "stops a fresh gatecrash replay too (it crashes or hangs the interpreter: not an "
+                             "escape; gatecrash replay --raw runs it alone)");
     return 1;
 }
 
@@ -279,11 +283,9 @@ static void scan_crashes(scan_state *fs)
             continue;
         char err[512] = "";
         if (gc_run_input(fs->t, &chain, &out, NULL, NULL, err, sizeof err) || !out.escaped) {
-            char why[600], line[800];
+            char why[600];
             why_not(fs, resolved, from, &chain, &out, err, why, sizeof why);
-            snprintf(line, sizeof line, "%s: %s", strrchr(path, '/') ? strrchr(path, '/') + 1 : path, why);
-            gc_sl_add(&fs->r->unreproduced, line);
-            fs->r->flaky++;
+            not_reproduced(fs, path, why);
             continue;
         }
         fs->r->reproduced++;

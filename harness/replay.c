@@ -182,10 +182,10 @@ int gc_confirm_fresh(const char *exe, const gc_session_opts *target, const char 
         return -1; /* exit 1 with no escape's line: a sanitizer's report, not a verdict */
     if (sig && siglen) {
         sig[0] = '\0';
-        cJSON *j = js ? cJSON_Parse(js) : NULL;
+        cJSON *j = cJSON_Parse(js);
         if (!j) { /* the JSON object is one line: parse just that line */
             char line[8192];
-            snprintf(line, sizeof line, "%.*s", js ? (int)strcspn(js, "\n") : 0, js ? js : "");
+            snprintf(line, sizeof line, "%.*s", (int)strcspn(js, "\n"), js);
             j = cJSON_Parse(line);
         }
         const cJSON *s = j ? cJSON_GetObjectItemCaseSensitive(j, "signature") : NULL;
