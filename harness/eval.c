@@ -706,6 +706,7 @@ static void outcome_begin(gc_outcome *out, const gc_chain *c)
     out->bridges = 0;
     out->signature[0] = '\0';
     out->steps = out->failed_steps = 0;
+    out->known_hang = 0;
     out->refused[0] = '\0';
     memset(out->stmt_failed, 0, sizeof out->stmt_failed);
     out->state_repairs = 0;
@@ -855,6 +856,9 @@ static PyObject *eval_root(stmt_run *s, const gc_stmt *st)
     return v;
 }
 
+/* The time limit's mark of step (si, ti): see gc_limit_mark. */
+#define STEP_MARK(si, ti) ((si) * (GC_MAX_TRAILERS + 1) + (ti) + 1)
+
 /* Statement si: its root, then its trailers while each yields a value, the oracles checked
  * after every step.  Returns the statement's value (new reference; NULL when a step
  * failed); sets out->escaped when a step escaped. */
@@ -862,6 +866,11 @@ static PyObject *eval_stmt(stmt_run *s, int si)
 {
     gc_outcome *out = s->out;
     const gc_stmt *st = &s->c->s[si];
+    if (gc_eval_may_run && !gc_eval_may_run(si, -1)) {
+        out->known_hang = 1;
+        return NULL;
+    }
+    gc_limit_set_mark(STEP_MARK(si, -1));
     PyObject *v = eval_root(s, st);
     step(s->ev, out, si, -1, v, v ? NULL : "no such root in the namespace");
     if (v) {
@@ -874,6 +883,11 @@ static PyObject *eval_stmt(stmt_run *s, int si)
         return v;
     }
     for (int ti = 0; v && ti < st->ntrailers && !gc_limit_expired && !gc_limit_oom; ti++) {
+        if (gc_eval_may_run && !gc_eval_may_run(si, ti)) {
+            out->known_hang = 1;
+            break;
+        }
+        gc_limit_set_mark(STEP_MARK(si, ti));
         PyObject *r = eval_trailer(s, v, &st->t[ti], &out->resolved.s[si].t[ti]);
         Py_DECREF(v);
         v = r;
@@ -908,7 +922,7 @@ int gc_eval_chain(gc_evaluator *ev, const gc_chain *c, gc_outcome *out)
     Py_INCREF(prev);
     unsigned prev_br = 0; /* the bridges of the statement before, which '_' continues */
     gc_orc.in_chain = 1;
-    for (int si = 0; si < c->nstmts && !out->escaped && !gc_limit_expired && !gc_limit_oom; si++) {
+    for (int si = 0; si < c->nstmts && !out->escaped && !out->known_hang && !gc_limit_expired && !gc_limit_oom; si++) {
         stmt_run s; /* whybuf is written before it is read: not cleared per statement */
         s.ev = ev, s.c = c, s.out = out, s.prev = prev, s.prev_br = prev_br, s.br = 0, s.why = NULL;
         PyObject *v = eval_stmt(&s, si);
@@ -923,6 +937,7 @@ int gc_eval_chain(gc_evaluator *ev, const gc_chain *c, gc_outcome *out)
         prev = v ? v : (Py_INCREF(Py_None), Py_None);
     }
     gc_orc.in_chain = 0;
+    gc_limit_set_mark(-1);
     gc_confine_judge();
     Py_XDECREF(prev);
     if (gc_orc.escape.set)
@@ -932,6 +947,7 @@ int gc_eval_chain(gc_evaluator *ev, const gc_chain *c, gc_outcome *out)
 }
 
 int gc_eval_collect_first;
+int (*gc_eval_may_run)(int stmt, int trailer);
 int gc_eval_step_errors = 1;
 
 int gc_run_input(gc_target *t, const gc_chain *c, gc_outcome *out, gc_step_cb cb, void *ctx,
@@ -950,8 +966,11 @@ int gc_run_input(gc_target *t, const gc_chain *c, gc_outcome *out, gc_step_cb cb
     }
     gc_eval_chain(&ev, c, out);
     gc_limits_disarm();
-    out->timed_out = gc_limit_expired;
+    out->timed_out = gc_limit_expired || out->known_hang;
     out->oom = gc_limit_oom;
+    int mark = gc_limit_mark_at_deadline();
+    out->stop_stmt = mark < 0 ? -1 : mark / (GC_MAX_TRAILERS + 1);
+    out->stop_trailer = mark < 0 ? -1 : mark % (GC_MAX_TRAILERS + 1) - 1;
     Py_XDECREF(ev.tramp);
     Py_DECREF(ns);
     int rep = gc_state_end(out->state_note, sizeof out->state_note);

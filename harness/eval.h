@@ -73,11 +73,14 @@ typedef struct {
     unsigned bridges;       /* bridges crossed on the way to the escape */
     char signature[256];
     int steps, failed_steps;
+    int stop_stmt, stop_trailer; /* the step running when the time limit's deadline passed (trailer -1: a
+                                    root; -1, -1: it did not pass during a step) */
     unsigned char stmt_failed[GC_MAX_STMTS]; /* a step of this statement failed: its value was None */
     char refused[96];       /* last harness refusal, if any */
     int state_repairs;      /* interpreter state repaired after this input */
     int timed_out;          /* stopped by the per-input time limit (timelimit.c): not an escape */
     int oom;                /* stopped by the per-input memory limit (timelimit.c): not an escape */
+    int known_hang;         /* ended before a step gc_eval_may_run said not to run (timed_out too) */
     char state_note[256];
 } gc_outcome;
 
@@ -98,6 +101,9 @@ int gc_eval_chain(gc_evaluator *ev, const gc_chain *c, gc_outcome *out);
 /* Set: the next gc_run_input starts with a full garbage collection, inside the input's
  * state-check and time-limit window (fuzz_gate sets it now and then). */
 extern int gc_eval_collect_first;
+/* Set (fuzz_gate: hangs.h): asked before each step (trailer -1: a root); 0 ends the input
+ * there, the step not run, as stopped by the time limit (timed_out and known_hang). */
+extern int (*gc_eval_may_run)(int stmt, int trailer);
 /* A fresh namespace (installed, or cached while nothing could have changed it: nscache.h),
  * evaluation, interpreter state check and repair: one fuzz input.
  * Returns 0, or an exit code (GC_EXIT_TARGET when the install failed, GC_EXIT_HARNESS when

@@ -21,6 +21,7 @@
 #include "feedback.h"
 #include "fsutil.h"
 #include "fuzz_target.h"
+#include "hangs.h"
 #include "harvest.h"
 #include "hash.h"
 #include "mutator.h"
@@ -83,9 +84,9 @@ static void print_stats(void)
     snprintf(line, sizeof line,
              "gatecrash: stats: inputs %lu, chains run %lu, namespace installs %lu, reuses %lu, drops %lu "
              "(%zu objects watched), dicts put back %lu, state repairs %lu, inputs stopped by the time limit %lu, by the memory "
-             "limit %lu, process creations stopped by the backstop %lu, full state checks %lu\n",
+             "limit %lu, process creations stopped by the backstop %lu, full state checks %lu, known hangs not run again %lu\n",
              execs, evaluated, s->installs, s->reuses, s->drops, s->watched, s->restores, gc_state_total_repairs(),
-             gc_limit_timeouts, gc_limit_ooms, gc_backstop_blocked, gc_state_total_checks());
+             gc_limit_timeouts, gc_limit_ooms, gc_backstop_blocked, gc_state_total_checks(), gc_hangs_skipped);
     fputs(line, stderr);
     /* $GATECRASH_STATS_FILE: one line per process, appended in one write (libFuzzer's
      * fork-mode jobs log to files it deletes; the campaign and the soak add these up) */
@@ -130,6 +131,7 @@ static void apply_config(void)
     gc_nscache_enabled = cfg.reuse;
     gc_eval_step_errors = 0; /* the probe reads values, never why a step failed (naive loop too) */
     gc_input_time_limit = cfg.input_timeout;
+    gc_eval_may_run = gc_hangs_may_run; /* a block this process confirmed is not waited on again */
     gc_feedback_signals = cfg.signals;
     gc_feedback_enabled = cfg.feedback;
     for (int i = 0; i < cfg.nknown_files; i++)
@@ -183,6 +185,35 @@ int gc_fuzz_initialize(int *argc, char ***argv)
     clock_gettime(CLOCK_MONOTONIC, &started);
     prepare_mutator();
     return 0;
+}
+
+/* Involuntary context switches of this thread so far: another task took the processor. */
+static long preempted(void)
+{
+    struct rusage ru;
+    return getrusage(RUSAGE_THREAD, &ru) == 0 ? ru.ru_nivcsw : -1;
+}
+
+/* gc_run_input with the confirmed hangs left out (hangs.h), and the step running at this
+ * run's deadline, if it passed, noted; at a slice's 2nd, 4th, 8th... overrun, c runs once
+ * more to confirm it (that run's outcome is only looked at for that).  Every run of an input
+ * or a probe goes through here. */
+static int run_limited(const gc_chain *c, gc_outcome *out, gc_step_cb cb, char *err, size_t errlen)
+{
+    static gc_outcome again;
+    gc_hangs_prepare(c);
+    int rc = gc_run_input(&target, c, out, cb, NULL, err, errlen);
+    if (rc || out->stop_stmt < 0 || out->escaped)
+        return rc;
+    int n = gc_hangs_note(c, out->stop_stmt, out->stop_trailer);
+    if (n < 2 || (n & (n - 1)))
+        return 0;
+    long before = preempted();
+    rc = gc_run_input(&target, c, &again, NULL, NULL, err, errlen);
+    if (rc == 0 && !again.escaped && again.stop_stmt == out->stop_stmt && again.stop_trailer == out->stop_trailer
+        && before >= 0 && preempted() == before)
+        gc_hangs_confirm(c, out->stop_stmt, out->stop_trailer);
+    return rc;
 }
 
 /* The mutator's probe: evaluate the chain (a cached namespace makes this cheap) and say
@@ -261,7 +292,7 @@ static gc_value_kind probe(const gc_chain *c, int stmt)
     arm_backstop();
     probe_stmt = stmt;
     probe_kind = GC_VK_NONE;
-    if (gc_run_input(&target, c, &out, probe_step, NULL, err, sizeof err) != 0 || out.escaped)
+    if (run_limited(c, &out, probe_step, err, sizeof err) != 0 || out.escaped)
         probe_kind = GC_VK_NONE;
     if (key) {
         kind_cache[key % KIND_CACHE].h = key;
@@ -302,7 +333,7 @@ static int detail_probe(const gc_chain *c, int stmt, gc_probe_detail *d)
     probe_stmt = stmt;
     memset(d, 0, sizeof *d);
     detail_out = d;
-    if (gc_run_input(&target, c, &out, detail_step, NULL, err, sizeof err) != 0 || out.escaped)
+    if (run_limited(c, &out, detail_step, err, sizeof err) != 0 || out.escaped)
         d->kind = GC_VK_NONE;
     if (key) {
         detail_cache[key % DETAIL_CACHE].h = key;
@@ -470,7 +501,7 @@ static void run_chain(const uint8_t *data, size_t size, gc_chain *chain, gc_outc
     }
     probe_stmt = chain->nstmts - 1;
     probe_kind = GC_VK_NONE;
-    int rc = gc_run_input(&target, chain, outcome, cfg.chain_mutator ? probe_step : NULL, NULL, err, sizeof err);
+    int rc = run_limited(chain, outcome, cfg.chain_mutator ? probe_step : NULL, err, sizeof err);
     in_input = 0;
     if (cfg.chain_mutator) { /* for the probe, when this input is mutated */
         uint64_t h = hash_input(data, size);
@@ -496,7 +527,7 @@ int gc_fuzz_test_one_input(const uint8_t *data, size_t size)
     run_chain(data, size, &chain, &outcome);
     if (outcome.timed_out && !outcome.escaped) {
         if (cfg.trace_timeouts) /* which chains block (docs/PERFORMANCE.md, "time limit") */
-            trace_chain(stderr, "gatecrash: TIMEOUT via ", &chain);
+            trace_chain(stderr, outcome.known_hang ? "gatecrash: KNOWN-HANG via " : "gatecrash: TIMEOUT via ", &chain);
         return GC_FUZZ_REJECT; /* a hang, stopped: not worth keeping */
     }
     if (!outcome.escaped)

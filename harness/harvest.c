@@ -297,6 +297,29 @@ gc_value_kind gc_harvest_kind(PyObject *v)
          : GC_VK_OTHER;
 }
 
+/* v is a number's power, shift or product (2281701376 .__rlshift__, 5 .__pow__): the one
+ * kind of call whose result grows with its argument's value (1 << 2281701376 is a 285 MB
+ * integer), so a harvested int or '_' argument makes C code run to the time limit and past it,
+ * where the limit's signal cannot stop it, and a number comes out, which leads nowhere.  Not
+ * proposed with arguments (docs/PERFORMANCE.md, "Hybrid: the inputs that wait on the same
+ * block"); a number's other methods are (__getattribute__, __reduce_ex__ lead on). */
+static int number_growth(PyObject *v)
+{
+    static const char *const ops[] = {"__pow__", "__rpow__", "__lshift__", "__rlshift__", "__mul__", "__rmul__"};
+    if (strcmp(Py_TYPE(v)->tp_name, "method-wrapper") != 0) /* a slot's, bound: __self__ and __name__ are C getters */
+        return 0;
+    PyObject *self = PyObject_GetAttrString(v, "__self__"), *name = PyObject_GetAttrString(v, "__name__");
+    const char *n = name && PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : NULL;
+    int hit = 0;
+    for (size_t i = 0; n && self && (PyLong_Check(self) || PyFloat_Check(self) || PyComplex_Check(self)) &&
+                       i < sizeof ops / sizeof ops[0]; i++)
+        hit |= strcmp(n, ops[i]) == 0;
+    Py_XDECREF(self);
+    Py_XDECREF(name);
+    PyErr_Clear();
+    return hit;
+}
+
 void gc_harvest_detail(PyObject *v, gc_probe_detail *d)
 {
     memset(d, 0, sizeof *d);
@@ -304,7 +327,7 @@ void gc_harvest_detail(PyObject *v, gc_probe_detail *d)
     if (!v)
         return;
     PyErr_Clear();
-    d->callable = PyCallable_Check(v);
+    d->callable = PyCallable_Check(v) && !number_growth(v);
     if (d->callable)
         arity(v, d);
     PyObject *dict = NULL;

@@ -60,6 +60,10 @@ static PyObject *timeout_exc;
 static _Atomic uint64_t deadline_ns; /* CLOCK_MONOTONIC; 0: no input is timed */
 static pid_t main_tid;               /* the thread that runs inputs: where the signal goes */
 static int watchdog_running;         /* in this process (a fork has no watchdog: pthread_atfork) */
+_Atomic int gc_limit_mark = -1;
+static _Atomic int mark_at;          /* gc_limit_mark when the deadline below passed */
+static _Atomic uint64_t mark_for;    /* that deadline */
+static uint64_t armed_deadline;      /* the current input's (main thread) */
 
 static uint64_t now_ns(void)
 {
@@ -81,8 +85,14 @@ static void *watchdog(void *arg)
     for (;;) {
         uint64_t d = atomic_load_explicit(&deadline_ns, memory_order_relaxed), now = now_ns();
         uint64_t wake = now + TICK_NS;
-        if (d && now >= d)
+        if (d && now >= d) {
+            if (atomic_load_explicit(&mark_for, memory_order_relaxed) != d) { /* once per deadline */
+                atomic_store_explicit(&mark_at, atomic_load_explicit(&gc_limit_mark, memory_order_relaxed),
+                                      memory_order_relaxed);
+                atomic_store_explicit(&mark_for, d, memory_order_release);
+            }
             syscall(SYS_tgkill, getpid(), main_tid, sig_no);
+        }
         else if (d && d < wake)
             wake = d;
         struct timespec t = {(time_t)(wake / 1000000000ull), (long)(wake % 1000000000ull)};
@@ -396,14 +406,23 @@ void gc_limits_arm_for(double secs)
     if (!ready)
         return;
     if (secs <= 0) {
+        armed_deadline = 0;
         atomic_store_explicit(&deadline_ns, 0, memory_order_relaxed);
         armed = 1;
         return;
     }
     if (!watchdog_running) /* the first input after a fork (AFL++'s fork server) */
         start_watchdog();
-    atomic_store_explicit(&deadline_ns, now_ns() + (uint64_t)(secs * 1e9), memory_order_relaxed);
+    armed_deadline = now_ns() + (uint64_t)(secs * 1e9);
+    atomic_store_explicit(&deadline_ns, armed_deadline, memory_order_relaxed);
     armed = 1;
+}
+
+int gc_limit_mark_at_deadline(void)
+{
+    if (!armed_deadline || atomic_load_explicit(&mark_for, memory_order_acquire) != armed_deadline)
+        return -1;
+    return atomic_load_explicit(&mark_at, memory_order_relaxed);
 }
 
 void gc_limits_arm(void) { gc_limits_arm_for(gc_input_time_limit); }

@@ -4,10 +4,19 @@
 #define GATECRASH_TIMELIMIT_H
 
 #include <Python.h>
+#include <stdatomic.h>
 
 extern double gc_input_time_limit; /* seconds; 0 turns the limit off */
 extern volatile int gc_limit_expired; /* the current input ran past its limit */
 extern unsigned long gc_limit_timeouts;
+/* What the input is doing, as its runner says (eval.c: the step it is on; -1: none), and what
+ * it was doing when its deadline passed: the watchdog copies the mark then.  That names the step
+ * that used the time, not the later one where Python ran the handler (C code such as a big
+ * integer's power checks no signal; an input can even end past its deadline with no Timeout).
+ * Read after the input, before the next arm: -1 when the deadline did not pass in a step. */
+extern _Atomic int gc_limit_mark;
+static inline void gc_limit_set_mark(int m) { atomic_store_explicit(&gc_limit_mark, m, memory_order_relaxed); }
+int gc_limit_mark_at_deadline(void);
 
 /* Memory: the most an input may grow Python's large blocks and object arenas, in bytes
  * (GATECRASH_INPUT_MEMORY_MB, default 512); 0 turns the limit off.  An allocation past

@@ -4,7 +4,8 @@
  * primitives' among the rest) and the detail probe's look at values — tool takes any number
  * of arguments (its class's __call__(self, *args, **kwargs)), the refusal it raises has the
  * name 'catalog' though its __dir__ is empty and its __getattribute__ refuses, the real os
- * module lists a forbidden primitive first, and builtins' arities come from their signatures. */
+ * module lists a forbidden primitive first, builtins' arities come from their signatures, and a
+ * number's power, shift and product are not offered arguments. */
 #include <Python.h>
 #include <stdio.h>
 #include <string.h>
@@ -104,6 +105,17 @@ static void details(void)
     CHECK(d->callable && d->min_args == 0 && d->max_args == 0, "globals: args %d..%d", d->min_args, d->max_args);
     d = detail_of("tool('x').catalog.__builtins__['divmod']");
     CHECK(d->callable && d->min_args == 2 && d->max_args == 2, "divmod: args %d..%d", d->min_args, d->max_args);
+    /* a number's power, shift and product get no arguments (1 << os.MFD_HUGE_2GB is 285 MB);
+     * its other methods do */
+    static const char *const growth[] = {"__rlshift__", "__lshift__", "__pow__", "__rpow__", "__mul__", "__rmul__"};
+    char text[128];
+    for (size_t i = 0; i < sizeof growth / sizeof growth[0]; i++) {
+        snprintf(text, sizeof text, "tool('ops.compat-v1').O_APPEND.%s", growth[i]);
+        CHECK(!detail_of(text)->callable, "%s: proposed as a call with arguments", text);
+    }
+    CHECK(detail_of("tool('ops.compat-v1').O_APPEND.__getattribute__")->callable, "a number's __getattribute__");
+    CHECK(detail_of("tool('ops.compat-v1').O_APPEND.bit_length")->callable, "a number's bit_length");
+    CHECK(detail_of("tool('ops.compat-v1').sep.__mul__")->callable, "a str's __mul__ (the memory limit bounds it)");
 }
 
 int main(int argc, char **argv)
