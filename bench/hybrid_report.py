@@ -7,6 +7,7 @@ folder its own finds.tsv (every hole at the sweep's wall time).
 Run with /usr/bin/python3 (Debian's python3-matplotlib).
 """
 import os
+import re
 import statistics
 import sys
 
@@ -48,7 +49,14 @@ def load(runs_dir):
             if len(prog) >= 2:
                 secs = float(prog[-1][0]) - float(prog[0][0])
                 eps = (float(prog[-1][1]) - float(prog[0][1])) / secs if secs > 0 else None
-            runs.append({"target": target, "mode": meta["mode"], "seed": meta.get("seed", "-"),
+            # inputs the per-input time limit stopped (each costs the limit or more): the jobs' stats lines
+            stats = os.path.join(d, "out", "job-stats.log")
+            timeouts = None
+            if os.path.exists(stats):
+                with open(stats, encoding="utf-8", errors="replace") as f:
+                    timeouts = sum(int(m) for m in re.findall(r"stopped by the time limit (\d+)", f.read()))
+            runs.append({"target": target, "mode": meta["mode"], "seed": meta.get("seed", "-"), "prog": prog,
+                         "timeouts": timeouts,
                          "wall": float(meta.get("wall", 0)), "stopped": meta.get("stopped_early") == "1",
                          "seconds": meta.get("seconds", "-"), "first": first,
                          "first_escape": min(first.values()) if first else None, "eps": eps,
@@ -96,6 +104,44 @@ def summary_table(runs, out):
             out.append(f"| {target} | {mode} | {secs} | {len(rs)} | {fe_s} | {cols[0]} | {cols[1]} | {cols[2]} | "
                        f"{fmt(med([len(r['first']) for r in rs]), 0)} | {fmt(med([r['eps'] for r in rs]), 0)} | "
                        f"{sum(r['stopped'] for r in rs)} | {replays(rs)} |")
+
+
+WINDOWS = [(0, 120), (120, 300), (300, 600)]
+
+
+def window_eps(run, lo, hi):
+    """execs/s between the first and last progress lines in [lo, hi] (prog starts after seeding)"""
+    pts = [(float(r[0]), float(r[1])) for r in run["prog"]]
+    inside = [p for p in pts if lo <= p[0] <= hi]
+    if len(inside) < 2 or inside[-1][0] - inside[0][0] < 0.5 * (hi - lo):
+        return None  # the run ended early in this window
+    return (inside[-1][1] - inside[0][1]) / (inside[-1][0] - inside[0][0])
+
+
+def throughput_table(runs, out):
+    """execs/s per window of the long runs, and hybrid/fuzz per seed (the two ran side by side)"""
+    long_runs = [r for r in runs if r["mode"] != "sweep" and r["seconds"] != "-" and float(r["seconds"]) >= 600
+                 and not r["stopped"]]
+    cols = " | ".join(f"{lo}-{hi} s: fuzz, hybrid, hybrid/fuzz" for lo, hi in WINDOWS)
+    out.append(f"| target | seeds | {cols} | inputs stopped by the time limit: fuzz, hybrid (median) |")
+    out.append("|---|---|" + "---|" * (len(WINDOWS) + 1))
+    for target in sorted({r["target"] for r in long_runs}):
+        rs = [r for r in long_runs if r["target"] == target]
+        seeds = sorted({r["seed"] for r in rs if r["mode"] == "hybrid"} & {r["seed"] for r in rs if r["mode"] == "fuzz"})
+        if not seeds:
+            continue  # no pair ran its whole length (lookup-hard's hybrid stops early)
+        cells = []
+        for lo, hi in WINDOWS:
+            by = {(r["mode"], r["seed"]): window_eps(r, lo, hi) for r in rs}
+            f = med([by.get(("fuzz", s)) for s in seeds])
+            h = med([by.get(("hybrid", s)) for s in seeds])
+            ratios = [by[("hybrid", s)] / by[("fuzz", s)] for s in seeds
+                      if by.get(("hybrid", s)) and by.get(("fuzz", s))]
+            rng = f" ({fmt(min(ratios), 2)}-{fmt(max(ratios), 2)})" if ratios else ""
+            cells.append(f"{fmt(f, 0)}, {fmt(h, 0)}, {fmt(med(ratios), 2)}{rng}")
+        tos = [f"{fmt(med([r['timeouts'] for r in rs if r['mode'] == m and r['seed'] in seeds]), 0)}"
+               for m in ("fuzz", "hybrid")]
+        out.append(f"| {target} | {len(seeds)} | " + " | ".join(cells) + f" | {tos[0]}, {tos[1]} |")
 
 
 def hole_table(runs, out):
@@ -159,6 +205,9 @@ def main():
     runs = load(runs_dir)
     out = ["# bench/hybrid.sh results", "", "## Per target and mode", ""]
     summary_table(runs, out)
+    out += ["", "## Throughput over the 600 s runs (execs/s, medians over seeds; hybrid/fuzz: median of"
+            " each seed's pair, min-max)", ""]
+    throughput_table(runs, out)
     out += ["", "## Time to each hole (seeds that found it, median seconds among them)", ""]
     hole_table(runs, out)
     out += ["", "## The sweep's holes in the hybrid", ""]
