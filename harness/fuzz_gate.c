@@ -196,8 +196,9 @@ static long preempted(void)
 
 /* gc_run_input with the confirmed hangs left out (hangs.h), and the step running at this
  * run's deadline, if it passed, noted; at a slice's 2nd, 4th, 8th... overrun, c runs once
- * more to confirm it (that run's outcome is only looked at for that).  Every run of an input
- * or a probe goes through here. */
+ * more, with CONFIRM_FACTOR times the limit, to confirm it (that run's outcome is only looked
+ * at for that).  Every run of an input or a probe goes through here. */
+#define CONFIRM_FACTOR 10
 static int run_limited(const gc_chain *c, gc_outcome *out, gc_step_cb cb, char *err, size_t errlen)
 {
     static gc_outcome again;
@@ -208,8 +209,13 @@ static int run_limited(const gc_chain *c, gc_outcome *out, gc_step_cb cb, char *
     int n = gc_hangs_note(c, out->stop_stmt, out->stop_trailer);
     if (n < 2 || (n & (n - 1)))
         return 0;
+    double limit = gc_input_time_limit; /* the confirming run gets ten times the limit: a step that
+                                           is only slow (a spawn the backstop stops, on a busy machine)
+                                           ends within it and is not a hang */
+    gc_input_time_limit = limit * CONFIRM_FACTOR;
     long before = preempted();
     rc = gc_run_input(&target, c, &again, NULL, NULL, err, errlen);
+    gc_input_time_limit = limit;
     if (rc == 0 && !again.escaped && again.stop_stmt == out->stop_stmt && again.stop_trailer == out->stop_trailer
         && before >= 0 && preempted() == before)
         gc_hangs_confirm(c, out->stop_stmt, out->stop_trailer);

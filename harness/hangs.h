@@ -9,9 +9,10 @@
  * the interpreter's state being put back after each input) and give nothing, since an input
  * stopped by the limit is rejected, never an escape.  Its input ends there as stopped by the
  * limit; the steps before it run as ever, so an escape before the block is still found.
- * Confirmed: the second time a slice overruns, its input is run once more at once, and the
- * slice is a hang only if that run overruns at the same step without the thread having been
- * preempted (a busy machine makes any step overrun now and then; a page-in, a collection).
+ * Confirmed: the second time a slice overruns, its input is run once more at once with ten
+ * times the limit, and the slice is a hang only if that run overruns at the same step without
+ * the thread having been preempted (a busy machine makes a slow step overrun now and then: a
+ * spawn the backstop stops, a page-in, a collection).
  * A slice whose check fails is checked again at its 4th, 8th, 16th... overrun.  The step charged is the one running when the deadline passed (timelimit.h,
  * gc_limit_mark), not the later one where Python noticed.  An exploration index (.#K, [#K])
  * is keyed as written: if what it resolves to changes while the process runs (a list of
