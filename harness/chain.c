@@ -612,13 +612,19 @@ int gc_chain_trailer_count(const gc_chain *c)
     return n;
 }
 
+int gc_trailer_prev_args(const gc_trailer *t)
+{
+    int n = 0;
+    for (int k = 0; t->kind == GC_T_CALL && k < t->nargs; k++)
+        n += t->args[k].kind == GC_ARG_PREV;
+    return n;
+}
+
 int gc_stmt_prev_args(const gc_stmt *st, int ntrailers)
 {
     int n = 0, upto = ntrailers < 0 || ntrailers > st->ntrailers ? st->ntrailers : ntrailers;
     for (int j = 0; j < upto; j++)
-        if (st->t[j].kind == GC_T_CALL)
-            for (int k = 0; k < st->t[j].nargs; k++)
-                n += st->t[j].args[k].kind == GC_ARG_PREV;
+        n += gc_trailer_prev_args(&st->t[j]);
     return n;
 }
 

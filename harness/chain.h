@@ -122,6 +122,8 @@ int gc_chain_intern(gc_chain *c, const char *s, size_t len, gc_str *out);
 int gc_chain_equal(const gc_chain *a, const gc_chain *b);
 int gc_trailer_equal(const gc_chain *a, const gc_trailer *s, const gc_chain *b, const gc_trailer *t);
 int gc_chain_trailer_count(const gc_chain *c);
+/* The number of '_' arguments of trailer t (0 unless it is a call). */
+int gc_trailer_prev_args(const gc_trailer *t);
 /* The number of '_' arguments in the first 'ntrailers' trailers of st (-1: all of them). */
 int gc_stmt_prev_args(const gc_stmt *st, int ntrailers);
 /* st reads the previous statement's value: its root is '_', or it passes '_' to a call

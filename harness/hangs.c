@@ -4,8 +4,6 @@
  * remembering). */
 #include "hangs.h"
 
-#include <string.h>
-
 #include "hash.h"
 
 #define HANG_SLOTS 8192 /* a power of two */
@@ -46,14 +44,6 @@ static uint64_t mix_trailer(uint64_t h, const gc_chain *c, const gc_trailer *t)
     return h;
 }
 
-static int reads_prev(const gc_trailer *t)
-{
-    for (int i = 0; t->kind == GC_T_CALL && i < t->nargs; i++)
-        if (t->args[i].kind == GC_ARG_PREV)
-            return 1;
-    return 0;
-}
-
 static unsigned char *slot(uint64_t key, int add)
 {
     uint64_t i = key;
@@ -82,7 +72,7 @@ static void keys_of(const gc_chain *c, uint64_t keys[][GC_MAX_TRAILERS + 1])
         h = st->is_prev ? gc_fnv1a64_step(h ^ prev, 1) : mix_str(gc_fnv1a64_step(h, 2), c, st->root);
         keys[si][0] = h | 1;
         for (int ti = 0; ti < st->ntrailers; ti++) {
-            if (!st->is_prev && reads_prev(&st->t[ti]))
+            if (!st->is_prev && gc_trailer_prev_args(&st->t[ti]) > 0)
                 h = gc_fnv1a64_step(h ^ prev, 3); /* a '_' argument: the slice takes in the one before */
             h = mix_trailer(h, c, &st->t[ti]);
             keys[si][ti + 1] = h | 1;
