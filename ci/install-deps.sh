@@ -15,11 +15,18 @@ debian=$(cut -d. -f1 /etc/debian_version)
 
 updated=0
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+# grep without -q: under pipefail, grep -q quitting at its first match can stop apt-cache
+# with SIGPIPE before it has printed the version table, and the pipeline then fails
+has_candidate() { apt-cache policy "$1" 2>/dev/null | grep 'Candidate: [^(]' >/dev/null; }
 offered() { # the package has an installable version (the lists are read once, when needed)
-  apt-cache policy "$1" 2>/dev/null | grep -q 'Candidate: [^(]' && return 0
+  has_candidate "$1" && return 0
   ((updated)) && return 1
-  apt-get update -q >/dev/null && updated=1
-  apt-cache policy "$1" 2>/dev/null | grep -q 'Candidate: [^(]'
+  local try # a machine just started may hold apt's lock for a while (its own daily update)
+  for try in 1 2 3 4 5 6; do
+    apt-get update -q >/dev/null 2>&1 && { updated=1; break; }
+    sleep 10
+  done
+  has_candidate "$1"
 }
 install() { # install PKG... that are missing
   local missing=() p
