@@ -515,6 +515,8 @@ static void add_target_flags(gc_strlist *cmd, const gc_campaign_opts *o)
     char buf[PATH_MAX * 2];
     snprintf(buf, sizeof buf, "--target=%s/target", o->out);
     gc_sl_add(cmd, buf);
+    snprintf(buf, sizeof buf, "--known-hangs=%s/" GC_KNOWN_HANGS, o->out); /* one job's confirmed hangs, every later one's */
+    gc_sl_add(cmd, buf);
     if (o->no_harvest)
         gc_sl_add(cmd, "--mutator=no-harvest");
 }
@@ -1054,6 +1056,9 @@ int gc_campaign_run(gc_target *t, const gc_campaign_opts *o, gc_campaign_result 
     snprintf(scratch, sizeof scratch, "%s/scratch", o->out);
     snprintf(known_path, sizeof known_path, "%s/known-signatures", o->out);
     remove(known_path);
+    char hangs[PATH_MAX + 32];
+    snprintf(hangs, sizeof hangs, "%s/" GC_KNOWN_HANGS, o->out);
+    remove(hangs); /* a key is of this build's chains: an earlier run's may be of another's */
     if (o->engine == GC_ENGINE_AFL) {
         snprintf(r->crashes, sizeof r->crashes, "%s/afl/*/crashes", o->out);
         snprintf(pattern, sizeof pattern, "%s/id:*", r->crashes);

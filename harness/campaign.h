@@ -25,6 +25,10 @@
 
 typedef enum { GC_ENGINE_LIBFUZZER, GC_ENGINE_AFL } gc_engine;
 
+/* OUT/known-hangs: the confirmed hangs the campaign's fuzz_gate processes share (hangs.h,
+ * --known-hangs), emptied when a campaign starts. */
+#define GC_KNOWN_HANGS "known-hangs"
+
 struct gc_finding_s; /* gc_finding, below */
 
 /* Inputs as bytes (a source program's encoding may hold NUL bytes): the hybrid's seeds. */

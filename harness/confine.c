@@ -96,6 +96,8 @@ int gc_confine_note_argv(int argc, char **argv)
             gc_confine_grant(v); /* the parent made it; the job appends to it */
         else if ((v = flag(a, "-features_dir")))
             gc_confine_grant(v);
+        else if ((v = flag(a, "--known-hangs")))
+            grant_dir_of(v, 0); /* confirmed hangs are appended there (hangs.h) */
         else if (a[0] != '-' && !corpus++ && stat(a, &st) == 0 && S_ISDIR(st.st_mode))
             gc_confine_grant(a); /* libFuzzer writes only to the first corpus folder (-merge too) */
     }

@@ -136,6 +136,8 @@ static void apply_config(void)
     gc_feedback_enabled = cfg.feedback;
     for (int i = 0; i < cfg.nknown_files; i++)
         load_known(cfg.known_files[i]);
+    if (cfg.known_hangs)
+        gc_hangs_share(cfg.known_hangs);
 }
 
 /* The gate is loaded: the mutator learns its roots and the oracle's targets. */

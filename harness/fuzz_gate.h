@@ -34,6 +34,8 @@
  *                         namespace while no input changed it, see nscache.h)
  *   --skip-known=FILE     escapes whose signature is listed in FILE (one per line) are not
  *                         crashes: a campaign stops re-finding what it already has
+ *   --known-hangs=FILE    confirmed hangs (hangs.h) read from FILE at start and appended to
+ *                         it: a campaign's jobs do not wait on a block an earlier job confirmed
  *   --require-confinement exit 4 when Landlock cannot confine writes (confine.h)
  * The scratch folder is the working folder the process is started in.
  * Every escaping input's resolved chain (what this process ran: `[#K]`/`.#K` name whatever
@@ -65,6 +67,7 @@ typedef struct {
     const char *artifact_prefix; /* libFuzzer's -artifact_prefix ("./"), which record mode honours */
     const char *known_files[GC_FUZZ_GATE_MAX_KNOWN_FILES]; /* --skip-known=FILE, each given */
     int nknown_files;
+    const char *known_hangs;   /* --known-hangs=FILE: confirmed hangs shared with the campaign's other jobs */
     int chain_mutator;         /* the chain-aware mutator and its probe (0: --mutator=bytes; 2: --mutator=no-harvest,
                                 * calls without harvested arguments) */
     int reuse;                 /* reuse the installed namespace (gc_nscache_enabled; --reuse=) */

@@ -58,7 +58,9 @@ static int take(gc_fuzz_gate_config *c, const char *a)
             return -1;
         }
         c->known_files[c->nknown_files++] = v;
-    } else if ((v = opt(a, "--mutator")))
+    } else if ((v = opt(a, "--known-hangs")))
+        c->known_hangs = v;
+    else if ((v = opt(a, "--mutator")))
         c->chain_mutator = strcmp(v, "bytes") == 0 ? 0 : strcmp(v, "no-harvest") == 0 ? 2 : 1;
     else if ((v = opt(a, "--escapes")))
         c->escapes = strcmp(v, "record") == 0 ? GC_ESCAPES_RECORD

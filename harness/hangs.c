@@ -6,6 +6,11 @@
 
 #include "hash.h"
 
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
 #define HANG_SLOTS 8192 /* a power of two */
 
 static struct {
@@ -86,13 +91,20 @@ static int prepared_stmts; /* 0: nothing is known, every step may run */
 
 #define CONFIRMED 255
 
-static unsigned char *slot_of(const gc_chain *c, int stmt, int trailer)
+/* The key of step (stmt, trailer) of c; 0 when c has no such step. */
+static uint64_t key_of(const gc_chain *c, int stmt, int trailer)
 {
     static uint64_t keys[GC_MAX_STMTS][GC_MAX_TRAILERS + 1];
     if (stmt < 0 || stmt >= c->nstmts || trailer < -1 || trailer >= c->s[stmt].ntrailers)
-        return NULL;
+        return 0;
     keys_of(c, keys);
-    return slot(keys[stmt][trailer + 1], 1);
+    return keys[stmt][trailer + 1];
+}
+
+static unsigned char *slot_of(const gc_chain *c, int stmt, int trailer)
+{
+    uint64_t key = key_of(c, stmt, trailer);
+    return key ? slot(key, 1) : NULL;
 }
 
 int gc_hangs_note(const gc_chain *c, int stmt, int trailer)
@@ -105,11 +117,47 @@ int gc_hangs_note(const gc_chain *c, int stmt, int trailer)
     return *n;
 }
 
+static const char *shared_path; /* --known-hangs: NULL when this process keeps its own */
+
+/* key, appended to the shared file as one line. */
+static void share_key(uint64_t key)
+{
+    char line[32];
+    int len = snprintf(line, sizeof line, "%016llx\n", (unsigned long long)key);
+    int fd = open(shared_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0 || write(fd, line, (size_t)len) != len)
+        fprintf(stderr, "gatecrash: warning: cannot append to the known hangs %s\n", shared_path);
+    if (fd >= 0)
+        close(fd);
+}
+
 void gc_hangs_confirm(const gc_chain *c, int stmt, int trailer)
 {
-    unsigned char *n = slot_of(c, stmt, trailer);
-    if (n)
-        *n = CONFIRMED;
+    uint64_t key = key_of(c, stmt, trailer);
+    unsigned char *n = key ? slot(key, 1) : NULL;
+    if (!n || *n == CONFIRMED)
+        return;
+    *n = CONFIRMED;
+    if (shared_path)
+        share_key(key);
+}
+
+void gc_hangs_share(const char *path)
+{
+    shared_path = path;
+    FILE *f = fopen(path, "r");
+    char line[64];
+    while (f && fgets(line, sizeof line, f)) {
+        char *end;
+        unsigned long long key = strtoull(line, &end, 16);
+        if (end != line + 16 || *end != '\n' || !(key & 1)) /* a torn or foreign line */
+            continue;
+        unsigned char *n = slot(key, 1);
+        if (n)
+            *n = CONFIRMED;
+    }
+    if (f)
+        fclose(f);
 }
 
 void gc_hangs_prepare(const gc_chain *c)

@@ -17,7 +17,12 @@
  * gc_limit_mark), not the later one where Python noticed.  An exploration index (.#K, [#K])
  * is keyed as written: if what it resolves to changes while the process runs (a list of
  * subclasses that grew), the slice keeps its verdict.  Figures: docs/PERFORMANCE.md, "Hybrid:
- * the inputs that wait on the same block". */
+ * the inputs that wait on the same block".
+ * Shared (--known-hangs=FILE): the confirmed slices' keys, one 16-digit hex key a line, read
+ * when the process starts and appended to as it confirms one, so that the jobs of one
+ * campaign (libFuzzer's fork-mode jobs, a process each, or AFL++'s instances) do not each
+ * overrun and confirm the same blocks again.  A key is the chain's structure as written,
+ * the same in every process of one build. */
 #ifndef GATECRASH_HANGS_H
 #define GATECRASH_HANGS_H
 
@@ -33,6 +38,10 @@ void gc_hangs_confirm(const gc_chain *c, int stmt, int trailer);
 void gc_hangs_prepare(const gc_chain *c);
 /* 0: step (stmt, trailer) of the chain prepared last is a confirmed hang: not run. */
 int gc_hangs_may_run(int stmt, int trailer);
+/* Share confirmed hangs through path: its keys are confirmed now (a missing file is none yet;
+ * a line that is not a key is skipped: the file is a cache), and each key this process
+ * confirms later is appended, with one write (O_APPEND: whole lines, whoever else appends). */
+void gc_hangs_share(const char *path);
 extern unsigned long gc_hangs_skipped; /* steps gc_hangs_may_run said 0 to */
 
 #endif

@@ -25,6 +25,7 @@
 #include <time.h>
 
 #include "state.h"
+#include "timelimit.h"
 #include "xalloc.h"
 
 #define ROOT 255
@@ -289,6 +290,8 @@ static int edge_hole(sweep_ctx *x, int i, int kind, PyObject *key, PyObject *v, 
 /* One edge: node i --(kind, key)--> v (borrowed).  Oracles first, then queue it. */
 static void edge(sweep_ctx *x, int i, int kind, PyObject *key, PyObject *v, unsigned bridge)
 {
+    if (gc_limit_expired && !gc_orc.escape.set)
+        return; /* what a step the limit interrupted gave is the interruption, not a value */
     x->st->edges++;
     node *n = &nodes[i];
     unsigned br = n->bridges | bridge;
@@ -345,6 +348,7 @@ static int makes_generator(PyObject *f)
     return co->co_argcount - ndef <= 0 && co->co_kwonlyargcount == 0;
 }
 
+/* f(); a call the node's time limit stopped (walk_nodes) gives nothing. */
 static PyObject *call0(sweep_ctx *x, PyObject *f, int *raised)
 {
     PyObject *args = PyTuple_New(0);
@@ -353,6 +357,11 @@ static PyObject *call0(sweep_ctx *x, PyObject *f, int *raised)
     PyObject *r = pair ? PyObject_Call(x->tramp, pair, NULL) : NULL;
     Py_XDECREF(pair);
     *raised = 0;
+    if (gc_limit_expired) {
+        Py_CLEAR(r);
+        PyErr_Clear();
+        return NULL;
+    }
     if (!r && !gc_orc.escape.set) {
         r = gc_eval_exception_value();
         *raised = 1;
@@ -633,6 +642,7 @@ static void print_json(gc_target *t, const char *policy, const gc_sweep_opts *o,
     cJSON_AddNumberToObject(cut, "max_nodes", (double)st->cut_nodes);
     cJSON_AddNumberToObject(cut, "items", (double)st->cut_items);
     cJSON_AddBoolToObject(cut, "time", st->cut_time);
+    cJSON_AddNumberToObject(cut, "time_limit", (double)st->cut_limit);
     cJSON *esc = cJSON_AddArrayToObject(j, "escapes");
     for (int k = 0; k < nfinds; k++)
         cJSON_AddItemToArray(esc, gc_escape_json_object(t, &finds[k].out));
@@ -659,8 +669,8 @@ static void print_report(gc_target *t, const gc_sweep_opts *o, const gc_sweep_st
             }
     }
     printf("%d escape signature(s); %ld nodes, %ld edges; not expanded: %ld at the depth bound, %ld past max-nodes, "
-           "%ld oversized containers cut at %d items%s\n",
-           nfinds, st->nodes, st->edges, st->cut_depth, st->cut_nodes, st->cut_items, GC_SWEEP_MAX_ITEMS,
+           "%ld oversized containers cut at %d items, %ld cut by the per-input time limit%s\n",
+           nfinds, st->nodes, st->edges, st->cut_depth, st->cut_nodes, st->cut_items, GC_SWEEP_MAX_ITEMS, st->cut_limit,
            st->cut_time ? "; CUT BY THE TIME BOUND (output not exhaustive)" : "");
 }
 
@@ -743,7 +753,12 @@ static int walk_nodes(sweep_ctx *x, double start)
         if (is_transient(nodes[i].obj))
             continue; /* the bound __subclasses__ on the way to its call */
         gc_orc.in_chain = 1;
+        gc_limits_arm(); /* an input's limit for each node: the gate code a getattr, an item or a
+                            call runs may sleep or loop, and the walk (a campaign's first phase)
+                            must not wait on it for ever */
         expand(x, (int)i);
+        gc_limits_disarm();
+        st->cut_limit += gc_limit_expired;
         gc_orc.in_chain = 0;
         gc_oracle_reset_input();
         char note[256];
@@ -781,7 +796,12 @@ int gc_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st)
     sweep_ctx x = {t, o, st, ns, gc_eval_trampoline(ns), PyUnicode_DecodeFSDefault(t->spec.sandbox)};
     push_roots(t, o, ns);
     double start = now_s();
-    if (walk_nodes(&x, start) != 0)
+    gc_limits_hard_what = "a step of the sweep (gate code it ran by reading a name or calling a gate function)";
+    gc_limits_hard_code = GC_EXIT_TARGET; /* the gate's code, as when its import cannot be stopped */
+    int walked = walk_nodes(&x, start);
+    gc_limits_hard_what = "the input";
+    gc_limits_hard_code = GC_EXIT_HARNESS;
+    if (walked != 0)
         return GC_EXIT_HARNESS;
     st->nodes = nnodes;
     st->escapes = nfinds;

@@ -49,6 +49,8 @@ typedef struct {
     long cut_nodes;     /* edges whose values were not queued: max-nodes reached */
     long cut_items;     /* containers with more than GC_SWEEP_MAX_ITEMS elements */
     int cut_time;       /* the time bound stopped the walk */
+    long cut_limit;     /* nodes whose expansion the per-input time limit stopped (gate code that
+                           sleeps or loops): their remaining edges are not taken */
     int escapes;        /* distinct signatures */
 } gc_sweep_stats;
 

@@ -3,7 +3,9 @@
 # `nap()` (a call that sleeps until the time limit's signal) has run past the limit twice and
 # a third run confirmed it, inputs that reach that step end there without running it, while
 # what comes before it in an input still runs (an escape there is still found) and other
-# steps still run.  fuzz_gate-test runs the inputs in name order in one process.
+# steps still run.  fuzz_gate-test runs the inputs in name order in one process.  With
+# --known-hangs=FILE the confirmed hang is written to FILE, and a second process given the same
+# file (a campaign's next fork-mode job) skips it from its first input on.
 source "$(dirname "$0")/lib.sh" "$@"
 T=$SRC/tests/fixtures/hostile/resources
 RUN=$BIN/fuzz_gate-test
@@ -17,7 +19,7 @@ printf "%s('os').system\nnap()\n" "$I" >"$WORK/in/b-escape-first" # escapes befo
 printf 'nap\n' >"$WORK/in/c-not-called"                             # the same root, not the slice
 printf 'nap()\n' >"$WORK/in/d-alone"
 expect_exit 1 "the runner over blocking inputs (one escape: exit 1)" -- \
-  env -C "$WORK/scratch" "$RUN" --target="$T" "$WORK/in"
+  env -C "$WORK/scratch" "$RUN" --target="$T" --known-hangs="$WORK/hangs" "$WORK/in"
 expect_fgrep "input $WORK/in/b-escape-first: finding" "an escape before a known hang is still found"
 expect_grep "ESCAPE reach spawn os.system" "  ... as os.system"
 expect_fgrep "input $WORK/in/c-not-called: ok" "a step that is not the hang's slice runs"
@@ -29,4 +31,16 @@ echo "11 inputs that reach nap(): ${stops:-?} stopped by the time limit, ${skipp
 # machine spoils (the thread preempted) is tried again at the 4th overrun
 [[ -n $skipped ]] && ((skipped >= 5)) && ok || fail "known hangs not run again: ${skipped:-none}, want at least 5 of 11"
 [[ -n $stops ]] && ((stops <= 7)) && ok || fail "runs stopped by the time limit: ${stops:-?}, want at most 7 (11 inputs and the confirming runs)"
+
+# the next process, given the file: nothing waits on the block, every reach of it is skipped
+[[ $(grep -cxE '[0-9a-f]{16}' "$WORK/hangs" 2>/dev/null) == 1 ]] && ok ||
+  fail "the confirmed hang is one key in the shared file: $(head -c 200 "$WORK/hangs" 2>&1)"
+rm "$WORK/in/b-escape-first"
+expect_exit 0 "a second process sharing the file, over the blocking inputs" -- \
+  env -C "$WORK/scratch" "$RUN" --target="$T" --known-hangs="$WORK/hangs" "$WORK/in"
+stops=$(sed -n 's/.*inputs stopped by the time limit \([0-9]*\),.*/\1/p' "$WORK/out")
+skipped=$(sed -n 's/.*known hangs not run again \([0-9]*\).*/\1/p' "$WORK/out")
+echo "the second process: ${stops:-?} stopped by the time limit, ${skipped:-?} not run again"
+[[ $stops == 0 && $skipped == 11 ]] && ok ||
+  fail "a hang an earlier process confirmed: ${stops:-?} stopped, ${skipped:-?} skipped; want 0 and all 11"
 finish
