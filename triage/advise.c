@@ -42,8 +42,8 @@ static void print_summary(const gc_sweep_stats *st, const gc_finding *f, int n, 
         sigs += k == i;
     }
     printf("%d hole(s), %d escape signature(s); %ld nodes, %ld edges; not expanded: %ld at the depth bound, "
-           "%ld past max-nodes, %ld oversized containers cut at %d items%s\n",
-           nrows, sigs, st->nodes, st->edges, st->cut_depth, st->cut_nodes, st->cut_items, GC_SWEEP_MAX_ITEMS,
+           "%ld past max-nodes, %ld oversized containers cut at %d items, %ld cut by the per-input time limit%s\n",
+           nrows, sigs, st->nodes, st->edges, st->cut_depth, st->cut_nodes, st->cut_items, GC_SWEEP_MAX_ITEMS, st->cut_limit,
            st->cut_time ? "; CUT BY THE TIME BOUND (output not exhaustive)" : "");
 }
 
@@ -56,6 +56,7 @@ static void print_json(gc_target *t, const gc_sweep_opts *o, const gc_sweep_stat
     cJSON_AddNumberToObject(j, "nodes", (double)st->nodes);
     cJSON_AddNumberToObject(j, "edges", (double)st->edges);
     cJSON_AddBoolToObject(j, "cut_by_time", st->cut_time);
+    cJSON_AddNumberToObject(j, "cut_by_time_limit", (double)st->cut_limit);
     cJSON *c = cJSON_AddArrayToObject(j, "closed");
     for (int i = 0; closed && closed[i]; i++)
         cJSON_AddItemToArray(c, cJSON_CreateString(closed[i]));
