@@ -53,10 +53,19 @@ fi
 # gives os (or genericpath, ...), of what that returned its primitives; 28,318 programs with
 # -seed=2 (path.os.spawnvp).  None
 # in 150,000 runs with --no-harvest or --no-feedback.
-rm -rf "$WORK/corpus" && mkdir -p "$WORK/corpus"
-expect_exit 77 "simpleeval-1.0.4: rediscovered from the seeds" -- "$BIN/fuzz_source" \
-  --target="$SRC/targets/simpleeval-1.0.4" --venv="$BIN/venvs/simpleeval-1.0.4" -seed=2 -runs=150000 \
-  -error_exitcode=77 -artifact_prefix="$WORK/" "$WORK/corpus" "$S"
+# One process with a fixed seed still does not repeat exactly (addresses differ from run to run,
+# and with them the order of sets of objects, and so the features): once in a loaded full
+# suite seed 2 missed within the budget.  Seeds 3 and 5 run only if the one before missed; a
+# build that cannot rediscover the class misses with all three.
+for seed in 2 3 5; do
+  rm -rf "$WORK/corpus" && mkdir -p "$WORK/corpus"
+  "$BIN/fuzz_source" --target="$SRC/targets/simpleeval-1.0.4" --venv="$BIN/venvs/simpleeval-1.0.4" -seed=$seed \
+    -runs=150000 -error_exitcode=77 -artifact_prefix="$WORK/" "$WORK/corpus" "$S" >"$WORK/out" 2>&1
+  rc=$?
+  echo "simpleeval-1.0.4, seed $seed: exit $rc"
+  [[ $rc == 77 ]] && break
+done
+[[ $rc == 77 ]] && ok || fail "simpleeval-1.0.4: rediscovered from the seeds: exit $rc with seeds 2, 3 and 5, want 77"
 expect_grep "^gatecrash: ESCAPE reach (spawn|write) os[.][a-z_]+ \(in the value evaluate gave back" "simpleeval-1.0.4: the escape"
 expect_grep "^path([.][a-z][a-z0-9_]*)+$" "simpleeval-1.0.4: the advisory's class, path.<names>.<primitive>"
 printf '\x00\x03run\x01\x04true\x0a\x01\x0e\x06result' >"$WORK/leak_seed"          # result = run('true')
