@@ -44,6 +44,7 @@
 #include "source_holes.h"
 #include "spawn.h"
 #include "sweep.h"
+#include "timelimit.h"
 #include "holes.h"
 #include "source_triage.h"
 #include "triage.h"
@@ -1297,6 +1298,7 @@ int main(int argc, char **argv)
             return GC_EXIT_HARNESS;
         }
     }
+    gc_limits_catch_crashes(); /* an input that crashes CPython: one line, exit 4 */
     if (strcmp(argv[1], "replay") == 0)
         return cmd_replay(argc - 2, argv + 2);
     if (strcmp(argv[1], "fuzz") == 0)

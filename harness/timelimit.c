@@ -169,6 +169,51 @@ static void hard_tramp(int s, siginfo_t *si, void *uc)
         python_sa.sa_handler(s);
 }
 
+/* ---- an input that crashes the interpreter (the gatecrash command) ---- */
+
+static void crash_tramp(int s)
+{
+    if (armed) {
+        static const char head[] = "gatecrash: error: ";
+        static const char tail[] = " crashed the interpreter itself (a fatal signal in CPython or a C extension: "
+                                   "not an escape); exiting\n";
+        const char *what = gc_limits_hard_what;
+        ssize_t w = write(2, head, sizeof head - 1);
+        w = write(2, what, strlen(what));
+        w = write(2, tail, sizeof tail - 1);
+        (void)w;
+        syscall(SYS_exit_group, 4);
+    }
+    signal(s, SIG_DFL); /* the harness's own crash: as if there were no handler */
+    raise(s);
+}
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(undefined_behavior_sanitizer)
+#define GC_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define GC_SANITIZED 1
+#endif
+
+void gc_limits_catch_crashes(void)
+{
+#ifndef GC_SANITIZED
+    static char altstack[64 << 10]; /* a C stack overflow has no stack left to run the handler on */
+    stack_t ss = {.ss_sp = altstack, .ss_size = sizeof altstack};
+    sigaltstack(&ss, NULL);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = crash_tramp;
+    sa.sa_flags = SA_ONSTACK | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        sigaction(sigs[i], &sa, NULL);
+#endif
+}
+
 /* ---- the memory limit ---- */
 
 #define BIG ((size_t)256 << 10)

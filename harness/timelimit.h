@@ -36,6 +36,13 @@ void gc_limits_arm_for(double seconds);
 double gc_limits_import_seconds(void);
 int gc_limits_is_timeout(PyObject *exc_type_or_value);
 int gc_limits_signal(void); /* the time limit's signal number (state.c keeps its handler) */
+/* The gatecrash command (not fuzz_gate, whose crashes are libFuzzer's and AFL++'s findings):
+ * a fatal signal (SIGSEGV, SIGBUS, SIGFPE, SIGILL) while an input's limits are armed is the
+ * input crashing CPython itself (`time.pthread_getcpuclockid(1)`): one line naming
+ * gc_limits_hard_what and exit 4, instead of a bare "Segmentation fault".  Outside an input
+ * the signal keeps its default action (a crash of the harness's own stays one).  Not in
+ * sanitizer builds, whose handlers report the crash with its stack. */
+void gc_limits_catch_crashes(void);
 /* The hard limit's line names this and exits with this code ("the input", 4). */
 extern const char *volatile gc_limits_hard_what;
 extern volatile int gc_limits_hard_code;
