@@ -149,20 +149,26 @@ static struct sigaction python_sa;
 static volatile sig_atomic_t ticks;
 #define HARD_TICKS 31 /* the first signal, then 30 repeats 100 ms apart: 3 s */
 
+/* From a signal handler: "gatecrash: error: <gc_limits_hard_what><tail>", then the process
+ * ends with code (write and exit_group only: async-signal-safe). */
+static void die_from_handler(const char *tail, int code)
+{
+    static const char head[] = "gatecrash: error: ";
+    const char *what = gc_limits_hard_what;
+    ssize_t w = write(2, head, sizeof head - 1);
+    w = write(2, what, strlen(what));
+    w = write(2, tail, strlen(tail));
+    (void)w;
+    syscall(SYS_exit_group, code);
+}
+
 static void hard_tramp(int s, siginfo_t *si, void *uc)
 {
     /* under libFuzzer an input's hang is its -timeout's; start-up has no other backstop */
-    if (armed && past_deadline() && ++ticks > HARD_TICKS && (!LLVMFuzzerRunDriver || gc_limits_hard_code != 4)) {
-        static const char head[] = "gatecrash: error: ";
-        static const char tail[] = " ran 3 s past its time limit and Python could not interrupt it "
-                                   "(a loop in C, or code that swallows gatecrash.Timeout); exiting\n";
-        const char *what = gc_limits_hard_what;
-        ssize_t w = write(2, head, sizeof head - 1);
-        w = write(2, what, strlen(what));
-        w = write(2, tail, sizeof tail - 1);
-        (void)w;
-        syscall(SYS_exit_group, gc_limits_hard_code);
-    }
+    if (armed && past_deadline() && ++ticks > HARD_TICKS && (!LLVMFuzzerRunDriver || gc_limits_hard_code != 4))
+        die_from_handler(" ran 3 s past its time limit and Python could not interrupt it "
+                         "(a loop in C, or code that swallows gatecrash.Timeout); exiting\n",
+                         gc_limits_hard_code);
     if (python_sa.sa_flags & SA_SIGINFO)
         python_sa.sa_sigaction(s, si, uc);
     else if (python_sa.sa_handler != SIG_DFL && python_sa.sa_handler != SIG_IGN)
@@ -173,17 +179,9 @@ static void hard_tramp(int s, siginfo_t *si, void *uc)
 
 static void crash_tramp(int s)
 {
-    if (armed) {
-        static const char head[] = "gatecrash: error: ";
-        static const char tail[] = " crashed the interpreter itself (a fatal signal in CPython or a C extension: "
-                                   "not an escape); exiting\n";
-        const char *what = gc_limits_hard_what;
-        ssize_t w = write(2, head, sizeof head - 1);
-        w = write(2, what, strlen(what));
-        w = write(2, tail, sizeof tail - 1);
-        (void)w;
-        syscall(SYS_exit_group, 4);
-    }
+    if (armed)
+        die_from_handler(" crashed the interpreter itself (a fatal signal in CPython or a C extension: not an "
+                         "escape); exiting\n", 4);
     signal(s, SIG_DFL); /* the harness's own crash: as if there were no handler */
     raise(s);
 }

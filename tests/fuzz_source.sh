@@ -12,7 +12,7 @@ nseeds=$(find "$S" -type f | wc -l)  # the README too: libFuzzer reads every fil
 for name in restrictedpython simpleeval; do
   rm -rf "$WORK/corpus" && mkdir -p "$WORK/corpus"
   expect_exit 0 "$name: bounded fuzzing" -- "$BIN/fuzz_source" --target="$SRC/targets/$name" \
-    --venv="$BIN/venvs/$name" -runs=1500 -seed=1 -error_exitcode=77 "$WORK/corpus" "$S"
+    --venv="$BIN/venvs/$name" -runs=1500 -seed=1 -reload=0 -error_exitcode=77 "$WORK/corpus" "$S"
   expect_no_grep "ESCAPE" "$name: no escape on the current release"
   expect_grep "^gatecrash: fuzz_source on $name: [0-9]+ programs, 0 escapes" "$name: the summary"
   expect_grep "Done 1500 runs" "$name: libFuzzer ran every input"
