@@ -43,4 +43,17 @@ skipped=$(sed -n 's/.*known hangs not run again \([0-9]*\).*/\1/p' "$WORK/out")
 echo "the second process: ${stops:-?} stopped by the time limit, ${skipped:-?} not run again"
 [[ $stops == 0 && $skipped == 11 ]] && ok ||
   fail "a hang an earlier process confirmed: ${stops:-?} stopped, ${skipped:-?} skipped; want 0 and all 11"
+
+# a campaign hands its jobs one file (OUT/known-hangs), emptied when it starts: the seeds that
+# reach nap() in the first job confirm it there, and the key is in the file at the end
+B=$SRC/tests/fixtures/hostile/blocking
+mkdir -p "$WORK/seeds" "$WORK/camp"
+for k in 1 2 3 4; do printf 'nap()\n' >"$WORK/seeds/nap$k"; printf 'tools\nnap()\n' >"$WORK/seeds/tn$k"; done
+echo ffffffffffffffff >"$WORK/camp/known-hangs" # a key an earlier run left
+timeout 120 "$GC" fuzz "$B" --time 4 --no-sweep-seed --corpus "$WORK/seeds" --out "$WORK/camp" >"$WORK/out" 2>&1
+rc=$?
+[[ $rc == 0 || $rc == 1 ]] && ok || fail "a 4 s campaign over inputs that reach nap(): exit $rc"
+grep -qxE '[0-9a-f]{16}' "$WORK/camp/known-hangs" 2>/dev/null && ok ||
+  fail "the campaign's jobs wrote their confirmed hang to OUT/known-hangs"
+grep -qx ffffffffffffffff "$WORK/camp/known-hangs" 2>/dev/null && fail "an earlier run's key survived the start" || ok
 finish
