@@ -177,6 +177,16 @@ static void hard_tramp(int s, siginfo_t *si, void *uc)
 
 /* ---- an input that crashes the interpreter (the gatecrash command) ---- */
 
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(undefined_behavior_sanitizer)
+#define GC_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define GC_SANITIZED 1
+#endif
+
+#ifndef GC_SANITIZED
 static void crash_tramp(int s)
 {
     if (armed)
@@ -185,14 +195,6 @@ static void crash_tramp(int s)
     signal(s, SIG_DFL); /* the harness's own crash: as if there were no handler */
     raise(s);
 }
-
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(undefined_behavior_sanitizer)
-#define GC_SANITIZED 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define GC_SANITIZED 1
 #endif
 
 void gc_limits_catch_crashes(void)
