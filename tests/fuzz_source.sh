@@ -56,16 +56,18 @@ fi
 # One process with a fixed seed still does not repeat exactly (addresses differ from run to run,
 # and with them the order of sets of objects, and so the features): once in a loaded full
 # suite seed 2 missed within the budget.  Seeds 3 and 5 run only if the one before missed; a
-# build that cannot rediscover the class misses with all three.
+# build that cannot rediscover the class misses with all three.  -detect_leaks=0: in the
+# sanitizer build libFuzzer's own leak check (an input run again when it mallocs more than it
+# frees, as CPython always does) can end the search with exit 77 and no escape.
 for seed in 2 3 5; do
   rm -rf "$WORK/corpus" && mkdir -p "$WORK/corpus"
   "$BIN/fuzz_source" --target="$SRC/targets/simpleeval-1.0.4" --venv="$BIN/venvs/simpleeval-1.0.4" -seed=$seed \
-    -runs=150000 -error_exitcode=77 -artifact_prefix="$WORK/" "$WORK/corpus" "$S" >"$WORK/out" 2>&1
+    -runs=150000 -detect_leaks=0 -error_exitcode=77 -artifact_prefix="$WORK/" "$WORK/corpus" "$S" >"$WORK/out" 2>&1
   rc=$?
   echo "simpleeval-1.0.4, seed $seed: exit $rc"
-  [[ $rc == 77 ]] && break
+  [[ $rc == 77 ]] && grep -q "^gatecrash: ESCAPE" "$WORK/out" && break
 done
-[[ $rc == 77 ]] && ok || fail "simpleeval-1.0.4: rediscovered from the seeds: exit $rc with seeds 2, 3 and 5, want 77"
+[[ $rc == 77 ]] && grep -q "^gatecrash: ESCAPE" "$WORK/out" && ok || fail "simpleeval-1.0.4: rediscovered from the seeds: exit $rc with seeds 2, 3 and 5, want 77"
 expect_grep "^gatecrash: ESCAPE reach (spawn|write) os[.][a-z_]+ \(in the value evaluate gave back" "simpleeval-1.0.4: the escape"
 expect_grep "^path([.][a-z][a-z0-9_]*)+$" "simpleeval-1.0.4: the advisory's class, path.<names>.<primitive>"
 printf '\x00\x03run\x01\x04true\x0a\x01\x0e\x06result' >"$WORK/leak_seed"          # result = run('true')
