@@ -515,7 +515,8 @@ static void add_target_flags(gc_strlist *cmd, const gc_campaign_opts *o)
     char buf[PATH_MAX * 2];
     snprintf(buf, sizeof buf, "--target=%s/target", o->out);
     gc_sl_add(cmd, buf);
-    snprintf(buf, sizeof buf, "--known-hangs=%s/" GC_KNOWN_HANGS, o->out); /* one job's confirmed hangs, every later one's */
+    /* the hangs one job confirmed, every later job's (hangs.h) */
+    snprintf(buf, sizeof buf, "--known-hangs=%s/" GC_KNOWN_HANGS, o->out);
     gc_sl_add(cmd, buf);
     if (o->no_harvest)
         gc_sl_add(cmd, "--mutator=no-harvest");
