@@ -196,6 +196,13 @@ static long preempted(void)
     return getrusage(RUSAGE_THREAD, &ru) == 0 ? ru.ru_nivcsw : -1;
 }
 
+/* This thread's processor time, in seconds. */
+static double thread_cpu_s(void)
+{
+    struct timespec ts;
+    return clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0 ? (double)ts.tv_sec + (double)ts.tv_nsec / 1e9 : 0;
+}
+
 /* gc_run_input with the confirmed hangs left out (hangs.h), and the step running at this
  * run's deadline, if it passed, noted; at a slice's 2nd, 4th, 8th... overrun, c runs once
  * more, with CONFIRM_FACTOR times the limit, to confirm it (that run's outcome is only looked
@@ -216,10 +223,17 @@ static int run_limited(const gc_chain *c, gc_outcome *out, gc_step_cb cb, char *
                                            ends within it and is not a hang */
     gc_input_time_limit = limit * CONFIRM_FACTOR;
     long before = preempted();
+    double cpu = thread_cpu_s();
     rc = gc_run_input(&target, c, &again, NULL, NULL, err, errlen);
+    cpu = thread_cpu_s() - cpu;
     gc_input_time_limit = limit;
-    if (rc == 0 && !again.escaped && again.stop_stmt == out->stop_stmt && again.stop_trailer == out->stop_trailer
-        && before >= 0 && preempted() == before)
+    /* The machine did not keep the step from running: nothing took the processor from this
+     * thread (a sleep has nothing to lose), or it still ran for a quarter of the confirming
+     * run's time (a loop on a machine whose every core is busy, as in a campaign with a job
+     * per core: there the watchdog's own wake-up at the deadline takes the thread's core, so
+     * without this no loop was ever confirmed and every job waited on them again). */
+    int ran = before >= 0 && (preempted() == before || cpu >= limit * CONFIRM_FACTOR / 4);
+    if (rc == 0 && !again.escaped && again.stop_stmt == out->stop_stmt && again.stop_trailer == out->stop_trailer && ran)
         gc_hangs_confirm(c, out->stop_stmt, out->stop_trailer);
     return rc;
 }

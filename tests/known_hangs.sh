@@ -44,6 +44,24 @@ echo "the second process: ${stops:-?} stopped by the time limit, ${skipped:-?} n
 [[ $stops == 0 && $skipped == 11 ]] && ok ||
   fail "a hang an earlier process confirmed: ${stops:-?} stopped, ${skipped:-?} skipped; want 0 and all 11"
 
+# a loop on a busy core: the runner shares CPU 0 with a busy loop (a campaign with a job per
+# core), so other tasks take its processor during the confirming run; it still spends a
+# quarter of that run looping, and spin() is confirmed (before: never, 11 of 11 waited)
+rm -rf "$WORK/in" && mkdir -p "$WORK/in"
+n=0
+for first in spin recurse hoard forged looper stuck fake fakes sys spin.__name__ nap; do
+  printf '%s\nspin()\n' "$first" >"$WORK/in/a$((n++))"
+done
+taskset -c 0 bash -c 'while :; do :; done' &
+busy=$!
+expect_exit 0 "the runner over inputs that reach spin(), on a busy core" -- \
+  env -C "$WORK/scratch" taskset -c 0 "$RUN" --target="$T" "$WORK/in"
+kill "$busy"
+wait "$busy" 2>/dev/null
+skipped=$(sed -n 's/.*known hangs not run again \([0-9]*\).*/\1/p' "$WORK/out")
+echo "11 inputs that reach spin() on a busy core: ${skipped:-?} not run again"
+[[ -n $skipped ]] && ((skipped >= 5)) && ok || fail "a loop on a busy core is confirmed: ${skipped:-?} of 11 not run again, want at least 5"
+
 # a campaign hands its jobs one file (OUT/known-hangs), emptied when it starts: the seeds that
 # reach nap() in the first job confirm it there, and the key is in the file at the end
 B=$SRC/tests/fixtures/hostile/blocking
