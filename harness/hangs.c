@@ -131,14 +131,20 @@ static void share_key(uint64_t key)
         close(fd);
 }
 
+/* key is a confirmed hang from now on: 1 when it was not one before. */
+static int confirm_key(uint64_t key)
+{
+    unsigned char *n = key ? slot(key, 1) : NULL;
+    if (!n || *n == CONFIRMED)
+        return 0;
+    *n = CONFIRMED;
+    return 1;
+}
+
 void gc_hangs_confirm(const gc_chain *c, int stmt, int trailer)
 {
     uint64_t key = key_of(c, stmt, trailer);
-    unsigned char *n = key ? slot(key, 1) : NULL;
-    if (!n || *n == CONFIRMED)
-        return;
-    *n = CONFIRMED;
-    if (shared_path)
+    if (confirm_key(key) && shared_path)
         share_key(key);
 }
 
@@ -150,11 +156,8 @@ void gc_hangs_share(const char *path)
     while (f && fgets(line, sizeof line, f)) {
         char *end;
         unsigned long long key = strtoull(line, &end, 16);
-        if (end != line + 16 || *end != '\n' || !(key & 1)) /* a torn or foreign line */
-            continue;
-        unsigned char *n = slot(key, 1);
-        if (n)
-            *n = CONFIRMED;
+        if (end == line + 16 && *end == '\n' && (key & 1)) /* not a torn or foreign line */
+            confirm_key(key);
     }
     if (f)
         fclose(f);
