@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # With and without each Python-side signal (issue 4): the default fuzz_gate against the
 # same with one of its signals off (-SIGNAL: --feedback=default,-SIGNAL, see
-# harness/feedback.h) or one more on (+SIGNAL), with every signal ("full"), and with no
+# harness/chain/feedback.h) or one more on (+SIGNAL), with every signal ("full"), and with no
 # Python-side feedback at all ("none"; chain mutator and namespace reuse kept).  For each target,
 # variant and seed, one single-process run of SECONDS (escapes reported once per signature,
 # not as crashes), two runs at a time.  Writes bench/results/ablation.{md,json}.

@@ -23,7 +23,7 @@ out=bench/results/minimize.md
 # the escaping part of a decoded input and its trailer count, as gatecrash prints them
 escape_of() { # TARGET FILE [--raw] -> "chain<TAB>trailers"
   "$GC" replay -q --json ${3:-} "targets/$1" "$2" 2>/dev/null |
-    sed -n 's/.*"chain":"\(.*\)","signature".*"trailers":\([0-9]*\),.*/\1\t\2/p' | head -1
+    sed -n 's/.*"input":"\(.*\)","size":\([0-9]*\),.*/\1\t\2/p' | head -1
 }
 {
   echo "| target | crash input | input bytes | -minimize_crash: bytes | its escaping chain (trailers) | gatecrash triage: chain (trailers) | triage not longer |"

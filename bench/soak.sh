@@ -23,7 +23,7 @@ date -u +%FT%TZ >"$out/started"
 git -C "$root" rev-parse --short HEAD >"$out/commit" 2>/dev/null || echo unknown >"$out/commit"
 # Not --seccomp-bpf: strace then sees only the calls its own filter traces, and the harness's
 # filter hands every write-type call of a confined process to its supervisor first
-# (harness/confine.c; a user notification outranks a trace), so those writes would be
+# (harness/runtime/confine.c; a user notification outranks a trace), so those writes would be
 # invisible.  Stopping at every call costs execs/s, not coverage of the proof.
 for t in station-1.5.0 station-1.5.0-allow-all; do
   mkdir -p "$out/$t"

@@ -299,7 +299,7 @@ static int case_folder(const char *given, const char *name, char out[PATH_MAX])
 /* ---- replay ---- */
 
 /* --json for an input stopped by a limit: {"limit":"timeout"|"oom","escaped":false,"steps":N} */
-static void print_limit_json(const gc_outcome *out)
+static void print_limit_json(const gc_verdict *out)
 {
     cJSON *j = cJSON_CreateObject();
     cJSON_AddStringToObject(j, "limit", out->timed_out ? "timeout" : "oom");
@@ -387,9 +387,7 @@ static void print_verdict(const gc_target *t, const char *file, const gc_outcome
         gc_escape_line(t, out, &sb);
         printf("%s: %s%s\n", file, sb.data, found_on);
         if (json) {
-            cJSON *j = gc_escape_json_object(t, out);
-            cJSON_AddStringToObject(j, "hole", hole);
-            gc_json_print(j);
+            gc_json_print(gc_escape_json_object(t, out, hole));
         }
     } else {
         printf("%s: blocked (%d steps, %d failed%s%s%s%s)%s\n", file, out->steps, out->failed_steps,
@@ -400,7 +398,7 @@ static void print_verdict(const gc_target *t, const char *file, const gc_outcome
         if (out->timed_out || out->oom)
             printf("%s: LIMIT %s (not an escape)\n", file, out->timed_out ? "timeout" : "out-of-memory");
         if (json && (out->timed_out || out->oom))
-            print_limit_json(out);
+            print_limit_json(&out->verdict);
     }
     if (out->state_repairs)
         printf("%s: note: interpreter state changed by the chain and repaired: %s\n", file, out->state_note);
@@ -409,16 +407,20 @@ static void print_verdict(const gc_target *t, const char *file, const gc_outcome
 
 /* A source target's verdict on one program (source.h): the escape (with --json its JSON
  * object, source_triage.h), or what came back. */
-static void print_source_verdict(gc_target *t, const char *file, const gc_outcome *out, const char *note,
+static void print_source_verdict(gc_target *t, const char *file, const gc_verdict *out, const char *note,
                                  const char *src, int json)
 {
     char hole[256];
-    if (out->escaped)
-        printf("%s: gatecrash: ESCAPE %s %s %s (%s)\n", file, gc_kind_name(out->escape.kind),
-               gc_cap_name(out->escape.cap), out->escape.primitive, out->escape.detail);
+    if (out->escaped) {
+        gc_strbuf line;
+        gc_sb_init(&line);
+        gc_escape_text(out, src, &line);
+        printf("%s: %s\n", file, line.data);
+        gc_sb_free(&line);
+    }
     if (out->escaped && json) {
         gc_source_hole(t, src, out, hole, sizeof hole);
-        gc_json_print(gc_source_escape_json(t, out, src, hole));
+        gc_json_print(gc_escape_object(t, out, src, gc_program_size(src, strlen(src)), hole));
     }
     if (!out->escaped)
         printf("%s: blocked (%s%s%s%s)\n", file, note, out->refused[0] ? "; refused by the harness: " : "",
@@ -439,9 +441,9 @@ static int replay_source_file(gc_target *t, const replay_args *r, const char *fi
     gc_strbuf src;
     gc_sb_init(&src);
     char note[256];
-    int rc = gc_replay_source(t, file, r->raw, &src, out, note, sizeof note, why, whylen);
+    int rc = gc_replay_source(t, file, r->raw, &src, &out->verdict, note, sizeof note, why, whylen);
     if (!rc)
-        print_source_verdict(t, file, out, note, src.data, r->json);
+        print_source_verdict(t, file, &out->verdict, note, src.data, r->json);
     gc_sb_free(&src);
     return rc;
 }

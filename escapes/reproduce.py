@@ -51,13 +51,13 @@ class BadCase(Exception):
 
 
 class Blocked(PermissionError):
-    """What the harness raises on an event it refuses (harness/oracle.c block())."""
+    """What the harness raises on an event it refuses (harness/runtime/oracle.c block())."""
 
 
 Blocked.__module__ = 'gatecrash'
 
 
-# --- the case: its '#' header and the chain language (harness/chain.h) ---------------------
+# --- the case: its '#' header and the chain language (harness/chain/chain.h) ---------------------
 
 _TOKEN = re.compile(r"""\s*(?:(?P<str>'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")|(?P<int>-?\d+)"""
                     r"""|(?P<name>[A-Za-z_][A-Za-z0-9_]*)|(?P<op>\.\#|\[\#|\[@|[.\[\]()@,;#]))""")
@@ -299,7 +299,7 @@ def _opens_for_writing(mode, flags):
         isinstance(flags, int) and bool(flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND)))
 
 
-# --- the chain's steps, with the evaluator's meaning (harness/eval.c) ----------------------
+# --- the chain's steps, with the evaluator's meaning (harness/chain/eval.c) ----------------------
 
 _HANDLER = next(c for c in compile('def handler(f, a):\n    return f(*a)\n', '<handler>', 'exec').co_consts
                 if isinstance(c, types.CodeType))
@@ -475,7 +475,7 @@ def _exception_values(v):
 
 def search(run, v, where='result', depth=0, budget=None):
     """The verdict line when the value evaluate gave back holds the primitive (the harness's
-    bounded search, harness/source.c: containers and exception attributes), else None."""
+    bounded search, harness/source/source.c: containers and exception attributes), else None."""
     budget = budget if budget is not None else [4096]
     budget[0] -= 1
     if depth > 6 or budget[0] < 0 or v is None:

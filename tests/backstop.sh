@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The seccomp backstop (harness/backstop.c): a gate whose diagnostics.run() starts /bin/sh
+# The seccomp backstop (harness/runtime/backstop.c): a gate whose diagnostics.run() starts /bin/sh
 # through _posixsubprocess.fork_exec — no audit event, not a chain step, invisible to both
 # oracles (tests/fixtures/backstop).  With the backstop no process starts (the shell would
 # touch $MARKER) and the chain is an escape of kind "syscall", under every way inputs run:

@@ -2,10 +2,10 @@
 # A crash input that crashes CPython itself (time.pthread_getcpuclockid(1), through the
 # station proxy's real time module, dereferences thread id 1 as a pthread_t) must not take
 # the campaign down: the campaign replays crash inputs in its own process, and before
-# harness/campaign.c's stops_a_process() this seed made `gatecrash fuzz` die of SIGSEGV
+# harness/campaign/campaign.c's stops_a_process() this seed made `gatecrash fuzz` die of SIGSEGV
 # (exit 139) as soon as libFuzzer wrote it.  It is named, not replayed, and the campaign ends
 # with its table.  Replayed on its own, the same chain ends `gatecrash replay` with one line
-# and exit 4 (harness/timelimit.h, gc_limits_catch_crashes), not a bare SIGSEGV (139); a
+# and exit 4 (harness/runtime/timelimit.h, gc_limits_catch_crashes), not a bare SIGSEGV (139); a
 # sanitizer build keeps the sanitizer's report.
 source "$(dirname "$0")/lib.sh" "$@"
 mkdir -p "$WORK/seeds"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The write backstop (harness/confine.c): Landlock confines every process that runs chains
+# The write backstop (harness/runtime/confine.c): Landlock confines every process that runs chains
 # to its scratch folder and the folders the run writes.  Two C-level writers no Python
 # oracle sees: the one-line dbm chain on station-1.5.0 (its import guard hands out the real
 # dbm), and a gate whose own save() calls _dbm.open (tests/fixtures/confine).  No

@@ -2,7 +2,7 @@
 # The classes signal names the classes a fresh process has, not the ones an input makes:
 # IntFlag('K10', 'a') .. IntFlag('K29', 'a') make twenty classes named by the input's own
 # string, and twenty inputs that differ only in that string must not be twenty features
-# (before harness/feedback.c's baseline of classes, each was one, and on constants-only the
+# (before harness/chain/feedback.c's baseline of classes, each was one, and on constants-only the
 # harvested calls grew libFuzzer's corpus without end: 7,749 features from a 120 s run's
 # corpus, 1,017 with the baseline).
 source "$(dirname "$0")/lib.sh" "$@"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# fuzz_source (harness/fuzz_source.c) on the bundled source targets' current releases, from
+# fuzz_source (fuzz/fuzz_source.c) on the bundled source targets' current releases, from
 # the seed corpus corpus-source/ (gen_source_seeds.c), bounded: it runs, the seeds and what
 # the program mutator makes of them are all blocked or refused (no escape reported), its
 # dictionary holds the package's blocklists and the adapter's roots, and on the planted leak
@@ -68,12 +68,12 @@ for seed in 2 3 5; do
   [[ $rc == 77 ]] && grep -q "^gatecrash: ESCAPE" "$WORK/out" && break
 done
 [[ $rc == 77 ]] && grep -q "^gatecrash: ESCAPE" "$WORK/out" && ok || fail "simpleeval-1.0.4: rediscovered from the seeds: exit $rc with seeds 2, 3 and 5, want 77"
-expect_grep "^gatecrash: ESCAPE reach (spawn|write) os[.][a-z_]+ \(in the value evaluate gave back" "simpleeval-1.0.4: the escape"
+expect_grep "^gatecrash: ESCAPE reach (spawn|write) os[.][a-z_]+ via .+ \(in the value evaluate gave back" "simpleeval-1.0.4: the escape"
 expect_grep "^path([.][a-z][a-z0-9_]*)+$" "simpleeval-1.0.4: the advisory's class, path.<names>.<primitive>"
 printf '\x00\x03run\x01\x04true\x0a\x01\x0e\x06result' >"$WORK/leak_seed"          # result = run('true')
 expect_exit 1 "leak fixture: the replay build finds the call" -- "$BIN/fuzz_source-test" \
   --target="$SRC/tests/fixtures/source/leak" "$WORK/leak_seed"
-expect_grep "^gatecrash: ESCAPE reach spawn os.system \(called inside the evaluation" "leak fixture: the escape"
+expect_grep "^gatecrash: ESCAPE reach spawn os.system via .+ \(called inside the evaluation" "leak fixture: the escape"
 expect_fgrep "result = run('true')" "leak fixture: the program printed"
 expect_grep "^DEDUP_TOKEN: source:reach:os.system" "leak fixture: dedup token"
 finish

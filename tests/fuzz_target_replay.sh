@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The replay build of each fuzz target (<target>-test, harness/fuzz_runner.c), run over the
+# The replay build of each fuzz target (<target>-test, fuzz/fuzz_runner.c), run over the
 # seed corpus, the advisory fixtures and the saved escapes.  Usage: SRC BIN fuzz_gate|fuzz_decoder|fuzz_program
 #   every run: one "gatecrash: input PATH: VERDICT" line per input file given (none skipped,
 #     none twice), the summary line, and no harness error;

@@ -2,7 +2,7 @@
 # Gate line feedback (--feedback=+gate) on this build's CPython: the seed corpus run once
 # over station-1.5.0 must give the gate module's own features (each function entered, each
 # line run) on top of the engine glue's coverage.  3.11 traces with a C trace function,
-# 3.12+ with a sys.monitoring tool of gatecrash's own (harness/feedback.c); both give 96
+# 3.12+ with a sys.monitoring tool of gatecrash's own (harness/chain/feedback.c); both give 96
 # gate features here.  On 3.12+ the 3.11 way gives 3 (tracing through PEP 669 ignores
 # direct c_tracefunc writes), and the chains must not register monitoring callbacks.
 source "$(dirname "$0")/lib.sh" "$@"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A fuzzing process does not wait on the same block again (harness/hangs.h): after the slice
+# A fuzzing process does not wait on the same block again (harness/chain/hangs.h): after the slice
 # `nap()` (a call that sleeps until the time limit's signal) has run past the limit twice and
 # a third run confirmed it, inputs that reach that step end there without running it, while
 # what comes before it in an input still runs (an escape there is still found) and other

@@ -31,5 +31,5 @@ expect_exit 1 "install entry 'gates'" -- "$GC" replay -q "$WORK/gates" "$ADV"
 expect_count 4 "ESCAPE reach" "the four escapes through the gates entry"
 # --json: one object per escape with target and policy
 expect_exit 1 "--json" -- "$GC" replay -q --json "$SRC/targets/station-1.5.0" "$ADV/1-subprocess-os-system.chain"
-expect_grep '^\{"kind":"reach","capability":"spawn","primitive":"os.system","chain":"subprocess.os.system","signature":"reach:spawn:os.system:modattr".*"target":"station-1.5.0","policy":"subprocess=false' "JSON escape object"
+expect_grep '^\{"kind":"reach","capability":"spawn","primitive":"os.system","signature":"reach:spawn:os.system:modattr","detail":"","hole":"proxy subprocess .<module>","input":"subprocess.os.system","size":2,"target":"station-1.5.0","policy":"subprocess=false' "JSON escape object"
 finish

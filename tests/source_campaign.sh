@@ -78,7 +78,7 @@ expect_grep "source-reach-os\.system\.py: gatecrash: ESCAPE reach spawn os\.syst
 expect_grep "replayed 1: 1 escaped" "replay: one case (the reproducer is no case)"
 expect_exit 1 "replay --json" -- "$GC" replay -q --json "$H" "${HV[@]}" "$case"
 grep '^{' "$WORK/out" >"$WORK/json"
-"$PY" -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["signature"]=="source:reach:os.system" and j["program"].endswith("\npath.os.system\n") and j["primitive"]=="os.system" and j["hole"]=="module posixpath .<module>", j' \
+"$PY" -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["signature"]=="source:reach:os.system" and j["input"].endswith("\npath.os.system\n") and j["primitive"]=="os.system" and j["hole"]=="module posixpath .<module>", j' \
   "$WORK/json" && ok || fail "replay --json: the escape's object and its hole"
 
 # 4. the reproducers, in plain Python from the venv: exit 1, the escape

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The sweep and the release gate on source targets (harness/source_sweep.c,
+# The sweep and the release gate on source targets (harness/source/source_sweep.c,
 # triage/source_holes.c, triage/gate.c): programs over the roots, run through evaluate.
 #   - simpleeval 1.0.4 with a module passed in (GHSA-44vg-5wv2-h2hg): the sweep finds the
 #     published class, `path.os.system`, exit 1, one hole: the module's attribute os;

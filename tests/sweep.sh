@@ -27,9 +27,9 @@ bad = 0
 for line in open(sys.argv[2]):
     case = json.loads(line)
     s = sweep.get(case["signature"])
-    if s is None or s["trailers"] > case["trailers"]:
+    if s is None or s["size"] > case["size"]:
         bad += 1
-        print("not matched:", case["signature"], case["chain"], "sweep:", s and s["chain"])
+        print("not matched:", case["signature"], case["input"], "sweep:", s and s["input"])
 print("cases", sum(1 for _ in open(sys.argv[2])), "unmatched", bad)
 sys.exit(1 if bad else 0)
 PY

@@ -51,20 +51,11 @@ static void print_summary(const gc_sweep_stats *st, const gc_finding *f, int n, 
 static void print_json(gc_target *t, const gc_sweep_opts *o, const gc_sweep_stats *st, const char *const *closed,
                        const gc_finding *f, int n, const gc_hole_row *rows, int nrows)
 {
-    cJSON *j = cJSON_CreateObject();
-    cJSON_AddStringToObject(j, "target", t->spec.name);
-    cJSON_AddNumberToObject(j, "depth", o->depth);
-    cJSON_AddNumberToObject(j, "nodes", (double)st->nodes);
-    cJSON_AddNumberToObject(j, "edges", (double)st->edges);
-    cJSON_AddBoolToObject(j, "cut_by_time", st->cut_time);
-    cJSON_AddNumberToObject(j, "cut_by_time_limit", (double)st->cut_limit);
+    cJSON *j = gc_sweep_json(t, o, st, f, n); /* the sweep's own report, with what advise adds */
     cJSON *c = cJSON_AddArrayToObject(j, "closed");
     for (int i = 0; closed && closed[i]; i++)
         cJSON_AddItemToArray(c, cJSON_CreateString(closed[i]));
     cJSON_AddItemToObject(j, "holes", gc_holes_json(rows, nrows));
-    cJSON *e = cJSON_AddArrayToObject(j, "escapes");
-    for (int i = 0; i < n; i++)
-        cJSON_AddItemToArray(e, gc_escape_row_json(f[i].sig, f[i].hole, f[i].kind, f[i].cap, f[i].prim, f[i].chain));
     gc_json_print(j);
 }
 

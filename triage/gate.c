@@ -66,6 +66,7 @@ int gc_gate_cases(const char *dir, int given, const char *ext, gc_strlist *cases
 static void still_escapes(gc_case_result *cr, const gc_outcome *out, const char *text, size_t len)
 {
     cr->escaped = 1;
+    snprintf(cr->detail, sizeof cr->detail, "%s", out->escape.detail);
     size_t n = 0;
     for (size_t k = 0; text && k < len && n + 3 < sizeof cr->chain; k++) {
         if (text[k] != '\n')
@@ -74,12 +75,16 @@ static void still_escapes(gc_case_result *cr, const gc_outcome *out, const char 
             n += (size_t)snprintf(cr->chain + n, sizeof cr->chain - n, "; ");
     }
     cr->chain[n] = '\0';
+    cr->size = text ? gc_program_size(text, len) : 0;
     if (!text) { /* a chain's case (a source outcome has no chain) */
         gc_strbuf sb;
         gc_sb_init(&sb);
         gc_escape_chain_text(out, &sb);
         snprintf(cr->chain, sizeof cr->chain, "%s", sb.data);
         gc_sb_free(&sb);
+        static gc_chain trimmed;
+        gc_outcome_escape_chain(out, &trimmed);
+        cr->size = gc_chain_trailer_count(&trimmed);
     }
     snprintf(cr->signature, sizeof cr->signature, "%s", out->signature);
     snprintf(cr->kind, sizeof cr->kind, "%s", gc_kind_name(out->escape.kind));
@@ -96,7 +101,7 @@ static int replay_program(gc_target *t, const char *path, gc_case_result *cr, gc
     char *text = (char *)gc_read_file(path, &len);
     if (!text)
         return -1;
-    int rc = gc_source_hole_of_program(t, text, len, out, cr->hole, sizeof cr->hole, why, whylen);
+    int rc = gc_source_hole_of_program(t, text, len, &out->verdict, cr->hole, sizeof cr->hole, why, whylen);
     rc = rc == GC_EXIT_USAGE ? -1 : rc < 0 ? 0 : rc; /* -1 there: it did not escape */
     if (rc == 0 && out->escaped)
         still_escapes(cr, out, text, len);

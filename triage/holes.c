@@ -388,19 +388,6 @@ void gc_holes_print(FILE *fp, const gc_hole_row *rows, int n)
                 rows[i].closable ? "yes" : "no", rows[i].hole, "via ", rows[i].chain);
 }
 
-cJSON *gc_escape_row_json(const char *sig, const char *hole, const char *kind, const char *cap, const char *prim,
-                          const char *chain)
-{
-    cJSON *x = cJSON_CreateObject();
-    cJSON_AddStringToObject(x, "signature", sig);
-    cJSON_AddStringToObject(x, "hole", hole);
-    cJSON_AddStringToObject(x, "kind", kind);
-    cJSON_AddStringToObject(x, "capability", cap);
-    cJSON_AddStringToObject(x, "primitive", prim);
-    cJSON_AddStringToObject(x, "chain", chain);
-    return x;
-}
-
 cJSON *gc_holes_json(const gc_hole_row *rows, int n)
 {
     cJSON *a = cJSON_CreateArray();

@@ -59,9 +59,6 @@ int gc_holes_group(const gc_finding *f, int n, gc_hole_row **rows);
 void gc_holes_print(FILE *fp, const gc_hole_row *rows, int n);
 /* JSON: an array of {hole, capabilities, closable, primitives, signatures, chain, ...}. */
 cJSON *gc_holes_json(const gc_hole_row *rows, int n);
-/* One escape of a report as JSON: {signature, hole, kind, capability, primitive, chain}. */
-cJSON *gc_escape_row_json(const char *sig, const char *hole, const char *kind, const char *cap, const char *prim,
-                          const char *chain);
 
 /* Fill f[i].hole for findings whose chain is known (the campaign's table, saved cases):
  * each chain evaluated once with gc_hole_of_chain. */

@@ -18,6 +18,8 @@ typedef struct {
     const char *source; /* "case FILE" or "fuzzing" */
     const char *kind, *cap, *prim, *sig, *chain;
     const char *hole;   /* "" when not named */
+    const char *detail;
+    int size;
 } escape_view;
 
 /* Every escape in the report, cases first. */
@@ -27,16 +29,30 @@ static int escapes_of(const gc_gate_report *r, escape_view *out, int max)
     for (int i = 0; i < r->ncases && n < max; i++)
         if (r->cases[i].escaped)
             out[n++] = (escape_view){r->cases[i].file, r->cases[i].kind, r->cases[i].cap, r->cases[i].prim,
-                                     r->cases[i].signature, r->cases[i].chain, r->cases[i].hole};
+                                     r->cases[i].signature, r->cases[i].chain, r->cases[i].hole,
+                                     r->cases[i].detail, r->cases[i].size};
     for (int i = 0; r->fuzz && i < r->fuzz->nfound && n < max; i++) {
         const gc_finding *f = &r->fuzz->found[i];
-        out[n++] = (escape_view){"fuzzing", f->kind, f->cap, f->prim, f->sig, f->chain, f->hole};
+        out[n++] = (escape_view){"fuzzing", f->kind, f->cap, f->prim, f->sig, f->chain, f->hole, f->detail, f->size};
     }
     for (int i = 0; i < r->nsweep && n < max; i++) {
         const gc_finding *f = &r->sweep[i];
-        out[n++] = (escape_view){"sweep", f->kind, f->cap, f->prim, f->sig, f->chain, f->hole};
+        out[n++] = (escape_view){"sweep", f->kind, f->cap, f->prim, f->sig, f->chain, f->hole, f->detail, f->size};
     }
     return n;
+}
+
+/* The escape e as a finding (a table's row). */
+static void finding_of(const escape_view *e, gc_finding *x)
+{
+    *x = (gc_finding){.count = 1, .size = e->size};
+    snprintf(x->sig, sizeof x->sig, "%s", e->sig);
+    snprintf(x->chain, sizeof x->chain, "%s", e->chain);
+    snprintf(x->kind, sizeof x->kind, "%s", e->kind);
+    snprintf(x->cap, sizeof x->cap, "%s", e->cap);
+    snprintf(x->prim, sizeof x->prim, "%s", e->prim);
+    snprintf(x->hole, sizeof x->hole, "%s", e->hole);
+    snprintf(x->detail, sizeof x->detail, "%s", e->detail ? e->detail : "");
 }
 
 /* Every escape as a finding with its hole (a saved case's named by running its chain
@@ -46,12 +62,7 @@ static int hole_rows(const gc_gate_report *r, escape_view *e, int ne, gc_finding
     *f = gc_xcalloc((size_t)ne + 1, sizeof **f);
     for (int i = 0; i < ne; i++) {
         gc_finding *x = &(*f)[i];
-        snprintf(x->sig, sizeof x->sig, "%s", e[i].sig);
-        snprintf(x->chain, sizeof x->chain, "%s", e[i].chain);
-        snprintf(x->kind, sizeof x->kind, "%s", e[i].kind);
-        snprintf(x->cap, sizeof x->cap, "%s", e[i].cap);
-        snprintf(x->prim, sizeof x->prim, "%s", e[i].prim);
-        snprintf(x->hole, sizeof x->hole, "%s", e[i].hole);
+        finding_of(&e[i], x);
         /* a saved case: its chain run again (that touches the namespace, not the target); a
          * source target's cases were named by their replay (source_holes.h) */
         if (!x->hole[0] && r->t->spec.kind != GC_TARGET_SOURCE)
@@ -147,7 +158,9 @@ static cJSON *json_report(const gc_gate_report *r, const escape_view *e, int ne,
     cJSON_AddItemToObject(j, "holes", gc_holes_json(h, nh));
     cJSON *esc = cJSON_AddArrayToObject(j, "escapes");
     for (int i = 0; i < ne; i++) {
-        cJSON *x = gc_escape_row_json(e[i].sig, e[i].hole, e[i].kind, e[i].cap, e[i].prim, e[i].chain);
+        gc_finding f;
+        finding_of(&e[i], &f);
+        cJSON *x = gc_finding_object(r->t, &f);
         cJSON_AddStringToObject(x, "source", e[i].source);
         cJSON_AddItemToArray(esc, x);
     }

@@ -14,6 +14,8 @@ typedef struct {
     char chain[1024];    /* the chain that escaped, when it did (a source target's program, on one line) */
     char hole[160];      /* its hole when the replay named it, else "" (the report names it) */
     char kind[16], cap[16], prim[96];
+    char detail[256];    /* the oracle's words on the escape */
+    int size;            /* the escaping input's size (verdict.h gc_finding.size) */
     int escaped;
     int unreadable; /* not a valid chain file: neither blocked nor escaping */
 } gc_case_result;

@@ -129,7 +129,7 @@ static PyObject *prefix_value(PyObject *ast, gc_target *t, const walk *w, PyObje
     PyObject *prog = src ? PyUnicode_FromFormat("%U%s%U\n", w->head, expr_only ? "" : "result = ", src) : NULL;
     Py_ssize_t len;
     const char *s = prog ? PyUnicode_AsUTF8AndSize(prog, &len) : NULL;
-    static gc_outcome out;
+    static gc_verdict out;
     char note[256];
     PyObject *v = NULL;
     PyErr_Clear();
@@ -213,7 +213,7 @@ static int name_walk(PyObject *ast, gc_target *t, const walk *w, PyObject *ns, c
     return rc;
 }
 
-int gc_source_hole_of_program(gc_target *t, const char *src, size_t len, gc_outcome *out, char *name,
+int gc_source_hole_of_program(gc_target *t, const char *src, size_t len, gc_verdict *out, char *name,
                               size_t namelen, char *err, size_t errlen)
 {
     char note[256];

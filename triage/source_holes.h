@@ -17,7 +17,7 @@
  * with what the roots give back as the namespace.  0 and 'name' filled when it escapes
  * ("" when no edge of the walk is a hole: a final expression that is no walk, or a prefix
  * the sandbox will not give back), -1 when it does not escape, or an exit code (err). */
-int gc_source_hole_of_program(gc_target *t, const char *src, size_t len, gc_outcome *out, char *name,
+int gc_source_hole_of_program(gc_target *t, const char *src, size_t len, gc_verdict *out, char *name,
                               size_t namelen, char *err, size_t errlen);
 
 /* `sweep` by hole on a source target: gc_source_sweep with the hole rule, then its report

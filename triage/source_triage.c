@@ -31,7 +31,7 @@ typedef struct {
     size_t len;
     gc_strbuf src;                /* its source */
     int stmts;
-    gc_outcome out;
+    gc_verdict out;
     int evals, rc;
     char *err;
     size_t errlen;
@@ -57,7 +57,7 @@ static size_t canon(const uint8_t *d, size_t n, unsigned dialect, uint8_t *enc, 
 static int try_candidate(minctx *m, const uint8_t *cand, size_t n)
 {
     static uint8_t enc[GC_P_MAX_INPUT];
-    static gc_outcome o;
+    static gc_verdict o;
     gc_strbuf src;
     gc_sb_init(&src);
     int stmts, adopt = 0;
@@ -184,7 +184,7 @@ static int pass_operands(minctx *m)
 }
 
 int gc_source_minimize(gc_target *t, const uint8_t *data, size_t size, uint8_t *best, size_t *best_len,
-                       gc_strbuf *src, gc_outcome *out, gc_src_min_stats *st, char *err, size_t errlen)
+                       gc_strbuf *src, gc_verdict *out, gc_src_min_stats *st, char *err, size_t errlen)
 {
     static minctx m;
     memset(&m, 0, sizeof m);
@@ -222,40 +222,23 @@ int gc_source_minimize(gc_target *t, const uint8_t *data, size_t size, uint8_t *
 
 /* ---- holes, JSON ---- */
 
-void gc_source_hole(gc_target *t, const char *src, const gc_outcome *out, char *hole, size_t len)
+void gc_source_hole(gc_target *t, const char *src, const gc_verdict *out, char *hole, size_t len)
 {
     /* The rule of docs/HOLES.md on the program's walk (source_holes.h).  It runs the program
      * again, so its outcome goes to a scratch copy and the caller's stays as it was; a
      * program it cannot name (no walk, a harness error) groups by signature (""). */
-    static gc_outcome again;
+    static gc_verdict again;
     char err[256];
     (void)out;
     if (len && gc_source_hole_of_program(t, src, strlen(src), &again, hole, len, err, sizeof err) != 0)
         hole[0] = '\0';
 }
 
-cJSON *gc_source_escape_json(const gc_target *t, const gc_outcome *out, const char *src, const char *hole)
-{
-    char policy[512];
-    gc_policy_describe(&t->policy, policy, sizeof policy);
-    cJSON *j = cJSON_CreateObject();
-    cJSON_AddStringToObject(j, "kind", gc_kind_name(out->escape.kind));
-    cJSON_AddStringToObject(j, "capability", gc_cap_name(out->escape.cap));
-    cJSON_AddStringToObject(j, "primitive", out->escape.primitive);
-    cJSON_AddStringToObject(j, "signature", out->signature);
-    cJSON_AddStringToObject(j, "detail", out->escape.detail);
-    cJSON_AddStringToObject(j, "program", src);
-    cJSON_AddStringToObject(j, "hole", hole);
-    cJSON_AddStringToObject(j, "target", t->spec.name);
-    cJSON_AddStringToObject(j, "policy", policy);
-    return j;
-}
-
 /* ---- triage of one crash input ---- */
 
 /* The case file: its '#' header (comments: the program stays what evaluate runs, one
  * expression for an evaluator), then the program. */
-static void case_text(const gc_target *t, const gc_outcome *o, const char *src, const char *hole,
+static void case_text(const gc_target *t, const gc_verdict *o, const char *src, const char *hole,
                       const gc_triage_opts *opt, const char *origin, const gc_src_min_stats *st, gc_strbuf *out)
 {
     gc_case_write_header(t, o, hole, out);
@@ -278,10 +261,10 @@ static void oneline(const char *src, gc_strbuf *out)
 /* Write the case (and its reproducer when asked for) after its fresh-process check.
  * The verdict line's word ("new", "known", "flaky", "error") into *word. */
 static void write_case(gc_target *t, const gc_triage_opts *o, const char *slug, const gc_strbuf *body,
-                       const gc_outcome *out, const char **word, char *why, size_t whylen)
+                       const gc_verdict *out, const char **word, char *why, size_t whylen)
 {
     char path[4096], probe[4096], sig2[256] = "", note[256], err[512];
-    static gc_outcome with_header; /* a sandbox that reads the source's comments may refuse it */
+    static gc_verdict with_header; /* a sandbox that reads the source's comments may refuse it */
     *word = "flaky";
     if (gc_source_run(t, body->data, body->len, &with_header, note, sizeof note, err, sizeof err) == 0 &&
         !with_header.escaped) {
@@ -314,7 +297,7 @@ static void write_case(gc_target *t, const gc_triage_opts *o, const char *slug, 
     }
 }
 
-static void save_case(gc_target *t, const gc_triage_opts *o, const char *src, const gc_outcome *out,
+static void save_case(gc_target *t, const gc_triage_opts *o, const char *src, const gc_verdict *out,
                       const char *base, const gc_src_min_stats *st, gc_triage_summary *sum)
 {
     char err[4096], hole[256], slug[300], why[4200] = "";
@@ -359,7 +342,7 @@ void gc_source_triage_one(gc_target *t, const gc_triage_opts *o, const char *pat
     int fr = gc_confirm_fresh(o->exe, o->target, path, 1, NULL, 0);
     /* 2. the program minimized here, each candidate run through evaluate */
     static uint8_t best[GC_P_MAX_INPUT];
-    static gc_outcome out;
+    static gc_verdict out;
     size_t best_len = 0;
     gc_src_min_stats st;
     gc_strbuf src;

@@ -25,18 +25,15 @@ typedef struct {
  * best[*best_len] (cap GC_P_MAX_INPUT), its source into 'src', its outcome into 'out'.
  * 0, -1 when 'data' does not escape, or an exit code of gc_source_run (err filled). */
 int gc_source_minimize(gc_target *t, const uint8_t *data, size_t size, uint8_t *best, size_t *best_len,
-                       gc_strbuf *src, gc_outcome *out, gc_src_min_stats *st, char *err, size_t errlen);
+                       gc_strbuf *src, gc_verdict *out, gc_src_min_stats *st, char *err, size_t errlen);
 
 /* The hole a source escape opens (docs/HOLES.md; gc_source_hole_of_program, source_holes.h),
  * "" when the rule names none: triage writes it as '# hole:', the campaign's table groups by
  * it, replay --json prints it. */
-void gc_source_hole(gc_target *t, const char *src, const gc_outcome *out, char *hole, size_t len);
+void gc_source_hole(gc_target *t, const char *src, const gc_verdict *out, char *hole, size_t len);
 
 /* Triage one crash input of a source target; prints one line about it and updates the summary. */
 void gc_source_triage_one(gc_target *t, const gc_triage_opts *o, const char *path, gc_triage_summary *sum);
 
-/* `replay --json` on a source target: {kind, capability, primitive, signature, detail,
- * program, hole, target, policy}. */
-cJSON *gc_source_escape_json(const gc_target *t, const gc_outcome *out, const char *src, const char *hole);
 
 #endif

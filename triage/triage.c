@@ -233,7 +233,7 @@ static int portable_check(void *ctx, const gc_chain *c, const gc_outcome *out)
     return portable(a[0], a[1], c, out);
 }
 
-void gc_case_write_header(const gc_target *t, const gc_outcome *o, const char *hole, gc_strbuf *out)
+void gc_case_write_header(const gc_target *t, const gc_verdict *o, const char *hole, gc_strbuf *out)
 {
     char policy[512], date[32];
     gc_policy_describe(&t->policy, policy, sizeof policy);
@@ -252,7 +252,7 @@ void gc_case_write_header(const gc_target *t, const gc_outcome *o, const char *h
 static void case_text(const gc_target *t, const gc_outcome *o, const gc_chain *c, const char *found_by,
                       const char *origin, const gc_min_stats *st, gc_strbuf *out)
 {
-    gc_case_write_header(t, o, NULL, out);
+    gc_case_write_header(t, &o->verdict, NULL, out);
     gc_sb_printf(out, "# found-by: %s, crash input %s; minimized from %d to %d trailers in %d runs\n", found_by,
                  origin, st->trailers_before, st->trailers_after, st->evaluations);
     gc_chain_print(c, out);

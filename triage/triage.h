@@ -40,7 +40,7 @@ void gc_triage_save(gc_target *t, const gc_triage_opts *o, const gc_chain *chain
 void gc_case_slug(const char *signature, char *out, size_t len);
 /* A case file's '#' header lines (target, policy, mode, kind, capability, primitive,
  * signature, hole when named, python, date), chain and program cases alike. */
-void gc_case_write_header(const gc_target *t, const gc_outcome *o, const char *hole, gc_strbuf *out);
+void gc_case_write_header(const gc_target *t, const gc_verdict *o, const char *hole, gc_strbuf *out);
 
 /* Remove what killed runs left in a case folder (hidden temp files and probes whose
  * process is gone); once per folder per run.  Triage calls it before saving. */

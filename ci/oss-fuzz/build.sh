@@ -3,13 +3,13 @@
 #
 # Honours the OSS-Fuzz build environment: $CC, $CFLAGS, $LIB_FUZZING_ENGINE, $OUT, $SRC
 # (and $WORK for objects).  Drives the compiler directly, like most OSS-Fuzz build.sh files:
-#   - the harness core (CMakeLists.txt GATECRASH_CORE_SOURCES) is compiled WITHOUT coverage
+#   - the harness layers (CMakeLists.txt GATECRASH_*_SOURCES) are compiled WITHOUT coverage
 #     instrumentation (-fsanitize=fuzzer-no-link / -fsanitize-coverage=* are stripped; with
 #     afl-clang-* an AFL_LLVM_ALLOWLIST names the two files below only), sanitizers kept;
-#   - harness/driver.c and harness/fuzz_gate.c (the engine glue and the target's own file)
+#   - fuzz/driver.c and fuzz/fuzz_gate.c (the engine glue and the target's own file)
 #     get the full $CFLAGS, and the link adds $LIB_FUZZING_ENGINE
 #     (-fsanitize=fuzzer: libFuzzer with clang, libAFLDriver.a with afl-clang-fast) and
-#     harness/fuzz_gate.map.
+#     fuzz/fuzz_gate.map.
 # Produces in $OUT:
 #   fuzz_gate                    the fuzz target (rpath $ORIGIN/lib)
 #   fuzz_gate_seed_corpus.zip    corpus/ (flat)
@@ -36,10 +36,10 @@ LIB_FUZZING_ENGINE=${LIB_FUZZING_ENGINE:--fsanitize=fuzzer}
 # The repository: $SRC/gatecrash in the OSS-Fuzz image (Dockerfile), else the tree this
 # script is in.
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-if [[ -n ${SRC:-} && -f $SRC/gatecrash/harness/driver.c ]]; then
+if [[ -n ${SRC:-} && -f $SRC/gatecrash/fuzz/driver.c ]]; then
   root=$(cd "$SRC/gatecrash" && pwd)
 fi
-[[ -f $root/harness/driver.c ]] || die "no gatecrash sources at $root"
+[[ -f $root/fuzz/driver.c ]] || die "no gatecrash sources at $root"
 
 PYTHON=${PYTHON:-/usr/bin/python3}
 [[ -x $PYTHON ]] || die "no $PYTHON (set PYTHON=/path/to/python3.X)"
@@ -63,10 +63,12 @@ obj=$work/gatecrash-obj
 rm -rf "$obj"
 mkdir -p "$obj"
 
-# The base and core lists, read from CMakeLists.txt so the two builds cannot drift apart.
-mapfile -t core < <(sed -n '/^set(GATECRASH_\(BASE\|CORE\)_SOURCES/,/)/p' "$root/CMakeLists.txt" |
+# The harness layers' source lists, read from CMakeLists.txt so the two builds cannot drift
+# apart, and fuzz_gate's configuration (gatecrash_fuzz).
+mapfile -t core < <(sed -n '/^set(GATECRASH_[A-Z]*_SOURCES/,/)/p' "$root/CMakeLists.txt" |
                     grep -o 'harness/[A-Za-z0-9_/]*\.c')
-((${#core[@]} > 5)) || die "could not read GATECRASH_CORE_SOURCES from $root/CMakeLists.txt"
+((${#core[@]} > 5)) || die "could not read the GATECRASH_*_SOURCES lists from $root/CMakeLists.txt"
+core+=(fuzz/fuzz_gate_config.c fuzz/engine.c)
 
 # Core flags: $CFLAGS without coverage instrumentation (see CMakeLists.txt: only the engine
 # glue and the target's own file are instrumented; the signal is the Python-side feedback).
@@ -82,7 +84,9 @@ read -r -a py_includes <<<"$("$PYTHON_CONFIG" --includes)"
 read -r -a py_ldflags <<<"$("$PYTHON_CONFIG" --embed --ldflags)"
 # libpython is found in $OUT/lib: no rpath of the build machine's (pyenv's config adds one)
 for i in "${!py_ldflags[@]}"; do [[ ${py_ldflags[$i]} == -Wl,-rpath,* ]] && unset 'py_ldflags[i]'; done
-common=(-std=gnu11 -Wall -Wextra -I"$root/harness" -I"$root/harness/base" "${py_includes[@]}" -DGATECRASH_PYTHON="\"$PYTHON\""
+incs=()
+for d in harness/base harness/runtime harness/chain harness/source harness/campaign fuzz; do incs+=(-I"$root/$d"); done
+common=(-std=gnu11 -Wall -Wextra "${incs[@]}" "${py_includes[@]}" -DGATECRASH_PYTHON="\"$PYTHON\""
         -DGATECRASH_PYTHON_VERSION="\"$pyver\"" -DGATECRASH_PYTHON_PREFIX="\"$pyprefix\"")
 
 case $(basename "${CC%% *}") in
@@ -102,14 +106,14 @@ for src in "${core[@]}"; do
   objs+=("$o")
 done
 for src in driver fuzz_gate; do
-  $CC "${driver_cflags[@]}" "${common[@]}" -c "$root/harness/$src.c" -o "$obj/$src.o"
+  $CC "${driver_cflags[@]}" "${common[@]}" -c "$root/fuzz/$src.c" -o "$obj/$src.o"
 done
 
 # Link: the engine, the version script (libFuzzer's string-compare interceptors stay
 # local), libpython/cjson/seccomp/libcrypto found at run time in $OUT/lib.
 # shellcheck disable=SC2086 # $LIB_FUZZING_ENGINE may hold several words
 $CC "${driver_cflags[@]}" "$obj/driver.o" "$obj/fuzz_gate.o" "${objs[@]}" $LIB_FUZZING_ENGINE \
-  -Wl,--version-script="$root/harness/fuzz_gate.map" \
+  -Wl,--version-script="$root/fuzz/fuzz_gate.map" \
   "${py_ldflags[@]}" -lcjson -lseccomp -lcrypto -lrt -lm -ldl -lpthread \
   -Wl,-rpath,'$ORIGIN/lib' -o "$OUT/fuzz_gate"
 

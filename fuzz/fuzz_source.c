@@ -1,0 +1,309 @@
+/* fuzz_source.c — the fuzz_source target (fuzz_target.h): a source target (source.h) fuzzed
+ * through its adapter's evaluate with programs (program.h).  Each input decodes to a
+ * program, printed in the target's dialect and run under the source-mode oracles; an escape
+ * is a finding (its line, the program's source and a DEDUP_TOKEN on stderr).  Options:
+ * --target=DIR (required), --venv=DIR, --print-dict (the static words and roots at start),
+ * --print-programs (each program and what came back), --print-kinds (the harvested word
+ * lists at exit), --no-feedback, --no-harvest (the
+ * ablations).  Mutation edits the program (program_mutator.h) with a dictionary of the
+ * adapter's roots(), the sandbox package's own string constants (its blocklists) harvested
+ * at start, and the names harvested from what each evaluation returned (source_feedback.h),
+ * whose Python-side features (the sandbox's lines, the kinds of value returned) go to
+ * libFuzzer's extra counters.  The kinds each input reached are remembered by its bytes:
+ * when the engine edits that input again they are the mutator's focus; the last inputs that
+ * reached a new kind of value are the frontier, edited half the time instead of the
+ * engine's pick. */
+#include <Python.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backstop.h"
+#include "confine.h"
+#include "fuzz_target.h"
+#include "hash.h"
+#include "program.h"
+#include "program_mutator.h"
+#include "session.h"
+#include "source.h"
+#include "source_feedback.h"
+
+static gc_target target;
+static unsigned long inputs, escapes;
+static gc_pm_dict dict;
+static int print_dict;               /* --print-dict: the static words on stderr at start */
+static int no_feedback, no_harvest;  /* --no-feedback, --no-harvest: the ablations */
+static int print_programs;           /* --print-programs: each program's source and outcome */
+static int print_kinds;              /* --print-kinds: the harvested word lists at exit */
+
+/* v's strings into the dictionary: a str, or (depth > 0) the strs, keys and function or
+ * class names a set, tuple, list or dict holds. */
+static void harvest_value(PyObject *v, int depth)
+{
+    if (PyUnicode_Check(v)) {
+        const char *s = PyUnicode_AsUTF8(v);
+        if (s && strlen(s) < 64)
+            gc_pm_dict_add(&dict, s);
+        PyErr_Clear();
+    } else if (depth == 0 && (PyCFunction_Check(v) || PyFunction_Check(v) || PyType_Check(v))) {
+        PyObject *name = PyObject_GetAttrString(v, "__name__");
+        if (name)
+            harvest_value(name, 0);
+        Py_XDECREF(name);
+        PyErr_Clear();
+    } else if (depth > 0 && (PyAnySet_Check(v) || PyTuple_Check(v) || PyList_Check(v) || PyDict_Check(v))) {
+        PyObject *it = PyObject_GetIter(v), *item;
+        while (it && (item = PyIter_Next(it))) {
+            harvest_value(item, depth - 1);
+            Py_DECREF(item);
+        }
+        Py_XDECREF(it);
+        PyErr_Clear();
+    }
+}
+
+/* A module of an installed package (beneath a site-packages folder): its public constants
+ * (not __builtins__, __all__ and the like). */
+static void harvest_module(PyObject *mod)
+{
+    PyObject *file = PyObject_GetAttrString(mod, "__file__");
+    const char *f = file && PyUnicode_Check(file) ? PyUnicode_AsUTF8(file) : NULL;
+    PyObject *d = f && strstr(f, "site-packages") ? PyModule_GetDict(mod) : NULL;
+    PyObject *key, *value;
+    Py_ssize_t pos = 0;
+    while (d && PyDict_Next(d, &pos, &key, &value))
+        if (PyUnicode_Check(key) && PyUnicode_READ_CHAR(key, 0) != '_' && !PyModule_Check(value) &&
+            !PyCallable_Check(value))
+            harvest_value(value, 1);
+    Py_XDECREF(file);
+    PyErr_Clear();
+}
+
+/* The packages the adapter's evaluate sees (its globals' modules, and the modules its
+ * functions and classes come from), every loaded module of each harvested. */
+static void harvest(void)
+{
+    PyObject *glb = PyFunction_Check(target.adapter.eval_fn) ? PyFunction_GetGlobals(target.adapter.eval_fn) : NULL;
+    PyObject *mods = PySys_GetObject("modules"), *key, *value, *mkey, *mod;
+    Py_ssize_t pos = 0;
+    while (glb && mods && PyDict_Next(glb, &pos, &key, &value)) {
+        PyObject *name = PyObject_GetAttrString(value, PyModule_Check(value) ? "__name__" : "__module__");
+        const char *n = name && PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : NULL;
+        size_t top = n ? strcspn(n, ".") : 0;
+        Py_ssize_t mpos = 0;
+        while (top && PyDict_Next(mods, &mpos, &mkey, &mod)) {
+            const char *m = PyUnicode_Check(mkey) ? PyUnicode_AsUTF8(mkey) : NULL;
+            if (m && strncmp(m, n, top) == 0 && (m[top] == 0 || m[top] == '.') && PyModule_Check(mod))
+                harvest_module(mod);
+        }
+        Py_XDECREF(name);
+        PyErr_Clear();
+    }
+}
+
+/* The names the adapter's roots() gives: where programs start. */
+static int add_roots(void)
+{
+    static char names[GC_PM_MAX_ROOTS][65];
+    char err[512];
+    int n = gc_adapter_roots(&target.adapter, target.spec.sandbox, names, GC_PM_MAX_ROOTS, err, sizeof err);
+    if (n < 0) {
+        gc_die_msg("%s", err);
+        return GC_EXIT_TARGET;
+    }
+    for (int i = 0; i < n; i++)
+        gc_pm_dict_add_root(&dict, names[i]);
+    return 0;
+}
+
+int gc_fuzz_initialize(int *argc, char ***argv)
+{
+    static gc_session_opts opts;
+    int rc = gc_confine_note_argv(*argc, *argv);
+    for (int i = 1; !rc && i < *argc; i++) {
+        const char *a = (*argv)[i];
+        if (strncmp(a, "--target=", 9) == 0)
+            opts.target_dir = a + 9;
+        else if (strncmp(a, "--venv=", 7) == 0)
+            opts.venv = a + 7;
+        else if (strcmp(a, "--print-dict") == 0)
+            print_dict = 1;
+        else if (strcmp(a, "--no-feedback") == 0)
+            no_feedback = 1;
+        else if (strcmp(a, "--no-harvest") == 0)
+            no_harvest = 1;
+        else if (strcmp(a, "--print-programs") == 0)
+            print_programs = 1;
+        else if (strcmp(a, "--print-kinds") == 0)
+            print_kinds = 1;
+    }
+    if (rc)
+        return rc;
+    if (!opts.target_dir) {
+        gc_die_msg("fuzz_source needs --target=DIR (a source target)");
+        return GC_EXIT_USAGE;
+    }
+    opts.source_ok = opts.quiet = 1;
+    if ((rc = gc_session_start(&target, &opts)))
+        return rc;
+    if (target.spec.kind != GC_TARGET_SOURCE) {
+        gc_die_msg("%s is no source target (fuzz_gate fuzzes gates)", target.spec.name);
+        return GC_EXIT_USAGE;
+    }
+    if ((rc = add_roots()))
+        return rc;
+    harvest();
+    if (print_dict) {
+        for (int i = 0; i < dict.nroots; i++)
+            fprintf(stderr, "gatecrash: root: %s\n", dict.word[dict.root[i]]);
+        for (int i = 0; i < dict.npool; i++)
+            fprintf(stderr, "gatecrash: dictionary: %s\n", dict.word[dict.pool[i]]);
+    }
+    dict.no_underscore = (target.spec.adapter.dialect & GC_DIALECT_NO_UNDERSCORE) != 0;
+    gc_source_feedback_start(target.spec.sandbox, !no_feedback, !no_feedback, no_harvest ? NULL : &dict);
+    atexit(gc_fuzz_cleanup);
+    return 0;
+}
+
+/* ---- what each input reached: the mutator's focus when it edits that input again ---- */
+
+#define NREACHED 16384
+static struct {
+    uint64_t h;
+    uint8_t n;
+    uint16_t kind[GC_PM_MAX_FOCUS];
+} reached[NREACHED];
+
+static uint64_t input_hash(const uint8_t *d, size_t n)
+{
+    uint64_t h = GC_FNV64_OFFSET;
+    for (size_t i = 0; i < n; i++)
+        h = gc_fnv1a64_step(h, d[i]);
+    return h | 1;
+}
+
+static void remember_kinds(const uint8_t *d, size_t n)
+{
+    uint64_t h = input_hash(d, n);
+    size_t slot = h % NREACHED;
+    reached[slot].h = h;
+    reached[slot].n = (uint8_t)gc_source_feedback_kinds(reached[slot].kind, GC_PM_MAX_FOCUS);
+}
+
+/* ---- the frontier: the last inputs that reached a new kind of value ---- */
+
+#define NFRONTIER 16
+static struct {
+    size_t n;
+    uint8_t d[GC_PM_MAX_OUTPUT];
+} frontier[NFRONTIER];
+static unsigned nfrontier; /* inputs ever added; the newest is at (nfrontier - 1) % NFRONTIER */
+
+static void remember_frontier(const uint8_t *d, size_t n)
+{
+    if (!gc_source_feedback_new_value() || n > GC_PM_MAX_OUTPUT)
+        return;
+    unsigned k = nfrontier++ % NFRONTIER;
+    memcpy(frontier[k].d, d, n);
+    frontier[k].n = n;
+}
+
+/* Half the time the input edited is one of the frontier's instead of the engine's pick (the
+ * newest most often: the i-th newest with weight 1/(i+1)), so that a walk one step further
+ * is tried from where the last step got, not from a corpus of hundreds of older inputs. */
+static size_t from_frontier(uint8_t *data, size_t size, size_t max_size, uint32_t seed)
+{
+    unsigned have = nfrontier < NFRONTIER ? nfrontier : NFRONTIER;
+    if (!have || seed % 2)
+        return size;
+    unsigned back = (seed >> 1) % have;
+    back = back ? (seed >> 8) % back : 0; /* smaller offsets more likely */
+    unsigned k = (nfrontier - 1 - back) % NFRONTIER;
+    if (frontier[k].n > max_size)
+        return size;
+    memcpy(data, frontier[k].d, frontier[k].n);
+    return frontier[k].n;
+}
+
+size_t gc_fuzz_mutate(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
+{
+    size = from_frontier(data, size, max_size, seed);
+    /* an input not run (the engine's second edit of one): the focus of the last one */
+    uint64_t h = input_hash(data, size);
+    size_t slot = h % NREACHED;
+    if (reached[slot].h == h) {
+        dict.nfocus = reached[slot].n;
+        memcpy(dict.focus, reached[slot].kind, sizeof dict.focus);
+    }
+    return gc_program_mutate(data, size, max_size, seed, &dict);
+}
+
+size_t gc_fuzz_crossover(const uint8_t *d1, size_t s1, const uint8_t *d2, size_t s2, uint8_t *out,
+                         size_t max_out, unsigned int seed)
+{
+    return gc_program_crossover(d1, s1, d2, s2, out, max_out, seed, &dict);
+}
+
+/* Confinement, then the seccomp backstop, before the first input (as fuzz_gate does). */
+static void arm_once(void)
+{
+    char err[256];
+    int rc = gc_confine_self();
+    if (rc)
+        exit(rc);
+    if (!gc_backstop_armed() && gc_backstop_arm(err, sizeof err) != 0) {
+        gc_die_msg("%s", err);
+        exit(GC_EXIT_HARNESS);
+    }
+}
+
+int gc_fuzz_test_one_input(const uint8_t *data, size_t size)
+{
+    static gc_program p;
+    static gc_verdict out;
+    arm_once();
+    gc_program_decode(data, size, &p);
+    if (p.nstmts == 0)
+        return GC_FUZZ_REJECT;
+    gc_strbuf src;
+    gc_sb_init(&src);
+    gc_program_print(&p, target.spec.adapter.dialect, &src);
+    char note[256], err[512];
+    int rc = gc_source_run(&target, src.data, src.len, &out, note, sizeof note, err, sizeof err);
+    if (rc) {
+        gc_die_msg("%s", err);
+        exit(rc);
+    }
+    inputs++;
+    remember_kinds(data, size);
+    remember_frontier(data, size);
+    if (print_programs)
+        fprintf(stderr, "gatecrash: program (%s):\n%s", note, src.data);
+    int verdict = out.timed_out || out.oom ? GC_FUZZ_REJECT : GC_FUZZ_KEEP;
+    if (out.escaped) {
+        escapes++;
+        gc_strbuf line;
+        gc_sb_init(&line);
+        gc_escape_text(&out, src.data, &line);
+        fprintf(stderr, "%s\nDEDUP_TOKEN: %s\n", line.data, out.signature);
+        gc_sb_free(&line);
+        verdict = GC_FUZZ_FINDING;
+    }
+    gc_sb_free(&src);
+    return verdict;
+}
+
+void gc_fuzz_cleanup(void)
+{
+    static int done;
+    if (done++)
+        return;
+    fprintf(stderr, "gatecrash: fuzz_source on %s: %lu programs, %lu escapes\n", target.spec.name, inputs,
+            escapes);
+    for (int k = 0; print_kinds && k < dict.nkinds; k++) {
+        fprintf(stderr, "gatecrash: kind %s:", dict.kind[k].name);
+        for (int i = 0; i < dict.kind[k].n; i++)
+            fprintf(stderr, " %s", dict.word[dict.kind[k].w[i]]);
+        fputc('\n', stderr);
+    }
+}

@@ -1,0 +1,113 @@
+/* campaign.h — running an engine on a target and keeping score.
+ *
+ * Owns: the engines' command lines (libFuzzer fork mode with -fork=N; AFL++ as one -M and
+ * N-1 -S afl-fuzz instances: flags, dictionary, seeds, a working corpus, artifacts; the
+ * target as a generated folder, OUT/target, and paths that survive a shell), their
+ * child processes and output, progress lines (libFuzzer's status lines, AFL++'s
+ * fuzzer_stats) with a windowed rate and the time left, also recorded in OUT/progress.tsv
+ * (with the distinct signatures and holes), each new row of the table with the time it was
+ * first seen and by which engine in OUT/finds.tsv, the words harvested for AFL++'s mutator
+ * (OUT/afl-words), the end-of-run corpus merge (libFuzzer's
+ * -merge=1, for both engines' finds), and the live table of distinct escapes: every crash input an engine writes is
+ * replayed in this process as it appears (its recorded resolved chain, else decoded as the
+ * fuzzer decoded it; a source target's, as the program it decodes to, run through its
+ * evaluate) and folded by signature (and hole, when the caller names holes:
+ * gc_campaign_opts.hole_of, source_hole_of); one that does not escape is named with its cause; the
+ * hybrid's first phase (gc_campaign_opts.presweep): the sweep's escapes in the table and its
+ * frontier in the seeds before the engine starts.  Used by `gatecrash fuzz` and by the fuzzing half of `gatecrash gate`. */
+#ifndef GATECRASH_CAMPAIGN_H
+#define GATECRASH_CAMPAIGN_H
+
+#include "chain.h"
+#include "eval.h"
+#include "fsutil.h"
+#include "session.h"
+
+typedef enum { GC_ENGINE_LIBFUZZER, GC_ENGINE_AFL } gc_engine;
+
+/* OUT/known-hangs: the confirmed hangs the campaign's fuzz_gate processes share (hangs.h,
+ * --known-hangs), emptied when a campaign starts. */
+#define GC_KNOWN_HANGS "known-hangs"
+
+typedef struct {
+    const gc_session_opts *target; /* absolute paths */
+    gc_engine engine;
+    const char *fuzzer;            /* fuzz_gate (libFuzzer) or fuzz_gate_afl binary */
+    const char *merger;            /* fuzz_gate, for the end-of-run -merge=1 (NULL: no merge) */
+    const char *corpus_out;        /* folder the merged, pruned corpus goes to */
+    const char *afl_mutator;       /* AFL++ custom mutator library (NULL: AFL++'s own stages only) */
+    const char *out;               /* output folder (absolute): crashes/, corpus/, scratch/, fuzz.log */
+    const char *seeds;             /* read-only seed corpus folder */
+    const char *dict;              /* dictionary file */
+    long seconds, jobs, seed, runs; /* runs < 0: unbounded */
+    int quiet;                     /* no progress lines */
+    int no_harvest;                /* calls without harvested arguments (fuzz_gate --mutator=no-harvest; AFL++'s
+                                    * mutator gets no word list): the benchmark's "fuzz as before" */
+    /* The hole of an escaping chain (triage/holes.h), or NULL: with it, the table folds
+     * crash inputs by signature and hole, so a signature two holes open shows under both. */
+    void (*hole_of)(void *ctx, gc_target *t, const gc_chain *c, char *hole, size_t len);
+    void *hole_ctx;
+    /* The same for a source target's escaping program 'src' (NULL: folded by signature). */
+    void (*source_hole_of)(gc_target *t, const char *src, const gc_verdict *out, char *hole, size_t len);
+    /* The hybrid's first phase (NULL: none), before the engine starts: a bounded sweep of 't'
+     * whose escapes (*escapes, malloc'd: *nescapes findings, each confirmed by the sweep and
+     * named by its hole) are saved as crash inputs (OUT/crashes/crash-sweep-NNNN: the bytes
+     * in 'inputs' when it holds one per escape, a source program's encoding, else the
+     * chain), reported at once as found by the sweep and folded into the table without
+     * running them again, and whose frontier (inputs reaching the objects of interest it
+     * reached: chains, or a source target's program encodings, into 'frontier') joins the
+     * seeds in OUT/seeds, which the engine reads instead of 'seeds'.  The CLI sets it to
+     * sweep.h's sweep, or source_sweep.h's for a source target.  0 or an exit code. */
+    int (*presweep)(void *ctx, gc_target *t, gc_finding **escapes, int *nescapes, gc_inputs *inputs,
+                    gc_inputs *frontier);
+    void *presweep_ctx;
+} gc_campaign_opts;
+
+typedef struct {
+    gc_finding *found;
+    int nfound, cap;
+    int reproduced, flaky;
+    gc_strlist unreproduced; /* "crash file: why it did not escape here", one per flaky input */
+    unsigned long execs, corpus;
+    long elapsed;
+    int engine_status; /* exit code of the engine, 128+signal when killed */
+    char crashes[4096]; /* where crash inputs are: a folder, or a glob for AFL++'s instances */
+    unsigned long merged; /* inputs in corpus_out after the merge */
+    int swept;            /* escape inputs the sweep found (crash-sweep-NNNN, in 'reproduced' too) */
+    int seeded;           /* frontier chains the sweep added to the seeds */
+} gc_campaign_result;
+
+/* The execs/s of a progress line.  Engines report their counts in bursts (libFuzzer's
+ * fork mode once per finished job, jobs of up to 300 s; AFL++ rewrites fuzzer_stats about
+ * once a minute), so the rate is taken from the newest count back to the count seen at
+ * least GC_RATE_WINDOW s before it (or the run's start): it moves only when new counts
+ * arrive and always spans a window, never one poll interval.  Pure: times are seconds
+ * since the run started. */
+#define GC_RATE_WINDOW 30
+#define GC_RATE_SAMPLES 16
+typedef struct {
+    long t[GC_RATE_SAMPLES];
+    unsigned long n[GC_RATE_SAMPLES];
+    int len;
+} gc_rate;
+/* Record the count 'execs' seen at time 't' (a count equal to the last one adds nothing). */
+void gc_rate_add(gc_rate *w, long t, unsigned long execs);
+unsigned long gc_rate_per_s(const gc_rate *w);
+/* Seconds left of a run bounded by 'seconds' (0: no bound) and 'runs' (< 0: no bound) at
+ * 'elapsed' s, 'execs' done, 'rate' execs/s; -1 when unbounded or not known yet. */
+long gc_eta_s(long elapsed, long seconds, unsigned long execs, long runs, unsigned long rate);
+
+/* "libfuzzer" or "afl" → engine; -1 for anything else. */
+int gc_engine_parse(const char *name);
+/* Validate paths and make the output folders.  0 or an exit code (message printed). */
+int gc_campaign_prepare(const gc_campaign_opts *o);
+/* Run the engine to the end.  't' is an open target (its own scratch) used to replay
+ * crash inputs.  Returns 0, or an exit code when the engine could not run. */
+int gc_campaign_run(gc_target *t, const gc_campaign_opts *o, gc_campaign_result *r);
+/* The counts line and one line per crash input that did not reproduce, with its cause. */
+void gc_campaign_print_head(const gc_campaign_result *r, const char *target_name);
+/* The head, then one row per signature (the flat table, `fuzz --by signature`). */
+void gc_campaign_print_table(const gc_campaign_result *r, const char *target_name);
+void gc_campaign_result_free(gc_campaign_result *r);
+
+#endif

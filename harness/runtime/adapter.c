@@ -1,0 +1,274 @@
+/* adapter.c — see adapter.h.  target.json is read with cJSON, as target.c reads the rest. */
+#define _GNU_SOURCE /* realpath */
+#include "adapter.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "diag.h"
+#include "interp.h"
+#include "dialect.h"
+
+int gc_spec_string(char *dst, size_t n, const cJSON *v, const char *key, char *err, size_t errlen)
+{
+    if (!v)
+        return 0;
+    if (!cJSON_IsString(v) || !v->valuestring[0] || strlen(v->valuestring) >= n) {
+        snprintf(err, errlen, "target.json: \"%s\" must be a non-empty string", key);
+        return -1;
+    }
+    snprintf(dst, n, "%s", v->valuestring);
+    return 0;
+}
+
+static int json_str(char *dst, size_t n, const cJSON *j, const char *key, char *err, size_t errlen)
+{
+    return gc_spec_string(dst, n, cJSON_GetObjectItemCaseSensitive(j, key), key, err, errlen);
+}
+
+/* "refusals": ["Name", "module.Name", …] into the comma-separated s->refusals. */
+static int json_refusals(gc_adapter_spec *s, const cJSON *j, char *err, size_t errlen)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, "refusals"), *it;
+    if (!v)
+        return 0;
+    size_t used = 0;
+    int ok = cJSON_IsArray(v);
+    const cJSON *list = ok ? v : NULL;
+    cJSON_ArrayForEach(it, list)
+    {
+        const char *name = cJSON_IsString(it) ? it->valuestring : "";
+        size_t n = strlen(name);
+        ok = n > 0 && strcspn(name, ", ") == n && used + n + 2 < sizeof s->refusals;
+        if (!ok)
+            break;
+        used += (size_t)snprintf(s->refusals + used, sizeof s->refusals - used, "%s%s", used ? "," : "", name);
+    }
+    if (!ok)
+        snprintf(err, errlen, "target.json: \"refusals\" must be a list of exception names");
+    return ok ? 0 : -1;
+}
+
+/* "dialect": ["no_underscore", "expression"] into s->dialect. */
+static int json_dialect(gc_adapter_spec *s, const cJSON *j, char *err, size_t errlen)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, "dialect"), *it;
+    int ok = !v || cJSON_IsArray(v);
+    const cJSON *list = ok ? v : NULL;
+    cJSON_ArrayForEach(it, list)
+    {
+        const char *name = cJSON_IsString(it) ? it->valuestring : "";
+        unsigned bit = strcmp(name, "no_underscore") == 0 ? GC_DIALECT_NO_UNDERSCORE
+                     : strcmp(name, "expression") == 0 ? GC_DIALECT_EXPRESSION : 0;
+        ok = bit != 0;
+        if (!ok)
+            break;
+        s->dialect |= bit;
+    }
+    if (!ok)
+        snprintf(err, errlen, "target.json: \"dialect\" must be a list of \"no_underscore\", \"expression\"");
+    return ok ? 0 : -1;
+}
+
+int gc_adapter_spec_fields(gc_adapter_spec *s, const cJSON *j, const char *dir, char *err, size_t errlen)
+{
+    char venv[PATH_MAX] = "";
+    if (json_str(s->entry, sizeof s->entry, j, "entry", err, errlen) ||
+        json_str(venv, sizeof venv, j, "venv", err, errlen) || json_refusals(s, j, err, errlen) ||
+        json_dialect(s, j, err, errlen))
+        return GC_EXIT_USAGE;
+    return venv[0] ? gc_adapter_set_venv(s, venv, dir, err, errlen) : 0;
+}
+
+int gc_adapter_set_venv(gc_adapter_spec *s, const char *dir, const char *base, char *err, size_t errlen)
+{
+    char joined[PATH_MAX * 2];
+    int n = snprintf(joined, sizeof joined, "%s%s%s", dir[0] == '/' ? "" : base, dir[0] == '/' ? "" : "/", dir);
+    if (n < 0 || (size_t)n >= sizeof s->venv) {
+        s->venv[0] = '\0';
+        snprintf(err, errlen, "venv path %.100s... is too long", dir);
+        return GC_EXIT_USAGE;
+    }
+    /* absolute now: the process moves into its scratch folder before the venv is added */
+    if (!realpath(joined, s->venv))
+        snprintf(s->venv, sizeof s->venv, "%s", joined);
+    return 0;
+}
+
+/* The X.Y of pyvenv.cfg's "version" (venv) or "version_info" (virtualenv) line. */
+static int venv_version(const char *venv, int *major, int *minor, char *err, size_t errlen)
+{
+    char path[PATH_MAX + 16], line[256];
+    snprintf(path, sizeof path, "%s/pyvenv.cfg", venv);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errlen, "%s is not a virtual environment (no pyvenv.cfg: %s)", venv, strerror(errno));
+        return -1;
+    }
+    int found = 0;
+    while (!found && fgets(line, sizeof line, f)) {
+        char key[32];
+        found = (sscanf(line, " %31[a-z_] = %d.%d", key, major, minor) == 3 &&
+                 (strcmp(key, "version") == 0 || strcmp(key, "version_info") == 0));
+    }
+    fclose(f);
+    if (!found)
+        snprintf(err, errlen, "%s names no Python version", path);
+    return found ? 0 : -1;
+}
+
+int gc_adapter_add_venv(const gc_adapter_spec *s, char *err, size_t errlen)
+{
+    int major = 0, minor = 0;
+    if (!s->venv[0])
+        return 0;
+    struct stat st;
+    if (stat(s->venv, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "venv %s not found (ci/target-venv.sh TARGET makes a bundled target's venv)", s->venv);
+        return GC_EXIT_USAGE;
+    }
+    if (venv_version(s->venv, &major, &minor, err, errlen) < 0)
+        return GC_EXIT_USAGE;
+    if (major != PY_MAJOR_VERSION || minor != PY_MINOR_VERSION) {
+        snprintf(err, errlen, "venv %s is for Python %d.%d, but this gatecrash embeds CPython %s (make the venv with python%d.%d)",
+                 s->venv, major, minor, PY_VERSION, PY_MAJOR_VERSION, PY_MINOR_VERSION);
+        return GC_EXIT_USAGE;
+    }
+    char sp[PATH_MAX + 64];
+    snprintf(sp, sizeof sp, "%s/lib/python%d.%d/site-packages", s->venv, major, minor);
+    if (stat(sp, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "venv %s has no %s", s->venv, sp);
+        return GC_EXIT_USAGE;
+    }
+    PyObject *site = PyImport_ImportModule("site");
+    PyObject *r = site ? PyObject_CallMethod(site, "addsitedir", "s", sp) : NULL;
+    Py_XDECREF(site);
+    if (!r) {
+        char line[512];
+        gc_interp_error_line(line, sizeof line);
+        snprintf(err, errlen, "adding venv %s raised %s", s->venv, line);
+        return GC_EXIT_USAGE;
+    }
+    Py_DECREF(r);
+    return 0;
+}
+
+/* A refusal name: an attribute of the adapter, "module.Name", or a builtin exception. */
+static PyObject *refusal_class(PyObject *module, PyObject *builtins, const char *name)
+{
+    PyObject *c = PyObject_GetAttrString(module, name);
+    const char *dot = strrchr(name, '.');
+    if (!c && dot) {
+        PyErr_Clear();
+        PyObject *modname = PyUnicode_FromStringAndSize(name, dot - name);
+        PyObject *mod = modname ? PyImport_Import(modname) : NULL;
+        c = mod ? PyObject_GetAttrString(mod, dot + 1) : NULL;
+        Py_XDECREF(mod);
+        Py_XDECREF(modname);
+    }
+    if (!c) {
+        PyErr_Clear();
+        c = PyDict_GetItemString(builtins, name);
+        Py_XINCREF(c);
+    }
+    if (c && !PyExceptionClass_Check(c))
+        Py_CLEAR(c);
+    PyErr_Clear();
+    return c;
+}
+
+static int bind_refusals(gc_adapter *a, const gc_adapter_spec *s, PyObject *module, PyObject *builtins,
+                         const char *path, char *err, size_t errlen)
+{
+    PyObject *list = PyList_New(0);
+    for (const char *p = s->refusals; list && *p;) {
+        size_t n = strcspn(p, ",");
+        char name[128];
+        snprintf(name, sizeof name, "%.*s", (int)n, p);
+        p += n + (p[n] == ',');
+        PyObject *c = refusal_class(module, builtins, name);
+        if (!c) {
+            snprintf(err, errlen, "refusal '%s' is no exception class the adapter %s or builtins name", name, path);
+            Py_DECREF(list);
+            return GC_EXIT_TARGET;
+        }
+        PyList_Append(list, c);
+        Py_DECREF(c);
+    }
+    a->refusal_types = list ? PyList_AsTuple(list) : NULL;
+    Py_XDECREF(list);
+    return a->refusal_types ? 0 : GC_EXIT_HARNESS;
+}
+
+int gc_adapter_bind(gc_adapter *a, const gc_adapter_spec *s, PyObject *module, PyObject *builtins,
+                    const char *path, char *err, size_t errlen)
+{
+    PyObject *f = PyObject_GetAttrString(module, s->entry);
+    if (!f || !PyCallable_Check(f)) {
+        Py_XDECREF(f);
+        PyErr_Clear();
+        snprintf(err, errlen, "adapter %s has no callable entry '%s'", path, s->entry);
+        return GC_EXIT_TARGET;
+    }
+    a->eval_fn = f;
+    PyObject *roots = PyObject_GetAttrString(module, "roots");
+    PyErr_Clear();
+    if (roots && !PyCallable_Check(roots)) {
+        Py_DECREF(roots);
+        snprintf(err, errlen, "adapter %s: 'roots' is not callable", path);
+        return GC_EXIT_TARGET;
+    }
+    a->roots_fn = roots;
+    char names[8][65];
+    int rc = bind_refusals(a, s, module, builtins, path, err, errlen);
+    if (!rc && gc_adapter_roots(a, path, names, 8, err, errlen) < 0)
+        rc = GC_EXIT_TARGET;
+    return rc;
+}
+
+int gc_adapter_roots(const gc_adapter *a, const char *path, char names[][65], int max, char *err, size_t errlen)
+{
+    if (!a->roots_fn)
+        return 0;
+    PyObject *r = PyObject_CallNoArgs(a->roots_fn);
+    int n = 0, ok = r && PyList_Check(r);
+    for (Py_ssize_t i = 0; ok && i < PyList_GET_SIZE(r); i++) {
+        PyObject *k = PyList_GET_ITEM(r, i);
+        const char *s = PyUnicode_Check(k) ? PyUnicode_AsUTF8(k) : NULL;
+        ok = s && strlen(s) <= 64;
+        if (ok && n < max)
+            snprintf(names[n++], 65, "%s", s);
+    }
+    if (!ok) {
+        char line[512] = "it returned no list of names of at most 64 characters";
+        if (!r)
+            gc_interp_error_line(line, sizeof line);
+        snprintf(err, errlen, "adapter %s: roots() failed: %s", path, line);
+    }
+    Py_XDECREF(r);
+    PyErr_Clear();
+    return ok ? n : -1;
+}
+
+void gc_adapter_write(const gc_adapter_spec *s, cJSON *j)
+{
+    cJSON_AddStringToObject(j, "entry", s->entry);
+    if (s->venv[0])
+        cJSON_AddStringToObject(j, "venv", s->venv);
+    cJSON *names = cJSON_AddArrayToObject(j, "refusals");
+    for (const char *p = s->refusals; *p;) {
+        size_t n = strcspn(p, ",");
+        char name[128];
+        snprintf(name, sizeof name, "%.*s", (int)n, p);
+        cJSON_AddItemToArray(names, cJSON_CreateString(name));
+        p += n + (p[n] == ',');
+    }
+    cJSON *dialect = cJSON_AddArrayToObject(j, "dialect");
+    if (s->dialect & GC_DIALECT_NO_UNDERSCORE)
+        cJSON_AddItemToArray(dialect, cJSON_CreateString("no_underscore"));
+    if (s->dialect & GC_DIALECT_EXPRESSION)
+        cJSON_AddItemToArray(dialect, cJSON_CreateString("expression"));
+}

@@ -1,0 +1,57 @@
+/* adapter.h — a source target's description and its adapter's entries.
+ *
+ * Owns: the source keys of target.json ("entry", "venv", "refusals", "dialect") and their
+ * JSON form, the virtual environment the sandbox package is installed in (its
+ * site-packages put on sys.path, a venv of another Python version refused by its
+ * pyvenv.cfg), and binding what the adapter exports: evaluate (or "entry"), optional
+ * roots(), the refusal exception classes.  target.c imports the adapter like a gate module
+ * and calls these; source.h runs programs through the bound entries.  Depends on no
+ * harness module that knows the target (so target.c may include it). */
+#ifndef GATECRASH_ADAPTER_H
+#define GATECRASH_ADAPTER_H
+
+#include <Python.h>
+#include <cjson/cJSON.h>
+#include <limits.h>
+
+typedef struct {
+    char entry[64];      /* evaluate(source) */
+    char venv[PATH_MAX]; /* virtual environment folder, "" for none */
+    char refusals[512];  /* the sandbox's refusal exception names, comma-separated */
+    unsigned dialect;    /* what its parser accepts, GC_DIALECT_* (dialect.h) */
+} gc_adapter_spec;
+
+typedef struct {
+    PyObject *eval_fn, *roots_fn; /* roots_fn may be NULL */
+    PyObject *refusal_types;      /* tuple of exception classes */
+} gc_adapter;
+
+/* A string field of target.json: 'v' (may be NULL: absent, 0) into dst[n], or -1 with one
+ * line in 'err' when it is not a non-empty string that fits.  Shared by every key reader. */
+int gc_spec_string(char *dst, size_t n, const cJSON *v, const char *key, char *err, size_t errlen);
+/* The source keys of target.json into s ("venv" relative to the target folder 'dir').
+ * 0 or an exit code, message in err. */
+int gc_adapter_spec_fields(gc_adapter_spec *s, const cJSON *j, const char *dir, char *err, size_t errlen);
+/* The same keys written into j (gc_adapter_spec_fields reads them back). */
+void gc_adapter_write(const gc_adapter_spec *s, cJSON *j);
+
+/* 'dir' (relative to 'base', or absolute) as the venv, checked when it is added.
+ * 0 or GC_EXIT_USAGE. */
+int gc_adapter_set_venv(gc_adapter_spec *s, const char *dir, const char *base, char *err, size_t errlen);
+
+/* After the interpreter started, before the adapter is imported: the venv's site-packages
+ * on sys.path (site.addsitedir, so its .pth files apply).  Missing, not a venv, or of
+ * another Python version: GC_EXIT_USAGE.  0 without a venv. */
+int gc_adapter_add_venv(const gc_adapter_spec *s, char *err, size_t errlen);
+
+/* Bind the entries of the imported adapter 'module' (file 'path', for messages); refusal
+ * names are attributes of the adapter, "module.Name", or builtins; roots() is called once
+ * to check it.  0 or GC_EXIT_TARGET. */
+int gc_adapter_bind(gc_adapter *a, const gc_adapter_spec *s, PyObject *module, PyObject *builtins,
+                    const char *path, char *err, size_t errlen);
+
+/* The names roots() gives, at most 'max'; 0 without roots(), -1 when roots() raises or
+ * returns anything but a list of str (message in err). */
+int gc_adapter_roots(const gc_adapter *a, const char *path, char names[][65], int max, char *err, size_t errlen);
+
+#endif

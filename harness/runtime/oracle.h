@@ -1,0 +1,131 @@
+/* oracle.h — what counts as an escape, and the harness's own refusals.
+ *
+ * Owns: the policy (from the host's `requires` block), the one data table of real
+ * primitives (spawn, write, network, and the interpreter wreckers the harness refuses to
+ * call), identity lookup of a value against that table (reach oracle), the PEP 578 audit
+ * hook registered before Py_Initialize (effect oracle, and the guarantee that nothing is
+ * ever spawned and nothing outside scratch is written), and the oracle self-test. */
+#ifndef GATECRASH_ORACLE_H
+#define GATECRASH_ORACLE_H
+
+#include <Python.h>
+
+typedef enum {
+    GC_CAP_SPAWN = 0,  /* process creation: requires.subprocess */
+    GC_CAP_WRITE,      /* filesystem mutation: requires.filesystem_writes */
+    GC_CAP_NETWORK,    /* sockets: requires.network */
+    GC_CAP_HARNESS,    /* would wreck the fuzzing process: always refused, never an escape */
+    GC_CAP_COUNT
+} gc_cap;
+
+typedef enum { GC_MODE_REACH = 0, GC_MODE_EFFECT } gc_mode;
+/* reach: a forbidden primitive reached (identity); effect: its audit event seen; syscall:
+ * the process-creation system call itself, stopped by the seccomp backstop (backstop.h);
+ * landlock: a write outside the granted folders, refused below Python (confine.h). */
+typedef enum { GC_KIND_REACH = 0, GC_KIND_EFFECT, GC_KIND_SYSCALL, GC_KIND_LANDLOCK } gc_kind;
+
+#define GC_MAX_GLOBS 32
+
+typedef struct {
+    int spawn_forbidden;   /* subprocess: false */
+    int write_restricted;  /* filesystem_writes: [globs] present */
+    int nglobs;
+    char *globs[GC_MAX_GLOBS];
+    int network_forbidden; /* network: false */
+    int write_everywhere;  /* some glob grants every path (gc_policy_finish) */
+} gc_policy;
+
+/* One row of the primitive table (oracle_table.c). */
+#define GC_PRIM_UNAUDITED 1u /* CPython raises no audit event: refuse before the call */
+#define GC_PRIM_ALL 2u       /* attr "*": every callable attribute of the module */
+#define GC_PRIM_CODE 4u      /* runs a code string: refused in chains, run in source mode */
+typedef struct {
+    const char *module;
+    const char *attr; /* dotted for class members: "Thread.start" */
+    gc_cap cap;
+    unsigned flags;
+} gc_prim_spec;
+
+extern const gc_prim_spec gc_prim_table[];
+extern const size_t gc_prim_table_len;
+
+typedef struct {
+    const gc_prim_spec *spec;
+    char name[96]; /* "os.system" */
+} gc_prim;
+
+typedef struct {
+    int set;
+    gc_kind kind;
+    gc_cap cap;
+    char primitive[96];
+    char detail[256];
+} gc_escape;
+
+/* State shared by the audit hook and the evaluator (one interpreter, one thread). */
+typedef struct {
+    gc_policy policy;
+    gc_mode mode;
+    char scratch[4096];   /* realpath of the scratch folder; writes may land only here */
+    volatile int in_chain; /* a chain step is running: events are judged */
+    /* a write the confinement's supervisor refused during this step awaits gc_confine_judge
+     * (set on the supervisor's thread, confine.c) */
+    volatile int write_pending;
+    int armed;            /* the table is loaded: spawns are blocked from now on */
+    gc_escape escape;     /* first escape of the current input */
+    char refused[96];     /* last thing the harness refused during the current input */
+    unsigned long refusals;
+    unsigned long selftest_events;
+    PyObject *blocked_exc; /* gatecrash.Blocked, a PermissionError subclass */
+} gc_oracle;
+
+extern gc_oracle gc_orc;
+
+const char *gc_cap_name(gc_cap cap);
+const char *gc_kind_name(gc_kind k);
+
+/* Before Py_Initialize: register the C audit hook. */
+int gc_oracle_register_hook(void);
+/* After Py_Initialize and before the gate is imported: capture the real primitives. */
+int gc_oracle_load_table(char *err, size_t errlen);
+/* In effect mode, after the gate's first install: append the judging hook after the gate's. */
+int gc_oracle_add_tail_hook(char *err, size_t errlen);
+
+/* Reach oracle: the primitive 'v' is (by identity, code object or C method table), or NULL. */
+const gc_prim *gc_oracle_lookup(PyObject *v);
+int gc_policy_forbids(const gc_policy *p, gc_cap cap);
+/* After the table is loaded (globs are matched with Python's fnmatch): work out whether a
+ * glob grants every path, so reaching a real write primitive is then no escape. */
+void gc_policy_finish(gc_policy *p);
+int gc_policy_allows_path(const gc_policy *p, const char *abspath);
+
+void gc_oracle_reset_input(void);
+void gc_oracle_set_escape(gc_kind kind, gc_cap cap, const char *primitive, const char *detail);
+void gc_oracle_set_refused(const char *what);
+/* The harness's refusal of calling f (a harness primitive, a spawn allowed by policy, an
+ * unaudited one; through any number of method-wrappers' __self__): its name, or NULL.  May
+ * record an escape (effect mode: a forbidden primitive that CPython does not audit).  Both
+ * modes' evaluators refuse by this one rule before a call. */
+const char *gc_oracle_refuse_call(PyObject *f);
+
+/* The short names ("system", "Popen") of the primitives the policy forbids: what a
+ * directed mutator aims for.  Returns how many were written (pointers into the table). */
+int gc_oracle_target_names(const char **out, int max);
+
+/* The audit events the effect oracle judges (oracle.c), for the tables generated from them
+ * (the reproducer's): 0 with the i-th event's name, capability and the indices of the
+ * arguments naming the paths it writes (-1: none), or -1 past the last.  A name ending in
+ * ".*" ("ctypes.*") stands for every event with that prefix. */
+int gc_oracle_event(size_t i, const char **name, gc_cap *cap, int paths[2]);
+
+/* Start-up proof that the oracles see: a known reach is caught, a refusal is not an
+ * escape, an audit event reaches the hook.  Returns 0 or -1 with a message. */
+int gc_oracle_selftest(char *err, size_t errlen);
+
+/* Policy from a Python dict (the `requires` block).  -1 with a one-line message on a
+ * malformed block (wrong types, unknown keys). */
+int gc_policy_from_requires(PyObject *requires, gc_policy *out, char *err, size_t errlen);
+void gc_policy_free(gc_policy *p);
+void gc_policy_describe(const gc_policy *p, char *buf, size_t len);
+
+#endif

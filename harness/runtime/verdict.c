@@ -1,0 +1,143 @@
+/* verdict.c — see verdict.h. */
+#include "verdict.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "xalloc.h"
+
+void gc_inputs_add(gc_inputs *l, const void *data, size_t len)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 64;
+        l->v = gc_xrealloc(l->v, (size_t)l->cap * sizeof *l->v);
+        l->len = gc_xrealloc(l->len, (size_t)l->cap * sizeof *l->len);
+    }
+    l->v[l->n] = gc_xmalloc(len + 1);
+    memcpy(l->v[l->n], data, len);
+    l->len[l->n++] = len;
+}
+
+void gc_inputs_free(gc_inputs *l)
+{
+    for (int i = 0; i < l->n; i++)
+        free(l->v[i]);
+    free(l->v);
+    free(l->len);
+    *l = (gc_inputs){0};
+}
+
+/* 'input' with its newlines shown as " \\n " (a last one dropped): one line. */
+static void put_oneline(gc_strbuf *out, const char *input)
+{
+    for (const char *p = input; *p; p++)
+        if (*p != '\n')
+            gc_sb_putc(out, *p);
+        else if (p[1])
+            gc_sb_puts(out, " \\n ");
+}
+
+void gc_escape_text(const gc_verdict *v, const char *input, gc_strbuf *out)
+{
+    gc_sb_printf(out, "gatecrash: ESCAPE %s %s %s via ", gc_kind_name(v->escape.kind), gc_cap_name(v->escape.cap),
+                 v->escape.primitive);
+    put_oneline(out, input);
+    if (v->escape.detail[0])
+        gc_sb_printf(out, " (%s)", v->escape.detail);
+}
+
+int gc_program_size(const char *text, size_t len)
+{
+    int n = 0, blank = 1;
+    for (const char *p = text; p < text + len; p++) {
+        if (*p == '\n') {
+            n += !blank;
+            blank = 1;
+        } else if (*p != ' ' && *p != '\t' && *p != '\r') {
+            blank = 0;
+        }
+    }
+    return n + !blank;
+}
+
+/* The one object: every escape JSON of the project is built here. */
+static cJSON *escape_object(const gc_target *t, const char *kind, const char *cap, const char *prim, const char *sig,
+                            const char *detail, const char *hole, const char *input, int size)
+{
+    char policy[512];
+    gc_policy_describe(&t->policy, policy, sizeof policy);
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "kind", kind);
+    cJSON_AddStringToObject(j, "capability", cap);
+    cJSON_AddStringToObject(j, "primitive", prim);
+    cJSON_AddStringToObject(j, "signature", sig);
+    cJSON_AddStringToObject(j, "detail", detail);
+    cJSON_AddStringToObject(j, "hole", hole ? hole : "");
+    cJSON_AddStringToObject(j, "input", input);
+    cJSON_AddNumberToObject(j, "size", size);
+    cJSON_AddStringToObject(j, "target", t->spec.name);
+    cJSON_AddStringToObject(j, "policy", policy);
+    return j;
+}
+
+cJSON *gc_escape_object(const gc_target *t, const gc_verdict *v, const char *input, int size, const char *hole)
+{
+    return escape_object(t, gc_kind_name(v->escape.kind), gc_cap_name(v->escape.cap), v->escape.primitive,
+                         v->signature, v->escape.detail, hole, input, size);
+}
+
+cJSON *gc_finding_object(const gc_target *t, const gc_finding *f)
+{
+    return escape_object(t, f->kind, f->cap, f->prim, f->sig, f->detail, f->hole, f->chain, f->size);
+}
+
+cJSON *gc_sweep_json(const gc_target *t, const gc_sweep_opts *o, const gc_sweep_stats *st, const gc_finding *f, int n)
+{
+    char policy[512];
+    gc_policy_describe(&t->policy, policy, sizeof policy);
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "target", t->spec.name);
+    cJSON_AddStringToObject(j, "policy", policy);
+    cJSON_AddNumberToObject(j, "depth", o->depth);
+    cJSON_AddNumberToObject(j, "max_nodes", (double)o->max_nodes);
+    cJSON_AddNumberToObject(j, "nodes", (double)st->nodes);
+    cJSON_AddNumberToObject(j, "edges", (double)st->edges);
+    cJSON *cut = cJSON_AddObjectToObject(j, "cut");
+    cJSON_AddNumberToObject(cut, "depth", (double)st->cut_depth);
+    cJSON_AddNumberToObject(cut, "max_nodes", (double)st->cut_nodes);
+    cJSON_AddNumberToObject(cut, "items", (double)st->cut_items);
+    cJSON_AddBoolToObject(cut, "time", st->cut_time);
+    cJSON_AddNumberToObject(cut, "time_limit", (double)st->cut_limit);
+    cJSON *esc = cJSON_AddArrayToObject(j, "escapes");
+    for (int k = 0; k < n; k++)
+        cJSON_AddItemToArray(esc, gc_finding_object(t, &f[k]));
+    return j;
+}
+
+void gc_sweep_report(const gc_target *t, const gc_sweep_opts *o, const gc_sweep_stats *st, const gc_finding *f, int n)
+{
+    if (o->json) {
+        gc_json_print(gc_sweep_json(t, o, st, f, n));
+        return;
+    }
+    char policy[512];
+    gc_policy_describe(&t->policy, policy, sizeof policy);
+    printf("sweep of %s (policy %s), depth %d, at most %ld nodes\n", t->spec.name, policy, o->depth, o->max_nodes);
+    const char *cap = "";
+    for (int k = 0; k < n; k++) {
+        if (strcmp(f[k].cap, cap) != 0)
+            printf("%s:\n", f[k].cap);
+        cap = f[k].cap;
+        gc_strbuf line;
+        gc_sb_init(&line);
+        put_oneline(&line, f[k].chain);
+        printf("  %-52s %s\n", f[k].sig, line.data);
+        gc_sb_free(&line);
+    }
+    printf("%d escape signature(s); %ld nodes, %ld edges; not expanded: %ld at the depth bound, %ld past max-nodes, "
+           "%ld oversized containers cut at %d items, %ld cut by the per-input time limit%s\n",
+           n, st->nodes, st->edges, st->cut_depth, st->cut_nodes, st->cut_items, GC_SWEEP_MAX_ITEMS, st->cut_limit,
+           st->cut_time ? "; CUT BY THE TIME BOUND (output not exhaustive)" : "");
+}

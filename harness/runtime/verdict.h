@@ -1,0 +1,131 @@
+/* verdict.h — what both modes report, in types that belong to neither.
+ *
+ * Owns: the verdict of one input (escaped or not, the escape the oracles saw, its
+ * signature, the harness's refusal, the limits that stopped it, the state repairs after
+ * it), a finding (one escape as a campaign's or a sweep's table holds it), inputs as bytes
+ * (the hybrid's seeds and frontier), and a sweep's options and counts.  Chain mode's
+ * outcome (eval.h) is a verdict plus the chain it ran; source mode's is the verdict alone.
+ * Everything here knows targets and the oracles, nothing of chains or programs. */
+#ifndef GATECRASH_VERDICT_H
+#define GATECRASH_VERDICT_H
+
+#include <Python.h>
+#include <cjson/cJSON.h>
+
+#include "edge.h"
+#include "oracle.h"
+#include "strbuf.h"
+#include "target.h"
+
+/* The verdict's members, once: gc_verdict is them, and a mode's outcome embeds them as a
+ * gc_verdict named 'verdict' whose members are also its own (an anonymous struct in a
+ * union, as the Linux kernel's struct_group does), so o->escaped and o->verdict are the
+ * same storage and &o->verdict is what mode-neutral code takes. */
+#define GC_VERDICT_MEMBERS                                                                          \
+    int escaped;                                                                                    \
+    gc_escape escape;                                                                               \
+    unsigned bridges;       /* bridges crossed on the way to the escape (eval.h GC_BR_*) */          \
+    char signature[256];                                                                            \
+    int steps;                                                                                      \
+    char refused[96];       /* last harness refusal, if any */                                       \
+    int state_repairs;      /* interpreter state repaired after this input */                        \
+    int timed_out;          /* stopped by the per-input time limit (timelimit.c): not an escape */  \
+    int oom;                /* stopped by the per-input memory limit (timelimit.c): not an escape */ \
+    int known_hang;         /* ended before a step the evaluator was told not to run (timed_out too) */ \
+    char state_note[256];
+
+typedef struct {
+    GC_VERDICT_MEMBERS
+} gc_verdict;
+
+/* One escape as the tables hold it. */
+typedef struct gc_finding_s {
+    char sig[256];
+    char chain[1024]; /* shortest input seen, as text (a chain, or a source program) */
+    char kind[16], cap[16], prim[96];
+    char first[128];  /* crash file that first showed it */
+    int count;
+    char hole[160];   /* its hole (triage/holes.h), "" when not named */
+    char detail[256]; /* the oracle's words on it (gc_escape.detail) */
+    int size;         /* the input's size: a chain's trailers, a program's statements */
+} gc_finding;
+
+/* Inputs as bytes (a source program's encoding may hold NUL bytes): the hybrid's seeds. */
+typedef struct {
+    unsigned char **v;
+    size_t *len;
+    int n, cap;
+} gc_inputs;
+void gc_inputs_add(gc_inputs *l, const void *data, size_t len);
+void gc_inputs_free(gc_inputs *l);
+
+struct gc_chain_s;
+struct gc_outcome_s;
+
+#define GC_SWEEP_MAX_ITEMS 512 /* elements / keys walked per container */
+#define GC_SWEEP_INSIDE 0x7fffffff
+#define GC_SWEEP_ANYWHERE 0x40000000 /* or'd into a hole any object reaches: it replaces the path's */
+
+typedef struct {
+    int depth;          /* trailers from a root */
+    long max_nodes;
+    long seconds;       /* 0: no time bound */
+    int json;
+    int quiet;          /* no progress lines */
+    /* Called after the report for each escape, in report order (NULL: report only): `sweep
+     * --save` saves them as cases through triage (the layer above, triage.h). */
+    void (*save)(void *ctx, gc_target *t, const struct gc_chain_s *c, const struct gc_outcome_s *out);
+    void *save_ctx;
+    /* Holes (triage/holes.h names them): called for every edge src --kind (edge.h), key--> dst, src
+     * having been reached from 'from' by 'from_key' (from NULL: src is the root from_key;
+     * src NULL: dst is the root 'key'), 'ns' the namespace; returns the hole the edge opens
+     * (> 0), 0 for none, GC_SWEEP_INSIDE when dst is back inside what the gate hands out
+     * (the path's hole ends there), a hole | GC_SWEEP_ANYWHERE when any object reaches it
+     * (it replaces the hole the path went through), or minus the hole when it is closed (`--close`: the
+     * edge is not taken where its source is something the gate hands out).  With it, an object is a node once per hole its path
+     * went through (a hole's region is walked whole, not shadowed by another's), and
+     * escapes are kept per signature and hole.  NULL: no holes, one node per object. */
+    int (*hole)(void *ctx, PyObject *ns, PyObject *from, PyObject *from_key, PyObject *src, int kind, PyObject *key,
+                PyObject *dst);
+    const char *(*hole_name)(void *ctx, int hole);
+    void *hole_ctx;
+    int no_report;      /* print no report (the caller prints the findings its way) */
+} gc_sweep_opts;
+
+typedef struct {
+    long nodes, edges;
+    long cut_depth;     /* nodes at the depth bound, not expanded */
+    long cut_nodes;     /* edges whose values were not queued: max-nodes reached */
+    long cut_items;     /* containers with more than GC_SWEEP_MAX_ITEMS elements */
+    int cut_time;       /* the time bound stopped the walk */
+    long cut_limit;     /* nodes whose expansion the per-input time limit stopped (gate code that
+                           sleeps or loops): their remaining edges are not taken */
+    int escapes;        /* distinct signatures */
+} gc_sweep_stats;
+
+/* ---- an escape's text forms: one of each, for every command and both modes ----
+ * 'input' is the escaping input as text: a chain on one line, or a source target's
+ * program (its lines as they are). */
+
+/* "gatecrash: ESCAPE <kind> <capability> <primitive> via <input> (<detail>)", a program's
+ * lines joined by " \\n " (as the tables show it), no parentheses when the oracle gave no
+ * detail: the one escape line. */
+void gc_escape_text(const gc_verdict *v, const char *input, gc_strbuf *out);
+/* The one escape JSON object (caller deletes), the same keys in every output of both
+ * modes: kind, capability, primitive, signature, detail, hole ("" when not named), input,
+ * size (a chain's trailers, a program's statements), target, policy. */
+cJSON *gc_escape_object(const gc_target *t, const gc_verdict *v, const char *input, int size, const char *hole);
+/* A source program's size: its lines (of text[0..len)) that hold more than white space. */
+int gc_program_size(const char *text, size_t len);
+/* The same object for a finding (a table's row). */
+cJSON *gc_finding_object(const gc_target *t, const gc_finding *f);
+
+/* The one sweep report of both modes, for findings f[0..n) in report order (by capability,
+ * then signature): with o->json one JSON line (gc_sweep_json), else one line per escape
+ * under its capability and the counts line. */
+void gc_sweep_report(const gc_target *t, const gc_sweep_opts *o, const gc_sweep_stats *st, const gc_finding *f, int n);
+/* The sweep's JSON object (caller deletes): target, policy, depth, max_nodes, nodes, edges,
+ * cut {depth, max_nodes, items, time, time_limit}, escapes [gc_finding_object]. */
+cJSON *gc_sweep_json(const gc_target *t, const gc_sweep_opts *o, const gc_sweep_stats *st, const gc_finding *f, int n);
+
+#endif

@@ -1,0 +1,198 @@
+/* source.c — see source.h.  The adapter is imported by target.c exactly as a gate module
+ * is (by file path, its folder on sys.path) and bound by adapter.c; this file runs programs
+ * through it.
+ *
+ * The C-call guard is a profile function (PyEval_SetProfile, PyTrace_C_CALL): CPython
+ * hands it the callable of every C-level call made from Python code before the call runs,
+ * so a forbidden primitive called anywhere inside the evaluation (the program's code, the
+ * sandbox's own, code the sandbox compiled) is stopped and reported, audited or not. */
+#include "source.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "interp.h"
+#include "source_feedback.h"
+#include "state.h"
+#include "timelimit.h"
+
+/* ---- the C-call guard ---- */
+
+/* Should this C call be stopped?  The primitive's name, or NULL.  Reach mode: a forbidden
+ * primitive called is the escape; otherwise the evaluator's own refusals apply. */
+static const char *guard_verdict(PyObject *f)
+{
+    const gc_prim *p = gc_oracle_lookup(f);
+    if (p && gc_orc.mode == GC_MODE_REACH && p->spec->cap != GC_CAP_HARNESS &&
+        gc_policy_forbids(&gc_orc.policy, p->spec->cap)) {
+        if (!gc_orc.escape.set)
+            gc_oracle_set_escape(GC_KIND_REACH, p->spec->cap, p->name,
+                                 "called inside the evaluation (C-call guard)");
+        return p->name;
+    }
+    if (p && (p->spec->flags & GC_PRIM_CODE))
+        return NULL;
+    const char *why = gc_oracle_refuse_call(f);
+    if (why)
+        gc_oracle_set_refused(why);
+    return why;
+}
+
+static int call_guard(PyObject *obj, PyFrameObject *frame, int what, PyObject *arg)
+{
+    (void)obj;
+    (void)frame;
+    if (what != PyTrace_C_CALL || !gc_orc.in_chain || !arg)
+        return 0;
+    const char *why = guard_verdict(arg);
+    if (!why)
+        return 0;
+    PyErr_Format(gc_orc.blocked_exc ? gc_orc.blocked_exc : PyExc_PermissionError,
+                 "gatecrash: %s blocked by the harness", why);
+    return -1;
+}
+
+/* ---- the returned value's search ---- */
+
+typedef struct {
+    int nodes;          /* budget left */
+    char path[256];     /* where the current value sits, "result[0].args[1]" */
+} search_ctx;
+
+static int search(search_ctx *s, PyObject *v, int depth);
+
+/* Search 'v' at path + 'step'; the path is restored afterwards. */
+static int search_at(search_ctx *s, PyObject *v, int depth, const char *fmt, Py_ssize_t i)
+{
+    size_t len = strlen(s->path);
+    snprintf(s->path + len, sizeof s->path - len, fmt, i);
+    int found = v && search(s, v, depth + 1);
+    if (!found)
+        s->path[len] = '\0';
+    return found;
+}
+
+/* An exception's values: args, __cause__, __context__, AttributeError.obj/.name,
+ * StopIteration.value, and its instance __dict__ (read from the C structs: no code runs). */
+static int search_exception(search_ctx *s, PyObject *v, int depth)
+{
+    PyBaseExceptionObject *e = (PyBaseExceptionObject *)v;
+    if (search_at(s, e->args, depth, ".args", 0) || search_at(s, e->cause, depth, ".__cause__", 0) ||
+        search_at(s, e->context, depth, ".__context__", 0) || search_at(s, e->dict, depth, ".__dict__", 0))
+        return 1;
+    if (PyObject_TypeCheck(v, (PyTypeObject *)PyExc_AttributeError)) {
+        PyAttributeErrorObject *a = (PyAttributeErrorObject *)v;
+        return search_at(s, a->obj, depth, ".obj", 0) || search_at(s, a->name, depth, ".name", 0);
+    }
+    if (PyObject_TypeCheck(v, (PyTypeObject *)PyExc_StopIteration))
+        return search_at(s, ((PyStopIterationObject *)v)->value, depth, ".value", 0);
+    return 0;
+}
+
+static int search_container(search_ctx *s, PyObject *v, int depth)
+{
+    if (PyTuple_Check(v) || PyList_Check(v)) {
+        Py_ssize_t n = PyTuple_Check(v) ? PyTuple_GET_SIZE(v) : PyList_GET_SIZE(v);
+        for (Py_ssize_t i = 0; i < n && s->nodes > 0; i++) {
+            PyObject *it = PyTuple_Check(v) ? PyTuple_GET_ITEM(v, i) : PyList_GET_ITEM(v, i);
+            if (search_at(s, it, depth, "[%zd]", i))
+                return 1;
+        }
+        return 0;
+    }
+    PyObject *k, *val;
+    Py_ssize_t pos = 0, i = 0;
+    while (PyDict_Check(v) && s->nodes > 0 && PyDict_Next(v, &pos, &k, &val)) {
+        if (search_at(s, k, depth, "{key %zd}", i) || search_at(s, val, depth, "{value %zd}", i))
+            return 1;
+        i++;
+    }
+    return 0;
+}
+
+static int search(search_ctx *s, PyObject *v, int depth)
+{
+    if (depth > GC_SOURCE_SEARCH_DEPTH || --s->nodes < 0)
+        return 0;
+    const gc_prim *p = gc_oracle_lookup(v);
+    if (p && p->spec->cap != GC_CAP_HARNESS && gc_policy_forbids(&gc_orc.policy, p->spec->cap)) {
+        char detail[300];
+        snprintf(detail, sizeof detail, "in the value evaluate gave back, at %s", s->path);
+        gc_oracle_set_escape(GC_KIND_REACH, p->spec->cap, p->name, detail);
+        return 1;
+    }
+    if (PyExceptionInstance_Check(v))
+        return search_exception(s, v, depth);
+    return search_container(s, v, depth);
+}
+
+/* ---- one program ---- */
+
+static void describe(const gc_target *t, PyObject *r, PyObject *exc, char *note, size_t notelen)
+{
+    if (r)
+        snprintf(note, notelen, "returned %s", Py_TYPE(r)->tp_name);
+    else if (PyObject_IsInstance(exc, t->adapter.refusal_types) == 1)
+        snprintf(note, notelen, "refused by the sandbox: %s", Py_TYPE(exc)->tp_name);
+    else
+        snprintf(note, notelen, "raised %s", Py_TYPE(exc)->tp_name);
+    PyErr_Clear();
+}
+
+/* evaluate(src) with the guard on; the value, or NULL with the exception in *exc. */
+static PyObject *call_evaluate(gc_target *t, PyObject *src, PyObject **exc)
+{
+    PyEval_SetProfile(call_guard, NULL); /* before in_chain: its audit event is the harness's */
+    gc_source_feedback_begin();          /* the same for the sandbox's line trace */
+    gc_orc.in_chain = 1;
+    PyObject *r = PyObject_CallOneArg(t->adapter.eval_fn, src);
+    gc_orc.in_chain = 0;
+    *exc = r ? NULL : gc_exception_value();
+    gc_source_feedback_end();
+    PyEval_SetProfile(NULL, NULL);
+    return r;
+}
+
+int gc_source_run(gc_target *t, const char *text, size_t len, gc_verdict *out, char *note, size_t notelen,
+                  char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    gc_oracle_reset_input();
+    PyObject *src = PyUnicode_DecodeUTF8(text, (Py_ssize_t)len, "strict");
+    if (!src) {
+        PyErr_Clear();
+        snprintf(err, errlen, "the program is not UTF-8 text");
+        return GC_EXIT_USAGE;
+    }
+    PyObject *exc = NULL;
+    gc_state_begin();
+    gc_limits_arm();
+    PyObject *r = call_evaluate(t, src, &exc);
+    gc_limits_disarm();
+    out->timed_out = gc_limit_expired;
+    out->oom = gc_limit_oom;
+    describe(t, r, exc, note, notelen);
+    int refused = !r && strncmp(note, "refused", 7) == 0;
+    search_ctx s = {GC_SOURCE_SEARCH_NODES, "result"};
+    if (!gc_orc.escape.set && gc_orc.mode == GC_MODE_REACH && !refused && !out->timed_out && !out->oom)
+        search(&s, r ? r : exc, 0);
+    if (!out->timed_out && !out->oom)
+        gc_source_feedback_outcome(r, exc, refused);
+    Py_XDECREF(r);
+    Py_XDECREF(exc);
+    Py_DECREF(src);
+    out->escaped = gc_orc.escape.set;
+    out->escape = gc_orc.escape;
+    snprintf(out->refused, sizeof out->refused, "%s", gc_orc.refused);
+    snprintf(out->signature, sizeof out->signature, "source:%s:%s", gc_kind_name(out->escape.kind),
+             out->escape.primitive);
+    out->steps = 1;
+    int rep = gc_state_end(out->state_note, sizeof out->state_note);
+    if (rep < 0) {
+        snprintf(err, errlen, "interpreter state could not be restored after the input: %s", out->state_note);
+        return GC_EXIT_HARNESS;
+    }
+    out->state_repairs = rep;
+    return 0;
+}

@@ -1,0 +1,692 @@
+/* source_sweep.c — see source_sweep.h.
+ *
+ * Every program is one expression built in the program IR (program.h: its bytes, a root
+ * then trailers, then `result = ...`), printed in the target's dialect and run through
+ * evaluate under the oracles like any input.  Roots, in this order: the names roots()
+ * gives, shortest first then by name, the literals every dialect writes ('', 0, [], ()),
+ * and in a dialect with statements (not GC_DIALECT_EXPRESSION) one a program reaches with
+ * no name at all: the running frame of a generator expression, the expression being the
+ * generator's element so that the walk runs while its frame is live (f_back is None once
+ * it stops):
+ *     def f():
+ *         g = (g.gi_frame<trailers> for x in [1])
+ *         for r in g:
+ *             return r
+ *     result = f()
+ * A generic root: any sandbox that lets a program write a generator hands it out (its
+ * f_back leads to the frames that run the program, then the host's); it is no advisory's
+ * payload, and a sandbox that refuses gi_frame refuses the root.  Edges of a node (a program whose returned value is new), in this order:
+ *   - `.name` for every name of dir(value) the dialect writes as an attribute (with
+ *     "no_underscore", none starting with '_': the sandbox refuses those, and their
+ *     getattr(x, '_name') form too) — except on containers and scalars (str, bytes, int,
+ *     float, None, dict, list, tuple, set), whose methods are bound afresh and lead
+ *     nowhere new; a value whose class forwards unknown names (defines __getattr__, as
+ *     simpleeval's ModuleWrapper does) hides them from dir(), so the names of what its
+ *     instance __dict__ holds are tried too;
+ *   - `['key']` for each str key (printable ASCII) and `[k]` for each small int key of a
+ *     mapping, `[i]` for each element of a list or tuple (the first GC_SWEEP_MAX_ITEMS, and
+ *     no index past what the IR's int literal holds);
+ *   - calls, a documented safe set only: `.mro()` of a class whose metaclass is type
+ *     (type.mro reads the class's bases and runs no user code).  No other callable is
+ *     called: what a sandbox's function does with no argument is not known to be safe.
+ * A returned value is a node the first time it is seen (by identity, kept alive, per hole
+ * with a hole rule); bound methods and method wrappers, made afresh on every access, are
+ * checked by the oracles but not expanded.  A program that escapes is a leaf: it is run a
+ * second time, and kept when it escapes again, per signature (the first is the shortest:
+ * breadth first). */
+#include "source_sweep.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "program.h"
+#include "state.h"
+#include "xalloc.h"
+
+#define ROOT 255
+#define CODE_MAX 1024 /* a program's bytes: depth * (2 + GC_P_MAX_STRLEN) and the assignment fit */
+#define MAX_INT_KEY 127 /* the IR's int literal is a signed byte */
+
+typedef struct {
+    PyObject *obj;      /* strong: the value the program gave back */
+    PyObject *key;      /* strong: root name, attribute, str or int key; NULL for a call */
+    int parent;
+    unsigned char kind; /* GC_EDGE_* or ROOT */
+    unsigned char depth;
+    int hole;
+    uint8_t *code;      /* the expression's bytes (program.h) */
+    size_t len;
+} snode;
+
+typedef struct {
+    char sig[256];
+    char prog[1024];    /* the program, on one line */
+    gc_cap cap;
+    gc_kind kind;
+    char prim[96];
+    char detail[256];
+    int hole;
+    uint8_t code[CODE_MAX + 64]; /* the program's bytes (program_code) */
+    size_t len;
+} sfound;
+
+typedef struct {
+    gc_target *t;
+    const gc_sweep_opts *o;
+    gc_sweep_stats *st;
+    PyObject *ns;       /* {root name: value}: what the sandbox hands out */
+    PyObject *seen;     /* {(id, hole)} of the nodes */
+    int rc;             /* an exit code that stopped the walk */
+} sctx;
+
+static snode *nodes;
+static long nnodes, capnodes;
+static sfound *finds;
+static int nfinds, capfinds;
+static const char *(*last_names)(void *ctx, int hole);
+static void *last_names_ctx;
+
+/* ---- the value evaluate gave back ---- */
+
+static PyObject *captured; /* what the capturing entry saw come back */
+
+static PyObject *capture(PyObject *real, PyObject *src)
+{
+    PyObject *r = PyObject_CallOneArg(real, src);
+    Py_XINCREF(r);
+    Py_XSETREF(captured, r);
+    return r;
+}
+
+static PyMethodDef capture_def = {"evaluate", capture, METH_O, "the adapter's entry, its value kept"};
+
+int gc_source_value(gc_target *t, const char *src, size_t len, gc_verdict *out, PyObject **value, char *note,
+                    size_t notelen, char *err, size_t errlen)
+{
+    PyObject *real = t->adapter.eval_fn;
+    PyObject *wrap = PyCFunction_New(&capture_def, real); /* called from C: the guard never sees it */
+    *value = NULL;
+    if (!wrap) {
+        PyErr_Clear();
+        snprintf(err, errlen, "out of memory wrapping the adapter's entry");
+        return GC_EXIT_HARNESS;
+    }
+    Py_CLEAR(captured);
+    t->adapter.eval_fn = wrap;
+    int rc = gc_source_run(t, src, len, out, note, notelen, err, errlen);
+    t->adapter.eval_fn = real;
+    Py_DECREF(wrap);
+    *value = captured;
+    captured = NULL;
+    return rc;
+}
+
+/* ---- programs ---- */
+
+static size_t put_str(uint8_t *code, size_t n, int op, const char *s, size_t len)
+{
+    if (n + 2 + len > CODE_MAX || len > GC_P_MAX_STRLEN)
+        return 0;
+    code[n++] = (uint8_t)op;
+    code[n++] = (uint8_t)len;
+    memcpy(code + n, s, len);
+    return n + len;
+}
+
+/* The generator root: `def f():` then `g.gi_frame`, the element of the generator that
+ * gen_tail closes (a program whose code starts with GC_P_DEF is one). */
+static const uint8_t gen_root[] = {GC_P_DEF, 1, 'f', GC_P_NAME, 1, 'g', GC_P_ATTR, 8, 'g', 'i', '_', 'f', 'r', 'a', 'm', 'e'};
+/*     g = (ELT for x in [1])
+ *     for r in g:
+ *         return r
+ * result = f() */
+static const uint8_t gen_tail[] = {GC_P_INT,  1, GC_P_LIST, 1,   GC_P_GEN, 1,        'x',      GC_P_ASSIGN, 1, 'g',
+                                   GC_P_NAME, 1, 'g',       GC_P_FOR, 1,   'r',      GC_P_NAME, 1,          'r',
+                                   GC_P_RETURN, GC_P_END,   GC_P_END, GC_P_NAME, 1, 'f', GC_P_CALL, 0};
+
+/* The program bytes of an expression's: `result = EXPR`, or the generator's program when
+ * EXPR is its element.  The length (0 when it does not fit in cap). */
+static size_t program_code(const uint8_t *code, size_t len, uint8_t *buf, size_t cap)
+{
+    int gen = len && code[0] == GC_P_DEF;
+    size_t n = len + (gen ? sizeof gen_tail : 0);
+    if (n + 8 > cap)
+        return 0;
+    memcpy(buf, code, len);
+    if (gen)
+        memcpy(buf + len, gen_tail, sizeof gen_tail);
+    return put_str(buf, n, GC_P_ASSIGN, "result", 6);
+}
+
+/* The program of an expression's bytes in the target's dialect. */
+static void program_text(const gc_target *t, const uint8_t *code, size_t len, gc_strbuf *sb)
+{
+    static gc_program p;
+    uint8_t buf[CODE_MAX + 64];
+    size_t n = program_code(code, len, buf, sizeof buf);
+    gc_program_decode(buf, n, &p);
+    gc_sb_init(sb);
+    gc_program_print(&p, t->spec.adapter.dialect, sb);
+}
+
+/* Run the program of 'code': its outcome and value.  0 or an exit code. */
+static int run_code(const gc_target *t, const uint8_t *code, size_t len, gc_verdict *out, PyObject **v,
+                    gc_strbuf *sb)
+{
+    char note[256], err[512];
+    program_text(t, code, len, sb);
+    int rc = gc_source_value((gc_target *)t, sb->data, sb->len, out, v, note, sizeof note, err, sizeof err);
+    if (rc)
+        gc_die_msg("%s", err);
+    return rc;
+}
+
+/* ---- the walk ---- */
+
+static void sweep_reset(void)
+{
+    for (long i = 0; i < nnodes; i++) {
+        Py_DECREF(nodes[i].obj);
+        Py_XDECREF(nodes[i].key);
+        free(nodes[i].code);
+    }
+    nnodes = 0;
+    nfinds = 0;
+}
+
+static void push(PyObject *obj, PyObject *key, int parent, int kind, int depth, int hole, const uint8_t *code,
+                 size_t len)
+{
+    if (nnodes == capnodes) {
+        capnodes = capnodes ? capnodes * 2 : 1024;
+        nodes = gc_xrealloc(nodes, (size_t)capnodes * sizeof *nodes);
+    }
+    Py_INCREF(obj);
+    Py_XINCREF(key);
+    uint8_t *c = gc_xmalloc(len + 1);
+    memcpy(c, code, len);
+    nodes[nnodes++] = (snode){obj, key, parent, (unsigned char)kind, (unsigned char)depth, hole, c, len};
+}
+
+/* Seen (v, hole) before?  Marks it seen. */
+static int visited(sctx *x, PyObject *v, int hole)
+{
+    PyObject *k = Py_BuildValue("(ni)", (Py_ssize_t)(uintptr_t)v, hole);
+    int r = k ? PySet_Contains(x->seen, k) : 1;
+    if (r == 0)
+        PySet_Add(x->seen, k);
+    Py_XDECREF(k);
+    PyErr_Clear();
+    return r != 0;
+}
+
+static int is_transient(PyObject *v)
+{
+    if (PyMethod_Check(v))
+        return 1;
+    if (PyCFunction_Check(v)) {
+        PyObject *self = PyCFunction_GET_SELF(v);
+        return self && !PyModule_Check(self);
+    }
+    return strcmp(Py_TYPE(v)->tp_name, "method-wrapper") == 0;
+}
+
+/* The hole of the edge node i --(kind, key)--> v, as sweep.c takes it (without closing:
+ * a source sweep closes nothing). */
+static int edge_hole(sctx *x, int i, int kind, PyObject *key, PyObject *v)
+{
+    snode *n = &nodes[i];
+    if (!x->o->hole || (!v && !gc_orc.escape.set))
+        return n->hole;
+    PyObject *from = n->parent >= 0 ? nodes[n->parent].obj : NULL;
+    int h = x->o->hole(x->o->hole_ctx, x->ns, from, n->key, n->obj, kind, key, v);
+    if (h == GC_SWEEP_INSIDE)
+        return 0;
+    if (h > 0 && (h & GC_SWEEP_ANYWHERE))
+        return h & ~GC_SWEEP_ANYWHERE;
+    return n->hole == 0 && h > 0 ? h : n->hole;
+}
+
+/* An escaping program: run again, kept when it escapes again with a new signature (and
+ * hole).  0 or an exit code. */
+static int record(sctx *x, const uint8_t *code, size_t len, const gc_verdict *first, int hole)
+{
+    for (int k = 0; k < nfinds; k++)
+        if (strcmp(finds[k].sig, first->signature) == 0 && finds[k].hole == hole)
+            return 0;
+    static gc_verdict out;
+    gc_strbuf sb;
+    PyObject *v;
+    int rc = run_code(x->t, code, len, &out, &v, &sb);
+    Py_XDECREF(v);
+    if (!rc && out.escaped && strcmp(out.signature, first->signature) == 0) {
+        if (nfinds == capfinds) {
+            capfinds = capfinds ? capfinds * 2 : 32;
+            finds = gc_xrealloc(finds, (size_t)capfinds * sizeof *finds);
+        }
+        sfound *f = &finds[nfinds++];
+        snprintf(f->sig, sizeof f->sig, "%s", out.signature);
+        snprintf(f->prog, sizeof f->prog, "%.*s", (int)(sb.len && sb.data[sb.len - 1] == '\n' ? sb.len - 1 : sb.len),
+                 sb.data);
+        f->cap = out.escape.cap;
+        f->kind = out.escape.kind;
+        snprintf(f->prim, sizeof f->prim, "%s", out.escape.primitive);
+        snprintf(f->detail, sizeof f->detail, "%s", out.escape.detail);
+        f->hole = hole;
+        f->len = program_code(code, len, f->code, sizeof f->code);
+    }
+    gc_sb_free(&sb);
+    return rc;
+}
+
+/* One edge: node i's expression followed by 'tr' (the trailer's bytes), run; a new value
+ * queued, an escape recorded. */
+static void edge(sctx *x, int i, int kind, PyObject *key, const uint8_t *tr, size_t trlen)
+{
+    snode *n = &nodes[i];
+    uint8_t code[CODE_MAX];
+    if (x->rc || !trlen || n->len + trlen + 8 + 2 + sizeof gen_tail > CODE_MAX)
+        return;
+    memcpy(code, n->code, n->len);
+    memcpy(code + n->len, tr, trlen);
+    size_t len = n->len + trlen;
+    static gc_verdict out;
+    gc_strbuf sb;
+    PyObject *v;
+    x->st->edges++;
+    if ((x->rc = run_code(x->t, code, len, &out, &v, &sb)) != 0) {
+        gc_sb_free(&sb);
+        Py_XDECREF(v);
+        return;
+    }
+    gc_sb_free(&sb);
+    int hole = edge_hole(x, i, kind, key, v);
+    if (out.escaped)
+        x->rc = record(x, code, len, &out, hole);
+    else if (v && !is_transient(v) && nnodes >= x->o->max_nodes)
+        x->st->cut_nodes++;
+    else if (v && !is_transient(v) && !visited(x, v, hole))
+        push(v, key, i, kind, n->depth + 1, hole, code, len); /* kept alive from here on */
+    Py_XDECREF(v);
+}
+
+/* Can the dialect write `.name`?  An identifier of at most GC_P_MAX_STRLEN ASCII bytes, no
+ * keyword, and with "no_underscore" not starting with '_'. */
+static int writable_attr(const gc_target *t, PyObject *name)
+{
+    Py_ssize_t sz;
+    const char *s = PyUnicode_Check(name) ? PyUnicode_AsUTF8AndSize(name, &sz) : NULL;
+    PyErr_Clear();
+    if (!s || sz == 0 || sz > GC_P_MAX_STRLEN || !PyUnicode_IsIdentifier(name) || !PyUnicode_IS_ASCII(name))
+        return 0;
+    if (s[0] == '_' && (t->spec.adapter.dialect & GC_DIALECT_NO_UNDERSCORE))
+        return 0;
+    PyObject *kw = PyImport_ImportModule("keyword");
+    PyObject *r = kw ? PyObject_CallMethod(kw, "iskeyword", "O", name) : NULL;
+    int is_kw = r == Py_True;
+    Py_XDECREF(r);
+    Py_XDECREF(kw);
+    PyErr_Clear();
+    return !is_kw;
+}
+
+/* dir(v), and for a class that forwards unknown names (defines __getattr__) the dir() of
+ * each value in v's instance __dict__: sorted, once each (a new list, or NULL). */
+static PyObject *attr_names(PyObject *v)
+{
+    PyObject *names = PySet_New(NULL), *d = PyObject_Dir(v);
+    for (Py_ssize_t k = 0; names && d && k < PyList_GET_SIZE(d); k++)
+        PySet_Add(names, PyList_GET_ITEM(d, k));
+    Py_XDECREF(d);
+    PyErr_Clear();
+    PyObject *inst = PyObject_HasAttrString((PyObject *)Py_TYPE(v), "__getattr__") && !PyModule_Check(v)
+                         ? PyObject_GenericGetDict(v, NULL)
+                         : NULL;
+    PyErr_Clear();
+    PyObject *key, *held;
+    Py_ssize_t pos = 0;
+    while (names && inst && PyDict_Check(inst) && PyDict_Next(inst, &pos, &key, &held)) {
+        PyObject *hd = PyObject_Dir(held);
+        for (Py_ssize_t k = 0; hd && k < PyList_GET_SIZE(hd); k++)
+            PySet_Add(names, PyList_GET_ITEM(hd, k));
+        Py_XDECREF(hd);
+        PyErr_Clear();
+    }
+    Py_XDECREF(inst);
+    PyObject *sorted = names ? PySequence_List(names) : NULL;
+    Py_XDECREF(names);
+    if (sorted && PyList_Sort(sorted) < 0)
+        Py_CLEAR(sorted);
+    PyErr_Clear();
+    return sorted;
+}
+
+static int is_scalar_or_container(PyObject *v)
+{
+    return PyUnicode_Check(v) || PyBytes_Check(v) || PyLong_Check(v) || PyFloat_Check(v) || v == Py_None ||
+           PyComplex_Check(v) || PyByteArray_Check(v) || PyDict_Check(v) || PyList_Check(v) || PyTuple_Check(v) ||
+           PyAnySet_Check(v);
+}
+
+static void expand_attrs(sctx *x, int i, PyObject *v)
+{
+    if (is_scalar_or_container(v)) {
+        if (!(x->t->spec.adapter.dialect & GC_DIALECT_NO_UNDERSCORE)) {
+            uint8_t tr[16];
+            PyObject *name = PyUnicode_FromString("__class__");
+            edge(x, i, GC_EDGE_ATTR, name, tr, put_str(tr, 0, GC_P_ATTR, "__class__", 9));
+            Py_XDECREF(name);
+        }
+        return;
+    }
+    PyObject *names = attr_names(v);
+    for (Py_ssize_t k = 0; names && k < PyList_GET_SIZE(names); k++) {
+        PyObject *name = PyList_GET_ITEM(names, k);
+        if (!writable_attr(x->t, name))
+            continue;
+        Py_ssize_t sz;
+        const char *s = PyUnicode_AsUTF8AndSize(name, &sz);
+        uint8_t tr[2 + GC_P_MAX_STRLEN];
+        edge(x, i, GC_EDGE_ATTR, name, tr, put_str(tr, 0, GC_P_ATTR, s, (size_t)sz));
+    }
+    Py_XDECREF(names);
+}
+
+/* `[key]`: a str key of printable ASCII, or an int that fits the IR's literal. */
+static void item_edge(sctx *x, int i, PyObject *key)
+{
+    uint8_t tr[4 + GC_P_MAX_STRLEN];
+    size_t n = 0;
+    if (PyUnicode_Check(key) && PyUnicode_IS_ASCII(key)) {
+        Py_ssize_t sz;
+        const char *s = PyUnicode_AsUTF8AndSize(key, &sz);
+        int printable = s != NULL;
+        for (Py_ssize_t k = 0; printable && k < sz; k++)
+            printable = s[k] >= 0x20 && s[k] < 0x7f;
+        if (printable && (n = put_str(tr, 0, GC_P_STR, s, (size_t)sz)))
+            tr[n++] = GC_P_ITEM;
+        if (n)
+            edge(x, i, GC_EDGE_ITEM_STR, key, tr, n);
+    } else if (PyLong_CheckExact(key)) {
+        long kv = PyLong_AsLong(key);
+        if (!PyErr_Occurred() && kv >= -MAX_INT_KEY && kv <= MAX_INT_KEY) {
+            tr[n++] = GC_P_INT;
+            tr[n++] = (uint8_t)(int8_t)kv;
+            tr[n++] = GC_P_ITEM;
+            edge(x, i, GC_EDGE_ITEM_INT, key, tr, n);
+        }
+    }
+    PyErr_Clear();
+}
+
+static void expand_items(sctx *x, int i, PyObject *v)
+{
+    int mapping = PyDict_Check(v) || (!is_scalar_or_container(v) && !PyType_Check(v) &&
+                                      PyObject_HasAttrString(v, "keys") && PyObject_HasAttrString(v, "__getitem__"));
+    PyErr_Clear();
+    PyObject *keys = mapping ? PyMapping_Keys(v) : NULL;
+    PyErr_Clear();
+    if (keys && PyList_Check(keys)) {
+        Py_ssize_t n = PyList_GET_SIZE(keys);
+        x->st->cut_items += n > GC_SWEEP_MAX_ITEMS;
+        for (Py_ssize_t k = 0; k < n && k < GC_SWEEP_MAX_ITEMS; k++)
+            item_edge(x, i, PyList_GET_ITEM(keys, k));
+    } else if (PyList_Check(v) || PyTuple_Check(v)) {
+        Py_ssize_t n = PySequence_Size(v);
+        x->st->cut_items += n > MAX_INT_KEY + 1;
+        for (Py_ssize_t k = 0; k < n && k <= MAX_INT_KEY; k++) {
+            PyObject *idx = PyLong_FromSsize_t(k);
+            item_edge(x, i, idx);
+            Py_XDECREF(idx);
+        }
+    }
+    Py_XDECREF(keys);
+}
+
+/* The safe calls: `.mro()` of a class whose metaclass is type. */
+static void expand_calls(sctx *x, int i, PyObject *v)
+{
+    if (!PyType_Check(v) || Py_TYPE(v) != &PyType_Type)
+        return;
+    uint8_t tr[8];
+    size_t n = put_str(tr, 0, GC_P_ATTR, "mro", 3);
+    tr[n++] = GC_P_CALL;
+    tr[n++] = 0;
+    edge(x, i, GC_EDGE_CALL, NULL, tr, n);
+}
+
+static void expand(sctx *x, int i)
+{
+    PyObject *v = nodes[i].obj;
+    expand_attrs(x, i, v);
+    expand_items(x, i, v);
+    expand_calls(x, i, v);
+}
+
+/* ---- roots ---- */
+
+/* The names roots() gives that the dialect writes, shortest first then by name (the same
+ * value under two names is reported by the shorter): a new list of str. */
+static PyObject *root_names(gc_target *t, char *err, size_t errlen)
+{
+    static char names[1024][65];
+    int n = gc_adapter_roots(&t->adapter, t->spec.sandbox, names, 1024, err, errlen);
+    if (n < 0)
+        return NULL;
+    PyObject *bylen = PyList_New(0);
+    for (int k = 0; bylen && k < n; k++) {
+        PyObject *name = PyUnicode_FromString(names[k]);
+        PyObject *pair = name && writable_attr(t, name) ? Py_BuildValue("(nO)", PyUnicode_GET_LENGTH(name), name) : NULL;
+        if (pair)
+            PyList_Append(bylen, pair);
+        Py_XDECREF(pair);
+        Py_XDECREF(name);
+    }
+    PyObject *out = PyList_New(0);
+    if (bylen && out && PyList_Sort(bylen) == 0)
+        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(bylen); k++) {
+            PyObject *name = PyTuple_GET_ITEM(PyList_GET_ITEM(bylen, k), 1);
+            if (k == 0 || PyUnicode_Compare(name, PyTuple_GET_ITEM(PyList_GET_ITEM(bylen, k - 1), 1)) != 0)
+                PyList_Append(out, name);
+        }
+    Py_XDECREF(bylen);
+    PyErr_Clear();
+    return out;
+}
+
+/* A root's bytes: a name, one of the literals ('', 0, [], ()), or (literal 4) the
+ * generator's running frame. */
+static size_t root_code(PyObject *name, int literal, uint8_t *code)
+{
+    static const uint8_t lit[][2] = {{GC_P_STR, 0}, {GC_P_INT, 0}, {GC_P_LIST, 0}, {GC_P_TUPLE, 0}};
+    if (literal == 4) {
+        memcpy(code, gen_root, sizeof gen_root);
+        return sizeof gen_root;
+    }
+    if (literal >= 0) {
+        memcpy(code, lit[literal], 2);
+        return 2;
+    }
+    Py_ssize_t sz;
+    const char *s = PyUnicode_AsUTF8AndSize(name, &sz);
+    return s ? put_str(code, 0, GC_P_NAME, s, (size_t)sz) : 0;
+}
+
+PyObject *gc_source_roots_ns(gc_target *t, char *err, size_t errlen)
+{
+    PyObject *names = root_names(t, err, errlen);
+    PyObject *ns = names ? PyDict_New() : NULL;
+    for (Py_ssize_t k = 0; ns && k < PyList_GET_SIZE(names); k++) {
+        uint8_t code[CODE_MAX];
+        static gc_verdict out;
+        gc_strbuf sb;
+        PyObject *v = NULL, *name = PyList_GET_ITEM(names, k);
+        size_t len = root_code(name, -1, code);
+        if (len && run_code(t, code, len, &out, &v, &sb) == 0 && v)
+            PyDict_SetItem(ns, name, v);
+        gc_sb_free(&sb);
+        Py_XDECREF(v);
+    }
+    Py_XDECREF(names);
+    PyErr_Clear();
+    return ns;
+}
+
+/* Run each root's program: its value queued at depth 0 (into x->ns too), an escaping one
+ * recorded; the generator's frame only in a dialect with statements.  0 or an exit code. */
+static int push_roots(sctx *x)
+{
+    static const char *lit_names[] = {"''", "0", "[]", "()", "gi_frame"};
+    int nlits = x->t->spec.adapter.dialect & GC_DIALECT_EXPRESSION ? 4 : 5;
+    char err[512];
+    PyObject *names = root_names(x->t, err, sizeof err);
+    if (!names) {
+        gc_die_msg("%s", err);
+        return GC_EXIT_TARGET;
+    }
+    Py_ssize_t nroots = PyList_GET_SIZE(names);
+    for (Py_ssize_t k = 0; !x->rc && k < nroots + nlits; k++) {
+        int lit = k < nroots ? -1 : (int)(k - nroots);
+        PyObject *name = lit < 0 ? PyList_GET_ITEM(names, k) : PyUnicode_FromString(lit_names[lit]);
+        if (lit >= 0 && !name)
+            break;
+        uint8_t code[CODE_MAX];
+        size_t len = root_code(name, lit, code);
+        static gc_verdict out;
+        gc_strbuf sb;
+        PyObject *v = NULL;
+        x->st->edges++;
+        x->rc = len ? run_code(x->t, code, len, &out, &v, &sb) : 0;
+        gc_sb_free(&sb);
+        if (!x->rc && v) {
+            PyDict_SetItem(x->ns, name, v);
+            int h = x->o->hole ? x->o->hole(x->o->hole_ctx, x->ns, NULL, NULL, NULL, ROOT, name, v) : 0;
+            h = h > 0 ? h & ~GC_SWEEP_ANYWHERE : 0;
+            if (out.escaped)
+                x->rc = record(x, code, len, &out, h);
+            else if (!visited(x, v, h))
+                push(v, name, -1, ROOT, 0, h, code, len);
+        }
+        Py_XDECREF(v);
+        if (lit >= 0)
+            Py_DECREF(name);
+    }
+    Py_DECREF(names);
+    PyErr_Clear();
+    return x->rc;
+}
+
+/* ---- the report ---- */
+
+static int cmp_found(const void *a, const void *b)
+{
+    const sfound *x = a, *y = b;
+    if (x->cap != y->cap)
+        return (int)x->cap - (int)y->cap;
+    int c = strcmp(x->sig, y->sig);
+    return c ? c : x->hole - y->hole;
+}
+
+/* ---- the sweep ---- */
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Breadth first over the queue within the depth and time bounds.  0 or an exit code. */
+static int walk_nodes(sctx *x, double start)
+{
+    double last = start;
+    for (long i = 0; i < nnodes && !x->rc; i++) {
+        if (nodes[i].depth >= x->o->depth) {
+            x->st->cut_depth++;
+            continue;
+        }
+        if (is_transient(nodes[i].obj))
+            continue;
+        expand(x, (int)i);
+        double now = now_s();
+        if (now - last >= 2 && !x->o->quiet) {
+            fprintf(stderr, "[sweep %5.1fs] depth %d, nodes %ld/%ld, programs %ld (%.0f/s), escapes %d\n",
+                    now - start, nodes[i].depth, i, nnodes, x->st->edges, x->st->edges / (now - start), nfinds);
+            last = now;
+        }
+        if (x->o->seconds > 0 && now - start >= x->o->seconds) {
+            x->st->cut_time = 1;
+            break;
+        }
+    }
+    return x->rc;
+}
+
+int gc_source_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st)
+{
+    memset(st, 0, sizeof *st);
+    sweep_reset();
+    last_names = o->hole_name;
+    last_names_ctx = o->hole_ctx;
+    sctx x = {t, o, st, PyDict_New(), PySet_New(NULL), 0};
+    double start = now_s();
+    int rc = x.ns && x.seen ? push_roots(&x) : GC_EXIT_HARNESS;
+    if (!rc)
+        rc = walk_nodes(&x, start);
+    st->nodes = nnodes;
+    st->escapes = nfinds;
+    double took = now_s() - start;
+    if (!rc && !o->quiet)
+        fprintf(stderr, "[sweep %5.2fs] done: %ld nodes, %ld programs (%.0f programs/s), %d escape signature(s)\n",
+                took, nnodes, st->edges, took > 0 ? st->edges / took : 0.0, nfinds);
+    if (nfinds > 1) /* qsort(NULL, 0) is undefined */
+        qsort(finds, (size_t)nfinds, sizeof *finds, cmp_found);
+    if (!rc && !o->no_report) {
+        gc_finding *f;
+        int n = gc_source_sweep_findings(&f);
+        gc_sweep_report(t, o, st, f, n);
+        free(f);
+    }
+    fflush(stdout);
+    Py_XDECREF(x.ns);
+    Py_XDECREF(x.seen);
+    return rc;
+}
+
+int gc_source_sweep_findings(gc_finding **out)
+{
+    *out = gc_xcalloc((size_t)nfinds + 1, sizeof **out);
+    for (int k = 0; k < nfinds; k++) {
+        gc_finding *f = &(*out)[k];
+        snprintf(f->sig, sizeof f->sig, "%s", finds[k].sig);
+        snprintf(f->chain, sizeof f->chain, "%s", finds[k].prog);
+        snprintf(f->kind, sizeof f->kind, "%s", gc_kind_name(finds[k].kind));
+        snprintf(f->cap, sizeof f->cap, "%s", gc_cap_name(finds[k].cap));
+        snprintf(f->prim, sizeof f->prim, "%s", finds[k].prim);
+        snprintf(f->detail, sizeof f->detail, "%s", finds[k].detail);
+        f->size = gc_program_size(finds[k].prog, strlen(finds[k].prog));
+        snprintf(f->first, sizeof f->first, "sweep");
+        f->count = 1;
+        if (last_names && finds[k].hole > 0)
+            snprintf(f->hole, sizeof f->hole, "%s", last_names(last_names_ctx, finds[k].hole));
+    }
+    return nfinds;
+}
+
+void gc_source_sweep_inputs(gc_inputs *out)
+{
+    for (int k = 0; k < nfinds; k++)
+        gc_inputs_add(out, finds[k].code, finds[k].len);
+}
+
+void gc_source_sweep_frontier(gc_inputs *out, int max)
+{
+    uint8_t buf[CODE_MAX + 64];
+    for (long i = 0; i < nnodes && out->n < max; i++) {
+        size_t n = program_code(nodes[i].code, nodes[i].len, buf, sizeof buf);
+        if (n)
+            gc_inputs_add(out, buf, n);
+    }
+}

@@ -1,0 +1,49 @@
+/* source_sweep.h — the sweep of source targets: short programs over the roots, breadth first.
+ *
+ * Owns: the enumeration of programs in the program IR (program.h), printed in the target's
+ * dialect and run through its evaluate like any input (source.h), their bounds and
+ * order, the report (for every forbidden primitive reached, the shortest program,
+ * confirmed by running it again), the hybrid's seeds from it (its escapes and its
+ * frontier as program encodings), and what the hole rule of the layer above needs from a
+ * source target: the value a program gives back, kept, and the roots' values.  A node is
+ * a program whose returned value is new (by identity, kept alive); its edges are programs
+ * one trailer longer (source_sweep.c lists them).  Holes are named through
+ * gc_sweep_opts.hole exactly as the namespace sweep (chain/sweep.h) does; it names none itself. */
+#ifndef GATECRASH_SOURCE_SWEEP_H
+#define GATECRASH_SOURCE_SWEEP_H
+
+#include "json.h"
+#include "source.h"
+#include "verdict.h"
+
+/* Sweep a source target with o's bounds (depth: trailers after a root; max_nodes; seconds)
+ * and, when set, o->hole.  Prints the report like gc_sweep unless o->no_report (the programs
+ * in place of chains; o->save is not used) and progress on stderr.  0 or an exit code. */
+int gc_source_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st);
+
+/* The escapes of the last source sweep, as gc_sweep_findings gives them (chain: the
+ * program, on one line; malloc'd). */
+int gc_source_sweep_findings(gc_finding **out);
+
+/* The depth `sweep` takes on a source target by default: the generator's frame root needs
+ * four trailers to the host's builtins (f_back three times, then f_builtins). */
+#define GC_SOURCE_SWEEP_DEPTH 4
+
+/* The escapes of the last source sweep as program encodings (the bytes fuzz_source and
+ * `replay --raw` decode), in gc_source_sweep_findings' order, appended to 'out'. */
+void gc_source_sweep_inputs(gc_inputs *out);
+
+/* The last source sweep's frontier: the encoding of the program reaching each distinct
+ * value it reached (its nodes, breadth first, at most 'max'), appended to 'out'. */
+void gc_source_sweep_frontier(gc_inputs *out, int max);
+
+/* gc_source_run, and the value evaluate gave back (a new reference in *value, NULL when it
+ * raised), which gc_source_run itself does not keep.  0 or an exit code. */
+int gc_source_value(gc_target *t, const char *src, size_t len, gc_verdict *out, PyObject **value, char *note,
+                    size_t notelen, char *err, size_t errlen);
+
+/* What the sandbox hands out: {root name: the value the program naming it gives back}, for
+ * each name of roots() the dialect can write (a new reference; NULL with err filled). */
+PyObject *gc_source_roots_ns(gc_target *t, char *err, size_t errlen);
+
+#endif
