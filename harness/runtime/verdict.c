@@ -29,14 +29,20 @@ void gc_inputs_free(gc_inputs *l)
     *l = (gc_inputs){0};
 }
 
-/* 'input' with its newlines shown as " \\n " (a last one dropped): one line. */
+/* 'input' on one line: its lines joined by " \\n ", those that are only a comment (a case
+ * file's '#' header) left out. */
 static void put_oneline(gc_strbuf *out, const char *input)
 {
-    for (const char *p = input; *p; p++)
-        if (*p != '\n')
-            gc_sb_putc(out, *p);
-        else if (p[1])
-            gc_sb_puts(out, " \\n ");
+    int first = 1;
+    for (const char *line = input; *line;) {
+        size_t n = strcspn(line, "\n");
+        size_t lead = strspn(line, " \t");
+        if (lead < n && line[lead] != '#') {
+            gc_sb_printf(out, "%s%.*s", first ? "" : " \\n ", (int)n, line);
+            first = 0;
+        }
+        line += n + (line[n] == '\n');
+    }
 }
 
 void gc_escape_text(const gc_verdict *v, const char *input, gc_strbuf *out)
