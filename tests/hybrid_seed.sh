@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The hybrid's first phase (issue 16): `gatecrash fuzz` sweeps first (depth 3), reports the
-# sweep's escapes before the engine runs any input, counts them in the table, and seeds the
+# The hybrid's first phase: `gatecrash fuzz` sweeps first (depth 3), reports each new hole
+# of the sweep on one line before the engine runs any input, counts them in the table, and seeds the
 # engine with chains to the sweep's frontier (OUT/seeds/sweep-*, read by libFuzzer as seed
 # corpus); with --no-sweep-seed the engine runs alone from the repository's corpus.  `gate`'s
 # fuzzing half does the same.
@@ -9,8 +9,14 @@ T=$SRC/targets/station-1.5.0
 "$GC" fuzz "$T" --runs 200 --seed 1 --out "$WORK/on" >"$WORK/on.txt" 2>"$WORK/on.err"
 [[ $? -eq 1 ]] && ok || fail "hybrid: exit 1 (escapes found)"
 cp "$WORK/on.err" "$WORK/out"
-expect_grep '^\[sweep\] escape reach:spawn:[^ ]+ in hole .*\(found by the sweep\)$' "hybrid: a sweep escape reported"
-first_sweep=$(grep -n -m1 '^\[sweep\] escape ' "$WORK/on.err" | cut -d: -f1)
+expect_grep '^\[ *[0-9]+s\] new hole [^ ].* \(spawn\): [^ ].* \(found by the sweep\)$' "hybrid: a sweep hole reported"
+# one line per hole, not per signature: as many as the table (by hole) has rows
+holes=$(grep -c '^\[ *[0-9]*s\] new hole ' "$WORK/on.err")
+rows=$(sed -n 's/^\([0-9]*\) hole(s) .*/\1/p' "$WORK/on.txt")
+[[ $holes -ge 1 && $holes -eq $rows ]] && ok || fail "hybrid: $holes 'new hole' lines, the table has $rows holes"
+expect_no_grep '^\[sweep\] escape ' "hybrid: no line per signature"
+expect_grep "  holes $rows +\(done\)$" "hybrid: the progress line counts the holes"
+first_sweep=$(grep -n -m1 '^\[ *[0-9]*s\] new hole ' "$WORK/on.err" | cut -d: -f1)
 first_engine=$(grep -n -m1 '^\[ *[0-9]*s\] execs' "$WORK/on.err" | cut -d: -f1)
 [[ -n $first_sweep && -n $first_engine && $first_sweep -lt $first_engine ]] && ok ||
   fail "hybrid: the sweep's escapes come before the engine's first progress line ($first_sweep, $first_engine)"
@@ -50,7 +56,7 @@ mkdir -p "$WORK/no-cases"
   --out "$WORK/gate" >"$WORK/gate.txt" 2>"$WORK/gate.err"
 [[ $? -eq 1 ]] && ok || fail "gate: exit 1 (escapes found)"
 cp "$WORK/gate.err" "$WORK/out"
-expect_grep '^\[sweep\] escape reach:spawn:[^ ]+ in hole .*\(found by the sweep\)$' "gate: the sweep's escapes reported"
+expect_grep '^\[ *[0-9]+s\] new hole [^ ].* \(spawn\): [^ ].* \(found by the sweep\)$' "gate: the sweep's holes reported"
 cp "$WORK/gate.txt" "$WORK/out"
 expect_grep '[1-9][0-9]{2,} escape\(s\) found by fuzzing' "gate: the sweep's escapes counted by its campaign"
 "$GC" gate "$T" --escapes "$WORK/no-cases" --time 30 --runs 100 --seed 1 --report "$WORK/gate-report2" \

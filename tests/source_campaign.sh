@@ -25,7 +25,7 @@ cp -R "$WORK/seeds" "$WORK/corpus"
 expect_exit 1 "fuzz simpleeval-1.0.4 from the advisory's program" -- "$GC" fuzz "$H" "${HV[@]}" --runs 200 --seed 1 --no-sweep-seed \
   --corpus "$WORK/corpus" --out "$WORK/campaign"
 expect_grep "^gatecrash: fuzzing simpleeval-1.0.4 .* of libFuzzer" "fuzz: the engine"
-expect_grep "escapes 1 +distinct 1 +\(done\)" "fuzz: the progress line"
+expect_grep "escapes 1 +distinct 1 +holes 1 +\(done\)" "fuzz: the progress line"
 expect_grep "^1 escape input\(s\), 1 distinct escape\(s\) on simpleeval-1.0.4$" "fuzz: the summary"
 expect_grep "^reach +spawn +os\.system +1 +path\.os\.system$" "fuzz: the escape, its program"
 ls "$WORK"/campaign/crashes/crash-* >/dev/null 2>&1 && ok || fail "fuzz: no crash input in OUT/crashes"

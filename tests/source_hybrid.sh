@@ -18,7 +18,7 @@ expect_grep '^  source:reach:builtins\.open +def f\(\): ' "sweep 6.0: the publis
 expect_fgrep ' \n     g = (g.gi_frame.f_back.f_back.f_back.f_builtins for x in [1]) \n ' "sweep 6.0: from the generator's frame, the program on its row's one line"
 
 expect_exit 1 "fuzz restrictedpython-6.0 --runs 200" -- "$GC" fuzz "$H" "${HV[@]}" --runs 200 --seed 1 --out "$WORK/hy"
-expect_grep '^\[sweep\] escape source:reach:builtins\.open .*: def f\(\):$' "fuzz: the sweep's escape at once"
+expect_grep '^\[ *[0-9]+s\] new hole .* \(write\): def f\(\): \\n .* \(found by the sweep\)$' "fuzz: the sweep's hole at once"
 expect_grep '^1 escape input\(s\), 1 distinct escape\(s\) on restrictedpython-6.0 \(with 1 found by the sweep' \
   "fuzz: in the table, found by the sweep"
 expect_grep '^\[sweep\] .*; [1-9][0-9]* frontier input\(s\) seeded into ' "fuzz: the frontier seeded"

@@ -151,6 +151,40 @@ static void write_known(const gc_campaign_result *r, const char *known_path)
     gc_sb_free(&list);
 }
 
+/* The hole a row stands in: its name, or its signature where no hole was named. */
+static const char *hole_key(const gc_finding *f)
+{
+    return f->hole[0] ? f->hole : f->sig;
+}
+
+/* Distinct holes among the table's rows. */
+static int count_holes(const gc_campaign_result *r)
+{
+    int n = 0;
+    for (int k = 0; k < r->nfound; k++) {
+        int j = 0;
+        while (j < k && strcmp(hole_key(&r->found[j]), hole_key(&r->found[k])) != 0)
+            j++;
+        n += j == k;
+    }
+    return n;
+}
+
+/* f, a new row, is the first of its hole: one line (the hole, its capability, the shortest
+ * input so far; every signature stays in OUT/finds.tsv and the table). */
+static void announce_hole(const scan_state *fs, const gc_finding *f, double t, int swept)
+{
+    for (const gc_finding *g = fs->r->found; g < f; g++)
+        if (strcmp(hole_key(g), hole_key(f)) == 0)
+            return;
+    gc_strbuf in;
+    gc_sb_init(&in);
+    gc_input_oneline(f->chain, &in);
+    fprintf(stderr, "[%4.0fs] new hole %s (%s): %s (found by the %s)\n", t, hole_key(f), f->cap, in.data,
+            swept ? "sweep" : "engine");
+    gc_sb_free(&in);
+}
+
 /* OUT/finds.tsv: one line per new row of the table (signature and hole), when its crash
  * input was written (seconds since the campaign started, its sweep included; the table is
  * folded every few seconds, the file's time is the engine's) and by whom — the benchmark's
@@ -179,6 +213,8 @@ static void record_find(const scan_state *fs, const char *path, const gc_finding
             fputc(*c, fp);
     fputc('\n', fp);
     fclose(fp);
+    if (!fs->o->quiet)
+        announce_hole(fs, f, t < 0 ? 0.0 : t, swept);
 }
 
 /* Fold the escape 'out' (of crash input or source 'path') under its hole, the caller's
@@ -387,9 +423,6 @@ static int sweep_phase(scan_state *fs, char *seeds, size_t len)
         f->count = 1;
         snprintf(f->first, sizeof f->first, "%s", strrchr(path, '/') + 1);
         record_find(fs, path, f);
-        if (!o->quiet)
-            fprintf(stderr, "[sweep] escape %s%s%s: %s (found by the sweep)\n", f->sig, f->hole[0] ? " in hole " : "",
-                    f->hole, f->chain);
     }
     for (int i = 0; !rc && i < nesc; i++) { /* written after the report: each is synced to disk */
         snprintf(path, sizeof path, "%s/crashes/crash-sweep-%04d", o->out, i);
@@ -607,8 +640,8 @@ static void progress(const gc_campaign_opts *o, gc_campaign_result *r, time_t st
     if (left >= 0)
         snprintf(eta, sizeof eta, "  ~%ldm%02lds left", left / 60, left % 60);
     if (!o->quiet)
-        fprintf(stderr, "[%4lds] execs %lu (%lu/s)  corpus %lu  escapes %d  distinct %d%s\n", elapsed, r->execs, eps,
-                r->corpus, r->reproduced, r->nfound, eta);
+        fprintf(stderr, "[%4lds] execs %lu (%lu/s)  corpus %lu  escapes %d  distinct %d  holes %d%s\n", elapsed,
+                r->execs, eps, r->corpus, r->reproduced, r->nfound, count_holes(r), eta);
     record_progress(o, r, elapsed, eps);
 }
 
@@ -1100,9 +1133,9 @@ int gc_campaign_run(gc_target *t, const gc_campaign_opts *o, gc_campaign_result 
     r->elapsed = (long)(time(NULL) - start);
     record_progress(o, r, r->elapsed, r->elapsed > 0 ? r->execs / (unsigned long)r->elapsed : r->execs);
     if (!o->quiet)
-        fprintf(stderr, "[%4lds] execs %lu (%lu/s overall)  corpus %lu  escapes %d  distinct %d  (done)\n",
+        fprintf(stderr, "[%4lds] execs %lu (%lu/s overall)  corpus %lu  escapes %d  distinct %d  holes %d  (done)\n",
                 r->elapsed, r->execs, r->elapsed > 0 ? r->execs / (unsigned long)r->elapsed : r->execs, r->corpus,
-                r->reproduced, r->nfound);
+                r->reproduced, r->nfound, count_holes(r));
     if (r->execs == 0 && r->engine_status != 0 && r->reproduced == 0) { /* a seed may escape first */
         gc_die_msg("the fuzzer did not run (exit %d; see the logs in %s)", r->engine_status, o->out);
         return r->engine_status >= GC_EXIT_USAGE && r->engine_status <= GC_EXIT_HARNESS ? r->engine_status

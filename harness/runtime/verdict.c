@@ -29,9 +29,7 @@ void gc_inputs_free(gc_inputs *l)
     *l = (gc_inputs){0};
 }
 
-/* 'input' on one line: its lines joined by " \\n ", those that are only a comment (a case
- * file's '#' header) left out. */
-static void put_oneline(gc_strbuf *out, const char *input)
+void gc_input_oneline(const char *input, gc_strbuf *out)
 {
     int first = 1;
     for (const char *line = input; *line;) {
@@ -49,7 +47,7 @@ void gc_escape_text(const gc_verdict *v, const char *input, gc_strbuf *out)
 {
     gc_sb_printf(out, "gatecrash: ESCAPE %s %s %s via ", gc_kind_name(v->escape.kind), gc_cap_name(v->escape.cap),
                  v->escape.primitive);
-    put_oneline(out, input);
+    gc_input_oneline(input, out);
     if (v->escape.detail[0])
         gc_sb_printf(out, " (%s)", v->escape.detail);
 }
@@ -138,7 +136,7 @@ void gc_sweep_report(const gc_target *t, const gc_sweep_opts *o, const gc_sweep_
         cap = f[k].cap;
         gc_strbuf line;
         gc_sb_init(&line);
-        put_oneline(&line, f[k].chain);
+        gc_input_oneline(f[k].chain, &line);
         printf("  %-52s %s\n", f[k].sig, line.data);
         gc_sb_free(&line);
     }

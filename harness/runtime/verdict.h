@@ -107,6 +107,9 @@ typedef struct {
  * 'input' is the escaping input as text: a chain on one line, or a source target's
  * program (its lines as they are). */
 
+/* 'input' on one line, appended: its lines joined by " \\n ", those that are only a
+ * comment (a case file's '#' header) left out. */
+void gc_input_oneline(const char *input, gc_strbuf *out);
 /* "gatecrash: ESCAPE <kind> <capability> <primitive> via <input> (<detail>)", a program's
  * lines joined by " \\n " (as the tables show it), no parentheses when the oracle gave no
  * detail: the one escape line. */
