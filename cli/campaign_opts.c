@@ -54,7 +54,9 @@ const cli_opt cli_campaign_options[] = {
     {"--no-sweep-seed", NULL, NULL, no_sweep_seed, C(seed_sweep_depth),
      "the same as --seed-sweep-depth 0: the engine alone"},
     {"--no-harvest", NULL, NULL, cli_opt_flag, C(c.no_harvest),
-     "calls get no harvested arguments (the mutator as before issue 16)"},
+     "the mutator leaves out what it learns from the target: calls get no\n"
+     "harvested words (the gate's strings, module names) or _ arguments, and\n"
+     "no step follows a value's own names"},
     {0},
 };
 #undef C

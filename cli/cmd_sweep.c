@@ -111,7 +111,7 @@ static int sweep_saving(gc_target *t, void *ctx)
     gc_sweep_stats st;
     int rc;
     if (t->spec.kind == GC_TARGET_SOURCE && (a->save || a->closed.n)) {
-        gc_die_msg("sweep %s does not take a source target yet", a->save ? "--save" : "--close");
+        gc_die_msg("sweep %s does not take a source target", a->save ? "--save" : "--close");
         rc = GC_EXIT_USAGE;
     } else {
         gc_sl_add(&a->closed, NULL);
