@@ -1,0 +1,229 @@
+/* campaign_opts.c — a campaign's options and folders, fuzz's and gate's, and the hybrid's
+ * first phase, the sweep whose escapes are reported and whose frontier seeds the engine
+ * (cli.h). */
+#define _GNU_SOURCE /* realpath */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "diag.h"
+#include "holes.h"
+#include "source_holes.h"
+#include "source_triage.h"
+#include "source_sweep.h"
+#include "sweep.h"
+
+#ifndef GATECRASH_SOURCE_DIR
+#define GATECRASH_SOURCE_DIR "."
+#endif
+
+static int set_engine(const char *opt, const char *val, void *slot)
+{
+    (void)opt;
+    int e = gc_engine_parse(val);
+    if (e < 0) {
+        gc_die_msg("--engine must be libfuzzer or afl, not '%s'", val);
+        return -1;
+    }
+    *(gc_engine *)slot = (gc_engine)e;
+    return 0;
+}
+
+static int no_sweep_seed(const char *opt, const char *val, void *slot)
+{
+    (void)opt, (void)val;
+    *(long *)slot = 0;
+    return 0;
+}
+
+#define C(field) offsetof(cli_campaign, field)
+const cli_opt cli_campaign_options[] = {
+    {"--engine", NULL, "libfuzzer|afl", set_engine, C(c.engine), "engine (libfuzzer)"},
+    {"--time", NULL, "S", cli_opt_long, C(c.seconds), "seconds of fuzzing (60)"},
+    {"--jobs", NULL, "N", cli_opt_long, C(c.jobs), "parallel jobs (1)"},
+    {"--runs", NULL, "N", cli_opt_long, C(c.runs), "stop after N inputs"},
+    {"--seed", NULL, "N", cli_opt_long, C(c.seed), "engine seed (0: the engine picks)"},
+    {"--corpus", NULL, "DIR", cli_opt_str, C(corpus), "seeds in, merged corpus back"},
+    {"--out", NULL, "DIR", cli_opt_str, C(outdir), "campaign folder (out/NAME/...)"},
+    {"--dict", NULL, "FILE", cli_opt_str, C(dict), "dictionary (dict/gatecrash.dict)"},
+    {"--fuzzer", NULL, "PATH", cli_opt_str, C(fuzzer), "the engine binary (fuzz_gate or fuzz_gate_afl beside gatecrash)"},
+    {"--seed-sweep-depth", NULL, "N", cli_opt_long, C(seed_sweep_depth),
+     "first sweep to depth N, its escapes reported, its frontier seeded\n(3, a source target 4; 0: off)"},
+    {"--no-sweep-seed", NULL, NULL, no_sweep_seed, C(seed_sweep_depth),
+     "the same as --seed-sweep-depth 0: the engine alone"},
+    {"--no-harvest", NULL, NULL, cli_opt_flag, C(c.no_harvest),
+     "the mutator leaves out what it learns from the target: calls get no\n"
+     "harvested words (the gate's strings, module names) or _ arguments, and\n"
+     "no step follows a value's own names"},
+    {0},
+};
+#undef C
+
+void cli_campaign_init(cli_campaign *k, gc_session_opts *o)
+{
+    k->c = (gc_campaign_opts){.target = o, .seconds = 60, .jobs = 1, .runs = -1, .hole_of = gc_holes_campaign_hook};
+    k->seed_sweep_depth = -1;
+}
+
+/* The engine binary and the corpus merger (paths beside gatecrash unless --fuzzer). */
+static void engine_paths(cli_campaign *k, int source)
+{
+    static char merger[PATH_MAX + 16], afl_mutator[PATH_MAX + 40];
+    char bindir[PATH_MAX];
+    gc_campaign_opts *c = &k->c;
+    gc_exe_dir(bindir, sizeof bindir);
+    snprintf(k->fuzz_bin, PATH_MAX, "%s/%s", bindir,
+             source ? "fuzz_source" : c->engine == GC_ENGINE_AFL ? "fuzz_gate_afl" : "fuzz_gate");
+    if (k->fuzzer && !realpath(k->fuzzer, k->fuzz_bin))
+        snprintf(k->fuzz_bin, PATH_MAX, "%s", k->fuzzer);
+    /* the corpus merge runs the libFuzzer binary: the one given, or the one beside us */
+    snprintf(merger, sizeof merger, "%s", c->engine == GC_ENGINE_LIBFUZZER ? k->fuzz_bin : "");
+    if (c->engine == GC_ENGINE_AFL) {
+        snprintf(merger, sizeof merger, "%s/fuzz_gate", bindir);
+        snprintf(afl_mutator, sizeof afl_mutator, "%s/libgatecrash_afl_mutator.so", bindir);
+        c->afl_mutator = afl_mutator;
+    }
+    c->merger = merger;
+    c->fuzzer = k->fuzz_bin;
+}
+
+/* The seeds (--corpus, else the repository's corpus/ or corpus-source/) and the dictionary,
+ * made absolute.  0 or an exit code. */
+static int seed_paths(cli_campaign *k, int source)
+{
+    char tmp[PATH_MAX * 2];
+    snprintf(tmp, sizeof tmp, "%s", k->corpus ? k->corpus : source ? GATECRASH_SOURCE_DIR "/corpus-source"
+                                                                   : GATECRASH_SOURCE_DIR "/corpus");
+    struct stat st;
+    if (!k->corpus && source && stat(tmp, &st) != 0) { /* no seed programs: an empty folder */
+        snprintf(tmp, sizeof tmp, "%s/no-seeds", k->out_abs);
+        gc_mkdirs(tmp);
+    }
+    if (!realpath(tmp, k->seeds)) {
+        gc_die_msg("corpus folder %s is not readable", tmp);
+        return GC_EXIT_USAGE;
+    }
+    snprintf(tmp, sizeof tmp, "%s", k->dict ? k->dict : GATECRASH_SOURCE_DIR "/dict/gatecrash.dict");
+    if (!realpath(tmp, k->dict_abs)) {
+        gc_die_msg("dictionary %s is not readable", tmp);
+        return GC_EXIT_USAGE;
+    }
+    return 0;
+}
+
+int cli_campaign_paths(cli_campaign *k, const gc_target *t, const char *outdir)
+{
+    char tmp[PATH_MAX * 2];
+    static char corpus_out[PATH_MAX + 16];
+    int source = t->spec.kind == GC_TARGET_SOURCE; /* fuzz_source, its seeds corpus-source */
+    engine_paths(k, source);
+    snprintf(tmp, sizeof tmp, "%s", outdir ? outdir : "");
+    if (!outdir)
+        snprintf(tmp, sizeof tmp, "%s/out/%s", cli_start_dir, t->spec.name);
+    if (gc_mkdirs(tmp) < 0 || !realpath(tmp, k->out_abs)) {
+        gc_die_msg("cannot create output folder %s", tmp);
+        return GC_EXIT_USAGE;
+    }
+    int rc = seed_paths(k, source);
+    if (rc)
+        return rc;
+    /* --corpus DIR is the campaign's own corpus: seeds from it, the merged finds back into
+     * it.  Without it the seeds are the repository's corpus/ (never written) and the merged
+     * corpus stays in the output folder. */
+    snprintf(corpus_out, sizeof corpus_out, "%s/corpus", k->out_abs);
+    if (k->corpus)
+        snprintf(corpus_out, sizeof corpus_out, "%s", k->seeds);
+    k->c.corpus_out = corpus_out;
+    k->c.out = k->out_abs;
+    k->c.seeds = k->seeds;
+    k->c.dict = k->dict_abs;
+    return gc_campaign_prepare(&k->c);
+}
+
+int cli_campaign_start(gc_target *t, const gc_session_opts *o, cli_campaign *k, const char *also)
+{
+    gc_session_opts so = *o; /* k->c.target stays o, without this scratch folder */
+    const char *dirs[4] = {k->out_abs, also, NULL, NULL};
+    dirs[also ? 2 : 1] = k->c.corpus_out; /* NULL without a campaign (gate --time 0) */
+    snprintf(k->rscratch, sizeof k->rscratch, "%s/scratch-replay", k->out_abs);
+    gc_rm_tree(k->rscratch);
+    gc_mkdirs(k->rscratch);
+    so.scratch = k->rscratch;
+    so.quiet = 1;
+    int rc = gc_session_start(t, &so);
+    return rc ? rc : cli_confine_to(dirs);
+}
+
+/* The hybrid's first phase (gc_campaign_opts.presweep): a bounded sweep to depth *ctx, its
+ * escapes' chains and its frontier (sweep.h).  Bounded by nodes and, on a machine slow
+ * enough to need it, by time: the campaign reports its escapes in its first second or so. */
+#define SEED_SWEEP_NODES 50000
+#define SEED_SWEEP_SECONDS 2
+#define SEED_SWEEP_MAX 2000
+static int fuzz_presweep(void *ctx, gc_target *t, gc_finding **escapes, int *nescapes, gc_inputs *inputs,
+                         gc_inputs *frontier)
+{
+    (void)inputs; /* a chain's crash input is its text */
+    gc_sweep_opts so = {.depth = (int)*(long *)ctx, .max_nodes = SEED_SWEEP_NODES, .seconds = SEED_SWEEP_SECONDS,
+                        .quiet = 1, .no_report = 1};
+    gc_holes_sweep_setup(&so, t, NULL); /* an escape per signature and hole, as `sweep` finds them */
+    gc_sweep_stats st;
+    int rc = gc_sweep(t, &so, &st);
+    if (rc)
+        return rc;
+    *nescapes = gc_sweep_findings(escapes);
+    gc_strlist chains = {0};
+    gc_sweep_frontier(&chains, SEED_SWEEP_MAX);
+    for (int i = 0; i < chains.n; i++)
+        gc_inputs_add(frontier, chains.v[i], strlen(chains.v[i]));
+    gc_sl_free(&chains);
+    return 0;
+}
+
+/* The same for a source target: source_sweep.h's sweep (its generator root included), its
+ * escapes' and frontier's programs as encodings, for fuzz_source.  Programs run through
+ * evaluate are slower than chains: a longer time bound. */
+#define SOURCE_SEED_SWEEP_SECONDS 10
+static int source_presweep(void *ctx, gc_target *t, gc_finding **escapes, int *nescapes, gc_inputs *inputs,
+                           gc_inputs *frontier)
+{
+    gc_sweep_opts so = {.depth = (int)*(long *)ctx, .max_nodes = SEED_SWEEP_NODES,
+                        .seconds = SOURCE_SEED_SWEEP_SECONDS, .quiet = 1, .no_report = 1};
+    gc_holes_sweep_setup(&so, t, NULL);
+    gc_sweep_stats st;
+    int rc = gc_source_sweep(t, &so, &st);
+    if (rc)
+        return rc;
+    *nescapes = gc_source_sweep_findings(escapes);
+    gc_source_sweep_inputs(inputs);
+    gc_source_sweep_frontier(frontier, SEED_SWEEP_MAX);
+    return 0;
+}
+
+/* fuzz_source under libFuzzer: its escapes' holes from gc_source_hole (the table is by hole,
+ * as for gates), the source sweep first (to GC_SOURCE_SWEEP_DEPTH unless given). */
+int cli_source_campaign(cli_campaign *k)
+{
+    if (k->c.engine == GC_ENGINE_AFL) {
+        gc_die_msg("--engine afl does not take a source target (fuzz_source runs under libFuzzer only)");
+        return GC_EXIT_USAGE;
+    }
+    k->c.hole_of = NULL;
+    k->c.source_hole_of = gc_source_hole;
+    if (k->seed_sweep_depth == -1)
+        k->seed_sweep_depth = GC_SOURCE_SWEEP_DEPTH;
+    return 0;
+}
+
+/* Over programs for a source target (source_sweep.h), over chains for a gate. */
+void cli_use_presweep(cli_campaign *k, const gc_target *t)
+{
+    if (k->seed_sweep_depth == -1)
+        k->seed_sweep_depth = 3;
+    if (k->seed_sweep_depth > 0) {
+        k->c.presweep = t->spec.kind == GC_TARGET_SOURCE ? source_presweep : fuzz_presweep;
+        k->c.presweep_ctx = &k->seed_sweep_depth;
+    }
+}

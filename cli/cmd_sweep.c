@@ -1,0 +1,164 @@
+/* cmd_sweep.c — `gatecrash sweep TARGET [options]`, the exhaustive, bounded breadth-first
+ * search, and `gatecrash advise TARGET [options]`, the fewest holes to close, proven by
+ * sweeping with them closed (cli.h). */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "diag.h"
+#include "holes.h"
+#include "source_holes.h"
+#include "source_sweep.h"
+#include "sweep.h"
+#include "triage.h"
+
+/* sweep's and advise's options. */
+typedef struct {
+    gc_session_opts o;
+    gc_sweep_opts so;
+    long depth;             /* --depth, -1: not given (so.depth's default) */
+    const char *save, *by;  /* sweep --save DIR, --by hole|signature (advise: NULL) */
+    int verify;             /* advise --verify */
+    gc_strlist pos, closed; /* pos: TARGET (unless given as an option); closed: sweep --close */
+    char save_abs[PATH_MAX]; /* --save's folder, absolute, or "" */
+} sweep_args;
+
+#define S(field) offsetof(sweep_args, field)
+static const cli_opt sweep_opts[] = {
+    {"--depth", NULL, "D", cli_opt_long, S(depth), "chain depth (3; a source target's 4)"},
+    {"--max-nodes", NULL, "N", cli_opt_long, S(so.max_nodes), "objects visited at most (2000000)"},
+    {"--time", NULL, "S", cli_opt_long, S(so.seconds), "stop after S seconds"},
+    {"--save", NULL, "DIR", cli_opt_str, S(save), "triage the finds into DIR"},
+    {"--by", NULL, "hole|signature", cli_opt_str, S(by), "one row per hole (hole), or the flat list of signatures"},
+    {"--close", NULL, "HOLE", cli_opt_list, S(closed), "sweep with that hole's edges removed (repeatable; docs/HOLES.md)"},
+    {"--json", NULL, NULL, cli_opt_flag, S(so.json), "one JSON object per finding"},
+    {"--quiet", "-q", NULL, cli_opt_flag, S(so.quiet), "no progress lines"},
+    {0},
+};
+static const cli_opt advise_opts[] = {
+    {"--depth", NULL, "D", cli_opt_long, S(depth), "sweep depth (4)"},
+    {"--max-nodes", NULL, "N", cli_opt_long, S(so.max_nodes), "objects visited at most (2000000)"},
+    {"--verify", NULL, NULL, cli_opt_flag, S(verify), "also print the sweep with the cut closed (sweep --close)"},
+    {"--json", NULL, NULL, cli_opt_flag, S(so.json), "one JSON object"},
+    {"--quiet", "-q", NULL, cli_opt_flag, S(so.quiet), "no progress lines (advise prints none)"},
+    {0},
+};
+#undef S
+
+/* The options parsed, the target named and --depth (1..GC_MAX_TRAILERS) and --by checked;
+ * the target's paths made absolute.  0 or an exit code. */
+static int bounded_options(const cli_command *c, int argc, char **argv, sweep_args *a)
+{
+    if (cli_parse_command(c, a, &a->o, &a->pos, argc, argv) < 0)
+        return GC_EXIT_USAGE;
+    a->so.depth = a->depth == -1 ? a->so.depth : a->depth < 1 || a->depth > GC_MAX_TRAILERS ? 0 : (int)a->depth;
+    int by_ok = !a->by || strcmp(a->by, "hole") == 0 || strcmp(a->by, "signature") == 0;
+    if (a->so.depth == 0 || !by_ok) {
+        gc_die_msg("%s", c->usage);
+        return GC_EXIT_USAGE;
+    }
+    return cli_absolutize_target(&a->o);
+}
+
+/* `sweep --save`: each escape the sweep found, saved as a case (triage.h); the counts for
+ * the closing line. */
+typedef struct {
+    const gc_triage_opts *to;
+    int depth;
+    gc_triage_summary sum;
+} sweep_saver;
+
+static void save_sweep_find(void *ctx, gc_target *t, const gc_chain *c, const gc_outcome *out)
+{
+    sweep_saver *s = ctx;
+    int n = gc_chain_trailer_count(c);
+    gc_min_stats ms = {1, n, n};
+    char origin[64];
+    snprintf(origin, sizeof origin, "sweep-depth-%d", s->depth);
+    gc_triage_save(t, s->to, c, out, origin, &ms, &s->sum);
+}
+
+/* The sweep by hole (holes.h), or the flat list of signatures of a sweep with the holes in
+ * 'closed' (NULL-terminated) closed. */
+static int run_sweep(gc_target *t, gc_sweep_opts *so, const char *by, const gc_strlist *closed, gc_sweep_stats *st)
+{
+    if (t->spec.kind == GC_TARGET_SOURCE) /* programs over the roots (source_sweep.h) */
+        return strcmp(by, "hole") == 0 ? gc_source_holes_sweep(t, so, st) : gc_source_sweep(t, so, st);
+    if (strcmp(by, "hole") == 0)
+        return gc_holes_sweep(t, so, (const char *const *)closed->v, st);
+    if (closed->n > 1)
+        gc_holes_sweep_setup(so, t, (const char *const *)closed->v);
+    return gc_sweep(t, so, st);
+}
+
+/* The sweep on the started target (cli_run_confined), its finds saved into save_abs with
+ * --save; the exit code. */
+static int sweep_saving(gc_target *t, void *ctx)
+{
+    sweep_args *a = ctx;
+    gc_sweep_opts *so = &a->so;
+    if (a->depth == -1 && t->spec.kind == GC_TARGET_SOURCE)
+        so->depth = GC_SOURCE_SWEEP_DEPTH;
+    char exe[PATH_MAX], found_by[64];
+    gc_exe_path(exe, sizeof exe); /* to re-run cases in fresh processes */
+    snprintf(found_by, sizeof found_by, "gatecrash sweep (depth %d)", so->depth);
+    gc_triage_opts to = {exe, &a->o, a->save_abs, found_by, 0, 0};
+    sweep_saver saver = {&to, so->depth, {0}};
+    so->save = a->save ? save_sweep_find : NULL;
+    so->save_ctx = &saver;
+    gc_sweep_stats st;
+    int rc;
+    if (t->spec.kind == GC_TARGET_SOURCE && (a->save || a->closed.n)) {
+        gc_die_msg("sweep %s does not take a source target", a->save ? "--save" : "--close");
+        rc = GC_EXIT_USAGE;
+    } else {
+        gc_sl_add(&a->closed, NULL);
+        rc = run_sweep(t, so, a->by, &a->closed, &st);
+    }
+    if (!rc && a->save)
+        printf("saved to %s: %d new, %d known, %d not reproducible\n", a->save_abs, saver.sum.new_cases,
+               saver.sum.known, saver.sum.flaky);
+    return rc ? rc : st.escapes ? GC_EXIT_ESCAPE : GC_EXIT_OK;
+}
+
+static int cmd_sweep(int argc, char **argv)
+{
+    sweep_args a = {.o = {.source_ok = 1}, .so = {.depth = 3, .max_nodes = 2000000}, .depth = -1, .by = "hole"};
+    int rc = bounded_options(&cli_sweep, argc, argv, &a);
+    if (!rc && a.save)
+        rc = cli_case_folder(a.save, NULL, a.save_abs);
+    if (!rc)
+        rc = cli_run_confined(&a.o, 1, a.save ? a.save_abs : NULL, sweep_saving, &a);
+    gc_sl_free(&a.pos);
+    gc_sl_free(&a.closed);
+    return rc;
+}
+
+/* On the started target (cli_run_confined): the advice. */
+static int advise_started(gc_target *t, void *ctx)
+{
+    sweep_args *a = ctx;
+    return gc_advise(t, &a->so, a->verify);
+}
+
+static int cmd_advise(int argc, char **argv)
+{
+    sweep_args a = {.so = {.depth = 4, .max_nodes = 2000000, .quiet = 1}, .depth = -1};
+    int rc = bounded_options(&cli_advise, argc, argv, &a);
+    if (!rc)
+        rc = cli_run_confined(&a.o, 1, NULL, advise_started, &a);
+    gc_sl_free(&a.pos);
+    return rc;
+}
+
+const cli_command cli_sweep = {
+    "sweep", "gatecrash sweep TARGET [options]   exhaustive, bounded breadth-first search",
+    "usage: gatecrash sweep TARGET [--depth 1.." CLI_XSTR(GC_MAX_TRAILERS) "] [--max-nodes N] [--time S] [--save DIR] "
+    "[--by hole|signature] [--close HOLE]... [--json]", 0,
+    {{NULL, sweep_opts, 0, 0}, CLI_TARGET_SET(sweep_args, o), {0}}, cmd_sweep};
+const cli_command cli_advise = {
+    "advise", "gatecrash advise TARGET [options]   the fewest holes to close, what closing each means, proven by the sweep",
+    "usage: gatecrash advise TARGET [--depth 1.." CLI_XSTR(GC_MAX_TRAILERS) "] [--max-nodes N] [--verify] [--json]", 0,
+    {{NULL, advise_opts, 0, 0}, CLI_TARGET_SET(sweep_args, o), {0}}, cmd_advise};
