@@ -8,12 +8,9 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "mode.h"
 #include "diag.h"
 #include "holes.h"
-#include "source_holes.h"
-#include "source_triage.h"
-#include "source_sweep.h"
-#include "sweep.h"
 
 #ifndef GATECRASH_SOURCE_DIR
 #define GATECRASH_SOURCE_DIR "."
@@ -63,25 +60,24 @@ const cli_opt cli_campaign_options[] = {
 
 void cli_campaign_init(cli_campaign *k, gc_session_opts *o)
 {
-    k->c = (gc_campaign_opts){.target = o, .seconds = 60, .jobs = 1, .runs = -1, .hole_of = gc_holes_campaign_hook};
+    k->c = (gc_campaign_opts){.target = o, .seconds = 60, .jobs = 1, .runs = -1};
     k->seed_sweep_depth = -1;
 }
 
 /* The engine binary and the corpus merger (paths beside gatecrash unless --fuzzer). */
-static void engine_paths(cli_campaign *k, int source)
+static void engine_paths(cli_campaign *k, const gc_mode_ops *m)
 {
     static char merger[PATH_MAX + 16], afl_mutator[PATH_MAX + 40];
     char bindir[PATH_MAX];
     gc_campaign_opts *c = &k->c;
     gc_exe_dir(bindir, sizeof bindir);
-    snprintf(k->fuzz_bin, PATH_MAX, "%s/%s", bindir,
-             source ? "fuzz_source" : c->engine == GC_ENGINE_AFL ? "fuzz_gate_afl" : "fuzz_gate");
+    snprintf(k->fuzz_bin, PATH_MAX, "%s/%s", bindir, c->engine == GC_ENGINE_AFL ? m->fuzzer_afl : m->fuzzer);
     if (k->fuzzer && !realpath(k->fuzzer, k->fuzz_bin))
         snprintf(k->fuzz_bin, PATH_MAX, "%s", k->fuzzer);
     /* the corpus merge runs the libFuzzer binary: the one given, or the one beside us */
     snprintf(merger, sizeof merger, "%s", c->engine == GC_ENGINE_LIBFUZZER ? k->fuzz_bin : "");
     if (c->engine == GC_ENGINE_AFL) {
-        snprintf(merger, sizeof merger, "%s/fuzz_gate", bindir);
+        snprintf(merger, sizeof merger, "%s/%s", bindir, m->fuzzer);
         snprintf(afl_mutator, sizeof afl_mutator, "%s/libgatecrash_afl_mutator.so", bindir);
         c->afl_mutator = afl_mutator;
     }
@@ -89,15 +85,17 @@ static void engine_paths(cli_campaign *k, int source)
     c->fuzzer = k->fuzz_bin;
 }
 
-/* The seeds (--corpus, else the repository's corpus/ or corpus-source/) and the dictionary,
- * made absolute.  0 or an exit code. */
-static int seed_paths(cli_campaign *k, int source)
+/* The seeds (--corpus, else the repository's seed folder of the mode: corpus/ or
+ * corpus-source/) and the dictionary, made absolute.  0 or an exit code. */
+static int seed_paths(cli_campaign *k, const gc_mode_ops *m)
 {
     char tmp[PATH_MAX * 2];
-    snprintf(tmp, sizeof tmp, "%s", k->corpus ? k->corpus : source ? GATECRASH_SOURCE_DIR "/corpus-source"
-                                                                   : GATECRASH_SOURCE_DIR "/corpus");
+    if (k->corpus)
+        snprintf(tmp, sizeof tmp, "%s", k->corpus);
+    else
+        snprintf(tmp, sizeof tmp, "%s/%s", GATECRASH_SOURCE_DIR, m->seeds);
     struct stat st;
-    if (!k->corpus && source && stat(tmp, &st) != 0) { /* no seed programs: an empty folder */
+    if (!k->corpus && stat(tmp, &st) != 0) { /* no seeds (an installed tree): an empty folder */
         snprintf(tmp, sizeof tmp, "%s/no-seeds", k->out_abs);
         gc_mkdirs(tmp);
     }
@@ -117,8 +115,8 @@ int cli_campaign_paths(cli_campaign *k, const gc_target *t, const char *outdir)
 {
     char tmp[PATH_MAX * 2];
     static char corpus_out[PATH_MAX + 16];
-    int source = t->spec.kind == GC_TARGET_SOURCE; /* fuzz_source, its seeds corpus-source */
-    engine_paths(k, source);
+    const gc_mode_ops *m = gc_mode_ops_of(t->spec.kind);
+    engine_paths(k, m);
     snprintf(tmp, sizeof tmp, "%s", outdir ? outdir : "");
     if (!outdir)
         snprintf(tmp, sizeof tmp, "%s/out/%s", cli_start_dir, t->spec.name);
@@ -126,7 +124,7 @@ int cli_campaign_paths(cli_campaign *k, const gc_target *t, const char *outdir)
         gc_die_msg("cannot create output folder %s", tmp);
         return GC_EXIT_USAGE;
     }
-    int rc = seed_paths(k, source);
+    int rc = seed_paths(k, m);
     if (rc)
         return rc;
     /* --corpus DIR is the campaign's own corpus: seeds from it, the merged finds back into
@@ -156,74 +154,45 @@ int cli_campaign_start(gc_target *t, const gc_session_opts *o, cli_campaign *k, 
     return rc ? rc : cli_confine_to(dirs);
 }
 
-/* The hybrid's first phase (gc_campaign_opts.presweep): a bounded sweep to depth *ctx, its
- * escapes' chains and its frontier (sweep.h).  Bounded by nodes and, on a machine slow
- * enough to need it, by time: the campaign reports its escapes in its first second or so. */
+/* The hybrid's first phase (gc_campaign_opts.presweep): a bounded sweep of t's mode to depth
+ * k->seed_sweep_depth, by hole, its escapes and its frontier as the mode's fuzzer reads them.
+ * Bounded by nodes and, on a machine slow enough to need it, by the mode's time: the
+ * campaign reports its escapes in its first seconds. */
 #define SEED_SWEEP_NODES 50000
-#define SEED_SWEEP_SECONDS 2
 #define SEED_SWEEP_MAX 2000
-static int fuzz_presweep(void *ctx, gc_target *t, gc_finding **escapes, int *nescapes, gc_inputs *inputs,
+static int mode_presweep(void *ctx, gc_target *t, gc_finding **escapes, int *nescapes, gc_inputs *inputs,
                          gc_inputs *frontier)
 {
-    (void)inputs; /* a chain's crash input is its text */
-    gc_sweep_opts so = {.depth = (int)*(long *)ctx, .max_nodes = SEED_SWEEP_NODES, .seconds = SEED_SWEEP_SECONDS,
+    const gc_mode_ops *m = gc_mode_ops_of(t->spec.kind);
+    gc_sweep_opts so = {.depth = (int)*(long *)ctx, .max_nodes = SEED_SWEEP_NODES, .seconds = m->presweep_seconds,
                         .quiet = 1, .no_report = 1};
     gc_holes_sweep_setup(&so, t, NULL); /* an escape per signature and hole, as `sweep` finds them */
     gc_sweep_stats st;
-    int rc = gc_sweep(t, &so, &st);
+    int rc = m->sweep(t, &so, 0, NULL, &st);
     if (rc)
         return rc;
-    *nescapes = gc_sweep_findings(escapes);
-    gc_strlist chains = {0};
-    gc_sweep_frontier(&chains, SEED_SWEEP_MAX);
-    for (int i = 0; i < chains.n; i++)
-        gc_inputs_add(frontier, chains.v[i], strlen(chains.v[i]));
-    gc_sl_free(&chains);
+    *nescapes = m->sweep_findings(escapes);
+    m->sweep_inputs(inputs, frontier, SEED_SWEEP_MAX);
     return 0;
 }
 
-/* The same for a source target: source_sweep.h's sweep (its generator root included), its
- * escapes' and frontier's programs as encodings, for fuzz_source.  Programs run through
- * evaluate are slower than chains: a longer time bound. */
-#define SOURCE_SEED_SWEEP_SECONDS 10
-static int source_presweep(void *ctx, gc_target *t, gc_finding **escapes, int *nescapes, gc_inputs *inputs,
-                           gc_inputs *frontier)
+int cli_mode_campaign(cli_campaign *k, const gc_target *t)
 {
-    gc_sweep_opts so = {.depth = (int)*(long *)ctx, .max_nodes = SEED_SWEEP_NODES,
-                        .seconds = SOURCE_SEED_SWEEP_SECONDS, .quiet = 1, .no_report = 1};
-    gc_holes_sweep_setup(&so, t, NULL);
-    gc_sweep_stats st;
-    int rc = gc_source_sweep(t, &so, &st);
-    if (rc)
-        return rc;
-    *nescapes = gc_source_sweep_findings(escapes);
-    gc_source_sweep_inputs(inputs);
-    gc_source_sweep_frontier(frontier, SEED_SWEEP_MAX);
-    return 0;
-}
-
-/* fuzz_source under libFuzzer: its escapes' holes from gc_source_hole (the table is by hole,
- * as for gates), the source sweep first (to GC_SOURCE_SWEEP_DEPTH unless given). */
-int cli_source_campaign(cli_campaign *k)
-{
-    if (k->c.engine == GC_ENGINE_AFL) {
-        gc_die_msg("--engine afl does not take a source target (fuzz_source runs under libFuzzer only)");
+    const gc_mode_ops *m = gc_mode_ops_of(t->spec.kind);
+    if (k->c.engine == GC_ENGINE_AFL && m->no_afl) {
+        gc_die_msg("%s", m->no_afl);
         return GC_EXIT_USAGE;
     }
-    k->c.hole_of = NULL;
-    k->c.source_hole_of = gc_source_hole;
-    if (k->seed_sweep_depth == -1)
-        k->seed_sweep_depth = GC_SOURCE_SWEEP_DEPTH;
+    gc_mode_campaign(m, &k->c);
     return 0;
 }
 
-/* Over programs for a source target (source_sweep.h), over chains for a gate. */
 void cli_use_presweep(cli_campaign *k, const gc_target *t)
 {
     if (k->seed_sweep_depth == -1)
-        k->seed_sweep_depth = 3;
+        k->seed_sweep_depth = gc_mode_ops_of(t->spec.kind)->presweep_depth;
     if (k->seed_sweep_depth > 0) {
-        k->c.presweep = t->spec.kind == GC_TARGET_SOURCE ? source_presweep : fuzz_presweep;
+        k->c.presweep = mode_presweep;
         k->c.presweep_ctx = &k->seed_sweep_depth;
     }
 }

@@ -93,15 +93,16 @@ extern const cli_opt cli_campaign_options[];
 
 /* The defaults: 60 s, one job, unbounded runs, the table by hole. */
 void cli_campaign_init(cli_campaign *k, gc_session_opts *o);
-/* A source target's campaign: libFuzzer only, holes from its programs.  0 or GC_EXIT_USAGE. */
-int cli_source_campaign(cli_campaign *k);
+/* The campaign in t's mode (mode.h): its engines (one line and GC_EXIT_USAGE where the mode
+ * has none for --engine) and its hole naming.  0 or GC_EXIT_USAGE. */
+int cli_mode_campaign(cli_campaign *k, const gc_target *t);
 /* The campaign's paths resolved (the output folder 'outdir', else out/NAME) and its folders
  * made.  0 or an exit code. */
 int cli_campaign_paths(cli_campaign *k, const gc_target *t, const char *outdir);
 /* The target started in k's rscratch (quietly), writes confined to the output folder,
  * 'also' (NULL: none) and the corpus.  0 or an exit code. */
 int cli_campaign_start(gc_target *t, const gc_session_opts *o, cli_campaign *k, const char *also);
-/* The hybrid's sweep first, unless --no-sweep-seed. */
+/* The hybrid's sweep first (in t's mode, to its depth unless given), unless --no-sweep-seed. */
 void cli_use_presweep(cli_campaign *k, const gc_target *t);
 
 #endif

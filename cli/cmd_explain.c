@@ -1,15 +1,16 @@
-/* cmd_explain.c — `gatecrash explain TARGET [options] FILE`: one chain step by step, what
- * each value is, and the verdict (cli.h). */
+/* cmd_explain.c — `gatecrash explain TARGET [options] FILE`: one input step by step (a
+ * chain's every step, a program's evaluation), what each value is, and the verdict (cli.h). */
 #include <stdlib.h>
 
 #include "cli.h"
 #include "diag.h"
-#include "explain.h"
+#include "mode.h"
 
 typedef struct {
     gc_session_opts o;
     int raw;
     gc_strlist pos; /* TARGET (unless given as an option), FILE */
+    const char *file;
 } explain_args;
 
 static const cli_opt explain_opts[] = {
@@ -17,9 +18,8 @@ static const cli_opt explain_opts[] = {
     {0},
 };
 
-/* The options, the target and the chain in FILE into *chain: 0 or GC_EXIT_USAGE (message
- * printed). */
-static int explain_options(int argc, char **argv, explain_args *a, gc_chain *chain)
+/* The options, the target and FILE: 0 or GC_EXIT_USAGE (message printed). */
+static int explain_options(int argc, char **argv, explain_args *a)
 {
     int first = cli_parse_command(&cli_explain, a, &a->o, &a->pos, argc, argv);
     if (first < 0)
@@ -28,37 +28,23 @@ static int explain_options(int argc, char **argv, explain_args *a, gc_chain *cha
         gc_die_msg("%s", cli_explain.usage);
         return GC_EXIT_USAGE;
     }
-    const char *file = a->pos.v[first];
-    size_t len = 0;
-    unsigned char *data = gc_read_file(file, &len);
-    if (!data) {
-        gc_die_msg("cannot read %s", file);
-        return GC_EXIT_USAGE;
-    }
-    gc_parse_error perr;
-    int prc = gc_chain_parse(data, len, a->raw ? GC_PARSE_LENIENT : GC_PARSE_STRICT, chain, &perr);
-    free(data);
-    if (prc < 0 || chain->nstmts == 0) {
-        gc_die_msg("%s:%d:%d: %s", file, perr.line, perr.col, prc < 0 ? perr.msg : "no statement");
-        return GC_EXIT_USAGE;
-    }
+    a->file = a->pos.v[first];
     return 0;
 }
 
-/* On the started target (cli_run_confined): the chain, step by step. */
-static int explain_started(gc_target *t, void *chain)
+/* On the started target (cli_run_confined): the input, step by step, in its mode. */
+static int explain_started(gc_target *t, void *ctx)
 {
-    static gc_outcome out;
-    return gc_explain(t, chain, &out);
+    const explain_args *a = ctx;
+    return gc_mode_ops_of(t->spec.kind)->explain(t, a->file, a->raw);
 }
 
 static int cmd_explain(int argc, char **argv)
 {
     explain_args a = {0};
-    static gc_chain chain;
-    int rc = explain_options(argc, argv, &a, &chain);
+    int rc = explain_options(argc, argv, &a);
     if (!rc)
-        rc = cli_run_confined(&a.o, a.o.quiet, NULL, explain_started, &chain);
+        rc = cli_run_confined(&a.o, a.o.quiet, NULL, explain_started, &a);
     gc_sl_free(&a.pos);
     return rc;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "mode.h"
 #include "diag.h"
 #include "holes.h"
 
@@ -50,7 +51,7 @@ static int fuzz_folders(fuzz_args *f, gc_target *t)
         return rc;
     snprintf(t->spec.name, sizeof t->spec.name, "%s", spec.name);
     t->spec.kind = spec.kind;
-    rc = spec.kind == GC_TARGET_SOURCE ? cli_source_campaign(&f->k) : 0;
+    rc = cli_mode_campaign(&f->k, t);
     if (!rc)
         rc = cli_campaign_paths(&f->k, t, f->k.outdir);
     gc_target_spec_free(&spec);
@@ -70,8 +71,8 @@ static int fuzz_run(fuzz_args *f, gc_target *t)
     gc_rm_tree(f->k.rscratch);
     if (rc)
         return rc;
-    if (strcmp(f->by, "hole") == 0 && t->spec.kind != GC_TARGET_SOURCE)
-        gc_holes_campaign_table(t, &r, t->spec.name, 30);
+    if (strcmp(f->by, "hole") == 0)
+        gc_holes_campaign_table(t, &r, t->spec.name, 30, gc_mode_ops_of(t->spec.kind)->minimize_row);
     else
         gc_campaign_print_table(&r, t->spec.name);
     if (r.merged)
@@ -83,7 +84,7 @@ static int fuzz_run(fuzz_args *f, gc_target *t)
 
 static int cmd_fuzz(int argc, char **argv)
 {
-    fuzz_args f = {.o = {.source_ok = 1}, .by = "hole"}; /* a source target: fuzz_source */
+    fuzz_args f = {.by = "hole"};
     cli_campaign_init(&f.k, &f.o);
     gc_target t = {0};
     int rc = fuzz_options(argc, argv, &f);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "mode.h"
 #include "diag.h"
 #include "gate.h"
 
@@ -62,8 +63,7 @@ static int gate_folders(gate_args *g, gc_target *t, gc_strlist *cases)
     if (rc)
         return rc;
     char name[128], tmp[PATH_MAX * 2];
-    int source = spec.kind == GC_TARGET_SOURCE;
-    const char *ext = source ? ".py" : ".chain"; /* a source target's cases are programs */
+    const char *ext = gc_mode_ops_of(spec.kind)->case_ext;
     snprintf(name, sizeof name, "%s", spec.name);
     snprintf(t->spec.name, sizeof t->spec.name, "%s", spec.name);
     t->spec.kind = spec.kind; /* cli_campaign_paths picks the engine binary by it */
@@ -84,7 +84,7 @@ static int gate_folders(gate_args *g, gc_target *t, gc_strlist *cases)
     snprintf(tmp, sizeof tmp, "%s", g->k.outdir ? g->k.outdir : "");
     if (!g->k.outdir)
         snprintf(tmp, sizeof tmp, "%s/out/%s/gate-campaign", cli_start_dir, name);
-    if (g->k.c.seconds > 0 && source && (rc = cli_source_campaign(&g->k)))
+    if (g->k.c.seconds > 0 && (rc = cli_mode_campaign(&g->k, t)))
         return rc;
     if (g->k.c.seconds > 0)
         return cli_campaign_paths(&g->k, t, tmp);
@@ -98,7 +98,6 @@ static int cmd_gate(int argc, char **argv)
 {
     static gate_args g; /* its paths are large */
     cli_campaign_init(&g.k, &g.o);
-    g.o.source_ok = 1;
     gc_strlist cases = {0};
     gc_target t = {0};
     int rc = gate_options(argc, argv, &g);

@@ -7,17 +7,16 @@
 
 #include "cli.h"
 #include "diag.h"
-#include "eval.h"
 #include "holes.h"
-#include "replay.h"
-#include "source_triage.h"
+#include "mode.h"
 
 /* replay's options and the chain files they name. */
 typedef struct {
     gc_session_opts o;
     int expect_escape, raw, json;
-    gc_strlist args, files; /* args: TARGET (unless given as an option), then FILE|DIR... */
-    gc_strlist programs;    /* the same for a source target: a folder's *.py (gc_collect_programs) */
+    gc_strlist args, files; /* args: TARGET (unless given as an option), then FILE|DIR...; files:
+                               the inputs of the target's mode in them (mode.h collect) */
+    int first;              /* args' first FILE|DIR */
 } replay_args;
 
 static int set_expect(const char *opt, const char *val, void *slot)
@@ -60,9 +59,12 @@ static int replay_options(int argc, char **argv, replay_args *r)
         gc_die_msg("replay needs at least one chain file or folder");
         rc = GC_EXIT_USAGE;
     }
+    r->first = first;
+    gc_strlist seen = {0}; /* an unreadable FILE|DIR is bad usage before the target starts */
     for (int i = first; i < args->n && !rc; i++)
-        if (gc_collect_inputs(args->v[i], &r->files) < 0 || gc_collect_programs(args->v[i], &r->programs) < 0)
+        if (gc_collect_inputs(args->v[i], &seen) < 0)
             rc = GC_EXIT_USAGE;
+    gc_sl_free(&seen);
     return rc;
 }
 
@@ -89,118 +91,62 @@ static void other_python(const char *found, char *note, size_t notelen)
         snprintf(note, notelen, " (found on CPython %s, replayed on %s)", found, PY_VERSION);
 }
 
-/* One replayed file's verdict lines on stdout; 'found_on' is the case's version note, 'hole'
- * its escape's hole (in the JSON line). */
-static void print_verdict(const gc_target *t, const char *file, const gc_outcome *out, int json,
-                          const char *found_on, const char *hole)
+/* One replayed file's verdict lines on stdout, in either mode: the escape line (with --json
+ * its object, its hole named), or what came back and the limit that stopped it. */
+static void print_verdict(gc_target *t, const gc_mode_ops *m, const char *file, const gc_run *r, int json)
 {
-    gc_strbuf sb;
-    gc_sb_init(&sb);
-    if (out->escaped) {
-        gc_escape_line(t, out, &sb);
+    const gc_verdict *v = &r->v;
+    char found_on[96];
+    other_python(r->hdr.python, found_on, sizeof found_on);
+    if (v->escaped) {
+        gc_strbuf sb;
+        gc_sb_init(&sb);
+        gc_escape_text(v, r->input.data, &sb);
         printf("%s: %s%s\n", file, sb.data, found_on);
-        if (json) {
-            gc_json_print(gc_escape_json_object(t, out, hole));
-        }
+        gc_sb_free(&sb);
+        char hole[GC_HOLE_NAME] = "";
+        if (json) /* its hole: the escape run once more, every step watched */
+            m->hole(t, r, hole, sizeof hole);
+        if (json)
+            gc_json_print(gc_escape_object(t, v, r->input.data, r->size, hole));
     } else {
-        printf("%s: blocked (%d steps, %d failed%s%s%s%s)%s\n", file, out->steps, out->failed_steps,
-               out->refused[0] ? "; refused by the harness: " : "", out->refused,
-               out->timed_out ? "; stopped by the per-input time limit" : "",
-               out->oom ? "; stopped by the per-input memory limit" : "", found_on);
+        printf("%s: blocked (%s%s%s%s%s)%s\n", file, r->note, v->refused[0] ? "; refused by the harness: " : "",
+               v->refused, v->timed_out ? "; stopped by the per-input time limit" : "",
+               v->oom ? "; stopped by the per-input memory limit" : "", found_on);
         /* a limit is a finding of its own kind, never an escape */
-        if (out->timed_out || out->oom)
-            printf("%s: LIMIT %s (not an escape)\n", file, out->timed_out ? "timeout" : "out-of-memory");
-        if (json && (out->timed_out || out->oom))
-            print_limit_json(&out->verdict);
+        if (v->timed_out || v->oom)
+            printf("%s: LIMIT %s (not an escape)\n", file, v->timed_out ? "timeout" : "out-of-memory");
+        if (json && (v->timed_out || v->oom))
+            print_limit_json(v);
     }
-    if (out->state_repairs)
-        printf("%s: note: interpreter state changed by the chain and repaired: %s\n", file, out->state_note);
-    gc_sb_free(&sb);
-}
-
-/* A source target's verdict on one program (source.h): the escape (with --json its JSON
- * object, source_triage.h), or what came back. */
-static void print_source_verdict(gc_target *t, const char *file, const gc_verdict *out, const char *note,
-                                 const char *src, int json)
-{
-    char hole[256];
-    if (out->escaped) {
-        gc_strbuf line;
-        gc_sb_init(&line);
-        gc_escape_text(out, src, &line);
-        printf("%s: %s\n", file, line.data);
-        gc_sb_free(&line);
-    }
-    if (out->escaped && json) {
-        gc_source_hole(t, src, out, hole, sizeof hole);
-        gc_json_print(gc_escape_object(t, out, src, gc_program_size(src, strlen(src)), hole));
-    }
-    if (!out->escaped)
-        printf("%s: blocked (%s%s%s%s)\n", file, note, out->refused[0] ? "; refused by the harness: " : "",
-               out->refused, out->timed_out ? "; stopped by the per-input time limit" : "");
-    if (!out->escaped && (out->timed_out || out->oom))
-        printf("%s: LIMIT %s (not an escape)\n", file, out->timed_out ? "timeout" : "out-of-memory");
-    if (!out->escaped && (out->timed_out || out->oom) && json)
-        print_limit_json(out);
-    if (out->state_repairs)
-        printf("%s: note: interpreter state changed by the program and repaired: %s\n", file, out->state_note);
-}
-
-/* Replay one program file on a source target into 'out' ('raw': a crash input, decoded):
- * 0, -1 (unreadable) or an exit code. */
-static int replay_source_file(gc_target *t, const replay_args *r, const char *file, gc_outcome *out, char *why,
-                              size_t whylen)
-{
-    gc_strbuf src;
-    gc_sb_init(&src);
-    char note[256];
-    int rc = gc_replay_source(t, file, r->raw, &src, &out->verdict, note, sizeof note, why, whylen);
-    if (!rc)
-        print_source_verdict(t, file, &out->verdict, note, src.data, r->json);
-    gc_sb_free(&src);
-    return rc;
+    if (v->state_repairs)
+        printf("%s: note: interpreter state changed by the %s and repaired: %s\n", file, m->input, v->state_note);
 }
 
 /* Replay every file, one verdict each, and the tally; the command's exit code. */
 static int replay_all(gc_target *t, const replay_args *r)
 {
-    static gc_chain chain;
-    static gc_outcome out;
-    int escaped = 0, blocked = 0, bad = 0;
+    const gc_mode_ops *m = gc_mode_ops_of(t->spec.kind);
+    int escaped = 0, blocked = 0, bad = 0, rc = 0;
     if (r->files.n == 0) { /* "--expect escape" of an empty folder must not pass */
-        gc_die_msg("nothing to replay: no %s in the files and folders given",
-                   t->spec.kind == GC_TARGET_SOURCE ? "program (*.py)" : "chain file");
+        gc_die_msg("nothing to replay: no %s in the files and folders given", m->inputs);
         return GC_EXIT_USAGE;
     }
-    for (int i = 0; i < r->files.n; i++) {
+    gc_run run = {0};
+    for (int i = 0; i < r->files.n && rc <= 0; i++) {
         char why[PATH_MAX + 1100];
-        gc_case_header hdr = {"", ""};
-        int source = t->spec.kind == GC_TARGET_SOURCE;
-        int rc = source ? replay_source_file(t, r, r->files.v[i], &out, why, sizeof why)
-                        : gc_replay_file(t, r->files.v[i], r->raw, &chain, &out, &hdr, why, sizeof why);
-        if (rc) {
-            gc_die_msg("%s", why);
-            if (rc > 0)
-                return rc; /* the evaluator could not run it: no tally */
-            bad++;
-            continue;
-        }
-        escaped += out.escaped;
-        blocked += !out.escaped;
-        if (source)
-            continue; /* replay_source_file printed its verdict */
-        char found_on[96];
-        other_python(hdr.python, found_on, sizeof found_on);
-        char hole[GC_HOLE_NAME] = "";
-        if (r->json && out.escaped) { /* its hole: the escape's chain run once more, every step watched */
-            static gc_chain trimmed;
-            static gc_outcome ho;
-            char err[256];
-            gc_outcome_escape_chain(&out, &trimmed);
-            gc_hole_of_chain(t, &trimmed, &ho, hole, sizeof hole, err, sizeof err);
-        }
-        print_verdict(t, r->files.v[i], &out, r->json, found_on, hole);
+        rc = m->replay(t, r->files.v[i], r->raw, &run, why, sizeof why);
+        if (rc)
+            gc_die_msg("%s", why); /* rc > 0: the evaluator could not run it, no tally */
+        bad += rc < 0;
+        escaped += !rc && run.v.escaped;
+        blocked += !rc && !run.v.escaped;
+        if (!rc)
+            print_verdict(t, m, r->files.v[i], &run, r->json);
     }
+    gc_run_free(&run);
+    if (rc > 0)
+        return rc;
     fflush(stdout);
     fprintf(stderr, "gatecrash: replayed %d: %d escaped, %d blocked, %d unreadable\n", r->files.n, escaped,
             blocked, bad);
@@ -211,26 +157,24 @@ static int replay_all(gc_target *t, const replay_args *r)
     return escaped ? GC_EXIT_ESCAPE : GC_EXIT_OK;
 }
 
-/* On the started target (cli_run_confined): a source target's files are programs. */
+/* On the started target (cli_run_confined): the files its mode's inputs are in. */
 static int replay_started(gc_target *t, void *ctx)
 {
     replay_args *r = ctx;
-    if (t->spec.kind == GC_TARGET_SOURCE) {
-        gc_strlist chains = r->files;
-        r->files = r->programs;
-        r->programs = chains;
-    }
+    const gc_mode_ops *m = gc_mode_ops_of(t->spec.kind);
+    for (int i = r->first; i < r->args.n; i++)
+        if (m->collect(r->args.v[i], &r->files) < 0)
+            return GC_EXIT_USAGE;
     return replay_all(t, r);
 }
 
 static int cmd_replay(int argc, char **argv)
 {
-    replay_args r = {.o = {.source_ok = 1}};
+    replay_args r = {0};
     int rc = replay_options(argc, argv, &r);
     if (!rc)
         rc = cli_run_confined(&r.o, r.o.quiet, NULL, replay_started, &r);
     gc_sl_free(&r.files);
-    gc_sl_free(&r.programs);
     gc_sl_free(&r.args);
     return rc;
 }

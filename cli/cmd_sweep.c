@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "mode.h"
 #include "diag.h"
 #include "holes.h"
 #include "source_holes.h"
@@ -80,27 +81,15 @@ static void save_sweep_find(void *ctx, gc_target *t, const gc_chain *c, const gc
     gc_triage_save(t, s->to, c, out, origin, &ms, &s->sum);
 }
 
-/* The sweep by hole (holes.h), or the flat list of signatures of a sweep with the holes in
- * 'closed' (NULL-terminated) closed. */
-static int run_sweep(gc_target *t, gc_sweep_opts *so, const char *by, const gc_strlist *closed, gc_sweep_stats *st)
-{
-    if (t->spec.kind == GC_TARGET_SOURCE) /* programs over the roots (source_sweep.h) */
-        return strcmp(by, "hole") == 0 ? gc_source_holes_sweep(t, so, st) : gc_source_sweep(t, so, st);
-    if (strcmp(by, "hole") == 0)
-        return gc_holes_sweep(t, so, (const char *const *)closed->v, st);
-    if (closed->n > 1)
-        gc_holes_sweep_setup(so, t, (const char *const *)closed->v);
-    return gc_sweep(t, so, st);
-}
-
-/* The sweep on the started target (cli_run_confined), its finds saved into save_abs with
- * --save; the exit code. */
+/* The sweep on the started target (cli_run_confined), in its mode, by hole or flat (the
+ * holes in a->closed closed), its finds saved into save_abs with --save; the exit code. */
 static int sweep_saving(gc_target *t, void *ctx)
 {
     sweep_args *a = ctx;
     gc_sweep_opts *so = &a->so;
-    if (a->depth == -1 && t->spec.kind == GC_TARGET_SOURCE)
-        so->depth = GC_SOURCE_SWEEP_DEPTH;
+    const gc_mode_ops *m = gc_mode_ops_of(t->spec.kind);
+    if (a->depth == -1)
+        so->depth = m->sweep_depth;
     char exe[PATH_MAX], found_by[64];
     gc_exe_path(exe, sizeof exe); /* to re-run cases in fresh processes */
     snprintf(found_by, sizeof found_by, "gatecrash sweep (depth %d)", so->depth);
@@ -109,14 +98,13 @@ static int sweep_saving(gc_target *t, void *ctx)
     so->save = a->save ? save_sweep_find : NULL;
     so->save_ctx = &saver;
     gc_sweep_stats st;
-    int rc;
-    if (t->spec.kind == GC_TARGET_SOURCE && (a->save || a->closed.n)) {
-        gc_die_msg("sweep %s does not take a source target", a->save ? "--save" : "--close");
-        rc = GC_EXIT_USAGE;
-    } else {
-        gc_sl_add(&a->closed, NULL);
-        rc = run_sweep(t, so, a->by, &a->closed, &st);
-    }
+    const char *cannot = a->save && m->no_save ? m->no_save : a->closed.n && m->no_close ? m->no_close : NULL;
+    int rc = cannot ? GC_EXIT_USAGE : 0;
+    if (cannot)
+        gc_die_msg("%s", cannot);
+    gc_sl_add(&a->closed, NULL);
+    if (!rc)
+        rc = m->sweep(t, so, strcmp(a->by, "hole") == 0, (const char *const *)a->closed.v, &st);
     if (!rc && a->save)
         printf("saved to %s: %d new, %d known, %d not reproducible\n", a->save_abs, saver.sum.new_cases,
                saver.sum.known, saver.sum.flaky);
@@ -125,7 +113,7 @@ static int sweep_saving(gc_target *t, void *ctx)
 
 static int cmd_sweep(int argc, char **argv)
 {
-    sweep_args a = {.o = {.source_ok = 1}, .so = {.depth = 3, .max_nodes = 2000000}, .depth = -1, .by = "hole"};
+    sweep_args a = {.so = {.depth = 3, .max_nodes = 2000000}, .depth = -1, .by = "hole"};
     int rc = bounded_options(&cli_sweep, argc, argv, &a);
     if (!rc && a.save)
         rc = cli_case_folder(a.save, NULL, a.save_abs);
@@ -136,11 +124,14 @@ static int cmd_sweep(int argc, char **argv)
     return rc;
 }
 
-/* On the started target (cli_run_confined): the advice. */
+/* On the started target (cli_run_confined): the advice, where its mode can prove it. */
 static int advise_started(gc_target *t, void *ctx)
 {
     sweep_args *a = ctx;
-    return gc_advise(t, &a->so, a->verify);
+    const char *cannot = gc_mode_ops_of(t->spec.kind)->no_advise;
+    if (cannot)
+        gc_die_msg("%s", cannot);
+    return cannot ? GC_EXIT_USAGE : gc_advise(t, &a->so, a->verify);
 }
 
 static int cmd_advise(int argc, char **argv)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "mode.h"
 #include "diag.h"
 #include "reproducer.h"
 #include "source_triage.h"
@@ -71,10 +72,7 @@ static int triage_into_cases(gc_target *t, triage_args *a, const char *scratch)
         gc_exe_path(exe, sizeof exe); /* to re-run cases in fresh processes */
         gc_triage_opts to = {exe, &a->o, out_abs, a->found_by, 0, a->standalone};
         for (int i = 0; i < a->files.n; i++) {
-            if (t->spec.kind == GC_TARGET_SOURCE)
-                gc_source_triage_one(t, &to, a->files.v[i], &sum);
-            else
-                gc_triage_one(t, &to, a->files.v[i], &sum);
+            gc_mode_ops_of(t->spec.kind)->triage_one(t, &to, a->files.v[i], &sum);
             fflush(stdout);
         }
     }
@@ -94,7 +92,6 @@ static int cmd_triage(int argc, char **argv)
     if (!rc && a.tables)
         rc = write_tables(a.tables);
     else if (!rc && !(rc = triage_inputs(&a))) {
-        a.o.source_ok = 1;
         if (!(rc = cli_start_in_scratch(&t, &a.o, &scratch, 1)))
             rc = triage_into_cases(&t, &a, scratch);
     }

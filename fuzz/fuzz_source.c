@@ -143,7 +143,7 @@ int gc_fuzz_initialize(int *argc, char ***argv)
         gc_die_msg("fuzz_source needs --target=DIR (a source target)");
         return GC_EXIT_USAGE;
     }
-    opts.source_ok = opts.quiet = 1;
+    opts.quiet = 1;
     if ((rc = gc_session_start(&target, &opts)))
         return rc;
     if (target.spec.kind != GC_TARGET_SOURCE) {

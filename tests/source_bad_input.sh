@@ -124,7 +124,12 @@ expect_grep "^flaky +crash-x: does not escape in a fresh process" "triage: a han
 expect_exit 2 "fuzz --engine afl on a source target" -- "$GC" fuzz --engine afl --out "$WORK/fuzz-out" \
   "$SRC/tests/fixtures/source/leak"
 expect_grep "error: --engine afl does not take a source target" "afl on a source target"; one_line_error "afl"
-# a command that does not take a source target yet says so
-expect_exit 2 "explain on a source target" -- "$GC" explain --raw "$SRC/tests/fixtures/source/leak" "$WORK/crash-x"
-expect_grep "error: leak is a source target, which this command does not take " "explain on a source target"
+# explain takes a source target (its program, what evaluate gave back, the verdict); what
+# source mode cannot do is one line from its table (mode.h), exit 2
+printf 'result = run\n' >"$WORK/leaks.py"
+expect_exit 1 "explain on a source target" -- "$GC" explain "$SRC/tests/fixtures/source/leak" "$WORK/leaks.py"
+expect_grep "^verdict: ESCAPE — reach spawn primitive os\.system reached" "explain: the verdict"
+expect_grep "^  result = run$" "explain: the program"
+expect_exit 2 "advise on a source target" -- "$GC" advise "$SRC/tests/fixtures/source/leak"
+expect_grep "error: advise does not take a source target" "advise: the mode's line"; one_line_error "advise"
 finish

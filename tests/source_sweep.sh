@@ -25,7 +25,7 @@ if target_installed simpleeval-1.0.4; then
   sweep simpleeval-1.0.4 --by signature >"$WORK/s2" 2>/dev/null
   if cmp -s "$WORK/s1" "$WORK/s2" && [[ -s $WORK/s1 ]]; then ok; else fail "sweep output differs between runs"; fi
   expect_exit 2 "sweep --save on a source target" -- sweep simpleeval-1.0.4 --save "$WORK/saved"
-  expect_grep '^gatecrash: error: sweep --save does not take a source target$' "--save: one line"
+  expect_grep '^gatecrash: error: sweep --save does not take a source target \(' "--save: one line, from source mode's table"
 fi
 
 for t in restrictedpython restrictedpython-utility simpleeval simpleeval-module; do

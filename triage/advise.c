@@ -308,40 +308,42 @@ static int keeps_hole(void *ctx, const gc_chain *c, const gc_outcome *o)
     return strcmp(h, s->hole) == 0;
 }
 
-/* The row's chain, minimized keeping its hole (left as it is when that fails). */
-static void minimize_row(gc_target *t, gc_hole_row *row)
+void gc_holes_minimize_row(gc_target *t, const char *hole, char *input, size_t cap)
 {
     static gc_chain in, best;
     static gc_outcome out;
     gc_parse_error pe;
-    if (gc_chain_parse((const uint8_t *)row->chain, strlen(row->chain), GC_PARSE_STRICT, &in, &pe) != 0)
+    if (gc_chain_parse((const uint8_t *)input, strlen(input), GC_PARSE_STRICT, &in, &pe) != 0)
         return;
-    same_hole s = {t, row->hole};
+    same_hole s = {t, hole};
     gc_min_stats ms;
     if (gc_minimize(t, &in, &best, &out, &ms, keeps_hole, &s) != 0)
         return;
     gc_strbuf sb;
     gc_sb_init(&sb);
     gc_chain_print_oneline(&best, &sb);
-    if (sb.data && strlen(sb.data) <= strlen(row->chain))
-        snprintf(row->chain, sizeof row->chain, "%s", sb.data);
+    if (sb.data && strlen(sb.data) <= strlen(input))
+        snprintf(input, cap, "%s", sb.data);
     gc_sb_free(&sb);
 }
 
-void gc_holes_campaign_table(gc_target *t, const gc_campaign_result *r, const char *name, long seconds)
+void gc_holes_campaign_table(gc_target *t, const gc_campaign_result *r, const char *name, long seconds,
+                             void (*minimize_row)(gc_target *t, const char *hole, char *input, size_t cap))
 {
     gc_campaign_print_head(r, name);
     gc_hole_row *rows;
     int n = gc_holes_group(r->found, r->nfound, &rows);
     time_t end = time(NULL) + seconds;
     int minimized = 0;
-    for (int i = 0; i < n && time(NULL) < end; i++, minimized++) /* bounded: rows past the time keep theirs */
-        minimize_row(t, &rows[i]);
-    if (n) {
+    for (int i = 0; minimize_row && i < n && time(NULL) < end; i++, minimized++) /* rows past the time keep theirs */
+        minimize_row(t, rows[i].hole, rows[i].chain, sizeof rows[i].chain);
+    if (n && minimize_row)
         printf("%d hole(s) (docs/HOLES.md), shortest chain of each minimized%s:\n", n,
                minimized < n ? " while time allowed" : "");
+    else if (n)
+        printf("%d hole(s) (docs/HOLES.md), the shortest input of each:\n", n);
+    if (n)
         gc_holes_print(stdout, rows, n);
-    }
     printf("crash inputs: %s\n", r->crashes);
     free(rows);
 }

@@ -132,6 +132,24 @@ static void on_step(void *ctx, const gc_step_info *s)
     gc_sb_free(&sb);
 }
 
+/* The verdict lines every explain ends with; the exit code. */
+static int verdict(const gc_verdict *v, const char *input)
+{
+    if (v->escaped) {
+        gc_strbuf sb;
+        gc_sb_init(&sb);
+        gc_escape_text(v, input, &sb);
+        printf("verdict: ESCAPE — %s %s primitive %s reached%s%s\n", gc_kind_name(v->escape.kind),
+               gc_cap_name(v->escape.cap), v->escape.primitive, v->escape.detail[0] ? ": " : "", v->escape.detail);
+        printf("signature: %s\n%s\n", v->signature, sb.data);
+        gc_sb_free(&sb);
+        return GC_EXIT_ESCAPE;
+    }
+    printf("verdict: blocked — no forbidden primitive was reached%s%s\n", v->refused[0] ? "; the harness refused " : "",
+           v->refused);
+    return GC_EXIT_OK;
+}
+
 int gc_explain(gc_target *t, const gc_chain *c, gc_outcome *out)
 {
     explain_ctx x = {t, NULL, -1};
@@ -143,18 +161,22 @@ int gc_explain(gc_target *t, const gc_chain *c, gc_outcome *out)
         fprintf(stderr, "gatecrash: error: %s\n", err);
         return rc;
     }
-    if (out->escaped) {
-        gc_strbuf sb;
-        gc_sb_init(&sb);
-        gc_escape_line(t, out, &sb);
-        printf("verdict: ESCAPE — %s %s primitive %s reached%s%s\n", gc_kind_name(out->escape.kind),
-               gc_cap_name(out->escape.cap), out->escape.primitive, out->escape.detail[0] ? ": " : "",
-               out->escape.detail);
-        printf("signature: %s\n%s\n", out->signature, sb.data);
-        gc_sb_free(&sb);
-        return GC_EXIT_ESCAPE;
+    gc_strbuf chain;
+    gc_sb_init(&chain);
+    gc_escape_chain_text(out, &chain);
+    rc = verdict(&out->verdict, chain.data);
+    gc_sb_free(&chain);
+    return rc;
+}
+
+int gc_explain_program(const gc_target *t, const char *src, const gc_verdict *v, const char *note)
+{
+    printf("program (%s, through its adapter's evaluate):\n", t->spec.name);
+    for (const char *line = src; *line;) {
+        size_t n = strcspn(line, "\n");
+        printf("  %.*s\n", (int)n, line);
+        line += n + (line[n] == '\n');
     }
-    printf("verdict: blocked — no forbidden primitive was reached%s%s\n",
-           out->refused[0] ? "; the harness refused " : "", out->refused);
-    return GC_EXIT_OK;
+    printf("      -> %s\n", v->escaped ? "the oracles saw the escape below" : note);
+    return verdict(v, src);
 }

@@ -1,5 +1,6 @@
 /* gate.c — see gate.h. */
 #include "gate.h"
+#include "mode.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -61,89 +62,57 @@ int gc_gate_cases(const char *dir, int given, const char *ext, gc_strlist *cases
     return 0;
 }
 
-/* A saved case that still escapes: its result from the replay's outcome; its chain, or
- * the program 'text' (len bytes) on one line ('; ' between its lines). */
-static void still_escapes(gc_case_result *cr, const gc_outcome *out, const char *text, size_t len)
+/* A saved case that still escapes: its result from the run, its input on one line (a
+ * program's statements joined by "; "). */
+static void still_escapes(gc_case_result *cr, const gc_run *r)
 {
+    const gc_verdict *v = &r->v;
     cr->escaped = 1;
-    snprintf(cr->detail, sizeof cr->detail, "%s", out->escape.detail);
-    size_t n = 0;
-    for (size_t k = 0; text && k < len && n + 3 < sizeof cr->chain; k++) {
-        if (text[k] != '\n')
-            cr->chain[n++] = text[k];
-        else if (k + 1 < len)
-            n += (size_t)snprintf(cr->chain + n, sizeof cr->chain - n, "; ");
-    }
-    cr->chain[n] = '\0';
-    cr->size = text ? gc_program_size(text, len) : 0;
-    if (!text) { /* a chain's case (a source outcome has no chain) */
-        gc_strbuf sb;
-        gc_sb_init(&sb);
-        gc_escape_chain_text(out, &sb);
-        snprintf(cr->chain, sizeof cr->chain, "%s", sb.data);
-        gc_sb_free(&sb);
-        static gc_chain trimmed;
-        gc_outcome_escape_chain(out, &trimmed);
-        cr->size = gc_chain_trailer_count(&trimmed);
-    }
-    snprintf(cr->signature, sizeof cr->signature, "%s", out->signature);
-    snprintf(cr->kind, sizeof cr->kind, "%s", gc_kind_name(out->escape.kind));
-    snprintf(cr->cap, sizeof cr->cap, "%s", gc_cap_name(out->escape.cap));
-    snprintf(cr->prim, sizeof cr->prim, "%s", out->escape.primitive);
-}
-
-/* A saved program of a source target, run through evaluate: 0, -1 (unreadable: not UTF-8
- * text) or an exit code.  An escaping one's text is kept on one line, its hole named. */
-static int replay_program(gc_target *t, const char *path, gc_case_result *cr, gc_outcome *out, char *why,
-                          size_t whylen)
-{
-    size_t len = 0;
-    char *text = (char *)gc_read_file(path, &len);
-    if (!text)
-        return -1;
-    int rc = gc_source_hole_of_program(t, text, len, &out->verdict, cr->hole, sizeof cr->hole, why, whylen);
-    rc = rc == GC_EXIT_USAGE ? -1 : rc < 0 ? 0 : rc; /* -1 there: it did not escape */
-    if (rc == 0 && out->escaped)
-        still_escapes(cr, out, text, len);
-    free(text);
-    return rc;
+    gc_strbuf line;
+    gc_sb_init(&line);
+    gc_input_oneline(r->input.data, "; ", &line);
+    snprintf(cr->chain, sizeof cr->chain, "%s", line.data ? line.data : "");
+    gc_sb_free(&line);
+    cr->size = r->size;
+    snprintf(cr->detail, sizeof cr->detail, "%s", v->escape.detail);
+    snprintf(cr->signature, sizeof cr->signature, "%s", v->signature);
+    snprintf(cr->kind, sizeof cr->kind, "%s", gc_kind_name(v->escape.kind));
+    snprintf(cr->cap, sizeof cr->cap, "%s", gc_cap_name(v->escape.cap));
+    snprintf(cr->prim, sizeof cr->prim, "%s", v->escape.primitive);
 }
 
 /* 1. every saved case must now be blocked.  0 or GC_EXIT_HARNESS. */
 static int replay_cases(gc_target *t, const gc_gate_opts *o, const gc_strlist *cases, gate_run *g)
 {
-    static gc_chain chain;
-    static gc_outcome out;
+    const gc_mode_ops *m = gc_mode_ops_of(t->spec.kind);
+    gc_run run = {0};
+    int rc = 0;
     fprintf(stderr, "gatecrash: gate %s: replaying %d saved case(s) from %s\n", t->spec.name, cases->n,
             o->escapes_dir);
-    for (int i = 0; i < cases->n; i++) {
+    for (int i = 0; i < cases->n && rc <= 0; i++) {
         gc_case_result *cr = &g->results[i];
         const char *b = strrchr(cases->v[i], '/');
         snprintf(cr->file, sizeof cr->file, "%s", b ? b + 1 : cases->v[i]);
         char why[PATH_MAX + 1100];
-        gc_case_header hdr = {"", ""};
-        int source = t->spec.kind == GC_TARGET_SOURCE;
-        int rc = source ? replay_program(t, cases->v[i], cr, &out, why, sizeof why)
-                        : gc_replay_file(t, cases->v[i], 0, &chain, &out, &hdr, why, sizeof why);
-        if (rc == 0 && !source)
-            snprintf(cr->signature, sizeof cr->signature, "%s", hdr.signature);
+        rc = m->replay(t, cases->v[i], 0, &run, why, sizeof why);
         if (rc < 0) {
-            gc_die_msg("%s: not a readable %s", cases->v[i], source ? "program" : "chain file");
+            gc_die_msg("%s: not a readable %s", cases->v[i], m->inputs);
             cr->unreadable = 1;
             g->bad++;
         } else if (rc) {
             gc_die_msg("%s", why);
-            return GC_EXIT_HARNESS;
-        } else if (out.escaped) {
+        } else if (run.v.escaped) {
             g->still++;
-            if (!source) /* replay_program filled it, with its program */
-                still_escapes(cr, &out, NULL, 0);
+            still_escapes(cr, &run);
+            m->hole(t, &run, cr->hole, sizeof cr->hole);
             printf("ESCAPES   %s: %s via %s\n", cr->file, cr->signature, cr->chain);
         } else {
+            snprintf(cr->signature, sizeof cr->signature, "%s", run.hdr.signature);
             printf("blocked   %s\n", cr->file);
         }
     }
-    return 0;
+    gc_run_free(&run);
+    return rc > 0 ? GC_EXIT_HARNESS : 0;
 }
 
 /* 2. fuzz from the stored corpus.  0 or the campaign's exit code. */
@@ -154,7 +123,7 @@ static int fuzz(gc_target *t, const gc_gate_opts *o, gate_run *g)
     if (rc)
         return rc;
     g->fuzzed = 1;
-    gc_holes_campaign_table(t, &g->fr, t->spec.name, 30);
+    gc_holes_campaign_table(t, &g->fr, t->spec.name, 30, gc_mode_ops_of(t->spec.kind)->minimize_row);
     return 0;
 }
 
@@ -165,10 +134,10 @@ static int sweep(gc_target *t, const gc_gate_opts *o, gate_run *g)
     gc_sweep_opts swo = {.depth = (int)o->sweep_depth, .max_nodes = 2000000, .quiet = 1};
     gc_sweep_stats sst;
     gc_holes_sweep_setup(&swo, t, NULL); /* its escapes carry their holes, for the report */
-    int source = t->spec.kind == GC_TARGET_SOURCE;
-    int rc = source ? gc_source_sweep(t, &swo, &sst) : gc_sweep(t, &swo, &sst);
+    const gc_mode_ops *m = gc_mode_ops_of(t->spec.kind);
+    int rc = m->sweep(t, &swo, 0, NULL, &sst);
     if (!rc)
-        g->nsw = source ? gc_source_sweep_findings(&g->swf) : gc_sweep_findings(&g->swf);
+        g->nsw = m->sweep_findings(&g->swf);
     return rc;
 }
 

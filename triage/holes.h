@@ -64,11 +64,16 @@ cJSON *gc_holes_json(const gc_hole_row *rows, int n);
  * each chain evaluated once with gc_hole_of_chain. */
 void gc_holes_name_findings(gc_target *t, gc_finding *f, int n);
 
-/* gc_campaign_opts.hole_of: the hole of an escaping chain ("" when it names none). */
+/* The hole of an escaping chain ("" when it names none): chain mode's campaign hole. */
 void gc_holes_campaign_hook(void *ctx, gc_target *t, const gc_chain *c, char *hole, size_t len);
+/* A row's chain ('input', room for cap bytes) minimized keeping its hole, in place (left as
+ * it is when that fails): chain mode's minimize_row (mode.h). */
+void gc_holes_minimize_row(gc_target *t, const char *hole, char *input, size_t cap);
 /* The campaign's final table by hole: its head (gc_campaign_print_head), then one row per
- * hole, each with its shortest chain minimized (keeping the hole) while 'seconds' last. */
-void gc_holes_campaign_table(gc_target *t, const gc_campaign_result *r, const char *name, long seconds);
+ * hole, each with its shortest input minimized by 'minimize_row' (keeping the hole; NULL:
+ * as found) while 'seconds' last. */
+void gc_holes_campaign_table(gc_target *t, const gc_campaign_result *r, const char *name, long seconds,
+                             void (*minimize_row)(gc_target *t, const char *hole, char *input, size_t cap));
 
 /* For a sweep: install gc_holes' edge rule into 'o' (o->hole, o->hole_ctx), closing the
  * holes named in 'closed' (NULL or NULL-terminated). */

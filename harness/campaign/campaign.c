@@ -179,7 +179,7 @@ static void announce_hole(const scan_state *fs, const gc_finding *f, double t, i
             return;
     gc_strbuf in;
     gc_sb_init(&in);
-    gc_input_oneline(f->chain, &in);
+    gc_input_oneline(f->chain, GC_LINE_SEP, &in);
     fprintf(stderr, "[%4.0fs] new hole %s (%s): %s (found by the %s)\n", t, hole_key(f), f->cap, in.data,
             swept ? "sweep" : "engine");
     gc_sb_free(&in);
@@ -217,26 +217,25 @@ static void record_find(const scan_state *fs, const char *path, const gc_finding
         announce_hole(fs, f, t < 0 ? 0.0 : t, swept);
 }
 
-/* Fold the escape 'out' (of crash input or source 'path') under its hole, the caller's
- * hole_of on the escape's own chain, trimmed as the table shows it. */
+/* Fold the escape 'out' (of crash input 'path') under its hole, the caller's hole_of on
+ * the escape's own chain, trimmed as the table shows it. */
 static void fold_with_hole(scan_state *fs, const char *path, gc_outcome *out)
 {
     char hole[sizeof fs->r->found[0].hole] = "";
-    if (fs->o->hole_of) {
-        static gc_outcome keep; /* the hole's run replaces the outcome */
-        static gc_chain trimmed;
-        keep = *out;
-        gc_outcome_escape_chain(&keep, &trimmed);
-        fs->o->hole_of(fs->o->hole_ctx, fs->t, &trimmed, hole, sizeof hole);
-        *out = keep;
-    }
-    int before = fs->r->nfound;
     gc_strbuf text;
     gc_sb_init(&text);
     gc_escape_chain_text(out, &text);
     static gc_chain trimmed;
     gc_outcome_escape_chain(out, &trimmed);
-    fold_escape(fs->r, path, &out->verdict, hole, text.data, gc_chain_trailer_count(&trimmed));
+    int size = gc_chain_trailer_count(&trimmed);
+    if (fs->o->hole_of) {
+        static gc_outcome keep; /* the hole's run replaces the outcome */
+        keep = *out;
+        fs->o->hole_of(fs->o->hole_ctx, fs->t, text.data, &keep.verdict, hole, sizeof hole);
+        *out = keep;
+    }
+    int before = fs->r->nfound;
+    fold_escape(fs->r, path, &out->verdict, hole, text.data, size);
     gc_sb_free(&text);
     if (fs->r->nfound > before)
         record_find(fs, path, &fs->r->found[fs->r->nfound - 1]);
@@ -253,7 +252,7 @@ static void not_reproduced(scan_state *fs, const char *path, const char *why)
 
 /* A source target's crash input (source.h): the program it decodes to, printed in the
  * target's dialect and run here; an escape folded by signature and the hole
- * source_hole_of names, else the input named with its cause. */
+ * hole_of names, else the input named with its cause. */
 static void scan_source_crash(scan_state *fs, const char *path)
 {
     static gc_verdict out;
@@ -263,8 +262,8 @@ static void scan_source_crash(scan_state *fs, const char *path)
     int rc = gc_replay_source(fs->t, path, 1, &src, &out, note, sizeof note, why, sizeof why);
     if (rc == 0 && out.escaped) {
         char hole[sizeof fs->r->found[0].hole] = "";
-        if (fs->o->source_hole_of)
-            fs->o->source_hole_of(fs->t, src.data, &out, hole, sizeof hole);
+        if (fs->o->hole_of)
+            fs->o->hole_of(fs->o->hole_ctx, fs->t, src.data, &out, hole, sizeof hole);
         fs->r->reproduced++;
         int before = fs->r->nfound;
         fold_escape(fs->r, path, &out, hole, src.data, gc_program_size(src.data, src.len));

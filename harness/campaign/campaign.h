@@ -12,7 +12,7 @@
  * replayed in this process as it appears (its recorded resolved chain, else decoded as the
  * fuzzer decoded it; a source target's, as the program it decodes to, run through its
  * evaluate) and folded by signature (and hole, when the caller names holes:
- * gc_campaign_opts.hole_of, source_hole_of); one that does not escape is named with its cause; the
+ * gc_campaign_opts.hole_of); one that does not escape is named with its cause; the
  * hybrid's first phase (gc_campaign_opts.presweep): the sweep's escapes in the table and its
  * frontier in the seeds before the engine starts.  Used by `gatecrash fuzz` and by the fuzzing half of `gatecrash gate`. */
 #ifndef GATECRASH_CAMPAIGN_H
@@ -43,12 +43,12 @@ typedef struct {
     int quiet;                     /* no progress lines */
     int no_harvest;                /* calls without harvested arguments (fuzz_gate --mutator=no-harvest; AFL++'s
                                     * mutator gets no word list): the benchmark's "fuzz as before" */
-    /* The hole of an escaping chain (triage/holes.h), or NULL: with it, the table folds
-     * crash inputs by signature and hole, so a signature two holes open shows under both. */
-    void (*hole_of)(void *ctx, gc_target *t, const gc_chain *c, char *hole, size_t len);
+    /* The hole of an escape (triage/mode.h, its mode's campaign_hole), or NULL: with it, the
+     * table folds crash inputs by signature and hole, so a signature two holes open shows
+     * under both.  'input' is the escaping input as text: the escape's chain trimmed as the
+     * table shows it, or the program; 'v' its verdict. */
+    void (*hole_of)(void *ctx, gc_target *t, const char *input, const gc_verdict *v, char *hole, size_t len);
     void *hole_ctx;
-    /* The same for a source target's escaping program 'src' (NULL: folded by signature). */
-    void (*source_hole_of)(gc_target *t, const char *src, const gc_verdict *out, char *hole, size_t len);
     /* The hybrid's first phase (NULL: none), before the engine starts: a bounded sweep of 't'
      * whose escapes (*escapes, malloc'd: *nescapes findings, each confirmed by the sweep and
      * named by its hole) are saved as crash inputs (OUT/crashes/crash-sweep-NNNN: the bytes

@@ -42,10 +42,6 @@ static int source_spec(const gc_session_opts *o, gc_target_spec *spec, int rc, c
         rc = GC_EXIT_USAGE;
     } else if (!rc && o->venv)
         rc = gc_adapter_set_venv(&spec->adapter, o->venv, ".", err, errlen);
-    if (!rc && spec->kind == GC_TARGET_SOURCE && !o->source_ok) {
-        snprintf(err, errlen, "%s is a source target, which this command does not take (replay, fuzz, triage, sweep and gate do)", spec->name);
-        rc = GC_EXIT_USAGE;
-    }
     return rc;
 }
 

@@ -29,14 +29,14 @@ void gc_inputs_free(gc_inputs *l)
     *l = (gc_inputs){0};
 }
 
-void gc_input_oneline(const char *input, gc_strbuf *out)
+void gc_input_oneline(const char *input, const char *sep, gc_strbuf *out)
 {
     int first = 1;
     for (const char *line = input; *line;) {
         size_t n = strcspn(line, "\n");
         size_t lead = strspn(line, " \t");
         if (lead < n && line[lead] != '#') {
-            gc_sb_printf(out, "%s%.*s", first ? "" : " \\n ", (int)n, line);
+            gc_sb_printf(out, "%s%.*s", first ? "" : sep, (int)n, line);
             first = 0;
         }
         line += n + (line[n] == '\n');
@@ -47,7 +47,7 @@ void gc_escape_text(const gc_verdict *v, const char *input, gc_strbuf *out)
 {
     gc_sb_printf(out, "gatecrash: ESCAPE %s %s %s via ", gc_kind_name(v->escape.kind), gc_cap_name(v->escape.cap),
                  v->escape.primitive);
-    gc_input_oneline(input, out);
+    gc_input_oneline(input, GC_LINE_SEP, out);
     if (v->escape.detail[0])
         gc_sb_printf(out, " (%s)", v->escape.detail);
 }
@@ -136,7 +136,7 @@ void gc_sweep_report(const gc_target *t, const gc_sweep_opts *o, const gc_sweep_
         cap = f[k].cap;
         gc_strbuf line;
         gc_sb_init(&line);
-        gc_input_oneline(f[k].chain, &line);
+        gc_input_oneline(f[k].chain, GC_LINE_SEP, &line);
         printf("  %-52s %s\n", f[k].sig, line.data);
         gc_sb_free(&line);
     }

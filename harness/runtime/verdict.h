@@ -107,9 +107,11 @@ typedef struct {
  * 'input' is the escaping input as text: a chain on one line, or a source target's
  * program (its lines as they are). */
 
-/* 'input' on one line, appended: its lines joined by " \\n ", those that are only a
- * comment (a case file's '#' header) left out. */
-void gc_input_oneline(const char *input, gc_strbuf *out);
+/* 'input' on one line, appended: its lines joined by 'sep' (GC_LINE_SEP, as the tables and
+ * the escape line show a program), those that are blank or only a comment (a case file's
+ * '#' header) left out. */
+#define GC_LINE_SEP " \\n "
+void gc_input_oneline(const char *input, const char *sep, gc_strbuf *out);
 /* "gatecrash: ESCAPE <kind> <capability> <primitive> via <input> (<detail>)", a program's
  * lines joined by " \\n " (as the tables show it), no parentheses when the oracle gave no
  * detail: the one escape line. */
