@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# With and without each Python-side signal (issue 4): the default fuzz_gate against the
+# With and without each Python-side signal: the default fuzz_gate against the
 # same with one of its signals off (-SIGNAL: --feedback=default,-SIGNAL, see
 # harness/chain/feedback.h) or one more on (+SIGNAL), with every signal ("full"), and with no
 # Python-side feedback at all ("none"; chain mutator and namespace reuse kept).  For each target,

@@ -6,7 +6,7 @@
 # working folder costs what that folder holds).  Escapes are recorded, not ended on.
 # Usage: bench/corpus_cpu.sh RUN_OUT MODE [N=300000] [SEED=11]
 #   RUN_OUT  a campaign's --out folder (its corpus/ and target/)
-#   MODE     fuzz (--mutator=no-harvest, the engine as before issue 16) or hybrid (the default)
+#   MODE     fuzz (--mutator=no-harvest: calls get no harvested arguments) or hybrid (the default)
 #   env: FUZZ_GATE (build/fuzz_gate), PREFIX (a command to run it under, e.g. "chrt -f 10" on a
 #        busy machine: not pinned to one core, where the time limit's watchdog could not run)
 # Prints one line: binary, mode, CPU s, corpus at the end, time-limit stops, hangs not run again,

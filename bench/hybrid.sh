@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The hybrid against its halves (issue 16), per target and mode, over seeds:
+# The hybrid against its halves, per target and mode, over seeds:
 #   sweep   gatecrash sweep --depth 5 (deterministic: run once; its escapes come at its end)
-#   fuzz    gatecrash fuzz --no-sweep-seed --no-harvest (the engine as before issue 16)
+#   fuzz    gatecrash fuzz --no-sweep-seed --no-harvest (calls get no harvested arguments)
 #   hybrid  gatecrash fuzz (the default: the sweep's escapes and frontier first, then the
 #           engine with harvested call arguments)
 # Each campaign is one libFuzzer job for SECONDS, nice'd, at most PAR at a time; the time to

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The soak (issue 6): a long campaign on station-1.5.0 and on the allow-everything policy
+# The soak: a long campaign on station-1.5.0 and on the allow-everything policy
 # (targets/station-1.5.0-allow-all), both at once, each under strace, then a report of
 # inputs run, state repairs, timeouts, out-of-memory findings, restarts, escapes, harness
 # errors, and the proof of no effect on the machine: every process the campaign started

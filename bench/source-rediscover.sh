@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Time to the published escape class on a historical source target (issue 15's benchmark):
+# Time to the published escape class on a historical source target:
 #   bench/source-rediscover.sh TARGET SEEDS MAXTIME [BUILD]
 # For each libFuzzer seed 1..SEEDS, fuzz_source runs from corpus-source/ alone (a fresh
 # corpus folder, the seeds only; no dictionary file) until its first finding or MAXTIME

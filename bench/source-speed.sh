@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Evaluations/s of fuzz_source against a naive loop, side by side in one run, per bundled
-# source target (issue 15's benchmark).  The same fixed programs for both: corpus-source/'s
+# source target.  The same fixed programs for both: corpus-source/'s
 # seeds (this README too) printed in the target's dialect, REPS times over.
 #   fuzz_source:  build/fuzz_source-test over REPS copies of the seeds (the C-call guard, the
 #                 returned value's search, state restore, the sandbox's line trace, the

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The default fuzz_gate on each supported CPython this machine has, side by side in one run
-# (issue 14): for each version (ci/find-python.sh; built in build-py3.X, or `build` for the
+#: for each version (ci/find-python.sh; built in build-py3.X, or `build` for the
 # distribution's default), SEEDS single-process runs of SECONDS on station-1.5.0 and
 # station-advisory-fix, and HARD_SEEDS runs of HARD_SECONDS on targets/constants-only (whose
 # escapes are class walks of 4+ steps); two runs at a time, versions interleaved so each

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The naive loop against gatecrash's default, side by side in one run (issue 4).
+# The naive loop against gatecrash's default, side by side in one run.
 #   naive:   fuzz_gate --naive=1  (a fresh install per input, no Python-side feedback,
 #            libFuzzer's byte mutations only)
 #   default: fuzz_gate            (namespace reuse, Python-side features, chain mutator)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# targets/lookup-hard (issue 16): the sweep to depth 5 finds no escape there, while the two
+# targets/lookup-hard: the sweep to depth 5 finds no escape there, while the two
 # intended escapes exist — a call with the string only the gate's own data names, and a
 # walk through the attribute of the exception a refusal raised (hand-written chains in
 # tests/fixtures/lookup-hard, kept out of corpus/ and dict/ so fuzzing must find them), and a

@@ -1,4 +1,4 @@
-/* harvest.h — what the chain mutator learns from the interpreter (issue 16).
+/* harvest.h — what the chain mutator learns from the interpreter.
  *
  * Owns: the words harvested for calls' string arguments — the strings of the gate module's
  * own data (str keys and values of its dicts, lists, tuples and sets, the string constants

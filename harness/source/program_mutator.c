@@ -9,7 +9,7 @@
 #include "rng.h"
 
 /* Words every program may use besides the dictionary's: the adapters' result variable,
- * the exception name the try wrapper binds, and what an exception carries (issue 15). */
+ * the exception name the try wrapper binds, and what an exception carries. */
 static const char *const builtin_words[] = {"result", "e", "x", "obj", "args", "value", "name", "format"};
 #define NBUILTIN ((int)(sizeof builtin_words / sizeof builtin_words[0]))
 

@@ -1,4 +1,4 @@
-"""constants_sandbox.py -- a hard case for gatecrash (issue 4), not a real vendor's gate.
+"""constants_sandbox.py -- a hard case for gatecrash, not a real vendor's gate.
 
 The proxies handed to handler code carry only constants (strings, ints, tuples of
 strings) and refusal stubs compiled in isolation: each stub is built from its own code

@@ -1,4 +1,4 @@
-"""lookup_sandbox.py -- a hard case for gatecrash (issue 16), not a real vendor's gate.
+"""lookup_sandbox.py -- a hard case for gatecrash, not a real vendor's gate.
 
 Handler code gets one object, ``tool``: ``tool(name)`` looks a tool up by name.  Every
 object the gate hands out, and every refusal it raises, refuses attribute access
