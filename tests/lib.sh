@@ -22,6 +22,7 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/gatecrash-test.XXXXXX")
 trap '[[ -n ${KEEP_WORK:-} ]] || rm -rf "$WORK"' EXIT
 fails=0
 passes=0
+skips=0
 ok() { passes=$((passes + 1)); }
 fail() { fails=$((fails + 1)); echo "FAIL: $*" >&2; }
 # expect_exit CODE DESCRIPTION -- command...   (stdout+stderr kept in $WORK/out)
@@ -46,9 +47,52 @@ expect_count() { # expect_count N PATTERN DESCRIPTION
   n=$(grep -cE -- "$2" "$WORK/out")
   if [[ $n -eq $1 ]]; then ok; else fail "$3: $n lines match /$2/, want $1"; fi
 }
+# The end of every test: its counts, then its status: 1 when an assertion failed, else 77
+# when a part of it was skipped (skip_part), else 0.  77 is ctest's SKIP_RETURN_CODE for the
+# shell tests (tests/CMakeLists.txt): a test that could not run all of its checks shows as
+# skipped, with its SKIP lines saying why, never as passed.
 finish() {
-  echo "$passes passed, $fails failed"
-  [[ $fails -eq 0 ]]
+  local note=""
+  ((skips == 0)) || note=", $skips part(s) skipped"
+  echo "$passes passed, $fails failed$note"
+  ((fails == 0)) || return 1
+  ((skips == 0)) || return 77
+}
+# skip WHY: the test cannot run here (a precondition is missing): one line saying why, and
+# the test ends now as skipped (or failed, when an assertion before it failed).
+skip() {
+  skips=$((skips + 1))
+  echo "SKIP: $*"
+  finish
+  exit
+}
+# skip_part WHY: a part of the test cannot run here: one line saying why; the rest runs,
+# and finish ends the test as skipped unless an assertion failed.
+skip_part() {
+  skips=$((skips + 1))
+  echo "SKIP: $*"
+}
+# need NAME...: 0 when every NAME is here, else skip_part naming what is missing and 1.
+# A NAME is a binary of this build ($BIN/NAME: the engine binaries fuzz_gate, fuzz_source,
+# fuzz_decoder, fuzz_program exist only in a GATECRASH_ENGINE=libfuzzer build, fuzz_gate_afl
+# only where afl-clang-fast was found) or a command on PATH (afl-fuzz).
+#     need fuzz_gate || { finish; exit; }    # the rest of the test needs it
+#     if need fuzz_gate_afl afl-fuzz; then ...; fi
+need() {
+  local n why=() engine
+  engine=$(sed -n 's/^GATECRASH_ENGINE:STRING=//p' "$BIN/CMakeCache.txt" 2>/dev/null)
+  for n in "$@"; do
+    case $n in
+      fuzz_gate_afl) [[ -x $BIN/$n ]] || why+=("$BIN/$n is not built (afl-clang-fast not found, or GATECRASH_AFL=OFF, or no libFuzzer engine)") ;;
+      fuzz_*) [[ -x $BIN/$n ]] || why+=("$BIN/$n is not built (this build's engine is ${engine:-unknown}; GATECRASH_ENGINE=libfuzzer builds it)") ;;
+      *) command -v "$n" >/dev/null || why+=("$n is not installed") ;;
+    esac
+  done
+  ((${#why[@]} == 0)) && return 0
+  local text=${why[0]}
+  for n in "${why[@]:1}"; do text+="; $n"; done
+  skip_part "$text: the checks that need it did not run"
+  return 1
 }
 
 # fuzz_one_process TOKEN WHAT: fuzz_gate on $T, one bounded process in the working folder,
@@ -103,15 +147,15 @@ test_venv() {
 
 # target_installed NAME: whether the sandbox package pinned in targets/NAME/requirements.txt
 # is in its venv ($BIN/venvs/NAME).  A pin with an environment marker that leaves it out on
-# this CPython (a historical release older than the version) is one SKIP line; any other
-# missing pin is a failure.
+# this CPython (a historical release older than the version) is a skipped part (skip_part:
+# one SKIP line, and the test ends as skipped); any other missing pin is a failure.
 target_installed() {
   local line pkg
   line=$(grep -v '^#' "$SRC/targets/$1/requirements.txt" | head -1)
   pkg=${line%%==*}
   "$BIN/venvs/$1/bin/python" -I -c 'import sys, importlib.metadata as m; m.version(sys.argv[1])' "$pkg" 2>/dev/null && return 0
   if [[ $line == *";"* ]]; then
-    echo "SKIP: targets/$1: $pkg is not for CPython $PYVER (requirements.txt: ${line#*;})"
+    skip_part "targets/$1: $pkg is not for CPython $PYVER (requirements.txt: ${line#*;}): its checks not run"
   else
     fail "targets/$1: $pkg is not installed in $BIN/venvs/$1"
   fi
