@@ -56,7 +56,7 @@ if [[ -x $FUZZ ]]; then expect_grep "libFuzzer yes" "--version sees fuzz_gate"; 
 if [[ -x $BIN/fuzz_gate_afl ]]; then expect_grep "AFL\+\+ yes" "--version sees fuzz_gate_afl"; else expect_grep "AFL\+\+ no" "--version: no fuzz_gate_afl"; fi
 
 # a plain configure, no CC and no -DCMAKE_C_COMPILER: clang when it is installed
-if command -v clang >/dev/null; then
+if need clang; then
   expect_exit 0 "cmake -S . -B build without CC" -- env -u CC cmake -S "$SRC" -B "$WORK/cfg" -DGATECRASH_AFL=OFF
   expect_grep "The C compiler identification is Clang" "the plain configure picked clang"
 fi

@@ -72,27 +72,38 @@ skip_part() {
   skips=$((skips + 1))
   echo "SKIP: $*"
 }
-# need NAME...: 0 when every NAME is here, else skip_part naming what is missing and 1.
-# A NAME is a binary of this build ($BIN/NAME: the engine binaries fuzz_gate, fuzz_source,
-# fuzz_decoder, fuzz_program exist only in a GATECRASH_ENGINE=libfuzzer build, fuzz_gate_afl
-# only where afl-clang-fast was found) or a command on PATH (afl-fuzz).
+# need NAME...: 0 when every NAME is here.  A NAME is a binary of this build ($BIN/NAME) or a
+# command on PATH (afl-fuzz, clang).  One this build cannot have (fuzz_gate, fuzz_source,
+# fuzz_decoder, fuzz_program in a GATECRASH_ENGINE=none build; fuzz_gate_afl where
+# afl-clang-fast was not found or GATECRASH_AFL=OFF) or a command not installed: skip_part
+# naming it, and 1.  A binary this build makes but that is missing is a failure (a stale or
+# broken build is not a missing precondition), and 1.
 #     need fuzz_gate || { finish; exit; }    # the rest of the test needs it
 #     if need fuzz_gate_afl afl-fuzz; then ...; fi
 need() {
-  local n why=() engine
+  local n why=() broken=() engine afl
   engine=$(sed -n 's/^GATECRASH_ENGINE:STRING=//p' "$BIN/CMakeCache.txt" 2>/dev/null)
+  afl=$(sed -n 's/^AFL_CLANG_FAST:FILEPATH=//p; s/^GATECRASH_AFL:BOOL=OFF$/off/p' "$BIN/CMakeCache.txt" 2>/dev/null)
   for n in "$@"; do
-    case $n in
-      fuzz_gate_afl) [[ -x $BIN/$n ]] || why+=("$BIN/$n is not built (afl-clang-fast not found, or GATECRASH_AFL=OFF, or no libFuzzer engine)") ;;
-      fuzz_*) [[ -x $BIN/$n ]] || why+=("$BIN/$n is not built (this build's engine is ${engine:-unknown}; GATECRASH_ENGINE=libfuzzer builds it)") ;;
-      *) command -v "$n" >/dev/null || why+=("$n is not installed") ;;
-    esac
+    if [[ $n != fuzz_* ]]; then
+      command -v "$n" >/dev/null || why+=("$n is not installed")
+    elif [[ -x $BIN/$n ]]; then
+      :
+    elif [[ $engine == none ]]; then
+      why+=("$BIN/$n is not built (this build is GATECRASH_ENGINE=none; GATECRASH_ENGINE=libfuzzer builds it)")
+    elif [[ $n == fuzz_gate_afl && ( $afl == *NOTFOUND* || $afl == *off* || -z $afl ) ]]; then
+      why+=("$BIN/$n is not built (afl-clang-fast not found when $BIN was configured, or GATECRASH_AFL=OFF)")
+    else
+      broken+=("$n")
+    fi
   done
-  ((${#why[@]} == 0)) && return 0
-  local text=${why[0]}
-  for n in "${why[@]:1}"; do text+="; $n"; done
-  skip_part "$text: the checks that need it did not run"
-  return 1
+  ((${#broken[@]} == 0)) || fail "this build makes ${broken[*]} but $BIN lacks it (cmake --build $BIN)"
+  if ((${#why[@]})); then
+    local text=${why[0]}
+    for n in "${why[@]:1}"; do text+="; $n"; done
+    skip_part "$text: the checks that need it did not run"
+  fi
+  ((${#why[@]} == 0 && ${#broken[@]} == 0))
 }
 
 # fuzz_one_process TOKEN WHAT: fuzz_gate on $T, one bounded process in the working folder,
