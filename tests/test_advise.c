@@ -24,6 +24,8 @@ typedef struct {
 typedef struct {
     const route *r;
     int n;
+    int calls;   /* sweeps run */
+    int fail_at; /* the sweep number that fails with exit 3 (0: none) */
 } graph;
 
 static int closed_has(const gc_strlist *closed, const char *h) { return h && gc_sl_contains(closed, h); }
@@ -44,6 +46,8 @@ static int shows(const route *r, const gc_strlist *closed)
 static int sweep(void *ctx, const gc_strlist *closed, gc_hole_row **rows, int *nrows)
 {
     graph *g = ctx;
+    if (++g->calls == g->fail_at)
+        return 3; /* as a sweep the gate stopped: GC_EXIT_TARGET */
     gc_finding *f = calloc((size_t)g->n + 1, sizeof *f);
     int n = 0;
     for (int i = 0; i < g->n; i++) {
@@ -110,7 +114,7 @@ static void expect_cut(const char *what, graph *g, const char *want_cut, const c
 #define SELF "builtin_function_or_method . __self__"
 #define GLOB "function . __globals__"
 #define SET "set os.supports_fd []<primitive>"
-#define G(routes) {routes, (int)(sizeof routes / sizeof routes[0])}
+#define G(routes) {routes, (int)(sizeof routes / sizeof routes[0]), 0, 0}
 
 int main(void)
 {
@@ -156,5 +160,20 @@ int main(void)
     graph g4 = G(none);
     expect_cut("nothing closable", &g4, "", SUB ", " CELL);
 
+    /* a sweep that fails (exit 3, as one the gate stops does) in a round of closing (calls 1,
+     * 2), while a hole's need is tested (3, 4) or in the proof (5): its code comes back, and
+     * nothing is freed twice */
+    for (int at = 1; at <= 5; at++) {
+        graph g5 = G(simple);
+        g5.fail_at = at;
+        gc_strlist cut = {0};
+        gc_hole_row *kept = NULL, *rest = NULL;
+        int nkept = 0, nrest = 0;
+        int rc = gc_advise_cut(sweep, &g5, &cut, &kept, &nkept, &rest, &nrest);
+        CHECK(rc == 3, "a sweep failing at call %d: gc_advise_cut returned %d, want 3", at, rc);
+        free(kept);
+        free(rest);
+        gc_sl_free(&cut);
+    }
     return check_summary();
 }

@@ -168,6 +168,7 @@ int gc_advise_cut(gc_cut_sweep sweep, void *ctx, gc_strlist *cut, gc_hole_row **
         for (int k = 0; k < cut->n; k++)
             if (k != i)
                 gc_sl_add(&without, cut->v[k]);
+        rows = NULL; /* a sweep that fails gives none: the last round's are freed */
         rc = sweep(ctx, &without, &rows, &n);
         int needed = !rc && any_closable(rows, n);
         free(rows);
