@@ -41,6 +41,13 @@ static const mcase simpleeval_cases[] = {
          OP(STR), S(5, 'h', 'e', 'l', 'l', 'o'), OP(EXPR), OP(INT), 5, OP(EXPR),
          OP(NAME), S(4, 'p', 'a', 't', 'h'), OP(ATTR), S(2, 'o', 's'), OP(ATTR), S(6, 's', 'y', 's', 't', 'e', 'm'),
          OP(INT), 0, OP(CALL), 1, OP(EXPR)),
+    /* 'hello'; 5; path.os.path.os.system(0): a detour too (two ops, .path.os, to drop once the
+     * call is gone: 7 ops, where run lengths halved from 3 went to 1) */
+    CASE("junk statements, a detour and a call around it", "path.os.system\n", "os.system", 3, 1,
+         OP(STR), S(5, 'h', 'e', 'l', 'l', 'o'), OP(EXPR), OP(INT), 5, OP(EXPR),
+         OP(NAME), S(4, 'p', 'a', 't', 'h'), OP(ATTR), S(2, 'o', 's'), OP(ATTR), S(4, 'p', 'a', 't', 'h'),
+         OP(ATTR), S(2, 'o', 's'), OP(ATTR), S(6, 's', 'y', 's', 't', 'e', 'm'), OP(INT), 0, OP(CALL), 1,
+         OP(EXPR)),
     /* x = 1; path.os.remove (the write primitive; the dialect prints the last statement
      * alone, so the source is as long before as after) */
     CASE("an assignment before the escape", "path.os.remove\n", "os.remove", 2, 1,
