@@ -81,9 +81,10 @@ skip_part() {
 #     need fuzz_gate || { finish; exit; }    # the rest of the test needs it
 #     if need fuzz_gate_afl afl-fuzz; then ...; fi
 need() {
-  local n why=() broken=() engine afl
+  local n why=() broken=() engine afl afl_on
   engine=$(sed -n 's/^GATECRASH_ENGINE:STRING=//p' "$BIN/CMakeCache.txt" 2>/dev/null)
-  afl=$(sed -n 's/^AFL_CLANG_FAST:FILEPATH=//p; s/^GATECRASH_AFL:BOOL=OFF$/off/p' "$BIN/CMakeCache.txt" 2>/dev/null)
+  afl=$(sed -n 's/^AFL_CLANG_FAST:FILEPATH=//p' "$BIN/CMakeCache.txt" 2>/dev/null)
+  afl_on=$(sed -n 's/^GATECRASH_AFL:BOOL=//p' "$BIN/CMakeCache.txt" 2>/dev/null)
   for n in "$@"; do
     if [[ $n != fuzz_* ]]; then
       command -v "$n" >/dev/null || why+=("$n is not installed")
@@ -91,7 +92,7 @@ need() {
       :
     elif [[ $engine == none ]]; then
       why+=("$BIN/$n is not built (this build is GATECRASH_ENGINE=none; GATECRASH_ENGINE=libfuzzer builds it)")
-    elif [[ $n == fuzz_gate_afl && ( $afl == *NOTFOUND* || $afl == *off* || -z $afl ) ]]; then
+    elif [[ $n == fuzz_gate_afl && ( -z $afl || $afl == *-NOTFOUND || $afl_on == OFF ) ]]; then
       why+=("$BIN/$n is not built (afl-clang-fast not found when $BIN was configured, or GATECRASH_AFL=OFF)")
     else
       broken+=("$n")
