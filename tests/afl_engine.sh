@@ -4,13 +4,24 @@
 # station-1.5.0 in a bounded run (-V 120 at most; AFL_BENCH_UNTIL_CRASH ends it at the first
 # crash).  Its crash inputs mean the same to both engines' binaries (same DEDUP_TOKEN), and
 # triage of AFL++'s crashes and of the same bytes saved as libFuzzer crashes gives the same
-# cases, byte for byte.  Then --jobs 2 with libFuzzer: fork mode, and the corpus folder is
-# merged and pruned at the end (-merge=1).
+# cases, byte for byte.  Before them, --jobs 2 with libFuzzer: fork mode, and the corpus
+# folder is merged and pruned at the end (-merge=1).  Skipped without the binaries (tests/lib.sh, need).
 source "$(dirname "$0")/lib.sh" "$@"
 T=$SRC/targets/station-1.5.0
 AFL=$BIN/fuzz_gate_afl
-[[ -x $AFL ]] || { echo "FAIL: $AFL was not built (afl-clang-fast missing?)"; exit 1; }
-command -v afl-fuzz >/dev/null || { echo "FAIL: afl-fuzz not installed"; exit 1; }
+need fuzz_gate || { finish; exit; }
+# libFuzzer with --jobs 2 (fork mode): the corpus folder given is merged and pruned into
+mkdir -p "$WORK/corpus"
+find "$SRC/corpus" -maxdepth 1 -type f -exec cp -t "$WORK/corpus/" -- {} +
+expect_exit 1 "libFuzzer --jobs 2" -- "$GC" fuzz "$T" --jobs 2 --time 10 --seed 1 --corpus "$WORK/corpus" --out "$WORK/lf-run"
+expect_grep "with 2 job\(s\) of libFuzzer" "fork mode with 2 jobs"
+expect_grep "^corpus: [0-9]+ input\(s\) after merging into $WORK/corpus" "the corpus folder was merged"
+n=$(sed -n 's/^corpus: \([0-9]*\) input.*/\1/p' "$WORK/out")
+have=$(ls "$WORK/corpus" | wc -l)
+[[ -n $n && $n -gt 0 && $have -eq $n ]] && ok || fail "corpus folder holds $have inputs, the merge reported [$n]"
+
+# AFL++ (fuzz_gate_afl is built where afl-clang-fast is; afl-fuzz runs it)
+need fuzz_gate_afl afl-fuzz || { finish; exit; }
 
 export AFL_BENCH_UNTIL_CRASH=1
 # --no-sweep-seed: the engine on its own, as the comparison below needs: it replays the raw
@@ -66,14 +77,4 @@ for c in $hy; do
   r=$(dirname "$c")/resolved/$(sha1sum <"$c" | cut -c1-40)
   expect_exit 1 "hybrid: $(basename "$c" | cut -c1-9) replays from its resolved chain" -- "$GC" replay -q "$T" "$r"
 done
-
-# libFuzzer with --jobs 2 (fork mode): the corpus folder given is merged and pruned into
-mkdir -p "$WORK/corpus"
-find "$SRC/corpus" -maxdepth 1 -type f -exec cp -t "$WORK/corpus/" -- {} +
-expect_exit 1 "libFuzzer --jobs 2" -- "$GC" fuzz "$T" --jobs 2 --time 10 --seed 1 --corpus "$WORK/corpus" --out "$WORK/lf-run"
-expect_grep "with 2 job\(s\) of libFuzzer" "fork mode with 2 jobs"
-expect_grep "^corpus: [0-9]+ input\(s\) after merging into $WORK/corpus" "the corpus folder was merged"
-n=$(sed -n 's/^corpus: \([0-9]*\) input.*/\1/p' "$WORK/out")
-have=$(ls "$WORK/corpus" | wc -l)
-[[ -n $n && $n -gt 0 && $have -eq $n ]] && ok || fail "corpus folder holds $have inputs, the merge reported [$n]"
 finish

@@ -45,6 +45,7 @@ expect_exit 2 "unreadable corpus/chain path" -- "$GC" "${R[@]}" "$SRC/targets/st
 expect_exit 0 "random bytes decoded as fuzz input (--raw) do not crash" -- "$GC" "${R[@]}" --raw "$SRC/targets/station-1.5.0" "$WORK/random.chain"
 expect_exit 2 "unknown command" -- "$GC" frobnicate
 expect_exit 2 "fuzz with an unreadable corpus" -- "$GC" fuzz "$SRC/targets/station-1.5.0" --corpus "$WORK/nowhere" --time 1 --out "$WORK/o"
+need fuzz_gate || { finish; exit; }
 expect_exit 2 "fuzz_gate with a malformed requires" -- "$FUZZ" --sandbox="$ST" --requires='{"subprocess": 1}' -runs=1
 expect_exit 3 "fuzz_gate with a missing module" -- "$FUZZ" --sandbox="$WORK/missing.py" --requires='{}' -runs=1
 finish

@@ -51,10 +51,12 @@ expect_exit 0 "--version" -- "$GC" --version
 expect_grep "^gatecrash [0-9]+\.[0-9]+\.[0-9]+ \(CPython ${PYVER/./\\.}\.[0-9]+, libFuzzer (yes|no), AFL\+\+ (yes|no)\)$" "--version's line"
 want=$(sed -n 's/^project(gatecrash VERSION \([0-9.]*\).*/\1/p' "$SRC/CMakeLists.txt")
 expect_grep "^gatecrash $want " "--version is CMake's project version ($want)"
-[[ -x $FUZZ ]] && { expect_grep "libFuzzer yes" "--version sees fuzz_gate"; }
+# it says which engine binaries this build has, both ways
+if [[ -x $FUZZ ]]; then expect_grep "libFuzzer yes" "--version sees fuzz_gate"; else expect_grep "libFuzzer no" "--version: no fuzz_gate"; fi
+if [[ -x $BIN/fuzz_gate_afl ]]; then expect_grep "AFL\+\+ yes" "--version sees fuzz_gate_afl"; else expect_grep "AFL\+\+ no" "--version: no fuzz_gate_afl"; fi
 
 # a plain configure, no CC and no -DCMAKE_C_COMPILER: clang when it is installed
-if command -v clang >/dev/null; then
+if need clang; then
   expect_exit 0 "cmake -S . -B build without CC" -- env -u CC cmake -S "$SRC" -B "$WORK/cfg" -DGATECRASH_AFL=OFF
   expect_grep "The C compiler identification is Clang" "the plain configure picked clang"
 fi

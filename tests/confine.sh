@@ -49,6 +49,20 @@ expect_exit 0 "replay under allow-all: blocked" -- "$GC" replay "$SRC/targets/st
 expect_fgrep "refused by the harness: a write outside scratch (Landlock)" "allow-all: counted as a refusal"
 no_victim "replay under allow-all"
 
+expect_exit 1 "sweep: the write is found" -- "$GC" sweep "$T" --depth 3
+expect_fgrep "gate function save ()<landlock>" "sweep names the landlock escape's hole as fuzzing does"
+expect_exit 1 "sweep --by signature" -- "$GC" sweep "$T" --depth 3 --by signature
+expect_grep "landlock:write:openat" "sweep reports the landlock escape"
+no_victim sweep
+
+# --require-confinement: a kernel without Landlock (simulated) is an error, exit 4 (here, and
+# in the engines below)
+expect_exit 4 "gatecrash --require-confinement without Landlock" -- \
+  env GATECRASH_NO_CONFINE=1 "$GC" replay --require-confinement "$T" "$WORK/save.chain"
+expect_grep "^gatecrash: error: Landlock is .* --require-confinement" "one error line"
+no_victim "--require-confinement (replay)"
+
+need fuzz_gate || { finish; exit; }
 cd "$WORK/scratch" || exit 1
 fuzz_one_process "landlock:write:openat:" "the confinement's signature"
 no_victim "libFuzzer, one process"
@@ -83,7 +97,7 @@ expect_exit 1 "gatecrash fuzz --jobs 2: the campaign replays the crash live" -- 
 expect_fgrep "gate function save ()<landlock>" "libFuzzer campaign: the table names the hole"
 no_victim "gatecrash fuzz --jobs 2"
 
-if [[ -x $BIN/fuzz_gate_afl ]]; then
+if need fuzz_gate_afl afl-fuzz; then
   expect_exit 1 "AFL++: the input process is confined" -- \
     env AFL_BENCH_UNTIL_CRASH=1 "$GC" fuzz "$T" --engine afl --time 120 --corpus "$WORK/seeds" --dict "$WORK/dict" \
     --out "$WORK/afl" --by signature
@@ -96,16 +110,7 @@ expect_exit 0 "triage of the crash (fresh-process replay through the spawner)" -
 expect_grep "^new +crash-[0-9a-f]+: landlock:write:openat:" "triage saves a landlock case"
 no_victim triage
 
-expect_exit 1 "sweep: the write is found" -- "$GC" sweep "$T" --depth 3
-expect_fgrep "gate function save ()<landlock>" "sweep names the landlock escape's hole as fuzzing does"
-expect_exit 1 "sweep --by signature" -- "$GC" sweep "$T" --depth 3 --by signature
-expect_grep "landlock:write:openat" "sweep reports the landlock escape"
-no_victim sweep
-
-# --require-confinement: a kernel without Landlock (simulated) is an error, exit 4
-expect_exit 4 "gatecrash --require-confinement without Landlock" -- \
-  env GATECRASH_NO_CONFINE=1 "$GC" replay --require-confinement "$T" "$WORK/save.chain"
-expect_grep "^gatecrash: error: Landlock is .* --require-confinement" "one error line"
+# --require-confinement in the engines
 expect_exit 4 "fuzz_gate --require-confinement without Landlock" -- \
   env GATECRASH_NO_CONFINE=1 "$FUZZ" --target="$T" --require-confinement -runs=10 "$WORK/seeds"
 expect_exit 4 "gatecrash fuzz --require-confinement without Landlock" -- \

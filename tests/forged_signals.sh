@@ -42,6 +42,7 @@ expect_fgrep "replaced.chain: gatecrash: ESCAPE reach spawn os.system via __buil
 expect_fgrep "real.chain: gatecrash: ESCAPE reach spawn os.system via __builtins__['__import__']('os').system" "and os.system is back for the next input"
 
 # the fuzzer: forged output never becomes a crash or a verdict line
+need fuzz_gate || { finish; exit; }
 mkdir -p "$WORK/scratch"
 (cd "$WORK/scratch" && "$FUZZ" --target="$T" "${files[@]}") >"$WORK/out" 2>&1
 rc=$?

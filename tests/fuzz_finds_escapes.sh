@@ -5,6 +5,7 @@
 # (nscache.c) while `gatecrash replay` installs afresh in a new process: the same ESCAPE
 # line from both is the proof that cases found with reuse reproduce in a fresh process.
 source "$(dirname "$0")/lib.sh" "$@"
+need fuzz_gate || { finish; exit; }
 for target in station-1.5.0 station-advisory-fix; do
   mkdir -p "$WORK/$target/corpus" "$WORK/$target/crashes" "$WORK/$target/scratch"
   find "$SRC/corpus" -maxdepth 1 -type f -exec cp -t "$WORK/$target/corpus/" -- {} +

@@ -9,6 +9,22 @@
 source "$(dirname "$0")/lib.sh" "$@"
 S=$SRC/corpus-source && mkdir -p "$WORK/corpus"
 nseeds=$(find "$S" -type f | wc -l)  # the README too: libFuzzer reads every file
+# the replay build (every build has it) over the seeds, and on the planted leak fixture
+for name in restrictedpython simpleeval; do
+  expect_exit 0 "$name: replay build over the seeds" -- "$BIN/fuzz_source-test" --target="$SRC/targets/$name" \
+    --venv="$BIN/venvs/$name" "$S"
+  expect_count "$nseeds" "^gatecrash: input .*: ok$" "$name: every seed runs"
+done
+printf '\x00\x03run\x01\x04true\x0a\x01\x0e\x06result' >"$WORK/leak_seed"          # result = run('true')
+expect_exit 1 "leak fixture: the replay build finds the call" -- "$BIN/fuzz_source-test" \
+  --target="$SRC/tests/fixtures/source/leak" "$WORK/leak_seed"
+expect_grep "^gatecrash: ESCAPE reach spawn os.system via .+ \(called inside the evaluation" "leak fixture: the escape"
+expect_fgrep "result = run('true')" "leak fixture: the program printed"
+expect_grep "^DEDUP_TOKEN: source:reach:os.system" "leak fixture: dedup token"
+if grep -qaP 'gi_frame|f_back|f_builtins|system|\x02os' "$S"/*; then fail "a seed holds an escape word"; else ok; fi
+
+# the engine (libFuzzer), bounded
+need fuzz_source || { finish; exit; }
 for name in restrictedpython simpleeval; do
   rm -rf "$WORK/corpus" && mkdir -p "$WORK/corpus"
   expect_exit 0 "$name: bounded fuzzing" -- "$BIN/fuzz_source" --target="$SRC/targets/$name" \
@@ -18,9 +34,6 @@ for name in restrictedpython simpleeval; do
   expect_grep "Done 1500 runs" "$name: libFuzzer ran every input"
   # the program mutator's outputs all have a statement (the engine's byte edits: about half)
   expect_grep "^gatecrash: fuzz_source on $name: (1[0-9]{3}) programs" "$name: the program mutator's inputs run"
-  expect_exit 0 "$name: replay build over the seeds" -- "$BIN/fuzz_source-test" --target="$SRC/targets/$name" \
-    --venv="$BIN/venvs/$name" "$S"
-  expect_count "$nseeds" "^gatecrash: input .*: ok$" "$name: every seed runs"
 done
 # the mutator's dictionary: the sandbox package's own blocklists (RestrictedPython's
 # INSPECT_ATTRIBUTES, simpleeval's DISALLOW_METHODS), harvested at start
@@ -36,7 +49,6 @@ expect_exit 0 "simpleeval-1.0.4: dictionary" -- "$BIN/fuzz_source" --target="$SR
   --venv="$BIN/venvs/simpleeval-1.0.4" --print-dict -runs=0 "$S"
 expect_grep "^gatecrash: root: path$" "simpleeval-1.0.4: the host's module name is a root"
 expect_no_grep "^gatecrash: (dictionary|root): (os|system)$" "simpleeval-1.0.4: os, system not planted"
-if grep -qaP 'gi_frame|f_back|f_builtins|system|\x02os' "$S"/*; then fail "a seed holds an escape word"; else ok; fi
 # RestrictedPython 6.0 installs on CPython < 3.12 only (its requirements.txt)
 if target_installed restrictedpython-6.0; then
   expect_exit 0 "restrictedpython-6.0: dictionary" -- "$BIN/fuzz_source" --target="$SRC/targets/restrictedpython-6.0" \
@@ -70,10 +82,4 @@ done
 [[ $rc == 77 ]] && grep -q "^gatecrash: ESCAPE" "$WORK/out" && ok || fail "simpleeval-1.0.4: rediscovered from the seeds: exit $rc with seeds 2, 3 and 5, want 77"
 expect_grep "^gatecrash: ESCAPE reach (spawn|write) os[.][a-z_]+ via .+ \(in the value evaluate gave back" "simpleeval-1.0.4: the escape"
 expect_grep "^gatecrash: ESCAPE .* via path([.][a-z][a-z0-9_]*)+ \(" "simpleeval-1.0.4: the advisory's class, path.<names>.<primitive>"
-printf '\x00\x03run\x01\x04true\x0a\x01\x0e\x06result' >"$WORK/leak_seed"          # result = run('true')
-expect_exit 1 "leak fixture: the replay build finds the call" -- "$BIN/fuzz_source-test" \
-  --target="$SRC/tests/fixtures/source/leak" "$WORK/leak_seed"
-expect_grep "^gatecrash: ESCAPE reach spawn os.system via .+ \(called inside the evaluation" "leak fixture: the escape"
-expect_fgrep "result = run('true')" "leak fixture: the program printed"
-expect_grep "^DEDUP_TOKEN: source:reach:os.system" "leak fixture: dedup token"
 finish

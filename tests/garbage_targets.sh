@@ -33,6 +33,19 @@ size=$(wc -c <"$WORK/out")
 [[ $size -lt 16384 ]] && ok || fail "megabytes of gate output reached the harness's output ($size bytes)"
 expect_grep "bytes in all\)" "the log says how much there was"
 expect_count 2 "thing.chain: blocked" "both inputs ran"
+# corrupt inputs beside good ones (bad_input.sh has the single cases)
+printf '\x00\x01garbage[[[(' >"$WORK/corrupt.chain"
+expect_exit 2 "a corrupt chain file among good ones" -- "$GC" "${R[@]}" "$SRC/targets/station-1.5.0" "$WORK/thing.chain" "$WORK/corrupt.chain"
+expect_grep "corrupt.chain:1:1: " "the corrupt file is named with a position"
+mkdir -p "$WORK/empty" "$WORK/binary"
+: >"$WORK/empty/target.json"
+head -c 3000 /dev/urandom >"$WORK/binary/target.json"
+expect_exit 2 "an empty target.json" -- "$GC" "${R[@]}" "$WORK/empty" "$WORK/thing.chain"
+one_line "empty target.json"
+expect_exit 2 "a binary target.json" -- "$GC" "${R[@]}" "$WORK/binary" "$WORK/thing.chain"
+one_line "binary target.json"
+
+need fuzz_gate || { finish; exit; }
 # the same gates under the fuzzer: the same exit codes, no hang
 mkdir -p "$WORK/scratch"
 for g in exits_on_import exits_on_install hangs_on_import swallows_on_import; do
@@ -45,15 +58,4 @@ done
 rc=$?
 [[ $rc -eq 3 ]] && ok || fail "fuzz_gate on exits_in_chain: exit $rc, want 3"
 expect_fgrep "the gate ended the process (exit status 0) while running a chain" "fuzz_gate: exit in chain named"
-# corrupt inputs beside good ones (bad_input.sh has the single cases)
-printf '\x00\x01garbage[[[(' >"$WORK/corrupt.chain"
-expect_exit 2 "a corrupt chain file among good ones" -- "$GC" "${R[@]}" "$SRC/targets/station-1.5.0" "$WORK/thing.chain" "$WORK/corrupt.chain"
-expect_grep "corrupt.chain:1:1: " "the corrupt file is named with a position"
-mkdir -p "$WORK/empty" "$WORK/binary"
-: >"$WORK/empty/target.json"
-head -c 3000 /dev/urandom >"$WORK/binary/target.json"
-expect_exit 2 "an empty target.json" -- "$GC" "${R[@]}" "$WORK/empty" "$WORK/thing.chain"
-one_line "empty target.json"
-expect_exit 2 "a binary target.json" -- "$GC" "${R[@]}" "$WORK/binary" "$WORK/thing.chain"
-one_line "binary target.json"
 finish

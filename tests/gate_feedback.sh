@@ -6,6 +6,7 @@
 # gate features here.  On 3.12+ the 3.11 way gives 3 (tracing through PEP 669 ignores
 # direct c_tracefunc writes), and the chains must not register monitoring callbacks.
 source "$(dirname "$0")/lib.sh" "$@"
+need fuzz_gate || { finish; exit; }
 T=$SRC/targets/station-1.5.0
 mkdir -p "$WORK/scratch"
 ft() { (cd "$WORK/scratch" && "$FUZZ" --target="$T" --feedback="$1" -runs=0 "$SRC/corpus") 2>&1 | sed -n 's/.*INITED.* ft: \([0-9]*\).*/\1/p'; }

@@ -5,6 +5,7 @@
 # corpus); with --no-sweep-seed the engine runs alone from the repository's corpus.  `gate`'s
 # fuzzing half does the same.
 source "$(dirname "$0")/lib.sh" "$@"
+need fuzz_gate || { finish; exit; }
 T=$SRC/targets/station-1.5.0
 "$GC" fuzz "$T" --runs 200 --seed 1 --out "$WORK/on" >"$WORK/on.txt" 2>"$WORK/on.err"
 [[ $? -eq 1 ]] && ok || fail "hybrid: exit 1 (escapes found)"

@@ -19,6 +19,13 @@ ran() { # ran WHAT: the engine counted inputs, found escapes, and the merge ran
   expect_grep "^[1-9][0-9]* escape input\(s\), [1-9][0-9]* distinct escape\(s\) on module_sandbox" "$1: escapes counted"
   expect_no_grep "did not run|requires is not valid JSON|merge failed" "$1: no engine error"
 }
+# refused before any engine starts
+expect_exit 2 "ci/nightly.sh, --sandbox without --requires" -- bash "$SRC/ci/nightly.sh" --no-build --sandbox "$ST"
+expect_exit 2 "ci/release-gate.sh, --sandbox without --requires" -- bash "$SRC/ci/release-gate.sh" --no-build --sandbox "$ST"
+expect_exit 2 "a campaign folder with a space" -- "$GC" fuzz "${T[@]}" --runs 10 --out "$WORK/run folder"
+expect_grep "^gatecrash: error: path '.*run folder' has a space or shell character" "one line naming the path"
+
+need fuzz_gate || { finish; exit; }
 for jobs in 1 2; do
   expect_exit 1 "fuzz, inline target, --jobs $jobs" -- "$GC" fuzz "${T[@]}" --jobs $jobs --runs 3000 --seed 1 --time 300 --out "$WORK/fuzz$jobs"
   ran "fuzz --jobs $jobs"
@@ -34,7 +41,7 @@ expect_exit 1 "gate, inline target: fuzzing finds escapes" -- "$GC" gate "${T[@]
 ran "gate"
 expect_grep "gate module_sandbox: FAIL .* [1-9][0-9]* escape\(s\) found by fuzzing" "gate: the escapes fail it"
 
-if [[ -x $BIN/fuzz_gate_afl ]] && command -v afl-fuzz >/dev/null; then
+if need fuzz_gate_afl afl-fuzz; then
   expect_exit 1 "AFL++, inline target" -- env AFL_BENCH_UNTIL_CRASH=1 "$GC" fuzz "${T[@]}" --engine afl --runs 20000 \
     --seed 1 --time 120 --out "$WORK/afl"
   expect_grep "^(spawn|write)[a-z+]* +[0-9]+ +[0-9]+ (yes|no) " "AFL++: the table lists an escape's hole"
@@ -47,9 +54,4 @@ expect_exit 1 "ci/nightly.sh, inline target" -- env BUILD_DIR="$BIN" bash "$SRC/
 expect_grep "NEW escape signature" "nightly: new escapes"
 [[ -n $(ls "$WORK"/esc/*.chain 2>/dev/null) ]] && ok || fail "nightly saved no case"
 grep -qE "^(spawn|write)[a-z+]* +[0-9]+ +[0-9]+ (yes|no) " "$WORK/nightly/campaign/fuzz.txt" && ok || fail "nightly: the campaign's table lists no escape"
-expect_exit 2 "ci/nightly.sh, --sandbox without --requires" -- bash "$SRC/ci/nightly.sh" --no-build --sandbox "$ST"
-expect_exit 2 "ci/release-gate.sh, --sandbox without --requires" -- bash "$SRC/ci/release-gate.sh" --no-build --sandbox "$ST"
-
-expect_exit 2 "a campaign folder with a space" -- "$GC" fuzz "${T[@]}" --runs 10 --out "$WORK/run folder"
-expect_grep "^gatecrash: error: path '.*run folder' has a space or shell character" "one line naming the path"
 finish

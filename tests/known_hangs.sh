@@ -64,6 +64,7 @@ echo "11 inputs that reach spin() on a busy core: ${skipped:-?} not run again"
 
 # a campaign hands its jobs one file (OUT/known-hangs), emptied when it starts: the seeds that
 # reach nap() in the first job confirm it there, and the key is in the file at the end
+need fuzz_gate || { finish; exit; }
 B=$SRC/tests/fixtures/hostile/blocking
 mkdir -p "$WORK/seeds" "$WORK/camp"
 for k in 1 2 3 4; do printf 'nap()\n' >"$WORK/seeds/nap$k"; printf 'tools\nnap()\n' >"$WORK/seeds/tn$k"; done

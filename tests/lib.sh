@@ -22,6 +22,7 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/gatecrash-test.XXXXXX")
 trap '[[ -n ${KEEP_WORK:-} ]] || rm -rf "$WORK"' EXIT
 fails=0
 passes=0
+skips=0
 ok() { passes=$((passes + 1)); }
 fail() { fails=$((fails + 1)); echo "FAIL: $*" >&2; }
 # expect_exit CODE DESCRIPTION -- command...   (stdout+stderr kept in $WORK/out)
@@ -46,9 +47,64 @@ expect_count() { # expect_count N PATTERN DESCRIPTION
   n=$(grep -cE -- "$2" "$WORK/out")
   if [[ $n -eq $1 ]]; then ok; else fail "$3: $n lines match /$2/, want $1"; fi
 }
+# The end of every test: its counts, then its status: 1 when an assertion failed, else 77
+# when a part of it was skipped (skip_part), else 0.  77 is ctest's SKIP_RETURN_CODE for the
+# shell tests (tests/CMakeLists.txt): a test that could not run all of its checks shows as
+# skipped, with its SKIP lines saying why, never as passed.
 finish() {
-  echo "$passes passed, $fails failed"
-  [[ $fails -eq 0 ]]
+  local note=""
+  ((skips == 0)) || note=", $skips part(s) skipped"
+  echo "$passes passed, $fails failed$note"
+  ((fails == 0)) || return 1
+  ((skips == 0)) || return 77
+}
+# skip WHY: the test cannot run here (a precondition is missing): one line saying why, and
+# the test ends now as skipped (or failed, when an assertion before it failed).
+skip() {
+  skips=$((skips + 1))
+  echo "SKIP: $*"
+  finish
+  exit
+}
+# skip_part WHY: a part of the test cannot run here: one line saying why; the rest runs,
+# and finish ends the test as skipped unless an assertion failed.
+skip_part() {
+  skips=$((skips + 1))
+  echo "SKIP: $*"
+}
+# need NAME...: 0 when every NAME is here.  A NAME is a binary of this build ($BIN/NAME) or a
+# command on PATH (afl-fuzz, clang).  One this build cannot have (fuzz_gate, fuzz_source,
+# fuzz_decoder, fuzz_program in a GATECRASH_ENGINE=none build; fuzz_gate_afl where
+# afl-clang-fast was not found or GATECRASH_AFL=OFF) or a command not installed: skip_part
+# naming it, and 1.  A binary this build makes but that is missing is a failure (a stale or
+# broken build is not a missing precondition), and 1.
+#     need fuzz_gate || { finish; exit; }    # the rest of the test needs it
+#     if need fuzz_gate_afl afl-fuzz; then ...; fi
+need() {
+  local n why=() broken=() engine afl afl_on
+  engine=$(sed -n 's/^GATECRASH_ENGINE:STRING=//p' "$BIN/CMakeCache.txt" 2>/dev/null)
+  afl=$(sed -n 's/^AFL_CLANG_FAST:FILEPATH=//p' "$BIN/CMakeCache.txt" 2>/dev/null)
+  afl_on=$(sed -n 's/^GATECRASH_AFL:BOOL=//p' "$BIN/CMakeCache.txt" 2>/dev/null)
+  for n in "$@"; do
+    if [[ $n != fuzz_* ]]; then
+      command -v "$n" >/dev/null || why+=("$n is not installed")
+    elif [[ -x $BIN/$n ]]; then
+      :
+    elif [[ $engine == none ]]; then
+      why+=("$BIN/$n is not built (this build is GATECRASH_ENGINE=none; GATECRASH_ENGINE=libfuzzer builds it)")
+    elif [[ $n == fuzz_gate_afl && ( -z $afl || $afl == *-NOTFOUND || $afl_on == OFF ) ]]; then
+      why+=("$BIN/$n is not built (afl-clang-fast not found when $BIN was configured, or GATECRASH_AFL=OFF)")
+    else
+      broken+=("$n")
+    fi
+  done
+  ((${#broken[@]} == 0)) || fail "this build makes ${broken[*]} but $BIN lacks it (cmake --build $BIN)"
+  if ((${#why[@]})); then
+    local text=${why[0]}
+    for n in "${why[@]:1}"; do text+="; $n"; done
+    skip_part "$text: the checks that need it did not run"
+  fi
+  ((${#why[@]} == 0 && ${#broken[@]} == 0))
 }
 
 # fuzz_one_process TOKEN WHAT: fuzz_gate on $T, one bounded process in the working folder,
@@ -103,15 +159,15 @@ test_venv() {
 
 # target_installed NAME: whether the sandbox package pinned in targets/NAME/requirements.txt
 # is in its venv ($BIN/venvs/NAME).  A pin with an environment marker that leaves it out on
-# this CPython (a historical release older than the version) is one SKIP line; any other
-# missing pin is a failure.
+# this CPython (a historical release older than the version) is a skipped part (skip_part:
+# one SKIP line, and the test ends as skipped); any other missing pin is a failure.
 target_installed() {
   local line pkg
   line=$(grep -v '^#' "$SRC/targets/$1/requirements.txt" | head -1)
   pkg=${line%%==*}
   "$BIN/venvs/$1/bin/python" -I -c 'import sys, importlib.metadata as m; m.version(sys.argv[1])' "$pkg" 2>/dev/null && return 0
   if [[ $line == *";"* ]]; then
-    echo "SKIP: targets/$1: $pkg is not for CPython $PYVER (requirements.txt: ${line#*;})"
+    skip_part "targets/$1: $pkg is not for CPython $PYVER (requirements.txt: ${line#*;}): its checks not run"
   else
     fail "targets/$1: $pkg is not installed in $BIN/venvs/$1"
   fi

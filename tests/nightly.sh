@@ -8,6 +8,12 @@
 source "$(dirname "$0")/lib.sh" "$@"
 snap() { (cd "$SRC" && find corpus escapes -type f -printf '%p %s %T@\n' | sort | md5sum); }
 before=$(snap)
+# the command line: bad arguments, one line and exit 2, before anything runs
+expect_exit 2 "--time 0 without --crashes" -- bash "$SRC/ci/nightly.sh" --no-build --time 0 "$SRC/targets/station-1.5.0"
+expect_exit 2 "bad engine" -- env ENGINE=honggfuzz bash "$SRC/ci/nightly.sh" --no-build "$SRC/targets/station-1.5.0"
+expect_grep "^nightly: error: ENGINE must be" "one-line error"
+expect_exit 2 "no target" -- bash "$SRC/ci/nightly.sh" --no-build
+need fuzz_gate || { finish; exit; }
 nightly() { # nightly REPORT CORPUS
   env BUILD_DIR="$BIN" bash "$SRC/ci/nightly.sh" --no-build --time 120 --runs 10000 --seed 1 --jobs 1 \
     --engine libfuzzer --escapes "$WORK/esc" --report "$WORK/$1" --corpus "$WORK/$2" "$SRC/targets/station-1.5.0"
@@ -49,10 +55,5 @@ crashes=$WORK/report1/campaign/run/crashes
 [[ -n $(ls -A "$crashes") ]] && ok || fail "first night kept no crash inputs"
 expect_exit 0 "--time 0 --crashes: triage and report only" -- env BUILD_DIR="$BIN" bash "$SRC/ci/nightly.sh" \
   --no-build --time 0 --crashes "$crashes" --escapes "$WORK/esc" --report "$WORK/report3" "$SRC/targets/station-1.5.0"
-expect_exit 2 "--time 0 without --crashes" -- bash "$SRC/ci/nightly.sh" --no-build --time 0 "$SRC/targets/station-1.5.0"
-
-expect_exit 2 "bad engine" -- env ENGINE=honggfuzz bash "$SRC/ci/nightly.sh" --no-build "$SRC/targets/station-1.5.0"
-expect_grep "^nightly: error: ENGINE must be" "one-line error"
-expect_exit 2 "no target" -- bash "$SRC/ci/nightly.sh" --no-build
 [[ $(snap) == "$before" ]] && ok || fail "the repository's corpus/ or escapes/ changed"
 finish

@@ -9,7 +9,7 @@
 source "$(dirname "$0")/lib.sh" "$@"
 ST=$SRC/targets/station-1.5.0
 SE=simpleeval-1.0.4
-target_installed $SE || { echo "one_schema: needs targets/$SE's venv"; finish; exit; }
+target_installed $SE || { finish; exit; }
 src=(--venv "$BIN/venvs/$SE" "$SRC/targets/$SE")
 case_py=$SRC/tests/fixtures/source/advisory/ghsa-44vg-5wv2-h2hg.py
 case_chain=$SRC/escapes/station-1.5.0/reach-spawn-os.execv-via-modattr.chain

@@ -7,6 +7,7 @@
 source "$(dirname "$0")/lib.sh" "$@"
 CHROMIUM=$(command -v chromium || echo /usr/bin/chromium)
 [[ -x $CHROMIUM ]] || { fail "no chromium (bash ci/install-deps.sh)"; finish; exit; }
+need fuzz_gate || { finish; exit; } # the page's campaign chart needs the gate's fuzzing half
 browse() { # browse ARGS... FILE: headless Chromium, its own profile, no network of its own
   "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking \
     --disable-component-update --disable-sync --user-data-dir="$(mktemp -d "$WORK/profile.XXXXXX")" "$@" 2>>"$WORK/chromium.log"

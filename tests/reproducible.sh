@@ -18,7 +18,30 @@ reproduces_under_any_seed() {
   done
 }
 
-# 1. `[#22]` over Plugin.__subclasses__() names Runner (index 2) only after tools.register()
+# 1. tools.pick() reaches os.execve under the harness's hash seed only; the minimizer
+#    must keep tools.holder.pick(), whose reproducer reproduces under any seed.
+mkdir -p "$WORK/pick"
+printf 'tools.holder.pick()\n' >"$WORK/pick/crash-holder"
+expect_exit 0 "triage of tools.holder.pick()" -- "$GC" triage "$T" --out "$WORK/esc-pick" "$WORK/pick"
+expect_grep "^new +crash-holder: reach:spawn:os.execve:.*  tools.holder.pick\(\)$" "the longer, portable chain is saved"
+reproduces_under_any_seed "$WORK/esc-pick"
+mkdir -p "$WORK/pick2"
+printf 'tools.pick()\n' >"$WORK/pick2/crash-pick"
+expect_exit 0 "triage of tools.pick() alone" -- "$GC" triage "$T" --out "$WORK/esc-pick2" "$WORK/pick2"
+expect_grep "^flaky +crash-pick: its escape rests on address or hash order" "an unportable escape is not a case"
+[[ -z $(ls -A "$WORK/esc-pick2" 2>/dev/null) ]] && ok || fail "something was saved: $(ls -A "$WORK/esc-pick2")"
+
+# 2. tools.jobs[#3] (a set of unnamed partials): the harness walks a set in an order every
+#    process agrees on; the reproducer must walk it the same way.
+mkdir -p "$WORK/jobs"
+printf 'tools.jobs[#3].func\n' >"$WORK/jobs/crash-jobs"
+expect_exit 0 "triage of tools.jobs[#3].func" -- "$GC" triage "$T" --out "$WORK/esc-jobs" "$WORK/jobs"
+expect_grep "^new +crash-jobs: reach:spawn:os.system:.*  tools.jobs\[#3\].func$" "the set walk is saved"
+reproduces_under_any_seed "$WORK/esc-jobs"
+
+# 3 and 4 run the engine (a bounded campaign, fuzz_gate itself)
+need fuzz_gate || { finish; exit; }
+# 3. `[#22]` over Plugin.__subclasses__() names Runner (index 2) only after tools.register()
 #    made a class in the same process: 22 mod 4 (and mod 5: libFuzzer's leak check in a
 #    sanitizer build runs an input that allocates twice) is 2; in a fresh process 22 mod 3 is
 #    1, Safe1.  The engine runs the seeds smallest first.
@@ -47,7 +70,7 @@ expect_fgrep "gatecrash: ESCAPE reach spawn os.system via tools.Plugin.__subclas
 side=$WORK/direct/crashes/resolved/$(sha1sum <"$WORK/in/b-walk" | cut -d' ' -f1)
 [[ -f $side ]] && grep -qxF 'tools.Plugin.__subclasses__()[@Runner].spawn' "$side" && ok ||
   fail "fuzz_gate wrote no resolved chain at $side"
-if [[ -x $BIN/fuzz_gate_afl ]]; then # AFL++'s driver: the folder comes from the campaign
+if need fuzz_gate_afl; then # AFL++'s driver: the folder comes from the campaign
   mkdir -p "$WORK/afl"
   (cd "$WORK/afl" && GATECRASH_RESOLVED_DIR=$WORK/afl/crashes/resolved "$BIN/fuzz_gate_afl" --target="$T" \
     "$WORK/in/a-register" "$WORK/in/b-walk" >"$WORK/out" 2>&1) 2>/dev/null # (it aborts on the escape)
@@ -56,7 +79,7 @@ if [[ -x $BIN/fuzz_gate_afl ]]; then # AFL++'s driver: the folder comes from the
     fail "fuzz_gate_afl wrote no resolved chain at $side"
 fi
 
-# 2. tools.armed() escapes only after tools.arm() ran in the same process: the summary
+# 4. tools.armed() escapes only after tools.arm() ran in the same process: the summary
 #    names the input and the cause.
 mkdir -p "$WORK/seeds2"
 printf 'tools.arm()\n' >"$WORK/seeds2/a-arm"
@@ -67,25 +90,4 @@ expect_grep "^0 escape input\(s\), 0 distinct escape\(s\) on unportable \(1 cras
   "the summary counts it"
 expect_grep "^did not reproduce: crash-[0-9a-f]+: its resolved chain escapes only with state an earlier input left" \
   "the summary names it with its cause"
-
-# 3. tools.pick() reaches os.execve under the harness's hash seed only; the minimizer
-#    must keep tools.holder.pick(), whose reproducer reproduces under any seed.
-mkdir -p "$WORK/pick"
-printf 'tools.holder.pick()\n' >"$WORK/pick/crash-holder"
-expect_exit 0 "triage of tools.holder.pick()" -- "$GC" triage "$T" --out "$WORK/esc-pick" "$WORK/pick"
-expect_grep "^new +crash-holder: reach:spawn:os.execve:.*  tools.holder.pick\(\)$" "the longer, portable chain is saved"
-reproduces_under_any_seed "$WORK/esc-pick"
-mkdir -p "$WORK/pick2"
-printf 'tools.pick()\n' >"$WORK/pick2/crash-pick"
-expect_exit 0 "triage of tools.pick() alone" -- "$GC" triage "$T" --out "$WORK/esc-pick2" "$WORK/pick2"
-expect_grep "^flaky +crash-pick: its escape rests on address or hash order" "an unportable escape is not a case"
-[[ -z $(ls -A "$WORK/esc-pick2" 2>/dev/null) ]] && ok || fail "something was saved: $(ls -A "$WORK/esc-pick2")"
-
-# 4. tools.jobs[#3] (a set of unnamed partials): the harness walks a set in an order every
-#    process agrees on; the reproducer must walk it the same way.
-mkdir -p "$WORK/jobs"
-printf 'tools.jobs[#3].func\n' >"$WORK/jobs/crash-jobs"
-expect_exit 0 "triage of tools.jobs[#3].func" -- "$GC" triage "$T" --out "$WORK/esc-jobs" "$WORK/jobs"
-expect_grep "^new +crash-jobs: reach:spawn:os.system:.*  tools.jobs\[#3\].func$" "the set walk is saved"
-reproduces_under_any_seed "$WORK/esc-jobs"
 finish

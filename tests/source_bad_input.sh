@@ -95,7 +95,10 @@ expect_grep "error: --venv is for source targets" "--venv on a gate"
 F=(fuzz --runs 2 --seed 1 --out "$WORK/fuzz-out")
 printf '\x00\x01x\x0d' >"$WORK/crash-x"   # a crash input: the program x
 Tr=(triage --out "$WORK/cases")
-for cmd in F Tr; do
+cmds=()
+need fuzz_source && cmds+=(F) # fuzz's own checks come after the engine binary's
+cmds+=(Tr)
+for cmd in "${cmds[@]}"; do
   declare -n C=$cmd
   last=$([[ $cmd == F ]] && echo || echo "$WORK/crash-x")
   B() { "$GC" "${C[@]}" --adapter "$1" --requires "$REQ" "${@:2}" $last; }

@@ -18,32 +18,7 @@ printf '\x00\x04path\x08\x02os\x08\x06system\x0d' >"$WORK/seeds/advisory"     # 
 printf '\x01\x05hello\x0d\x02\x05\x0d\x00\x04path\x08\x02os\x08\x04path\x08\x02os\x08\x06system\x0d' \
   >"$WORK/crashes/crash-padded"
 
-# 1. fuzz: the campaign runs fuzz_source, replays its crash input as a program, the table
-# (--corpus is the campaign's own: the merge prunes an escaping seed from it, so each run gets a copy;
-# --no-sweep-seed: the engine alone, the sweep would find it first: tests/source_hybrid.sh)
-cp -R "$WORK/seeds" "$WORK/corpus"
-expect_exit 1 "fuzz simpleeval-1.0.4 from the advisory's program" -- "$GC" fuzz "$H" "${HV[@]}" --runs 200 --seed 1 --no-sweep-seed \
-  --corpus "$WORK/corpus" --out "$WORK/campaign"
-expect_grep "^gatecrash: fuzzing simpleeval-1.0.4 .* of libFuzzer" "fuzz: the engine"
-expect_grep "escapes 1 +distinct 1 +holes 1 +\(done\)" "fuzz: the progress line"
-expect_grep "^1 escape input\(s\), 1 distinct escape\(s\) on simpleeval-1.0.4$" "fuzz: the summary"
-expect_grep "^spawn +1 +1 +yes +module posixpath \.<module>$" "fuzz: the table by hole, as for gates"
-expect_grep "^ +via path\.os\.system$" "fuzz: the hole's program"
-ls "$WORK"/campaign/crashes/crash-* >/dev/null 2>&1 && ok || fail "fuzz: no crash input in OUT/crashes"
-[[ -f $WORK/campaign/target/target.json && -f $WORK/campaign/fuzz.log ]] && ok || fail "fuzz: OUT/ layout"
-# the inline form, the same
-cp -R "$WORK/seeds" "$WORK/corpus-inline"
-expect_exit 1 "fuzz --adapter --requires" -- "$GC" fuzz --adapter "$H/adapter.py" \
-  --requires '{"subprocess": false, "filesystem_writes": []}' "${HV[@]}" --runs 200 --seed 1 \
-  --corpus "$WORK/corpus-inline" --out "$WORK/out-inline"
-expect_grep "^ +via path\.os\." "fuzz inline: the escape"
-# the current release: nothing escapes
-expect_exit 0 "fuzz simpleeval (current release), bounded" -- "$GC" fuzz "$SRC/targets/simpleeval" \
-  --venv "$BIN/venvs/simpleeval" --runs 2000 --seed 1 --out "$WORK/out-current"
-expect_grep "^0 escape input\(s\), 0 distinct escape\(s\) on simpleeval$" "current release: 0 escapes"
-expect_grep "execs 2000 " "current release: every run"
-
-# 2. triage: confirmed, minimized to the advisory's program, saved as source
+# 1. triage: confirmed, minimized to the advisory's program, saved as source
 E=$WORK/esc
 expect_exit 0 "triage a padded crash input" -- "$GC" triage "$H" "${HV[@]}" --out "$E" --standalone "$WORK/crashes"
 expect_grep "^new +crash-padded: source:reach:os\.system  path\.os\.system$" "triage: new case, minimized"
@@ -73,7 +48,7 @@ expect_grep "^flaky +crash-call: .* \(with its '#' header it does not escape: re
   "triage: the header's refusal named"
 [[ ! -e $WORK/esc-text/source-reach-os.system.py ]] && ok || fail "triage saved a case that does not escape"
 
-# 3. replay: the case folder (its .py cases, not the reproducer), --json
+# 2. replay: the case folder (its .py cases, not the reproducer), --json
 expect_exit 0 "replay --expect escape the case folder" -- "$GC" replay --expect escape "$H" "${HV[@]}" "$E"
 expect_grep "source-reach-os\.system\.py: gatecrash: ESCAPE reach spawn os\.system" "replay: the case escapes"
 expect_grep "replayed 1: 1 escaped" "replay: one case (the reproducer is no case)"
@@ -82,7 +57,7 @@ grep '^{' "$WORK/out" >"$WORK/json"
 "$PY" -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["signature"]=="source:reach:os.system" and j["input"].endswith("\npath.os.system\n") and j["primitive"]=="os.system" and j["hole"]=="module posixpath .<module>", j' \
   "$WORK/json" && ok || fail "replay --json: the escape's object and its hole"
 
-# 4. the reproducers, in plain Python from the venv: exit 1, the escape
+# 3. the reproducers, in plain Python from the venv: exit 1, the escape
 VPY=$BIN/venvs/simpleeval-1.0.4/bin/python
 expect_exit 1 "standalone reproducer" -- "$VPY" "$E/source-reach-os.system.repro.py"
 expect_grep "^ESCAPE reproduced: reach spawn os\.system via result$" "standalone reproducer: the escape"
@@ -93,6 +68,32 @@ sed 's/^path\.os\.system$/path.os.getcwd/' "$case" >"$WORK/esc-blocked/getcwd.py
 expect_exit 0 "escapes/reproduce.py on a program that does not escape" -- "$VPY" "$SRC/escapes/reproduce.py" \
   "$WORK/esc-blocked/getcwd.py"
 expect_grep "^blocked: the escape did not reproduce$" "reproduce.py: blocked"
+need fuzz_source || { finish; exit; } # 4 and 5 run the engine
+# 4. fuzz: the campaign runs fuzz_source, replays its crash input as a program, the table
+# (--corpus is the campaign's own: the merge prunes an escaping seed from it, so each run gets a copy;
+# --no-sweep-seed: the engine alone, the sweep would find it first: tests/source_hybrid.sh)
+cp -R "$WORK/seeds" "$WORK/corpus"
+expect_exit 1 "fuzz simpleeval-1.0.4 from the advisory's program" -- "$GC" fuzz "$H" "${HV[@]}" --runs 200 --seed 1 --no-sweep-seed \
+  --corpus "$WORK/corpus" --out "$WORK/campaign"
+expect_grep "^gatecrash: fuzzing simpleeval-1.0.4 .* of libFuzzer" "fuzz: the engine"
+expect_grep "escapes 1 +distinct 1 +holes 1 +\(done\)" "fuzz: the progress line"
+expect_grep "^1 escape input\(s\), 1 distinct escape\(s\) on simpleeval-1.0.4$" "fuzz: the summary"
+expect_grep "^spawn +1 +1 +yes +module posixpath \.<module>$" "fuzz: the table by hole, as for gates"
+expect_grep "^ +via path\.os\.system$" "fuzz: the hole's program"
+ls "$WORK"/campaign/crashes/crash-* >/dev/null 2>&1 && ok || fail "fuzz: no crash input in OUT/crashes"
+[[ -f $WORK/campaign/target/target.json && -f $WORK/campaign/fuzz.log ]] && ok || fail "fuzz: OUT/ layout"
+# the inline form, the same
+cp -R "$WORK/seeds" "$WORK/corpus-inline"
+expect_exit 1 "fuzz --adapter --requires" -- "$GC" fuzz --adapter "$H/adapter.py" \
+  --requires '{"subprocess": false, "filesystem_writes": []}' "${HV[@]}" --runs 200 --seed 1 \
+  --corpus "$WORK/corpus-inline" --out "$WORK/out-inline"
+expect_grep "^ +via path\.os\." "fuzz inline: the escape"
+# the current release: nothing escapes
+expect_exit 0 "fuzz simpleeval (current release), bounded" -- "$GC" fuzz "$SRC/targets/simpleeval" \
+  --venv "$BIN/venvs/simpleeval" --runs 2000 --seed 1 --out "$WORK/out-current"
+expect_grep "^0 escape input\(s\), 0 distinct escape\(s\) on simpleeval$" "current release: 0 escapes"
+expect_grep "execs 2000 " "current release: every run"
+
 # 5. gate: its fuzzing half is the source campaign (fuzz_source), no saved case, the
 # advisory's program as the campaign's one seed: the gate fails on what fuzzing found
 mkdir -p "$WORK/gate-esc" && cp -R "$WORK/seeds" "$WORK/corpus-gate"

@@ -5,6 +5,11 @@
 #     published class, `path.os.system`, exit 1, one hole: the module's attribute os;
 #   - every current release: nothing at the default depth, exit 0;
 #   - the same sweep twice: the same report, byte for byte;
+#   - bounded, --json: simpleeval 1.0.4 at depth 1 finds nothing (path.os is a module, one
+#     edge short), at depth 2 every escape is path.os.<primitive> through the one hole, the
+#     object's keys and counts as documented; the leak fixture (exec dialect) at depth 1
+#     finds its root run (namespace run) and the generator frame's globals and builtins
+#     (frame . f_globals); each JSON the same twice, byte for byte;
 #   - gate: a saved escaping program fails the gate and is named with its hole; the same
 #     program against the release with the fix is blocked and the gate passes.
 source "$(dirname "$0")/lib.sh" "$@"
@@ -24,6 +29,32 @@ if target_installed simpleeval-1.0.4; then
   sweep simpleeval-1.0.4 --by signature >"$WORK/s1" 2>/dev/null
   sweep simpleeval-1.0.4 --by signature >"$WORK/s2" 2>/dev/null
   if cmp -s "$WORK/s1" "$WORK/s2" && [[ -s $WORK/s1 ]]; then ok; else fail "sweep output differs between runs"; fi
+  # bounded, --json: nothing one edge short of the primitives, then exactly the class
+  expect_exit 0 "sweep simpleeval-1.0.4 --depth 1 --json: nothing" -- sweep simpleeval-1.0.4 --depth 1 --json
+  expect_grep '^\{"target":"simpleeval-1.0.4","depth":1,"nodes":[0-9]+,"edges":[0-9]+,"cut_by_time":false,"cut_by_time_limit":0,"closed":\[\],"holes":\[\],"escapes":\[\]\}$' \
+    "simpleeval-1.0.4 at depth 1: no hole, no escape"
+  sweep simpleeval-1.0.4 --depth 2 --json >"$WORK/j1" 2>/dev/null
+  expect_exit 0 "simpleeval-1.0.4 --depth 2 --json: the class, through one hole" -- "$PY" - "$WORK/j1" <<'PY'
+import json, re, sys
+j = json.load(open(sys.argv[1]))
+assert list(j) == ["target", "depth", "nodes", "edges", "cut_by_time", "cut_by_time_limit", "closed", "holes",
+                   "escapes"], list(j)
+assert j["target"] == "simpleeval-1.0.4" and j["depth"] == 2 and not j["cut_by_time"] and j["closed"] == [], j
+hole = "module posixpath .<module>"
+assert [r["hole"] for r in j["holes"]] == [hole], j["holes"]
+row, esc = j["holes"][0], j["escapes"]
+assert row["closable"] and row["capabilities"] == "spawn+write", row
+by = {e["primitive"]: e for e in esc}
+assert by["os.system"]["chain"] == "path.os.system" and by["os.system"]["capability"] == "spawn", by.get("os.system")
+assert by["os.remove"]["chain"] == "path.os.remove" and by["os.remove"]["capability"] == "write", by.get("os.remove")
+for e in esc:
+    assert e["hole"] == hole and e["kind"] == "reach" and e["signature"] == "source:reach:" + e["primitive"], e
+    assert re.fullmatch(r"path\.os\.[a-z_0-9]+", e["chain"]) and e["chain"] == "path." + e["primitive"], e
+assert row["signatures"] == len(esc) == len(by) == row["primitives"], (row, len(esc))
+assert row["primitive_names"].split(", ") == [e["primitive"] for e in esc], row["primitive_names"]
+PY
+  sweep simpleeval-1.0.4 --depth 2 --json >"$WORK/j2" 2>/dev/null
+  if cmp -s "$WORK/j1" "$WORK/j2" && [[ -s $WORK/j1 ]]; then ok; else fail "sweep --depth 2 --json differs between runs"; fi
   expect_exit 2 "sweep --save on a source target" -- sweep simpleeval-1.0.4 --save "$WORK/saved"
   expect_grep '^gatecrash: error: sweep --save does not take a source target \(' "--save: one line, from source mode's table"
 fi
@@ -38,6 +69,24 @@ if target_installed restrictedpython-utility; then
   sweep restrictedpython-utility >"$WORK/r2" 2>/dev/null
   if cmp -s "$WORK/r1" "$WORK/r2" && [[ -s $WORK/r1 ]]; then ok; else fail "restrictedpython sweep differs between runs"; fi
 fi
+
+# the leak fixture (exec dialect, no venv) at depth 1: its root, and the generator's frame
+leak=$SRC/tests/fixtures/source/leak
+"$GC" sweep "$leak" --depth 1 --json >"$WORK/l1" 2>/dev/null
+expect_exit 0 "leak --depth 1 --json: namespace run and the frame's globals" -- "$PY" - "$WORK/l1" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert [r["hole"] for r in j["holes"]] == ["frame . f_globals", "namespace run"], j["holes"]
+pairs = sorted((e["primitive"], e["hole"]) for e in j["escapes"])
+assert pairs == [("builtins.open", "frame . f_globals"), ("os.system", "frame . f_globals"),
+                 ("os.system", "namespace run")], pairs
+root = [e for e in j["escapes"] if e["hole"] == "namespace run"][0]
+assert root["chain"] == "result = run" and root["capability"] == "spawn", root
+frame = [e for e in j["escapes"] if e["primitive"] == "builtins.open"][0]
+assert "g.gi_frame.f_builtins for x in [1]" in frame["chain"] and frame["chain"].endswith("result = f()"), frame
+PY
+"$GC" sweep "$leak" --depth 1 --json >"$WORK/l2" 2>/dev/null
+if cmp -s "$WORK/l1" "$WORK/l2" && [[ -s $WORK/l1 ]]; then ok; else fail "leak sweep --json differs between runs"; fi
 
 # gate: the saved case is a program; fuzzing off (--time 0): only its replay and the sweep
 mkdir -p "$WORK/cases"
@@ -70,7 +119,6 @@ mkdir -p "$WORK/leakcases"
 printf 'result = run\n' >"$WORK/leakcases/root.py"
 printf 's = run.__self__\nresult = s.execv\n' >"$WORK/leakcases/head.py"
 printf 'd = {"k": run.__self__}\nresult = d.get("k").execv\n' >"$WORK/leakcases/bound.py"
-leak=$SRC/tests/fixtures/source/leak
 expect_exit 1 "gate leak: the cases escape" -- env -C "$WORK" "$(realpath "$GC")" gate "$leak" --escapes leakcases \
   --time 0 --report rep-leak --out out-leak
 expect_grep '^ESCAPES   head\.py: source:reach:os\.execv via s = run\.__self__; result = s\.execv$' "gate leak: head.py"

@@ -71,9 +71,12 @@ for o in objs:
     assert (o["target"], o["policy"]) == (name, policy), (o["target"], o["policy"])
 PY
 
-# the release gate requires nothing within the sweep depth
+# the release gate requires nothing within the sweep depth (--out: even with --time 0 the gate
+# makes its campaign folder, by default out/TARGET/gate-campaign in the working folder)
 mkdir -p "$WORK/none"
-expect_exit 1 "gate --sweep-depth on station-1.5.0" -- "$GC" gate "$ST" --time 0 --sweep-depth 2 --report "$WORK/rep" --escapes "$WORK/none"
+expect_exit 1 "gate --sweep-depth on station-1.5.0" -- "$GC" gate "$ST" --time 0 --sweep-depth 2 --report "$WORK/rep" --escapes "$WORK/none" \
+  --out "$WORK/camp"
 expect_grep "FAIL .* [1-9][0-9]* by the sweep" "sweep escapes fail the gate"
-expect_exit 0 "gate --sweep-depth on allow-all" -- "$GC" gate "$SRC/targets/station-1.5.0-allow-all" --time 0 --sweep-depth 3 --report "$WORK/rep2" --escapes "$WORK/none"
+expect_exit 0 "gate --sweep-depth on allow-all" -- "$GC" gate "$SRC/targets/station-1.5.0-allow-all" --time 0 --sweep-depth 3 --report "$WORK/rep2" --escapes "$WORK/none" \
+  --out "$WORK/camp2"
 finish

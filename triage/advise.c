@@ -140,14 +140,14 @@ static int any_closable(const gc_hole_row *rows, int n)
 }
 
 /* The cut (advise.c's opening comment): close and re-sweep until no closable hole shows,
- * then drop each hole whose reopening alone shows none.  Fills 'cut' and 'kept' (the row
- * each hole had when it first showed).  0 or an exit code. */
-static int find_cut(gc_target *t, const gc_sweep_opts *o, gc_strlist *cut, gc_hole_row **kept, int *nkept)
+ * then drop each hole whose reopening alone shows none (holes.h, gc_advise_cut). */
+int gc_advise_cut(gc_cut_sweep sweep, void *ctx, gc_strlist *cut, gc_hole_row **kept, int *nkept,
+                  gc_hole_row **rest, int *nrest)
 {
     gc_hole_row *rows = NULL;
     int n, rc = 0;
     for (int round = 0; round < 64; round++) {
-        if ((rc = sweep_with(t, o, cut, &rows, &n)))
+        if ((rc = sweep(ctx, cut, &rows, &n)))
             return rc;
         int added = add_closable(cut, kept, nkept, rows, n);
         free(rows);
@@ -159,7 +159,8 @@ static int find_cut(gc_target *t, const gc_sweep_opts *o, gc_strlist *cut, gc_ho
         for (int k = 0; k < cut->n; k++)
             if (k != i)
                 gc_sl_add(&without, cut->v[k]);
-        rc = sweep_with(t, o, &without, &rows, &n);
+        rows = NULL; /* a sweep that fails gives none: the last round's are freed */
+        rc = sweep(ctx, &without, &rows, &n);
         int needed = !rc && any_closable(rows, n);
         free(rows);
         if (rc || needed) {
@@ -174,7 +175,19 @@ static int find_cut(gc_target *t, const gc_sweep_opts *o, gc_strlist *cut, gc_ho
         memmove(&(*kept)[i], &(*kept)[i + 1], (size_t)(*nkept - i - 1) * sizeof **kept);
         (*nkept)--;
     }
-    return 0;
+    return sweep(ctx, cut, rest, nrest); /* the proof: the sweep again, the cut closed */
+}
+
+typedef struct {
+    gc_target *t;
+    const gc_sweep_opts *o;
+} target_sweep;
+
+/* gc_cut_sweep over the real target */
+static int sweep_target(void *ctx, const gc_strlist *closed, gc_hole_row **rows, int *nrows)
+{
+    const target_sweep *s = ctx;
+    return sweep_with(s->t, s->o, closed, rows, nrows);
 }
 
 /* What closing the hole means here, with what its edges were ("wrap these 14 real
@@ -250,9 +263,8 @@ int gc_advise(gc_target *t, gc_sweep_opts *o, int verify)
     gc_strlist cut = {0};
     gc_hole_row *kept = NULL, *rest = NULL;
     int nkept = 0, nrest = 0;
-    int rc = find_cut(t, o, &cut, &kept, &nkept);
-    if (!rc) /* the proof: the sweep again, the cut closed */
-        rc = sweep_with(t, o, &cut, &rest, &nrest);
+    target_sweep ts = {t, o};
+    int rc = gc_advise_cut(sweep_target, &ts, &cut, &kept, &nkept, &rest, &nrest);
     if (!rc) {
         int ok = !any_closable(rest, nrest);
         if (o->json) {

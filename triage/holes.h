@@ -87,6 +87,15 @@ int gc_holes_sweep(gc_target *t, gc_sweep_opts *o, const char *const *closed, gc
 void gc_holes_sweep_print(gc_target *t, const gc_sweep_opts *o, const gc_sweep_stats *st, const char *const *closed,
                           const gc_finding *f, int n, const gc_hole_row *rows, int nrows);
 
+/* advise's cut over any sweep (gc_advise's, or a test's): 'sweep' runs the sweep with the
+ * holes in 'closed' closed and gives one row per hole it shows (*rows malloc'd, or an exit
+ * code).  Fills 'cut' with the holes to close and *kept (malloc'd) with the row each had
+ * when it first showed, then *rest (malloc'd) with the rows of the sweep with the cut
+ * closed: the proof.  0 or the sweep's exit code. */
+typedef int (*gc_cut_sweep)(void *ctx, const gc_strlist *closed, gc_hole_row **rows, int *nrows);
+int gc_advise_cut(gc_cut_sweep sweep, void *ctx, gc_strlist *cut, gc_hole_row **kept, int *nkept,
+                  gc_hole_row **rest, int *nrest);
+
 /* `advise`: the holes to close at o->depth (advise.c says how it is found and how far from
  * a minimum it can be), each with what closing it means and what it cuts; with 'verify',
  * the sweep with the cut closed, and what it still finds.  Returns 0 when the cut leaves

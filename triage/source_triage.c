@@ -106,13 +106,14 @@ static int try_splice(minctx *m, size_t from, size_t to, const uint8_t *ins, siz
 }
 
 /* Drop runs of whole ops (statements, trailers, arguments, blocks' lines), halving the
- * run's length down to one op.  1 if anything was dropped. */
+ * run's length, then every length from 4 down to one op (halving alone skips lengths: from
+ * 3 it went to 1, and a detour such as .path.os is two ops).  1 if anything was dropped. */
 static int pass_drop(minctx *m)
 {
     static size_t offs[GC_P_MAX_INPUT + 1];
     static gc_p_operand kinds[GC_P_MAX_INPUT];
     int n = op_offsets(m, offs, kinds), changed = 0;
-    for (int run = n / 2 > 0 ? n / 2 : 1; run >= 1 && !m->rc; run /= 2)
+    for (int run = n / 2 > 0 ? n / 2 : 1; run >= 1 && !m->rc; run = run > 4 ? run / 2 : run - 1)
         for (int i = 0; i + run <= n && !m->rc;) {
             if (try_splice(m, offs[i], offs[i + run], NULL, 0)) {
                 changed = 1;
