@@ -31,25 +31,25 @@ if target_installed simpleeval-1.0.4; then
   if cmp -s "$WORK/s1" "$WORK/s2" && [[ -s $WORK/s1 ]]; then ok; else fail "sweep output differs between runs"; fi
   # bounded, --json: nothing one edge short of the primitives, then exactly the class
   expect_exit 0 "sweep simpleeval-1.0.4 --depth 1 --json: nothing" -- sweep simpleeval-1.0.4 --depth 1 --json
-  expect_grep '^\{"target":"simpleeval-1.0.4","depth":1,"nodes":[0-9]+,"edges":[0-9]+,"cut_by_time":false,"cut_by_time_limit":0,"closed":\[\],"holes":\[\],"escapes":\[\]\}$' \
+  expect_grep '^\{"target":"simpleeval-1.0.4","policy":"[^"]+","depth":1,"max_nodes":[0-9]+,"nodes":[0-9]+,"edges":[0-9]+,"cut":\{"depth":[0-9]+,"max_nodes":0,"items":0,"time":false,"time_limit":0\},"escapes":\[\],"closed":\[\],"holes":\[\]\}$' \
     "simpleeval-1.0.4 at depth 1: no hole, no escape"
   sweep simpleeval-1.0.4 --depth 2 --json >"$WORK/j1" 2>/dev/null
   expect_exit 0 "simpleeval-1.0.4 --depth 2 --json: the class, through one hole" -- "$PY" - "$WORK/j1" <<'PY'
 import json, re, sys
 j = json.load(open(sys.argv[1]))
-assert list(j) == ["target", "depth", "nodes", "edges", "cut_by_time", "cut_by_time_limit", "closed", "holes",
-                   "escapes"], list(j)
-assert j["target"] == "simpleeval-1.0.4" and j["depth"] == 2 and not j["cut_by_time"] and j["closed"] == [], j
+assert list(j) == ["target", "policy", "depth", "max_nodes", "nodes", "edges", "cut", "escapes", "closed",
+                   "holes"], list(j)
+assert j["target"] == "simpleeval-1.0.4" and j["depth"] == 2 and not j["cut"]["time"] and j["closed"] == [], j
 hole = "module posixpath .<module>"
 assert [r["hole"] for r in j["holes"]] == [hole], j["holes"]
 row, esc = j["holes"][0], j["escapes"]
 assert row["closable"] and row["capabilities"] == "spawn+write", row
 by = {e["primitive"]: e for e in esc}
-assert by["os.system"]["chain"] == "path.os.system" and by["os.system"]["capability"] == "spawn", by.get("os.system")
-assert by["os.remove"]["chain"] == "path.os.remove" and by["os.remove"]["capability"] == "write", by.get("os.remove")
+assert by["os.system"]["input"] == "path.os.system" and by["os.system"]["capability"] == "spawn", by.get("os.system")
+assert by["os.remove"]["input"] == "path.os.remove" and by["os.remove"]["capability"] == "write", by.get("os.remove")
 for e in esc:
     assert e["hole"] == hole and e["kind"] == "reach" and e["signature"] == "source:reach:" + e["primitive"], e
-    assert re.fullmatch(r"path\.os\.[a-z_0-9]+", e["chain"]) and e["chain"] == "path." + e["primitive"], e
+    assert re.fullmatch(r"path\.os\.[a-z_0-9]+", e["input"]) and e["input"] == "path." + e["primitive"], e
 assert row["signatures"] == len(esc) == len(by) == row["primitives"], (row, len(esc))
 assert row["primitive_names"].split(", ") == [e["primitive"] for e in esc], row["primitive_names"]
 PY
@@ -81,9 +81,9 @@ pairs = sorted((e["primitive"], e["hole"]) for e in j["escapes"])
 assert pairs == [("builtins.open", "frame . f_globals"), ("os.system", "frame . f_globals"),
                  ("os.system", "namespace run")], pairs
 root = [e for e in j["escapes"] if e["hole"] == "namespace run"][0]
-assert root["chain"] == "result = run" and root["capability"] == "spawn", root
+assert root["input"] == "result = run" and root["capability"] == "spawn", root
 frame = [e for e in j["escapes"] if e["primitive"] == "builtins.open"][0]
-assert "g.gi_frame.f_builtins for x in [1]" in frame["chain"] and frame["chain"].endswith("result = f()"), frame
+assert "g.gi_frame.f_builtins for x in [1]" in frame["input"] and frame["input"].endswith("result = f()"), frame
 PY
 "$GC" sweep "$leak" --depth 1 --json >"$WORK/l2" 2>/dev/null
 if cmp -s "$WORK/l1" "$WORK/l2" && [[ -s $WORK/l1 ]]; then ok; else fail "leak sweep --json differs between runs"; fi

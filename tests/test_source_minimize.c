@@ -85,7 +85,7 @@ static void minimize(const mcase *c)
     gc_strbuf src, src2;
     gc_sb_init(&src);
     gc_sb_init(&src2);
-    static gc_outcome out, out2;
+    static gc_verdict out, out2;
     gc_src_min_stats st, st2;
     char err[512];
     int rc = gc_source_minimize(&target, c->bytes, c->len, best, &best_len, &src, &out, &st, err, sizeof err);
@@ -118,7 +118,7 @@ int main(int argc, char **argv)
     static char scratch[] = "/tmp/gatecrash-test-XXXXXX";
     if (!mkdtemp(scratch))
         return 2;
-    gc_session_opts o = {.target_dir = argv[1], .venv = argc == 3 ? argv[2] : NULL, .source_ok = 1,
+    gc_session_opts o = {.target_dir = argv[1], .venv = argc == 3 ? argv[2] : NULL,
                          .scratch = scratch, .quiet = 1};
     if (gc_session_start(&target, &o) != 0)
         return 2;
@@ -138,7 +138,7 @@ int main(int argc, char **argv)
     size_t best_len;
     gc_strbuf src;
     gc_sb_init(&src);
-    static gc_outcome out;
+    static gc_verdict out;
     gc_src_min_stats st;
     char err[512];
     CHECK(gc_source_minimize(&target, blocked, sizeof blocked, best, &best_len, &src, &out, &st, err, sizeof err) == -1,
