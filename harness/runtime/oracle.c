@@ -843,6 +843,12 @@ static const gc_prim *callee_prim(PyObject *f)
 }
 
 /* See oracle.h. */
+int gc_oracle_judged_by_event(const gc_prim *p)
+{
+    return p->spec->cap == GC_CAP_WRITE && !(p->spec->flags & GC_PRIM_UNAUDITED);
+}
+
+/* See oracle.h. */
 const char *gc_oracle_refuse_call(PyObject *f)
 {
     const gc_prim *p = callee_prim(f);
@@ -861,7 +867,7 @@ const char *gc_oracle_refuse_call(PyObject *f)
     }
     if (p->spec->cap == GC_CAP_SPAWN || p->spec->cap == GC_CAP_NETWORK)
         return p->name; /* allowed by policy, still never run */
-    if (p->spec->flags & GC_PRIM_UNAUDITED)
-        return p->name;
-    return NULL; /* writes: the audit hook confines them to scratch */
+    if (gc_oracle_judged_by_event(p))
+        return NULL; /* writes: the audit hook judges their arguments, confines them to scratch */
+    return p->name; /* unaudited */
 }
