@@ -72,6 +72,19 @@ for mode in reach effect; do
   expect_exit 1 "$mode: a write they do not" -- "$GC" "${G[@]}" --mode $mode "$P/write1.py"
   expect_fgrep "write1.py: gatecrash: ESCAPE effect write open via " "$mode: the other write is an escape"
 done
+# os.open's audit event has no dir_fd: a relative path it writes may be in any folder (here
+# one outside scratch, opened for reading), so it is no granted path; with Landlock off too
+O=$WORK/outside && mkdir -p "$O"
+printf "import os\nd = os.open('%s', os.O_RDONLY)\nos.open('granted-2', os.O_WRONLY | os.O_CREAT, 0o600, dir_fd=d)\n" "$O" >"$P/dirfd.py"
+for confine in yes no; do
+  for mode in reach effect; do
+    if [[ $confine == yes ]]; then envs=(env -u GATECRASH_NO_CONFINE); else envs=(env GATECRASH_NO_CONFINE=1); fi
+    expect_exit 1 "$mode, Landlock $confine: os.open relative to a dir_fd" -- "${envs[@]}" "$GC" "${G[@]}" --mode $mode "$P/dirfd.py"
+    expect_fgrep "dirfd.py: gatecrash: ESCAPE effect write open via " "$mode, Landlock $confine: an escape"
+    expect_fgrep " ('granted-2')" "$mode, Landlock $confine: named by its argument, the folder unknown"
+  done
+done
+[[ -z $(ls "$O") ]] && ok || fail "os.open with a dir_fd wrote outside scratch: $(ls "$O")"
 
 # chain mode on a gate: the same verdicts
 R=$SRC/tests/fixtures/reader
