@@ -111,6 +111,13 @@ static void confinement(void)
     CHECK(event("open", Py_BuildValue("(ssi)", at(outside, "file"), "a", O_WRONLY)) < 0, "open(outside, 'a') is blocked");
     CHECK(event("open", Py_BuildValue("(sOi)", at(outside, "n"), Py_None, O_WRONLY | O_CREAT)) < 0,
           "os.open(outside, O_CREAT) is blocked");
+    /* os.open's event has no dir_fd: a relative path it writes is unknown; open()'s is not */
+    CHECK(event("open", Py_BuildValue("(sOi)", "n", Py_None, O_WRONLY | O_CREAT)) < 0,
+          "os.open('n', O_CREAT), maybe relative to a dir_fd, is blocked");
+    CHECK(event("open", Py_BuildValue("(sOi)", "n", Py_None, O_RDONLY)) == 0, "os.open('n', O_RDONLY) reads");
+    CHECK(event("open", Py_BuildValue("(ssi)", "n", "w", O_WRONLY | O_CREAT)) == 0, "open('n', 'w') lands in scratch");
+    CHECK(event("open", Py_BuildValue("(sOi)", at(scratch, "n"), Py_None, O_WRONLY | O_CREAT)) == 0,
+          "os.open(scratch/n, O_CREAT) is let through");
     CHECK(event("os.rename", Py_BuildValue("(ssOO)", "a", at(outside, "b"), Py_None, Py_None)) < 0,
           "a rename to outside is blocked");
     CHECK(event("os.rename", Py_BuildValue("(ssOO)", at(outside, "a"), "b", Py_None, Py_None)) < 0,
@@ -159,6 +166,13 @@ static void judged(void)
     CHECK(escapes(at(outside, "x"), NULL, at(outside, "x")) == 1, "a write outside scratch is an escape");
     PyObject *three = PyLong_FromLong(3);
     CHECK(escapes("granted/x", three, NULL) == 1, "a dir_fd-relative write is outside every glob: an escape");
+    gc_orc.in_chain = 1;
+    int r = event("open", Py_BuildValue("(sOi)", "granted/z", Py_None, O_WRONLY | O_CREAT));
+    gc_orc.in_chain = 0;
+    CHECK(r < 0 && gc_orc.escape.set && strcmp(gc_orc.escape.primitive, "open") == 0 &&
+              strcmp(gc_orc.escape.detail, "'granted/z'") == 0,
+          "os.open('granted/z', O_CREAT), its dir_fd unseen, is an escape named by its argument (%s)",
+          gc_orc.escape.detail);
     /* a glob that grants everything: no write is an escape, and the confinement still holds */
     set_policy("*");
     CHECK(gc_policy_allows_path(&gc_orc.policy, NULL), "'*' grants even an unknown path");

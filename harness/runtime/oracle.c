@@ -457,9 +457,10 @@ static int inside_scratch(const char *raw)
 
 /* A written path argument, as the lexical absolute path the host's globs are matched
  * against ('norm') and as the raw absolute path the kernel will resolve ('raw').  Both
- * empty when it cannot be known (an fd, a dir_fd-relative path): such a write is outside
+ * empty when it cannot be known (an fd, a dir_fd-relative path, a relative path whose
+ * event leaves out a dir_fd the call may have had: 'unseen_dir_fd'): such a write is outside
  * scratch and outside every glob. */
-static void written_path(PyObject *arg, PyObject *dir_fd, char *norm, char *raw, size_t len)
+static void written_path(PyObject *arg, PyObject *dir_fd, int unseen_dir_fd, char *norm, char *raw, size_t len)
 {
     norm[0] = raw[0] = '\0';
     if (!arg || PyLong_Check(arg))
@@ -485,7 +486,7 @@ static void written_path(PyObject *arg, PyObject *dir_fd, char *norm, char *raw,
     /* audit events give dir_fd as None or -1 when it was not passed */
     int has_dir_fd = dir_fd && dir_fd != Py_None && !(PyLong_Check(dir_fd) && PyLong_AsLong(dir_fd) == -1);
     PyErr_Clear();
-    int relative_to_fd = s[0] != '/' && has_dir_fd;
+    int relative_to_fd = s[0] != '/' && (has_dir_fd || unseen_dir_fd);
     if (!relative_to_fd && s[0] && strlen(s) == (size_t)PyBytes_GET_SIZE(b)) {
         lexical_abspath(s, norm, len);
         char cwd[PATH_MAX];
@@ -574,6 +575,9 @@ static int judge(const ev_spec *ev, const char *event, PyObject *args, int judgi
                 return 0; /* an in-memory database writes nothing */
             PyErr_Clear();
         }
+        /* os.open's event (mode None; the builtin open's has a mode string) has no dir_fd:
+         * a relative path that os.open writes may be relative to any folder */
+        int unseen_dir_fd = strcmp(event, "open") == 0 && nargs > 1 && PyTuple_GET_ITEM(args, 1) == Py_None;
         for (int i = 0; i < 2; i++) {
             int idx = ev->paths[i];
             if (idx < 0 || idx >= nargs)
@@ -581,7 +585,7 @@ static int judge(const ev_spec *ev, const char *event, PyObject *args, int judgi
             int di = ev->dir_fd[i];
             PyObject *dfd = di >= 0 && di < nargs ? PyTuple_GET_ITEM(args, di) : NULL;
             char path[PATH_MAX], raw[PATH_MAX];
-            written_path(PyTuple_GET_ITEM(args, idx), dfd, path, raw, sizeof path);
+            written_path(PyTuple_GET_ITEM(args, idx), dfd, unseen_dir_fd, path, raw, sizeof path);
             int known = path[0] != '\0';
             if (judging && !gc_policy_allows_path(&gc_orc.policy, known ? path : NULL)) {
                 char detail[256 + 8];
@@ -843,6 +847,12 @@ static const gc_prim *callee_prim(PyObject *f)
 }
 
 /* See oracle.h. */
+int gc_oracle_judged_by_event(const gc_prim *p)
+{
+    return p->spec->cap == GC_CAP_WRITE && !(p->spec->flags & GC_PRIM_UNAUDITED);
+}
+
+/* See oracle.h. */
 const char *gc_oracle_refuse_call(PyObject *f)
 {
     const gc_prim *p = callee_prim(f);
@@ -861,7 +871,7 @@ const char *gc_oracle_refuse_call(PyObject *f)
     }
     if (p->spec->cap == GC_CAP_SPAWN || p->spec->cap == GC_CAP_NETWORK)
         return p->name; /* allowed by policy, still never run */
-    if (p->spec->flags & GC_PRIM_UNAUDITED)
-        return p->name;
-    return NULL; /* writes: the audit hook confines them to scratch */
+    if (gc_oracle_judged_by_event(p))
+        return NULL; /* writes: the audit hook judges their arguments, confines them to scratch */
+    return p->name; /* unaudited */
 }

@@ -107,6 +107,11 @@ void gc_oracle_set_refused(const char *what);
  * record an escape (effect mode: a forbidden primitive that CPython does not audit).  Both
  * modes' evaluators refuse by this one rule before a call. */
 const char *gc_oracle_refuse_call(PyObject *f);
+/* Is a call of p judged by its audit event, not by the call itself?  True for the write
+ * primitives CPython audits: their event carries the arguments the call will use (open's
+ * mode and flags, the written paths and their dir_fd), so a read-only open is no escape and
+ * a write the globs allow is none either.  The C-call guard leaves such calls to the event. */
+int gc_oracle_judged_by_event(const gc_prim *p);
 
 /* The short names ("system", "Popen") of the primitives the policy forbids: what a
  * directed mutator aims for.  Returns how many were written (pointers into the table). */

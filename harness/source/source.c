@@ -5,7 +5,9 @@
  * The C-call guard is a profile function (PyEval_SetProfile, PyTrace_C_CALL): CPython
  * hands it the callable of every C-level call made from Python code before the call runs,
  * so a forbidden primitive called anywhere inside the evaluation (the program's code, the
- * sandbox's own, code the sandbox compiled) is stopped and reported, audited or not. */
+ * sandbox's own, code the sandbox compiled) is stopped and reported, audited or not.  The
+ * profile event has the callable only, not its arguments: a write primitive CPython audits
+ * runs on to its audit event, which has them and is judged like a gate's (oracle.c). */
 #include "source.h"
 
 #include <stdio.h>
@@ -20,12 +22,15 @@
 /* ---- the C-call guard ---- */
 
 /* Should this C call be stopped?  The primitive's name, or NULL.  Reach mode: a forbidden
- * primitive called is the escape; otherwise the evaluator's own refusals apply. */
+ * primitive called is the escape, unless its audit event judges it (a write primitive CPython
+ * audits: the event has the arguments this profile event lacks, so linecache's
+ * open(path, 'rb') under a warning is no escape and open(path, 'w') still is); otherwise
+ * the evaluator's own refusals apply. */
 static const char *guard_verdict(PyObject *f)
 {
     const gc_prim *p = gc_oracle_lookup(f);
     if (p && gc_orc.mode == GC_MODE_REACH && p->spec->cap != GC_CAP_HARNESS &&
-        gc_policy_forbids(&gc_orc.policy, p->spec->cap)) {
+        gc_policy_forbids(&gc_orc.policy, p->spec->cap) && !gc_oracle_judged_by_event(p)) {
         if (!gc_orc.escape.set)
             gc_oracle_set_escape(GC_KIND_REACH, p->spec->cap, p->name,
                                  "called inside the evaluation (C-call guard)");
