@@ -239,17 +239,6 @@ static int is_scalar(PyObject *v)
            PyComplex_Check(v) || PyByteArray_Check(v);
 }
 
-static int is_transient(PyObject *v)
-{
-    if (PyMethod_Check(v))
-        return 1;
-    if (PyCFunction_Check(v)) {
-        PyObject *self = PyCFunction_GET_SELF(v);
-        return self && !PyModule_Check(self);
-    }
-    return strcmp(Py_TYPE(v)->tp_name, "method-wrapper") == 0;
-}
-
 typedef struct {
     gc_target *t;
     const gc_sweep_opts *o;
@@ -316,7 +305,7 @@ static void edge(sweep_ctx *x, int i, int kind, PyObject *key, PyObject *v, unsi
         }
         return; /* a leaf */
     }
-    if (is_transient(v))
+    if (gc_sweep_transient(v))
         return;
     if (nnodes >= x->o->max_nodes) {
         x->st->cut_nodes++;
@@ -628,13 +617,6 @@ static void expand(sweep_ctx *x, int i)
     expand_calls(x, i, v);
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static int cmp_found(const void *a, const void *b)
 {
     const found *x = a, *y = b;
@@ -704,7 +686,7 @@ static int walk_nodes(sweep_ctx *x, double start)
             st->cut_depth++;
             continue;
         }
-        if (is_transient(nodes[i].obj))
+        if (gc_sweep_transient(nodes[i].obj))
             continue; /* the bound __subclasses__ on the way to its call */
         gc_orc.in_chain = 1;
         gc_limits_arm(); /* an input's limit for each node: the gate code a getattr, an item or a
@@ -721,7 +703,7 @@ static int walk_nodes(sweep_ctx *x, double start)
             return GC_EXIT_HARNESS;
         }
         gc_state_begin();
-        double now = (i & 63) == 0 ? now_s() : last;
+        double now = (i & 63) == 0 ? gc_now_s() : last;
         if (now - last >= 2 && !o->quiet) {
             fprintf(stderr, "[sweep %5.1fs] depth %d, nodes %ld/%ld, edges %ld (%.0f/s), escapes %d\n", now - start,
                     nodes[i].depth, i, nnodes, st->edges, st->edges / (now - start), nfinds);
@@ -749,7 +731,7 @@ int gc_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st)
     }
     sweep_ctx x = {t, o, st, ns, gc_eval_trampoline(ns), PyUnicode_DecodeFSDefault(t->spec.sandbox)};
     push_roots(t, o, ns);
-    double start = now_s();
+    double start = gc_now_s();
     gc_limits_hard_what = "a step of the sweep (gate code it ran by reading a name or calling a gate function)";
     gc_limits_hard_code = GC_EXIT_TARGET; /* the gate's code, as when its import cannot be stopped */
     int walked = walk_nodes(&x, start);
@@ -759,7 +741,7 @@ int gc_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st)
         return GC_EXIT_HARNESS;
     st->nodes = nnodes;
     st->escapes = nfinds;
-    double took = now_s() - start;
+    double took = gc_now_s() - start;
     if (!o->quiet)
         fprintf(stderr, "[sweep %5.2fs] done: %ld nodes, %ld edges (%.0f edges/s), %d escape signature(s)\n", took,
                 nnodes, st->edges, took > 0 ? st->edges / took : 0.0, nfinds);

@@ -479,3 +479,10 @@ void gc_limits_disarm(void)
 }
 
 int gc_limits_is_timeout(PyObject *exc) { return exc && timeout_exc && PyErr_GivenExceptionMatches(exc, timeout_exc); }
+
+double gc_now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}

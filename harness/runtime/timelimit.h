@@ -47,4 +47,7 @@ void gc_limits_catch_crashes(void);
 extern const char *volatile gc_limits_hard_what;
 extern volatile int gc_limits_hard_code;
 
+/* Seconds on the monotonic clock (the sweeps' time bounds and rates). */
+double gc_now_s(void);
+
 #endif

@@ -43,6 +43,17 @@ void gc_input_oneline(const char *input, const char *sep, gc_strbuf *out)
     }
 }
 
+int gc_sweep_transient(PyObject *v)
+{
+    if (PyMethod_Check(v))
+        return 1;
+    if (PyCFunction_Check(v)) {
+        PyObject *self = PyCFunction_GET_SELF(v);
+        return self && !PyModule_Check(self);
+    }
+    return strcmp(Py_TYPE(v)->tp_name, "method-wrapper") == 0;
+}
+
 void gc_escape_text(const gc_verdict *v, const char *input, gc_strbuf *out)
 {
     gc_sb_printf(out, "gatecrash: ESCAPE %s %s %s via ", gc_kind_name(v->escape.kind), gc_cap_name(v->escape.cap),

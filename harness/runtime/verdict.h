@@ -103,6 +103,11 @@ typedef struct {
     int escapes;        /* distinct signatures */
 } gc_sweep_stats;
 
+/* A value both sweeps make a node of only when nothing else holds it: a bound method, a
+ * builtin bound to an object that is not a module, a method-wrapper (each access makes a
+ * new one, so identity says nothing about it). */
+int gc_sweep_transient(PyObject *v);
+
 /* ---- an escape's text forms: one of each, for every command and both modes ----
  * 'input' is the escaping input as text: a chain on one line, or a source target's
  * program (its lines as they are). */

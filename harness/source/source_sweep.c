@@ -43,6 +43,7 @@
 
 #include "program.h"
 #include "state.h"
+#include "timelimit.h"
 #include "xalloc.h"
 
 #define ROOT 255
@@ -222,17 +223,6 @@ static int visited(sctx *x, PyObject *v, int hole)
     return r != 0;
 }
 
-static int is_transient(PyObject *v)
-{
-    if (PyMethod_Check(v))
-        return 1;
-    if (PyCFunction_Check(v)) {
-        PyObject *self = PyCFunction_GET_SELF(v);
-        return self && !PyModule_Check(self);
-    }
-    return strcmp(Py_TYPE(v)->tp_name, "method-wrapper") == 0;
-}
-
 /* The hole of the edge node i --(kind, key)--> v, as sweep.c takes it (without closing:
  * a source sweep closes nothing). */
 static int edge_hole(sctx *x, int i, int kind, PyObject *key, PyObject *v)
@@ -305,9 +295,9 @@ static void edge(sctx *x, int i, int kind, PyObject *key, const uint8_t *tr, siz
     int hole = edge_hole(x, i, kind, key, v);
     if (out.escaped)
         x->rc = record(x, code, len, &out, hole);
-    else if (v && !is_transient(v) && nnodes >= x->o->max_nodes)
+    else if (v && !gc_sweep_transient(v) && nnodes >= x->o->max_nodes)
         x->st->cut_nodes++;
-    else if (v && !is_transient(v) && !visited(x, v, hole))
+    else if (v && !gc_sweep_transient(v) && !visited(x, v, hole))
         push(v, key, i, kind, n->depth + 1, hole, code, len); /* kept alive from here on */
     Py_XDECREF(v);
 }
@@ -591,13 +581,6 @@ static int cmp_found(const void *a, const void *b)
 
 /* ---- the sweep ---- */
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Breadth first over the queue within the depth and time bounds.  0 or an exit code. */
 static int walk_nodes(sctx *x, double start)
 {
@@ -607,10 +590,10 @@ static int walk_nodes(sctx *x, double start)
             x->st->cut_depth++;
             continue;
         }
-        if (is_transient(nodes[i].obj))
+        if (gc_sweep_transient(nodes[i].obj))
             continue;
         expand(x, (int)i);
-        double now = now_s();
+        double now = gc_now_s();
         if (now - last >= 2 && !x->o->quiet) {
             fprintf(stderr, "[sweep %5.1fs] depth %d, nodes %ld/%ld, programs %ld (%.0f/s), escapes %d\n",
                     now - start, nodes[i].depth, i, nnodes, x->st->edges, x->st->edges / (now - start), nfinds);
@@ -631,13 +614,13 @@ int gc_source_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st)
     last_names = o->hole_name;
     last_names_ctx = o->hole_ctx;
     sctx x = {t, o, st, PyDict_New(), PySet_New(NULL), 0};
-    double start = now_s();
+    double start = gc_now_s();
     int rc = x.ns && x.seen ? push_roots(&x) : GC_EXIT_HARNESS;
     if (!rc)
         rc = walk_nodes(&x, start);
     st->nodes = nnodes;
     st->escapes = nfinds;
-    double took = now_s() - start;
+    double took = gc_now_s() - start;
     if (!rc && !o->quiet)
         fprintf(stderr, "[sweep %5.2fs] done: %ld nodes, %ld programs (%.0f programs/s), %d escape signature(s)\n",
                 took, nnodes, st->edges, took > 0 ? st->edges / took : 0.0, nfinds);
