@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Prints the Markdown table of the saved cases of station-1.5.0 and whether the advisory's
-# proposed fix blocks them (README "Saved escapes"): one row per hole (docs/HOLES.md), sorted
+# proposed fix blocks them (docs/HOLES.md, "Saved escapes"): one row per hole (docs/HOLES.md), sorted
 # by capability then hole, or with --by signature one row per case.
 # Usage: ci/escape-table.sh [BUILD_DIR] [--by hole|signature]
 set -euo pipefail

@@ -12,7 +12,6 @@
 #include "triage.h"
 #include "xalloc.h"
 
-#define GATECRASH_VERSION "0.1.0"
 
 typedef struct {
     const char *source; /* "case FILE" or "fuzzing" */
