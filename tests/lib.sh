@@ -110,8 +110,11 @@ need() {
 # fuzz_one_process TOKEN WHAT: fuzz_gate on $T, one bounded process in the working folder,
 # seeds in $WORK/seeds, must stop on an escape whose DEDUP_TOKEN starts with TOKEN and save
 # its crash input in $WORK/crashes (its path in $crash)
+# (FUZZ_ONE_ARGS: more libFuzzer flags, an array)
+FUZZ_ONE_ARGS=()
 fuzz_one_process() {
   expect_exit 77 "libFuzzer, one process" -- "$FUZZ" --target="$T" -runs=20000 -seed=1 -error_exitcode=77 \
+    "${FUZZ_ONE_ARGS[@]}" \
     -dict="$WORK/dict" -artifact_prefix="$WORK/crashes/" "$WORK/corpus" "$WORK/seeds"
   expect_grep "^DEDUP_TOKEN: $1" "libFuzzer: $2"
   crash=$(ls "$WORK"/crashes/crash-* 2>/dev/null | head -1)
