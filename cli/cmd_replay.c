@@ -105,10 +105,10 @@ static void print_verdict(gc_target *t, const gc_mode_ops *m, const char *file, 
         printf("%s: %s%s\n", file, sb.data, found_on);
         gc_sb_free(&sb);
         char hole[GC_HOLE_NAME] = "";
-        if (json) /* its hole: the escape run once more, every step watched */
+        if (json) { /* its hole: the escape run once more, every step watched */
             m->hole(t, r, hole, sizeof hole);
-        if (json)
             gc_json_print(gc_escape_object(t, v, r->input.data, r->size, hole));
+        }
     } else {
         printf("%s: blocked (%s%s%s%s%s)%s\n", file, r->note, v->refused[0] ? "; refused by the harness: " : "",
                v->refused, v->timed_out ? "; stopped by the per-input time limit" : "",

@@ -71,7 +71,7 @@ static void still_escapes(gc_case_result *cr, const gc_run *r)
     gc_strbuf line;
     gc_sb_init(&line);
     gc_input_oneline(r->input.data, "; ", &line);
-    snprintf(cr->chain, sizeof cr->chain, "%s", line.data ? line.data : "");
+    snprintf(cr->chain, sizeof cr->chain, "%s", line.data);
     gc_sb_free(&line);
     cr->size = r->size;
     snprintf(cr->detail, sizeof cr->detail, "%s", v->escape.detail);

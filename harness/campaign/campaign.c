@@ -108,11 +108,7 @@ static void fold_escape(gc_campaign_result *r, const char *path, const gc_verdic
             break;
     gc_strbuf sb;
     gc_sb_init(&sb);
-    for (const char *p = program; *p; p++) /* one table cell */
-        if (*p != '\n')
-            gc_sb_putc(&sb, *p);
-        else if (p[1])
-            gc_sb_puts(&sb, " \\n ");
+    gc_input_oneline(program, GC_LINE_SEP, &sb); /* one table cell */
     gc_finding *f = k < r->nfound ? &r->found[k] : NULL;
     if (!f) {
         if (r->nfound == r->cap) {
@@ -228,12 +224,8 @@ static void fold_with_hole(scan_state *fs, const char *path, gc_outcome *out)
     static gc_chain trimmed;
     gc_outcome_escape_chain(out, &trimmed);
     int size = gc_chain_trailer_count(&trimmed);
-    if (fs->o->hole_of) {
-        static gc_outcome keep; /* the hole's run replaces the outcome */
-        keep = *out;
-        fs->o->hole_of(fs->o->hole_ctx, fs->t, text.data, &keep.verdict, hole, sizeof hole);
-        *out = keep;
-    }
+    if (fs->o->hole_of) /* it runs the input again in its own outcome: 'out' stays */
+        fs->o->hole_of(fs->o->hole_ctx, fs->t, text.data, &out->verdict, hole, sizeof hole);
     int before = fs->r->nfound;
     fold_escape(fs->r, path, &out->verdict, hole, text.data, size);
     gc_sb_free(&text);
