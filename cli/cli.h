@@ -8,6 +8,7 @@
  *   gatecrash sweep TARGET                exhaustive, bounded breadth-first search
  *   gatecrash advise TARGET               the holes to close, proven by sweeping with them closed
  *   gatecrash gate TARGET                 release gate: saved cases blocked, nothing found
+ *   gatecrash check TARGET                a source adapter probed: what is wrong, one line each
  *   gatecrash --help | --version | COMMAND --help                              (main.c)
  *
  * Owns: the commands — each a cli_command in its own cmd_*.c: its synopsis, its options
@@ -39,7 +40,11 @@ typedef struct {
 #define CLI_STR(x) #x
 #define CLI_XSTR(x) CLI_STR(x) /* a number's macro as a string */
 
-extern const cli_command cli_replay, cli_fuzz, cli_triage, cli_explain, cli_sweep, cli_advise, cli_gate;
+extern const cli_command cli_replay, cli_fuzz, cli_triage, cli_explain, cli_sweep, cli_advise, cli_gate, cli_check;
+
+/* A source target's adapter probed (probe.h) before fuzz or sweep run it: 0, or exit 3 with
+ * the line saying why fuzzing it would find nothing (cmd_check.c).  0 for a gate. */
+int cli_probe_adapter(gc_target *t);
 
 /* ---- the target (start.c) ---- */
 

@@ -92,7 +92,7 @@ static int cmd_fuzz(int argc, char **argv)
         rc = fuzz_folders(&f, &t);
     /* Load the target first: a bad target is an error before any engine starts, and the
      * same interpreter replays the engine's crash inputs as they appear. */
-    if (!rc && !(rc = cli_campaign_start(&t, &f.o, &f.k, NULL)))
+    if (!rc && !(rc = cli_campaign_start(&t, &f.o, &f.k, NULL)) && !(rc = cli_probe_adapter(&t)))
         rc = fuzz_run(&f, &t);
     gc_target_spec_free(&t.spec);
     gc_sl_free(&f.pos);

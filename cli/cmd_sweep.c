@@ -102,6 +102,8 @@ static int sweep_saving(gc_target *t, void *ctx)
     int rc = cannot ? GC_EXIT_USAGE : 0;
     if (cannot)
         gc_die_msg("%s", cannot);
+    if (!rc)
+        rc = cli_probe_adapter(t);
     gc_sl_add(&a->closed, NULL);
     if (!rc)
         rc = m->sweep(t, so, strcmp(a->by, "hole") == 0, (const char *const *)a->closed.v, &st);

@@ -19,7 +19,7 @@
 
 /* In --help's order. */
 static const cli_command *const commands[] = {&cli_replay, &cli_fuzz,   &cli_triage, &cli_explain,
-                                              &cli_sweep,  &cli_advise, &cli_gate};
+                                              &cli_sweep,  &cli_advise, &cli_gate, &cli_check};
 #define NCOMMANDS (int)(sizeof commands / sizeof commands[0])
 
 static const char usage_exit[] = "exit: 0 nothing escaped, 1 escaped, 2 bad usage/input, 3 target failed to load,\n"

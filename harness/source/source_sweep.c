@@ -302,9 +302,7 @@ static void edge(sctx *x, int i, int kind, PyObject *key, const uint8_t *tr, siz
     Py_XDECREF(v);
 }
 
-/* Can the dialect write `.name`?  An identifier of at most GC_P_MAX_STRLEN ASCII bytes, no
- * keyword, and with "no_underscore" not starting with '_'. */
-static int writable_attr(const gc_target *t, PyObject *name)
+int gc_source_writable(const gc_target *t, PyObject *name)
 {
     Py_ssize_t sz;
     const char *s = PyUnicode_Check(name) ? PyUnicode_AsUTF8AndSize(name, &sz) : NULL;
@@ -374,7 +372,7 @@ static void expand_attrs(sctx *x, int i, PyObject *v)
     PyObject *names = attr_names(v);
     for (Py_ssize_t k = 0; names && k < PyList_GET_SIZE(names); k++) {
         PyObject *name = PyList_GET_ITEM(names, k);
-        if (!writable_attr(x->t, name))
+        if (!gc_source_writable(x->t, name))
             continue;
         Py_ssize_t sz;
         const char *s = PyUnicode_AsUTF8AndSize(name, &sz);
@@ -468,7 +466,7 @@ static PyObject *root_names(gc_target *t, char *err, size_t errlen)
     PyObject *bylen = PyList_New(0);
     for (int k = 0; bylen && k < n; k++) {
         PyObject *name = PyUnicode_FromString(names[k]);
-        PyObject *pair = name && writable_attr(t, name) ? Py_BuildValue("(nO)", PyUnicode_GET_LENGTH(name), name) : NULL;
+        PyObject *pair = name && gc_source_writable(t, name) ? Py_BuildValue("(nO)", PyUnicode_GET_LENGTH(name), name) : NULL;
         if (pair)
             PyList_Append(bylen, pair);
         Py_XDECREF(pair);

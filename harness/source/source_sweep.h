@@ -42,6 +42,10 @@ void gc_source_sweep_frontier(gc_inputs *out, int max);
 int gc_source_value(gc_target *t, const char *src, size_t len, gc_verdict *out, PyObject **value, char *note,
                     size_t notelen, char *err, size_t errlen);
 
+/* Can the dialect write `name` (a root, or `.name`)?  An identifier of at most GC_P_MAX_STRLEN
+ * ASCII bytes, no keyword, and with "no_underscore" not starting with '_'. */
+int gc_source_writable(const gc_target *t, PyObject *name);
+
 /* What the sandbox hands out: {root name: the value the program naming it gives back}, for
  * each name of roots() the dialect can write (a new reference; NULL with err filled). */
 PyObject *gc_source_roots_ns(gc_target *t, char *err, size_t errlen);

@@ -1,0 +1,309 @@
+/* probe.c — see probe.h.  Each probe is a program that does nothing a sandbox should mind,
+ * run the way every input is (gc_source_value: gc_source_run, the value kept), so what
+ * goes wrong here goes wrong for every program the fuzzer would write. */
+#include "probe.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "dialect.h"
+#include "source_sweep.h"
+
+/* A benign program in each dialect (NULL: none in the expression dialect), and the repr of
+ * the value it gives back. */
+typedef struct {
+    const char *stmt, *expr, *want;
+} probe_prog;
+
+static const probe_prog progs[] = {
+    {"result = 1", "1", "1"},           {"result = 2 + 3", "2 + 3", "5"},
+    {"result = 'gc'", "'gc'", "'gc'"},  {"result = [1, 2]", "[1, 2]", "[1, 2]"},
+    {"x = 4\nresult = x", NULL, "4"},
+};
+#define NPROGS (sizeof progs / sizeof progs[0])
+
+static int is_expression(const gc_target *t) { return (t->spec.adapter.dialect & GC_DIALECT_EXPRESSION) != 0; }
+
+/* ---- reporting ---- */
+
+/* A problem: printed when every probe runs; the first fatal one kept.  A line of a kind
+ * already printed is not printed again ('kind' names it, e.g. "gave None"). */
+typedef struct {
+    gc_probe_report *r;
+    int all;
+    char kinds[16][96];
+    int nkinds;
+    char refused[256];     /* the sandbox's last refusal of a probe */
+    char why[512];         /* the first probe's problem */
+} reporter;
+
+static void problem(reporter *p, int fatal, const char *kind, const char *line)
+{
+    for (int k = 0; k < p->nkinds; k++)
+        if (strcmp(p->kinds[k], kind) == 0)
+            return;
+    if (p->nkinds < 16)
+        snprintf(p->kinds[p->nkinds++], sizeof p->kinds[0], "%s", kind);
+
+    p->r->problems++;
+    if (fatal && !p->r->fatal) {
+        p->r->fatal = 1;
+        snprintf(p->r->first, sizeof p->r->first, "%s", line);
+    }
+    if (p->all && strcmp(kind, "no value") != 0) /* `check`'s last line says it */
+        printf("problem: %s\n", line);
+}
+
+/* A problem of a probe's program that kept its value from coming back: the first is kept, for
+ * the line fuzz and sweep stop with. */
+static void lost(reporter *p, int fatal, const char *kind, const char *line)
+{
+    problem(p, fatal, kind, line);
+    if (!p->why[0])
+        snprintf(p->why, sizeof p->why, "%s", line);
+}
+
+/* The program as evaluate('...') shows it: newlines as \n. */
+static void shown(const char *src, char *out, size_t n)
+{
+    size_t o = snprintf(out, n, "evaluate('");
+    for (const char *s = src; *s && o + 4 < n; s++)
+        o += *s == '\n' ? (size_t)snprintf(out + o, n - o, "\\n") : (size_t)snprintf(out + o, n - o, "%c", *s);
+    snprintf(out + o, n - o, "')");
+}
+
+/* ---- the harness's own hooks ---- */
+
+static int noop_hook(PyObject *o, PyFrameObject *f, int what, PyObject *arg)
+{
+    (void)o, (void)f, (void)what, (void)arg;
+    return 0;
+}
+
+/* Can the C-call guard (a profile function) and the line trace be installed here?  An audit
+ * hook the adapter or its sandbox added at import may refuse sys.setprofile/sys.settrace,
+ * and CPython then leaves the function unset with no error the caller sees. */
+static void probe_hooks(reporter *p)
+{
+    PyThreadState *ts = PyThreadState_Get();
+    PyEval_SetProfile(noop_hook, NULL);
+    int prof = ts->c_profilefunc == noop_hook;
+    PyEval_SetProfile(NULL, NULL);
+    PyEval_SetTrace(noop_hook, NULL);
+    int trace = ts->c_tracefunc == noop_hook;
+    PyEval_SetTrace(NULL, NULL);
+    PyErr_Clear();
+    if (!prof)
+        problem(p, 1, "setprofile",
+                "the C-call guard cannot be installed: an audit hook refuses sys.setprofile (the adapter's or "
+                "its sandbox's, added at import); a primitive called would go unseen");
+    if (!trace)
+        problem(p, 0, "settrace",
+                "the line trace cannot be installed: an audit hook refuses sys.settrace (added at import); "
+                "the fuzzer gets no line feedback from the sandbox");
+}
+
+/* ---- the benign programs ---- */
+
+static int child_processes(void)
+{
+    int st;
+    pid_t pid = waitpid(-1, &st, WNOHANG);
+    return pid != -1 || errno != ECHILD;
+}
+
+/* What one probe's verdict says is wrong, if anything: a problem line; 1 when the program's
+ * value came back. */
+static int judge(reporter *p, const gc_target *t, const probe_prog *pp, const char *src, const gc_verdict *v,
+                 PyObject *value, const char *note)
+{
+    char prog[128], line[512], kind[96];
+    shown(src, prog, sizeof prog);
+    if (v->state_note[0]) {
+        snprintf(line, sizeof line, "%s left state the harness repairs after every input (%s): a fresh process "
+                 "would not see it, so make the sandbox's objects fresh in each call", prog, v->state_note);
+        problem(p, 0, "state", line);
+    }
+    if (v->escaped) {
+        snprintf(line, sizeof line, "%s is an escape (%s %s %s, %s): the adapter or its sandbox reaches a "
+                 "forbidden primitive on a program that does nothing, so every program would be blamed for it",
+                 prog, gc_kind_name(v->escape.kind), gc_cap_name(v->escape.cap), v->escape.primitive,
+                 v->escape.detail);
+        lost(p, 1, "escape", line);
+        return 0;
+    }
+    if (v->timed_out || v->oom) {
+        snprintf(line, sizeof line, "%s was stopped by the per-input %s limit", prog, v->oom ? "memory" : "time");
+        lost(p, 0, v->oom ? "oom" : "timeout", line);
+        return 0;
+    }
+    if (v->refused[0]) {
+        snprintf(kind, sizeof kind, "harness %s", v->refused);
+        snprintf(line, sizeof line, "%s was refused by the harness (%s): the adapter's or the sandbox's own "
+                 "code calls it on every program (docs/SOURCE.md, the adapter contract)", prog, v->refused);
+        lost(p, 0, kind, line);
+        return 0;
+    }
+    if (!value && strncmp(note, "refused", 7) == 0) { /* the sandbox may not have lists: a note, no problem */
+        if (p->all)
+            printf("note: %s %s\n", prog, note);
+        if (!p->refused[0])
+            snprintf(p->refused, sizeof p->refused, "%s %s", prog, note);
+        return 0;
+    }
+    if (!value) {
+        snprintf(kind, sizeof kind, "%s", note);
+        snprintf(line, sizeof line, "%s %s", prog, note);
+        lost(p, 0, kind, line);
+        return 0;
+    }
+    PyObject *rep = PyObject_Repr(value);
+    const char *got = rep ? PyUnicode_AsUTF8(rep) : NULL;
+    int ok = got && strcmp(got, pp->want) == 0;
+    if (!ok) {
+        snprintf(kind, sizeof kind, "gave %s", Py_TYPE(value)->tp_name);
+        snprintf(line, sizeof line, "%s gave %.60s, not %s: %s", prog, got ? got : Py_TYPE(value)->tp_name, pp->want,
+                 is_expression(t) ? "an expression-dialect adapter returns the expression's value"
+                                  : "a statement-dialect adapter returns the program's `result` binding");
+        lost(p, 0, kind, line);
+    }
+    Py_XDECREF(rep);
+    PyErr_Clear();
+    return ok;
+}
+
+/* Every benign program once, in the dialect 'expr' or not; 'good' counts those whose value
+ * came back.  0 or an exit code. */
+static int probe_dialect(reporter *p, gc_target *t, int expr, int *good, char *err, size_t errlen)
+{
+    *good = 0;
+    for (size_t k = 0; k < NPROGS; k++) {
+        const char *src = expr ? progs[k].expr : progs[k].stmt;
+        if (!src)
+            continue;
+        gc_verdict v;
+        PyObject *value = NULL;
+        char note[256];
+        int rc = gc_source_value(t, src, strlen(src), &v, &value, note, sizeof note, err, errlen);
+        if (rc)
+            return rc;
+        *good += judge(p, t, &progs[k], src, &v, value, note);
+        Py_XDECREF(value);
+    }
+    return 0;
+}
+
+/* The benign programs in the target's dialect; when none gives its value back in a statement
+ * dialect, the same as expressions (an expression evaluator named without "expression",
+ * as --adapter names every target: fuzzable, its expression statements run).  Fatal when
+ * neither gives a value.  0 or an exit code. */
+static int probe_programs(reporter *p, gc_target *t, int *good, char *err, size_t errlen)
+{
+    int had_children = child_processes(), as_expr = 0;
+    int rc = probe_dialect(p, t, is_expression(t), good, err, errlen);
+    if (!rc && *good == 0 && !is_expression(t) && !p->r->fatal) {
+        reporter quiet = {.r = &(gc_probe_report){0}};
+        rc = probe_dialect(&quiet, t, 1, &as_expr, err, errlen);
+    }
+    if (!had_children && child_processes())
+        problem(p, 0, "children", "evaluate leaves child processes behind");
+    char line[700];
+    if (!rc && as_expr) {
+        snprintf(line, sizeof line, "no statement program gives its value back, but expressions do (evaluate('1') "
+                 "gave 1): the sandbox takes expressions; target.json's \"dialect\" should have \"expression\"");
+        problem(p, 0, "expression", line);
+        *good = as_expr;
+    }
+    if (!rc && *good == 0 && !p->r->fatal) {
+        snprintf(line, sizeof line, "no program gives its value back, so fuzzing would find nothing: %s",
+                 p->why[0] ? p->why : p->refused);
+        problem(p, 1, "no value", line);
+    }
+    return rc;
+}
+
+/* ---- roots and time (`check` only) ---- */
+
+static int probe_roots(reporter *p, gc_target *t, char *err, size_t errlen)
+{
+    static char names[1024][65];
+    int n = gc_adapter_roots(&t->adapter, t->spec.sandbox, names, 1024, err, errlen);
+    PyObject *ns = n > 0 ? gc_source_roots_ns(t, err, errlen) : NULL;
+    if (n > 0 && !ns)
+        return GC_EXIT_HARNESS;
+    int bad = 0;
+    char line[512], shown_bad[256] = "";
+    int writable = 0;
+    for (int k = 0; k < n; k++) {
+        PyObject *name = PyUnicode_FromString(names[k]);
+        int w = name && gc_source_writable(t, name);
+        Py_XDECREF(name);
+        writable += w;
+        if (!w || PyDict_GetItemString(ns, names[k]))
+            continue;
+        size_t used = strlen(shown_bad);
+        if (bad++ < 6)
+            snprintf(shown_bad + used, sizeof shown_bad - used, "%s%s", used ? ", " : "", names[k]);
+    }
+    Py_XDECREF(ns);
+    if (bad) {
+        snprintf(line, sizeof line, "%d of %d roots give no value when a program names them alone (%s%s): roots() "
+                 "lists what a program may start from", bad, writable, shown_bad,
+                 bad > 6 ? ", ..." : "");
+        problem(p, 0, "roots", line);
+    }
+    if (p->all)
+        printf("roots: %d named, %d the dialect can write, %d of those give a value\n", n < 0 ? 0 : n, writable,
+               writable - bad);
+    return 0;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The first program again, for half a second or 2000 runs: the mean time of one. */
+static int probe_time(reporter *p, gc_target *t, char *err, size_t errlen)
+{
+    const char *src = is_expression(t) ? progs[0].expr : progs[0].stmt;
+    double t0 = now(), t1 = t0;
+    int runs = 0;
+    for (; runs < 2000 && t1 - t0 < 0.5; runs++, t1 = now()) {
+        gc_verdict v;
+        char note[256];
+        int rc = gc_source_run(t, src, strlen(src), &v, note, sizeof note, err, errlen);
+        if (rc)
+            return rc;
+    }
+    p->r->usec = runs ? (t1 - t0) * 1e6 / runs : 0;
+    printf("time: %.0f us an evaluation (%.0f programs/s, %d runs)\n", p->r->usec, 1e6 / p->r->usec, runs);
+    if (p->r->usec > 100000)
+        problem(p, 0, "slow", "evaluate takes over 0.1 s a program: the opening sweep and the fuzzer see few programs");
+    return 0;
+}
+
+int gc_source_probe(gc_target *t, int all, gc_probe_report *r, char *err, size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    reporter p = {.r = r, .all = all};
+    int good = 0;
+    probe_hooks(&p);
+    int rc = probe_programs(&p, t, &good, err, errlen);
+    if (!rc && all && PyTuple_GET_SIZE(t->adapter.refusal_types) == 0)
+        problem(&p, 0, "refusals", "target.json names no \"refusals\": the sandbox's own rejections are reported as "
+                "`raised NAME` and searched like values");
+    if (!rc && all && good)
+        rc = probe_roots(&p, t, err, errlen);
+    if (!rc && all && good)
+        rc = probe_time(&p, t, err, errlen);
+    if (!rc && all)
+        printf("probes: %d of %zu programs gave their value; %d problem%s\n", good,
+               is_expression(t) ? NPROGS - 1 : NPROGS, r->problems, r->problems == 1 ? "" : "s");
+    return rc;
+}
