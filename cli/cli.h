@@ -67,6 +67,10 @@ int cli_take_target(const cli_command *c, gc_session_opts *o, const gc_strlist *
 int cli_parse_command(const cli_command *c, void *args, gc_session_opts *o, gc_strlist *pos, int argc, char **argv);
 /* The target's paths made absolute (child processes start elsewhere).  0 or an exit code. */
 int cli_absolutize_target(gc_session_opts *o);
+/* The files named in l from 'first' on made absolute (the command runs in its scratch folder):
+ * each that exists, resolved against where the command started; the others left as given,
+ * so the line that says they cannot be read names them as the user did. */
+void cli_absolutize_files(gc_strlist *l, int first);
 /* Writes confined (confine.h) to the folders listed (NULL-terminated).  0 or an exit code. */
 int cli_confine_to(const char *const dirs[]);
 /* A scratch folder made and the target started in it (quietly unless asked); on failure

@@ -28,6 +28,7 @@ static int explain_options(int argc, char **argv, explain_args *a)
         gc_die_msg("%s", cli_explain.usage);
         return GC_EXIT_USAGE;
     }
+    cli_absolutize_files(&a->pos, first);
     a->file = a->pos.v[first];
     return 0;
 }

@@ -71,6 +71,16 @@ int cli_absolutize_target(gc_session_opts *o)
     return 0;
 }
 
+void cli_absolutize_files(gc_strlist *l, int first)
+{
+    char abs[PATH_MAX];
+    for (int i = first; i < l->n; i++)
+        if (l->v[i] && l->v[i][0] != '/' && realpath(l->v[i], abs)) {
+            free(l->v[i]);
+            l->v[i] = strdup(abs);
+        }
+}
+
 /* A fresh scratch folder (malloc'd path), or NULL with a message. */
 static char *make_scratch(void)
 {

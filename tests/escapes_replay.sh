@@ -37,4 +37,10 @@ expect_exit 0 "a case found on another version still escapes" -- "$GC" replay -q
 expect_grep "other\.chain: gatecrash: ESCAPE .* \(found on CPython 3\.99\.0, replayed on $PYVER\.[0-9]+\)$" "the verdict names the other version"
 expect_exit 0 "a case found on this version" -- "$GC" replay -q --expect escape "$SRC/targets/station-1.5.0" "$WORK/same.chain"
 expect_no_grep "found on CPython" "no note for the same version"
+# files named relative to where the command starts (it runs in its scratch folder): replay and
+# explain read them there, not in scratch
+case=$(cd "$SRC" && ls escapes/station-1.5.0/*.chain | head -1)
+in_src() { (cd "$SRC" && "$@"); }
+expect_exit 1 "replay of a relative path" -- in_src "$GC" replay -q targets/station-1.5.0 "$case"
+expect_exit 1 "explain of a relative path" -- in_src "$GC" explain targets/station-1.5.0 "$case"
 finish
