@@ -5,7 +5,11 @@
 #   GHSA-wqc8-x2pr-7jqh (CVE-2023-37271): RestrictedPython 6.0, a generator's frame walked
 #     back to the host's builtins (fixed in 6.1);
 #   GHSA-44vg-5wv2-h2hg (CVE-2026-32640): simpleeval 1.0.4, a module passed in names reaches
-#     os through non-underscore attributes (fixed in 1.0.5, ModuleWrapper).
+#     os through non-underscore attributes (fixed in 1.0.5, ModuleWrapper);
+#   CVE-2025-9959: smolagents 1.20.0, dunder methods called unchecked walk to object's
+#     subclasses and call subprocess.Popen (fixed in 1.21.0).  Popen is a class, whose call
+#     the C-call guard does not see: its own sys.audit event judges it (source.c lets the
+#     standard library's sys.audit through), so this fails if that event is refused.
 source "$(dirname "$0")/lib.sh" "$@"
 adv=$SRC/tests/fixtures/source/advisory
 check() {  # check ADVISORY HISTORICAL CURRENT PRIMITIVE
@@ -17,4 +21,8 @@ check() {  # check ADVISORY HISTORICAL CURRENT PRIMITIVE
 }
 check ghsa-wqc8-x2pr-7jqh restrictedpython-6.0 restrictedpython "builtins\.open"
 check ghsa-44vg-5wv2-h2hg simpleeval-1.0.4 simpleeval-module "os\.system"
+if target_installed smolagents-1.20.0; then
+  expect_exit 1 "cve-2025-9959 on smolagents-1.20.0" -- "$GC" replay -q "$SRC/targets/smolagents-1.20.0" "$adv/cve-2025-9959.py"
+  expect_grep "cve-2025-9959.py: gatecrash: ESCAPE effect spawn subprocess\.Popen via " "cve-2025-9959: Popen's own audit event"
+fi
 finish

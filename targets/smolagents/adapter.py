@@ -1,0 +1,29 @@
+"""gatecrash adapter for smolagents' LocalPythonExecutor (targets/smolagents).
+
+Written from smolagents' CodeAgent, which builds its executor this way: LocalPythonExecutor
+with no additional authorized imports and its default timeout (a worker thread per program,
+1.22 and later), then send_tools with the agent's tools ("final_answer", FinalAnswerTool,
+when the agent is given no tools).  The agent runs each code action through the executor and
+reads what comes back; a program's `result` binding is read from the executor's state.
+smolagents refuses what it does not allow with InterpreterError (target.json "refusals").
+A fresh executor per program: an agent's steps share one, which is `"steps"` (docs/SOURCE.md).
+"""
+from smolagents.default_tools import FinalAnswerTool
+from smolagents.local_python_executor import LocalPythonExecutor
+
+
+def executor():
+    ex = LocalPythonExecutor(additional_authorized_imports=[])
+    ex.send_tools({"final_answer": FinalAnswerTool()})
+    return ex
+
+
+def evaluate(source):
+    ex = executor()
+    ex(source)
+    return ex.state.get("result")
+
+
+def roots():
+    ex = executor()
+    return sorted(set(ex.static_tools) | set(ex.custom_tools) | set(ex.state))
