@@ -172,9 +172,10 @@ static int cmd_replay(int argc, char **argv)
 {
     replay_args r = {0};
     int rc = replay_options(argc, argv, &r);
-    cli_absolutize_files(&r.args, r.first);
-    if (!rc)
+    if (!rc) {
+        cli_absolutize_files(&r.args, r.first);
         rc = cli_run_confined(&r.o, r.o.quiet, NULL, replay_started, &r);
+    }
     gc_sl_free(&r.files);
     gc_sl_free(&r.args);
     return rc;
