@@ -142,6 +142,22 @@ static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *
 
 void gc_rm_tree(const char *dir) { nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS); }
 
+int gc_dir_entries(const char *dir, gc_strlist *out)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+            if (out)
+                gc_sl_add(out, e->d_name);
+            n++;
+        }
+    closedir(d);
+    return n;
+}
+
 int gc_mkdirs(const char *path)
 {
     char tmp[PATH_MAX];

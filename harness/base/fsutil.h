@@ -25,6 +25,9 @@ int gc_collect_programs(const char *arg, gc_strlist *out);
 /* Whole file (up to 64 MiB); NULL when unreadable. */
 unsigned char *gc_read_file(const char *path, size_t *len);
 void gc_rm_tree(const char *dir);
+/* The names in folder 'dir' (not . and ..), added to out when not NULL: how many, or -1 when
+ * it cannot be read. */
+int gc_dir_entries(const char *dir, gc_strlist *out);
 /* Write 'data' to 'path' atomically (a hidden temp file in the same folder, fsync'd, then
  * rename, or link when 'exclusive': then it fails with EEXIST if 'path' exists).  0 or -1
  * (errno set).  Killed at any point, it leaves either no file or the whole file at 'path';

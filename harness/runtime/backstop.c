@@ -123,6 +123,8 @@ static void *supervise(void *arg)
         }
         if (gc_confine_watched_call(req->data.nr)) { /* a write: Landlock decides, or refused here */
             int e = gc_confine_check_call((pid_t)req->pid, req->data.nr, req->data.args);
+            if (!e)
+                atomic_fetch_or(&dirty, GC_DIRTY_FILES); /* it may leave a file in scratch */
             memset(resp, 0, sizeof *resp);
             resp->id = req->id;
             resp->flags = e ? 0 : SECCOMP_USER_NOTIF_FLAG_CONTINUE;

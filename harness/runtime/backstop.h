@@ -24,7 +24,8 @@
  * The same filter also reports, without stopping them, the system calls that change the
  * process state state.c must put back after an input: setting a signal disposition
  * (rt_sigaction with a new action), closing or replacing descriptors 0-2 (close, dup2,
- * dup3, close_range from 0-2), chdir, fchdir and umask.  The supervisor marks them dirty
+ * dup3, close_range from 0-2), chdir, fchdir and umask, and (when Landlock confines) a
+ * write-type path call let through (GC_DIRTY_FILES: something may be left in scratch).  The supervisor marks them dirty
  * and lets the call run (SECCOMP_USER_NOTIF_FLAG_CONTINUE).  So the check after an input
  * skips some forty system calls (one sigaction per signal, fstat of 0-2, getcwd, umask)
  * when nothing was marked, and such calls are rare: the notification costs only then. */
@@ -41,7 +42,8 @@ extern volatile unsigned long gc_backstop_blocked;
 
 /* What changed since the last call: GC_DIRTY_* bits, cleared by the call.  Every bit is
  * set while the filter does not watch (not armed, or a kernel before 5.5). */
-enum { GC_DIRTY_SIGNALS = 1, GC_DIRTY_FDS = 2, GC_DIRTY_CWD = 4, GC_DIRTY_UMASK = 8, GC_DIRTY_ALL = 15 };
+enum { GC_DIRTY_SIGNALS = 1, GC_DIRTY_FDS = 2, GC_DIRTY_CWD = 4, GC_DIRTY_UMASK = 8, GC_DIRTY_FILES = 16,
+       GC_DIRTY_ALL = 31 };
 unsigned gc_backstop_take_dirty(void);
 
 #endif

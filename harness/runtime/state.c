@@ -39,6 +39,7 @@
 #include <unistd.h>
 
 #include "backstop.h"
+#include "fsutil.h"
 #include "oracle.h"
 #include "ptrmap.h"
 #include "pycompat.h"
@@ -189,6 +190,8 @@ static int hook_intact(void)
 /* process state */
 static Py_tracefunc saved_trace, saved_profile;
 static PyObject *thread_count_fn, *freeze_count_fn, *unfreeze_fn;
+static PyObject *filters_mutated_fn; /* _warnings._filters_mutated, or NULL */
+static gc_strlist scratch_kept;      /* what the scratch folder held at the snapshot */
 static long base_threads, base_frozen;
 static char *saved_locale;
 static int sig_snapped; /* taken at the first input: the engine sets its handlers after start-up */
@@ -598,6 +601,9 @@ static int snapshot_process(void)
         return -1;
     base_threads = call_long(thread_count_fn);
     base_frozen = call_long(freeze_count_fn);
+    filters_mutated_fn = attr_of("_warnings", "_filters_mutated"); /* 3.11-3.13 */
+    PyErr_Clear();
+    gc_dir_entries(gc_orc.scratch, &scratch_kept);
     const char *loc = setlocale(LC_ALL, NULL);
     saved_locale = strdup(loc ? loc : "C");
     for (int fd = 0; fd < 3; fd++)
@@ -1008,6 +1014,49 @@ static int cwd_moved(void)
 }
 static int restore_cwd(void) { return chdir(gc_orc.scratch) == 0 ? 1 : -1; }
 
+/* What an input left in the scratch folder (names not there at the snapshot) is removed: the
+ * next input starts with the folder a fresh process has (a numpy memmap one input wrote is
+ * not there for the next to find).  Marked by the backstop's write-type calls when Landlock
+ * confines (backstop.h), else looked at after every input that ran code. */
+static int scratch_new(gc_strlist *left) /* how many names are new; into left when not NULL */
+{
+    gc_strlist now = {0};
+    int n = 0;
+    gc_dir_entries(gc_orc.scratch, &now);
+    for (int i = 0; i < now.n; i++)
+        if (!gc_sl_contains(&scratch_kept, now.v[i])) {
+            n++;
+            if (left)
+                gc_sl_add(left, now.v[i]);
+        }
+    gc_sl_free(&now);
+    return n;
+}
+static int scratch_used(void) { return scratch_new(NULL) > 0; }
+static int empty_scratch(void)
+{
+    gc_strlist left = {0};
+    char path[PATH_MAX];
+    scratch_new(&left);
+    for (int i = 0; i < left.n; i++) {
+        snprintf(path, sizeof path, "%s/%s", gc_orc.scratch, left.v[i]);
+        gc_rm_tree(path);
+    }
+    gc_sl_free(&left);
+    return scratch_used() ? -1 : 1;
+}
+
+/* A warning is shown once per place in a process (the module's __warningregistry__, the
+ * "once" registry): bumping the warnings filters' version, as every change of
+ * warnings.filters does, makes each input see them as a fresh process does.  Not a repair
+ * (nothing is reported): done after every input that ran code. */
+static void fresh_warnings(void)
+{
+    PyObject *r = filters_mutated_fn ? PyObject_CallNoArgs(filters_mutated_fn) : NULL;
+    Py_XDECREF(r);
+    PyErr_Clear();
+}
+
 static int limit_changed(void) { return Py_GetRecursionLimit() != rec_limit; }
 static int reset_limit(void)
 {
@@ -1130,6 +1179,8 @@ static const state_check checks[] = {
     {"standard file descriptors", GC_DIRTY_FDS, fds_replaced, restore_fds, NULL,
      "a standard file descriptor could not be restored"},
     {"working folder", GC_DIRTY_CWD, cwd_moved, restore_cwd, NULL, "the working folder could not be restored"},
+    {"scratch files removed", GC_DIRTY_FILES, scratch_used, empty_scratch, NULL,
+     "what the input left in the scratch folder could not be removed"},
     {"recursion limit", 0, limit_changed, reset_limit, NULL, NULL},
     {"gc disabled", 0, gc_off, gc_on, NULL, NULL},
     {"gc frozen", 0, gc_frozen, gc_unfreeze, NULL, NULL},
@@ -1148,6 +1199,7 @@ int gc_state_end(char *note, size_t len)
         return 0;
     }
     total_checks++;
+    fresh_warnings();
     int repairs = 0, dirty_read = 0;
     unsigned dirty = 0;
     for (size_t i = 0; i < sizeof checks / sizeof *checks; i++) {
