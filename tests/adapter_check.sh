@@ -67,18 +67,16 @@ fatal evalchdir "refused by the harness \(os.chdir\)"
 fatal fork "is an escape \(reach spawn os.fork"
 fatal importhook "the C-call guard cannot be installed: an audit hook refuses sys.setprofile"
 
-expect_exit 0 "chdir at import" -- "$GC" check "$WORK/importchdir"
-expect_grep "^problem: evaluate\('result = 1'\) left state the harness repairs after every input \(.*working" "importchdir: named"
-expect_exit 0 "sys.stdout replaced" -- "$GC" check "$WORK/stdout"
-expect_grep "^problem: .*left state the harness repairs after every input \(sys" "stdout: named"
-expect_exit 0 "a root that names nothing" -- "$GC" check "$WORK/badroots"
-expect_grep "^problem: 1 of 2 roots give no value when a program names them alone \(missing\)" "badroots: named"
-expect_exit 0 "no refusals" -- "$GC" check "$WORK/norefusals"
-expect_grep "^problem: target.json names no \"refusals\"" "norefusals: named"
-expect_exit 3 "a refusal that is no exception" -- "$GC" check "$WORK/notexc"
-expect_grep "error: .*len.* (is not|no) exception" "notexc: named"
-expect_exit 2 "check on a gate" -- "$GC" check "$SRC/targets/station-1.5.0"
-expect_grep "check probes a source target's adapter" "gate: named"
+# named CODE WHAT TARGET PATTERN: check exits CODE with a line matching PATTERN
+named() { expect_exit "$1" "$2" -- "$GC" check "$3"; expect_grep "$4" "$2: named"; }
+named 0 "chdir at import" "$WORK/importchdir" \
+  "^problem: evaluate\('result = 1'\) left state the harness repairs after every input \(.*working"
+named 0 "sys.stdout replaced" "$WORK/stdout" "^problem: .*left state the harness repairs after every input \(sys"
+named 0 "a root that names nothing" "$WORK/badroots" \
+  "^problem: 1 of 2 roots give no value when a program names them alone \(missing\)"
+named 0 "no refusals" "$WORK/norefusals" "^problem: target.json names no \"refusals\""
+named 3 "a refusal that is no exception" "$WORK/notexc" "error: .*len.* (is not|no) exception"
+named 2 "check on a gate" "$SRC/targets/station-1.5.0" "check probes a source target's adapter"
 # nothing outside scratch: the adapters that move elsewhere wrote nothing there
 [[ -z $(ls -A "$WORK/elsewhere") ]] && ok || fail "something was written outside scratch: $(ls -A "$WORK/elsewhere")"
 finish
