@@ -500,6 +500,19 @@ def search(run, v, where='result', depth=0, budget=None):
     return None
 
 
+STEP_MARKER = '\n# gatecrash: step\n'  # harness/runtime/dialect.h, GC_STEP_MARKER
+
+
+def steps_of(session):
+    """A step target's evaluate, as harness/runtime/adapter.c runs it: the parts between
+    step markers in turn through one session(); the one part's value, or a tuple of each."""
+    def evaluate(text):
+        step = session()
+        values = tuple(step(part) for part in text.split(STEP_MARKER, 15))
+        return values[0] if len(values) == 1 else values
+    return evaluate
+
+
 def replay_source(case_text, target, adapter_path):
     """(exit status, message) of a source case: its text through evaluate, the returned
     value searched, every C-level call checked before it runs (sys.setprofile's c_call, as
@@ -516,6 +529,8 @@ def replay_source(case_text, target, adapter_path):
     try:
         adapter = load(adapter_path)
         evaluate = getattr(adapter, target.get('entry', 'evaluate'))
+        if target.get('steps', 1) > 1:  # its parts between step markers, against one session
+            evaluate = steps_of(adapter.session)
         refused = refusal_types(adapter, target.get('refusals', []))
     except BaseException as e:  # exit 1 means 'reproduced': an adapter that fails to load is not
         return 2, f'error: the adapter did not load: {type(e).__name__}: {e}'

@@ -81,6 +81,14 @@ static void hand_written(void)
     CHECK(strcmp(sb.data, "def f():\n    g = (g.gi_frame for x in [1])\n    for b in g:\n        return b\n"
                           "for v in f():\n    pass\nfor in_ in None:\n    pass\n") == 0,
           "generator:\n%s", sb.data);
+    /* steps (target.json "steps": 2): a marker before the second top-level statement only,
+     * not inside a block, none past the N-th */
+    printed(&a, 2u << GC_DIALECT_STEPS_SHIFT, &sb);
+    CHECK(strcmp(sb.data, "def f():\n    g = (g.gi_frame for x in [1])\n    for b in g:\n        return b\n"
+                          GC_STEP_MARKER "\nfor v in f():\n    pass\nfor in_ in None:\n    pass\n") == 0,
+          "steps:\n%s", sb.data);
+    printed(&a, GC_DIALECT_EXPRESSION | (2u << GC_DIALECT_STEPS_SHIFT), &sb);
+    CHECK(strchr(sb.data, '#') == NULL, "no steps in the expression dialect:\n%s", sb.data);
     gc_sb_free(&sb);
 }
 

@@ -73,12 +73,25 @@ static int json_dialect(gc_adapter_spec *s, const cJSON *j, char *err, size_t er
     return ok ? 0 : -1;
 }
 
+/* "steps": N (1..GC_MAX_STEPS, absent: 1) into s->dialect's step bits. */
+static int json_steps(gc_adapter_spec *s, const cJSON *j, char *err, size_t errlen)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, "steps");
+    int ok = !v || (cJSON_IsNumber(v) && v->valuedouble == (double)v->valueint && v->valueint >= 1 &&
+                    v->valueint <= GC_MAX_STEPS);
+    if (!ok)
+        snprintf(err, errlen, "target.json: \"steps\" must be a whole number from 1 to %d", GC_MAX_STEPS);
+    else if (v && v->valueint > 1)
+        s->dialect |= (unsigned)v->valueint << GC_DIALECT_STEPS_SHIFT;
+    return ok ? 0 : -1;
+}
+
 int gc_adapter_spec_fields(gc_adapter_spec *s, const cJSON *j, const char *dir, char *err, size_t errlen)
 {
     char venv[PATH_MAX] = "";
     if (json_str(s->entry, sizeof s->entry, j, "entry", err, errlen) ||
         json_str(venv, sizeof venv, j, "venv", err, errlen) || json_refusals(s, j, err, errlen) ||
-        json_dialect(s, j, err, errlen))
+        json_dialect(s, j, err, errlen) || json_steps(s, j, err, errlen))
         return GC_EXIT_USAGE;
     return venv[0] ? gc_adapter_set_venv(s, venv, dir, err, errlen) : 0;
 }
@@ -203,6 +216,55 @@ static int bind_refusals(gc_adapter *a, const gc_adapter_spec *s, PyObject *modu
     return a->refusal_types ? 0 : GC_EXIT_HARNESS;
 }
 
+/* ---- steps ---- */
+
+/* A step target's eval_fn (self: the adapter's session()): the source's parts between
+ * GC_STEP_MARKER lines, each run in turn by one fresh session.  The value: the one part's,
+ * or a tuple of every part's (each was handed back to the host, so each is searched); an
+ * exception ends the input there, as it ends an agent's run.  Called from C (gc_source_run),
+ * so the C-call guard sees no call of it, only the sandbox's own calls inside. */
+static PyObject *run_steps(PyObject *session_fn, PyObject *src)
+{
+    PyObject *sep = PyUnicode_FromString("\n" GC_STEP_MARKER "\n");
+    PyObject *parts = sep && PyUnicode_Check(src) ? PyUnicode_Split(src, sep, GC_MAX_STEPS - 1) : NULL;
+    PyObject *step = parts ? PyObject_CallNoArgs(session_fn) : NULL;
+    Py_ssize_t n = parts ? PyList_GET_SIZE(parts) : 0;
+    PyObject *values = step ? PyTuple_New(n) : NULL;
+    for (Py_ssize_t i = 0; values && i < n; i++) {
+        PyObject *v = PyObject_CallOneArg(step, PyList_GET_ITEM(parts, i));
+        if (!v)
+            Py_CLEAR(values);
+        else
+            PyTuple_SET_ITEM(values, i, v);
+    }
+    PyObject *r = values && n == 1 ? Py_NewRef(PyTuple_GET_ITEM(values, 0)) : Py_XNewRef(values);
+    Py_XDECREF(values);
+    Py_XDECREF(step);
+    Py_XDECREF(parts);
+    Py_XDECREF(sep);
+    return r;
+}
+
+static PyMethodDef steps_def = {"evaluate_steps", run_steps, METH_O, "a step target's input, step by step"};
+
+/* With steps: session() bound, eval_fn the runner of the steps.  0 or GC_EXIT_TARGET. */
+static int bind_steps(gc_adapter *a, const gc_adapter_spec *s, PyObject *module, const char *path, char *err,
+                      size_t errlen)
+{
+    if (GC_DIALECT_STEPS(s->dialect) <= 1)
+        return 0;
+    PyObject *session = PyObject_GetAttrString(module, "session");
+    PyObject *runner = session && PyCallable_Check(session) ? PyCFunction_New(&steps_def, session) : NULL;
+    Py_XDECREF(session);
+    PyErr_Clear();
+    if (!runner) {
+        snprintf(err, errlen, "adapter %s: target.json has \"steps\", but the adapter has no callable session()", path);
+        return GC_EXIT_TARGET;
+    }
+    Py_SETREF(a->eval_fn, runner);
+    return 0;
+}
+
 int gc_adapter_bind(gc_adapter *a, const gc_adapter_spec *s, PyObject *module, PyObject *builtins,
                     const char *path, char *err, size_t errlen)
 {
@@ -214,6 +276,8 @@ int gc_adapter_bind(gc_adapter *a, const gc_adapter_spec *s, PyObject *module, P
         return GC_EXIT_TARGET;
     }
     a->eval_fn = f;
+    if (bind_steps(a, s, module, path, err, errlen))
+        return GC_EXIT_TARGET;
     PyObject *roots = PyObject_GetAttrString(module, "roots");
     PyErr_Clear();
     if (roots && !PyCallable_Check(roots)) {
@@ -271,4 +335,6 @@ void gc_adapter_write(const gc_adapter_spec *s, cJSON *j)
         cJSON_AddItemToArray(dialect, cJSON_CreateString("no_underscore"));
     if (s->dialect & GC_DIALECT_EXPRESSION)
         cJSON_AddItemToArray(dialect, cJSON_CreateString("expression"));
+    if (GC_DIALECT_STEPS(s->dialect) > 1)
+        cJSON_AddNumberToObject(j, "steps", GC_DIALECT_STEPS(s->dialect));
 }

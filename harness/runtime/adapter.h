@@ -4,7 +4,10 @@
  * JSON form, the virtual environment the sandbox package is installed in (its
  * site-packages put on sys.path, a venv of another Python version refused by its
  * pyvenv.cfg), and binding what the adapter exports: evaluate (or "entry"), optional
- * roots(), the refusal exception classes.  target.c imports the adapter like a gate module
+ * roots(), the refusal exception classes, and with "steps" session(): a fresh session of the
+ * sandbox as the host keeps one (an agent's executor), a callable that runs one step's
+ * source and gives back its value, as evaluate does.  A step target's input runs as its
+ * parts between GC_STEP_MARKER lines (dialect.h), in turn, against one session.  target.c imports the adapter like a gate module
  * and calls these; source.h runs programs through the bound entries.  Depends on no
  * harness module that knows the target (so target.c may include it). */
 #ifndef GATECRASH_ADAPTER_H
@@ -18,10 +21,11 @@ typedef struct {
     char entry[64];      /* evaluate(source) */
     char venv[PATH_MAX]; /* virtual environment folder, "" for none */
     char refusals[512];  /* the sandbox's refusal exception names, comma-separated */
-    unsigned dialect;    /* what its parser accepts, GC_DIALECT_* (dialect.h) */
+    unsigned dialect;    /* what its parser accepts, GC_DIALECT_* (dialect.h), its steps included */
 } gc_adapter_spec;
 
 typedef struct {
+    /* evaluate; with steps, the harness's own runner of the steps through session() */
     PyObject *eval_fn, *roots_fn; /* roots_fn may be NULL */
     PyObject *refusal_types;      /* tuple of exception classes */
 } gc_adapter;

@@ -14,4 +14,16 @@ enum {
                                            value is printed alone */
 };
 
+/* Steps (target.json "steps": N, 2..GC_MAX_STEPS): an agent's executor keeps its state from
+ * one code action to the next, so a program's top-level statements are run as up to N
+ * consecutive programs against one session of the sandbox (adapter.h).  N sits in the
+ * dialect's bits from GC_DIALECT_STEPS_SHIFT on, and the printer writes the line
+ * GC_STEP_MARKER before each top-level statement that starts a step: the second, ..., the
+ * N-th (the rest stay in the last step).  0 or 1: one step, no marker. */
+#define GC_DIALECT_STEPS_SHIFT 8
+#define GC_MAX_STEPS 16
+#define GC_DIALECT_STEPS(d) (((d) >> GC_DIALECT_STEPS_SHIFT) & 0xffu)
+#define GC_STEP_MARKER "# gatecrash: step"
+
+
 #endif

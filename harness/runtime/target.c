@@ -136,7 +136,7 @@ static int check_keys(const cJSON *j, char *err, size_t errlen)
 {
     static const char *known[] = {"name", "sandbox", "requires", "install", "module_id",
                                   "mode", "entries", "description", "kind", "adapter", "entry",
-                                  "venv", "refusals", "dialect"};
+                                  "venv", "refusals", "dialect", "steps"};
     const cJSON *it;
     cJSON_ArrayForEach(it, j)
     {

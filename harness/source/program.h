@@ -90,7 +90,8 @@ void gc_program_decode(const uint8_t *data, size_t size, gc_program *p);
  * 0 when it does not fit in cap. */
 size_t gc_program_encode(const gc_program *p, uint8_t *out, size_t cap);
 /* p as Python source in 'dialect' (GC_DIALECT_*), one statement a line, blocks indented and
- * completed (pass, except Exception: pass) so that it always compiles. */
+ * completed (pass, except Exception: pass) so that it always compiles; with steps
+ * (GC_DIALECT_STEPS), GC_STEP_MARKER lines where its steps begin. */
 void gc_program_print(const gc_program *p, unsigned dialect, gc_strbuf *out);
 
 /* The op at data[off] (off < size) as the decoder reads it: its length with its operand (a

@@ -6,7 +6,9 @@ with no additional authorized imports and its default timeout (a worker thread p
 when the agent is given no tools).  The agent runs each code action through the executor and
 reads what comes back; a program's `result` binding is read from the executor's state.
 smolagents refuses what it does not allow with InterpreterError (target.json "refusals").
-A fresh executor per program: an agent's steps share one, which is `"steps"` (docs/SOURCE.md).
+evaluate runs a program on a fresh executor; session() is one executor an agent's steps share
+(its variables and imports carried from one code action to the next), which target.json's
+"steps" uses: an input's parts between step markers run in turn on one session.
 """
 from smolagents.default_tools import FinalAnswerTool
 from smolagents.local_python_executor import LocalPythonExecutor
@@ -22,6 +24,16 @@ def evaluate(source):
     ex = executor()
     ex(source)
     return ex.state.get("result")
+
+
+def session():
+    ex = executor()
+
+    def step(source):
+        ex(source)
+        return ex.state.get("result")
+
+    return step
 
 
 def roots():
