@@ -212,7 +212,8 @@ static int mode_presweep(void *ctx, gc_target *t, const gc_presweep_sink *sink, 
     cli_campaign *k = ctx;
     const gc_mode_ops *m = gc_mode_ops_of(t->spec.kind);
     presweep_levels lv = {m, sink, 0};
-    gc_sweep_opts so = {.depth = (int)k->seed_sweep_depth, .max_nodes = SEED_SWEEP_NODES, .quiet = 1,
+    int depth = k->seed_sweep_depth < GC_MAX_TRAILERS ? (int)k->seed_sweep_depth : GC_MAX_TRAILERS;
+    gc_sweep_opts so = {.depth = depth, .max_nodes = SEED_SWEEP_NODES, .quiet = 1,
                         .no_report = 1, .level = presweep_level, .level_ctx = &lv,
                         .budget = presweep_budget(k->c.seconds, m->presweep_seconds)};
     gc_holes_sweep_setup(&so, t, NULL); /* an escape per signature and hole, as `sweep` finds them */
