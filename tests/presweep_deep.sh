@@ -4,7 +4,8 @@
 # short bounded `gatecrash fuzz` reports the `function . __globals__` hole from the sweep,
 # level by level, before the engine runs; --seed-sweep-depth still caps the depth (at 3,
 # the opening sweep's old depth, the hole is not the sweep's); the sweep's crash inputs
-# are numbered in the order found, the same in every run, and every one replays.
+# are numbered in the order found, the same in every run, and every one replays.  Its
+# budget and its levels: tests/fixtures/slow-levels, below.
 source "$(dirname "$0")/lib.sh" "$@"
 need fuzz_gate || { finish; exit; }
 T=$SRC/targets/constants-deep
@@ -38,4 +39,22 @@ done && ok
 "$GC" fuzz "$T" --time 8 --runs 1 --seed 1 --seed-sweep-depth 3 --out "$WORK/capped" >/dev/null 2>"$WORK/out"
 expect_grep '^\[sweep\] depth 3 of 3 complete in ' "capped: the sweep stops at depth 3"
 expect_no_grep 'found by the sweep\)$' "capped: no hole from a depth-3 sweep"
+
+# the budget (tests/fixtures/slow-levels: depth 1 takes 40 ms, 2 0.3 s, 3 2.5 s, 4 20 s, by
+# its gate's sleeps): a tenth of --time, at least 2 s; a level whose projected time passes
+# it does not start, and each level's new holes are reported as that level completes
+S=$SRC/tests/fixtures/slow-levels
+"$GC" fuzz "$S" --time 10 --runs 20 --out "$WORK/slow" >/dev/null 2>"$WORK/out"
+expect_grep '^\[sweep\] depth 2 of 8 complete in [0-9.]+s, [0-9]+ nodes; depth 3 not started: its projected time passes the 2\.0s budget$' \
+  "slow, --time 10: the 2 s budget ends the sweep after depth 2"
+expect_grep 'new hole Node \.<primitive> \(spawn\): tree\.a\.runner \(found by the sweep\)$' "slow, --time 10: depth 2's hole"
+expect_no_grep 'tree\.a\.cfg\.writer \(found by the sweep\)' "slow, --time 10: no hole of depth 3 from the sweep"
+"$GC" fuzz "$S" --time 60 --runs 20 --out "$WORK/slow60" >/dev/null 2>"$WORK/out"
+expect_grep '^\[sweep\] depth 3 of 8 complete in [0-9.]+s, [0-9]+ nodes; depth 4 not started: its projected time passes the 6\.0s budget$' \
+  "slow, --time 60: a 6 s budget, depth 3 done"
+expect_grep 'tree\.a\.cfg\.writer \(found by the sweep\)$' "slow, --time 60: depth 3's hole"
+t2=$(awk -F'\t' '$5 == "tree.a.runner" { print $1 }' "$WORK/slow60/finds.tsv")
+t3=$(awk -F'\t' '$5 == "tree.a.cfg.writer" { print $1 }' "$WORK/slow60/finds.tsv")
+[[ -n $t2 && -n $t3 && $(echo "$t3 - $t2 >= 2" | bc) == 1 ]] && ok ||
+  fail "slow, --time 60: depth 2's hole when depth 2 completed ($t2 s), depth 3's when it did ($t3 s)"
 finish
