@@ -636,6 +636,13 @@ static void record_progress(const gc_campaign_opts *o, const gc_campaign_result 
     fclose(f);
 }
 
+/* The sweep's whole seconds: a line's [Ns] counts from the campaign's start, as the new-hole
+ * lines do (the engine's own seconds, its rate and OUT/progress.tsv, from its start). */
+static long swept_s(const gc_campaign_result *r)
+{
+    return (long)(r->swept_s + 0.5);
+}
+
 /* One progress line: counts so far, the windowed rate, the time left of a bounded run. */
 static void progress(const gc_campaign_opts *o, gc_campaign_result *r, time_t start, gc_rate *w)
 {
@@ -647,8 +654,8 @@ static void progress(const gc_campaign_opts *o, gc_campaign_result *r, time_t st
     if (left >= 0)
         snprintf(eta, sizeof eta, "  ~%ldm%02lds left", left / 60, left % 60);
     if (!o->quiet)
-        fprintf(stderr, "[%4lds] execs %lu (%lu/s)  corpus %lu  escapes %d  distinct %d  holes %d%s\n", elapsed,
-                r->execs, eps, r->corpus, r->reproduced, r->nfound, count_holes(r), eta);
+        fprintf(stderr, "[%4lds] execs %lu (%lu/s)  corpus %lu  escapes %d  distinct %d  holes %d%s\n",
+                elapsed + swept_s(r), r->execs, eps, r->corpus, r->reproduced, r->nfound, count_holes(r), eta);
     record_progress(o, r, elapsed, eps);
 }
 
@@ -1114,7 +1121,7 @@ int gc_campaign_run(gc_target *t, const gc_campaign_opts *o, gc_campaign_result 
             return rc;
         eo.seeds = seeds;
         if (o->seconds > 0) /* 'seconds' cover the whole campaign: the engine has what the sweep left */
-            eo.seconds = o->seconds - (long)(r->swept_s + 0.5) > 1 ? o->seconds - (long)(r->swept_s + 0.5) : 1;
+            eo.seconds = o->seconds - swept_s(r) > 1 ? o->seconds - swept_s(r) : 1;
         write_known(r, known_path); /* the sweep's escapes are known before the engine starts */
         o = fs.o = &eo;
     }
@@ -1143,8 +1150,8 @@ int gc_campaign_run(gc_target *t, const gc_campaign_opts *o, gc_campaign_result 
     record_progress(o, r, r->elapsed, r->elapsed > 0 ? r->execs / (unsigned long)r->elapsed : r->execs);
     if (!o->quiet)
         fprintf(stderr, "[%4lds] execs %lu (%lu/s overall)  corpus %lu  escapes %d  distinct %d  holes %d  (done)\n",
-                r->elapsed, r->execs, r->elapsed > 0 ? r->execs / (unsigned long)r->elapsed : r->execs, r->corpus,
-                r->reproduced, r->nfound, count_holes(r));
+                r->elapsed + swept_s(r), r->execs, r->elapsed > 0 ? r->execs / (unsigned long)r->elapsed : r->execs,
+                r->corpus, r->reproduced, r->nfound, count_holes(r));
     if (r->execs == 0 && r->engine_status != 0 && r->reproduced == 0) { /* a seed may escape first */
         gc_die_msg("the fuzzer did not run (exit %d; see the logs in %s)", r->engine_status, o->out);
         return r->engine_status >= GC_EXIT_USAGE && r->engine_status <= GC_EXIT_HARNESS ? r->engine_status
