@@ -6,7 +6,7 @@
 #
 # Options (flag or environment variable).  Defaults are in the repository; paths you give
 # are relative to where you start the script:
-#   --time S     TIME     seconds of fuzzing (600)
+#   --time S     TIME     seconds of the campaign, its opening sweep included (600)
 #   --jobs N     JOBS     parallel jobs (nproc)
 #   --engine E   ENGINE   libfuzzer (default) or afl (`gatecrash fuzz --engine afl`)
 #   --seed N     SEED     engine seed (0: the engine picks)

@@ -11,6 +11,7 @@
 #include "mode.h"
 #include "diag.h"
 #include "holes.h"
+#include "timelimit.h"
 
 #ifndef GATECRASH_SOURCE_DIR
 #define GATECRASH_SOURCE_DIR "."
@@ -38,7 +39,7 @@ static int no_sweep_seed(const char *opt, const char *val, void *slot)
 #define C(field) offsetof(cli_campaign, field)
 const cli_opt cli_campaign_options[] = {
     {"--engine", NULL, "libfuzzer|afl", set_engine, C(c.engine), "engine (libfuzzer)"},
-    {"--time", NULL, "S", cli_opt_long, C(c.seconds), "seconds of fuzzing (60)"},
+    {"--time", NULL, "S", cli_opt_long, C(c.seconds), "seconds of the whole campaign, opening sweep included (60)"},
     {"--jobs", NULL, "N", cli_opt_long, C(c.jobs), "parallel jobs (1)"},
     {"--runs", NULL, "N", cli_opt_long, C(c.runs), "stop after N inputs"},
     {"--seed", NULL, "N", cli_opt_long, C(c.seed), "engine seed (0: the engine picks)"},
@@ -47,7 +48,8 @@ const cli_opt cli_campaign_options[] = {
     {"--dict", NULL, "FILE", cli_opt_str, C(dict), "dictionary (dict/gatecrash.dict)"},
     {"--fuzzer", NULL, "PATH", cli_opt_str, C(fuzzer), "the engine binary (fuzz_gate or fuzz_gate_afl beside gatecrash)"},
     {"--seed-sweep-depth", NULL, "N", cli_opt_long, C(seed_sweep_depth),
-     "first sweep to depth N, its escapes reported, its frontier seeded\n(3, a source target 4; 0: off)"},
+     "the opening sweep deepens to depth N at most, within a tenth of --time\n"
+     "(8, a source target 6; 0: off); its escapes reported, its frontier seeded"},
     {"--no-sweep-seed", NULL, NULL, no_sweep_seed, C(seed_sweep_depth),
      "the same as --seed-sweep-depth 0: the engine alone"},
     {"--no-harvest", NULL, NULL, cli_opt_flag, C(c.no_harvest),
@@ -154,25 +156,77 @@ int cli_campaign_start(gc_target *t, const gc_session_opts *o, cli_campaign *k, 
     return rc ? rc : cli_confine_to(dirs);
 }
 
-/* The hybrid's first phase (gc_campaign_opts.presweep): a bounded sweep of t's mode to depth
- * k->seed_sweep_depth, by hole, its escapes and its frontier as the mode's fuzzer reads them.
- * Bounded by nodes and, on a machine slow enough to need it, by the mode's time: the
- * campaign reports its escapes in its first seconds. */
-#define SEED_SWEEP_NODES 50000
+/* The hybrid's first phase (gc_campaign_opts.presweep): a sweep of t's mode, by hole, that
+ * deepens level by level to depth k->seed_sweep_depth within its budget (presweep_budget),
+ * bounded by nodes for memory; each level's new escapes are handed to the campaign as the
+ * level completes, and its frontier, as the mode's fuzzer reads them, is the deepest
+ * complete level's. */
+#define SEED_SWEEP_NODES 500000
 #define SEED_SWEEP_MAX 2000
-static int mode_presweep(void *ctx, gc_target *t, gc_finding **escapes, int *nescapes, gc_inputs *inputs,
-                         gc_inputs *frontier)
+
+/* A tenth of the campaign's seconds, at least the mode's floor, never more than half of
+ * them (the floor alone when the campaign has no time bound). */
+static double presweep_budget(long seconds, long floor_s)
 {
+    double b = seconds / 10.0 > (double)floor_s ? seconds / 10.0 : (double)floor_s;
+    return seconds > 0 && b > seconds / 2.0 ? seconds / 2.0 : b;
+}
+
+typedef struct {
+    const gc_mode_ops *m;
+    const gc_presweep_sink *sink;
+    int handed; /* findings handed to the sink so far */
+} presweep_levels;
+
+/* A level is complete (or was cut, at the end): the escapes found since the level before,
+ * in the order found, to the campaign. */
+static void presweep_level(void *ctx, int level, int complete)
+{
+    presweep_levels *p = ctx;
+    gc_finding *f;
+    gc_inputs esc = {0}, none = {0};
+    (void)level, (void)complete;
+    int n = p->m->sweep_findings(&f);
+    p->m->sweep_inputs(&esc, &none, 0);
+    for (int i = p->handed; i < n; i++)
+        p->sink->found(p->sink->ctx, &f[i], esc.n == n ? esc.v[i] : NULL, esc.n == n ? esc.len[i] : 0);
+    p->handed = n;
+    free(f);
+    gc_inputs_free(&esc);
+    gc_inputs_free(&none);
+}
+
+/* One line: how deep the sweep went, and what stopped it. */
+static void presweep_line(const gc_sweep_opts *so, const gc_sweep_stats *st, double took)
+{
+    char why[160] = "";
+    if (st->cut_budget || st->cut_time)
+        snprintf(why, sizeof why, "; depth %d %s the %.1fs budget", st->levels + 1,
+                 st->cut_budget ? "not started: its projected time passes" : "cut by", so->budget);
+    fprintf(stderr, "[sweep] depth %d of %d complete in %.1fs, %ld nodes%s%s\n", st->levels, so->depth, took,
+            st->nodes, st->cut_nodes ? " (node cap reached)" : "", why);
+}
+
+static int mode_presweep(void *ctx, gc_target *t, const gc_presweep_sink *sink, gc_inputs *frontier)
+{
+    cli_campaign *k = ctx;
     const gc_mode_ops *m = gc_mode_ops_of(t->spec.kind);
-    gc_sweep_opts so = {.depth = (int)*(long *)ctx, .max_nodes = SEED_SWEEP_NODES, .seconds = m->presweep_seconds,
-                        .quiet = 1, .no_report = 1};
+    presweep_levels lv = {m, sink, 0};
+    int depth = k->seed_sweep_depth < GC_MAX_TRAILERS ? (int)k->seed_sweep_depth : GC_MAX_TRAILERS;
+    gc_sweep_opts so = {.depth = depth, .max_nodes = SEED_SWEEP_NODES, .quiet = 1,
+                        .no_report = 1, .level = presweep_level, .level_ctx = &lv,
+                        .budget = presweep_budget(k->c.seconds, m->presweep_seconds)};
     gc_holes_sweep_setup(&so, t, NULL); /* an escape per signature and hole, as `sweep` finds them */
     gc_sweep_stats st;
+    double t0 = gc_now_s();
     int rc = m->sweep(t, &so, 0, NULL, &st);
     if (rc)
         return rc;
-    *nescapes = m->sweep_findings(escapes);
-    m->sweep_inputs(inputs, frontier, SEED_SWEEP_MAX);
+    if (!k->c.quiet)
+        presweep_line(&so, &st, gc_now_s() - t0);
+    gc_inputs none = {0};
+    m->sweep_inputs(&none, frontier, SEED_SWEEP_MAX);
+    gc_inputs_free(&none);
     return 0;
 }
 
@@ -193,6 +247,6 @@ void cli_use_presweep(cli_campaign *k, const gc_target *t)
         k->seed_sweep_depth = gc_mode_ops_of(t->spec.kind)->presweep_depth;
     if (k->seed_sweep_depth > 0) {
         k->c.presweep = mode_presweep;
-        k->c.presweep_ctx = &k->seed_sweep_depth;
+        k->c.presweep_ctx = k;
     }
 }

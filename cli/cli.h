@@ -90,7 +90,7 @@ int cli_case_folder(const char *given, const char *name, char out[PATH_MAX]);
 typedef struct {
     gc_campaign_opts c;
     const char *corpus, *outdir, *dict, *fuzzer; /* as given, or NULL */
-    long seed_sweep_depth; /* -1: not given (3; a source target's GC_SOURCE_SWEEP_DEPTH) */
+    long seed_sweep_depth; /* -1: not given (the mode's presweep_depth: 8; a source target's 6) */
     char out_abs[PATH_MAX], seeds[PATH_MAX], dict_abs[PATH_MAX], fuzz_bin[PATH_MAX]; /* resolved */
     char rscratch[PATH_MAX + 32]; /* the CLI's own evaluations' scratch folder, under out_abs */
 } cli_campaign;

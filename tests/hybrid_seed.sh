@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The hybrid's first phase: `gatecrash fuzz` sweeps first (depth 3), reports each new hole
+# The hybrid's first phase: `gatecrash fuzz` sweeps first (deepening to depth 8), reports each new hole
 # of the sweep on one line before the engine runs any input, counts them in the table, and seeds the
 # engine with chains to the sweep's frontier (OUT/seeds/sweep-*, read by libFuzzer as seed
 # corpus); with --no-sweep-seed the engine runs alone from the repository's corpus.  `gate`'s

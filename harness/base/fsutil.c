@@ -1,9 +1,10 @@
 /* fsutil.c — see fsutil.h. */
-#define _GNU_SOURCE /* nftw */
+#define _GNU_SOURCE /* nftw, syncfs */
 #include "fsutil.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
@@ -210,7 +211,7 @@ int gc_sl_contains(const gc_strlist *l, const char *s)
     return 0;
 }
 
-int gc_write_atomic(const char *path, const char *data, size_t len, int exclusive)
+static int write_atomic(const char *path, const char *data, size_t len, int exclusive, int sync)
 {
     /* the temp file is hidden (.NAME.tmp.PID.XXXXXX): a run killed before the rename leaves
      * nothing that replay, gate, a later triage or an engine takes for an input; triage's
@@ -234,7 +235,7 @@ int gc_write_atomic(const char *path, const char *data, size_t len, int exclusiv
         }
         done += (size_t)n;
     }
-    if (fsync(fd) != 0 || fchmod(fd, 0644) != 0 || close(fd) != 0) {
+    if ((sync && fsync(fd) != 0) || fchmod(fd, 0644) != 0 || close(fd) != 0) {
         unlink(tmp);
         return -1;
     }
@@ -242,6 +243,28 @@ int gc_write_atomic(const char *path, const char *data, size_t len, int exclusiv
     int saved = errno;
     if (exclusive || rc != 0)
         unlink(tmp);
+    errno = saved;
+    return rc;
+}
+
+int gc_write_atomic(const char *path, const char *data, size_t len, int exclusive)
+{
+    return write_atomic(path, data, len, exclusive, 1);
+}
+
+int gc_write_atomic_batch(const char *path, const char *data, size_t len)
+{
+    return write_atomic(path, data, len, 0, 0);
+}
+
+int gc_sync_batch(const char *dir)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    int rc = syncfs(fd);
+    int saved = errno;
+    close(fd);
     errno = saved;
     return rc;
 }

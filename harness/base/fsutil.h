@@ -33,6 +33,11 @@ int gc_dir_entries(const char *dir, gc_strlist *out);
  * (errno set).  Killed at any point, it leaves either no file or the whole file at 'path';
  * the hidden temp file (.NAME.tmp.PID.XXXXXX) matches no case, crash or corpus pattern. */
 int gc_write_atomic(const char *path, const char *data, size_t len, int exclusive);
+/* Many files at once: gc_write_atomic's each (never exclusive) without its fsync, then one
+ * gc_sync_batch of their folder's file system when all are written (syncfs: one flush, not
+ * one per file).  0 or -1 (errno set). */
+int gc_write_atomic_batch(const char *path, const char *data, size_t len);
+int gc_sync_batch(const char *dir);
 /* Copy a regular file with gc_write_atomic. */
 int gc_copy_file(const char *src, const char *dst);
 int gc_mkdirs(const char *path);

@@ -22,6 +22,7 @@
 #include "replay.h"
 #include "source.h"
 #include "spawn.h"
+#include "timelimit.h"
 #include "xalloc.h"
 
 typedef struct {
@@ -380,57 +381,72 @@ static int write_seeds(const gc_campaign_opts *o, const gc_inputs *frontier, cha
     return 0;
 }
 
-/* The hybrid's first phase (gc_campaign_opts.presweep): the sweep's escapes, confirmed by
- * the sweep, saved as crash inputs (OUT/crashes/crash-sweep-NNNN, for both engines),
- * reported at once and folded into the table as found by the sweep; its frontier written
- * with the seeds into 'seeds' (OUT/seeds), the folder the engine then reads. */
+/* The sweep's escapes as its levels complete (gc_presweep_sink): each named
+ * crash-sweep-NNNN in the order found, reported at once and folded into the table as found
+ * by the sweep; its crash input kept for sweep_phase to write. */
+typedef struct {
+    scan_state *fs;
+    gc_inputs files; /* the crash inputs' bytes, crash-sweep-NNNN's at [NNNN] */
+} sweep_sink;
+
+static void sweep_found(void *ctx, const gc_finding *e, const void *input, size_t len)
+{
+    sweep_sink *sk = ctx;
+    gc_campaign_result *r = sk->fs->r;
+    char path[PATH_MAX + 64]; /* a crash input like the engine's: triage and nightly take it alike */
+    snprintf(path, sizeof path, "%s/crashes/crash-sweep-%04d", sk->fs->o->out, r->swept);
+    gc_sl_add(&sk->fs->seen, path);
+    gc_inputs_add(&sk->files, input ? input : e->chain, input ? len : strlen(e->chain));
+    r->swept++;
+    r->reproduced++;
+    int k = 0;
+    while (k < r->nfound && (strcmp(r->found[k].sig, e->sig) != 0 || strcmp(r->found[k].hole, e->hole) != 0))
+        k++;
+    if (k < r->nfound) {
+        r->found[k].count++;
+        return;
+    }
+    if (r->nfound == r->cap) {
+        r->cap = r->cap ? r->cap * 2 : 32;
+        r->found = gc_xrealloc(r->found, (size_t)r->cap * sizeof *r->found);
+    }
+    gc_finding *f = &r->found[r->nfound++];
+    *f = *e;
+    f->count = 1;
+    snprintf(f->first, sizeof f->first, "%s", strrchr(path, '/') + 1);
+    record_find(sk->fs, path, f);
+}
+
+/* The hybrid's first phase (gc_campaign_opts.presweep): the sweep's escapes reported as
+ * its levels complete (sweep_found), then saved as crash inputs (OUT/crashes/crash-sweep-NNNN,
+ * for both engines); its frontier written with the seeds into 'seeds' (OUT/seeds), the
+ * folder the engine then reads. */
 static int sweep_phase(scan_state *fs, char *seeds, size_t len)
 {
     const gc_campaign_opts *o = fs->o;
-    gc_inputs front = {0}, inputs = {0};
-    gc_finding *esc = NULL;
-    int nesc = 0;
-    int rc = o->presweep(o->presweep_ctx, fs->t, &esc, &nesc, &inputs, &front);
+    gc_inputs front = {0};
+    sweep_sink sk = {fs, {0}};
+    double t0 = gc_now_s();
+    int rc = o->presweep(o->presweep_ctx, fs->t, &(gc_presweep_sink){sweep_found, &sk}, &front);
     gc_campaign_result *r = fs->r;
-    char path[PATH_MAX + 64]; /* a crash input like the engine's: triage and nightly take it alike */
-    for (int i = 0; !rc && i < nesc; i++) {
-        snprintf(path, sizeof path, "%s/crashes/crash-sweep-%04d", o->out, i);
-        gc_sl_add(&fs->seen, path);
-        int k = 0;
-        while (k < r->nfound && (strcmp(r->found[k].sig, esc[i].sig) != 0 || strcmp(r->found[k].hole, esc[i].hole) != 0))
-            k++;
-        r->swept++;
-        r->reproduced++;
-        if (k < r->nfound) {
-            r->found[k].count++;
-            continue;
-        }
-        if (r->nfound == r->cap) {
-            r->cap = r->cap ? r->cap * 2 : 32;
-            r->found = gc_xrealloc(r->found, (size_t)r->cap * sizeof *r->found);
-        }
-        gc_finding *f = &r->found[r->nfound++];
-        *f = esc[i];
-        f->count = 1;
-        snprintf(f->first, sizeof f->first, "%s", strrchr(path, '/') + 1);
-        record_find(fs, path, f);
+    char path[PATH_MAX + 64];
+    for (int i = 0; !rc && i < sk.files.n; i++) { /* written after the report, synced at once (a file */
+        snprintf(path, sizeof path, "%s/crashes/crash-sweep-%04d", o->out, i); /* each: seconds) */
+        gc_write_atomic_batch(path, (const char *)sk.files.v[i], sk.files.len[i]);
     }
-    for (int i = 0; !rc && i < nesc; i++) { /* written after the report: each is synced to disk */
-        snprintf(path, sizeof path, "%s/crashes/crash-sweep-%04d", o->out, i);
-        if (inputs.n == nesc)
-            gc_write_atomic(path, (const char *)inputs.v[i], inputs.len[i], 0);
-        else
-            gc_write_atomic(path, esc[i].chain, strlen(esc[i].chain), 0);
-    }
+    snprintf(path, sizeof path, "%s/crashes", o->out);
+    if (!rc && sk.files.n)
+        gc_sync_batch(path);
     if (!rc)
         rc = write_seeds(o, &front, seeds, len);
     r->seeded = front.n;
+    r->swept_s = gc_now_s() - t0;
     if (!rc && !o->quiet)
-        fprintf(stderr, "[sweep] %d escape(s) found by the sweep, %d distinct; %d frontier input(s) seeded into %s\n",
-                r->swept, r->nfound, front.n, seeds);
-    free(esc);
+        fprintf(stderr, "[sweep] %d escape(s) found by the sweep in %.1fs, %d distinct; %d frontier input(s) seeded "
+                        "into %s\n",
+                r->swept, r->swept_s, r->nfound, front.n, seeds);
     gc_inputs_free(&front);
-    gc_inputs_free(&inputs);
+    gc_inputs_free(&sk.files);
     return rc;
 }
 
@@ -620,6 +636,13 @@ static void record_progress(const gc_campaign_opts *o, const gc_campaign_result 
     fclose(f);
 }
 
+/* The sweep's whole seconds: a line's [Ns] counts from the campaign's start, as the new-hole
+ * lines do (the engine's own seconds, its rate and OUT/progress.tsv, from its start). */
+static long swept_s(const gc_campaign_result *r)
+{
+    return (long)(r->swept_s + 0.5);
+}
+
 /* One progress line: counts so far, the windowed rate, the time left of a bounded run. */
 static void progress(const gc_campaign_opts *o, gc_campaign_result *r, time_t start, gc_rate *w)
 {
@@ -631,8 +654,8 @@ static void progress(const gc_campaign_opts *o, gc_campaign_result *r, time_t st
     if (left >= 0)
         snprintf(eta, sizeof eta, "  ~%ldm%02lds left", left / 60, left % 60);
     if (!o->quiet)
-        fprintf(stderr, "[%4lds] execs %lu (%lu/s)  corpus %lu  escapes %d  distinct %d  holes %d%s\n", elapsed,
-                r->execs, eps, r->corpus, r->reproduced, r->nfound, count_holes(r), eta);
+        fprintf(stderr, "[%4lds] execs %lu (%lu/s)  corpus %lu  escapes %d  distinct %d  holes %d%s\n",
+                elapsed + swept_s(r), r->execs, eps, r->corpus, r->reproduced, r->nfound, count_holes(r), eta);
     record_progress(o, r, elapsed, eps);
 }
 
@@ -1097,6 +1120,8 @@ int gc_campaign_run(gc_target *t, const gc_campaign_opts *o, gc_campaign_result 
         if ((rc = sweep_phase(&fs, seeds, sizeof seeds)))
             return rc;
         eo.seeds = seeds;
+        if (o->seconds > 0) /* 'seconds' cover the whole campaign: the engine has what the sweep left */
+            eo.seconds = o->seconds - swept_s(r) > 1 ? o->seconds - swept_s(r) : 1;
         write_known(r, known_path); /* the sweep's escapes are known before the engine starts */
         o = fs.o = &eo;
     }
@@ -1125,8 +1150,8 @@ int gc_campaign_run(gc_target *t, const gc_campaign_opts *o, gc_campaign_result 
     record_progress(o, r, r->elapsed, r->elapsed > 0 ? r->execs / (unsigned long)r->elapsed : r->execs);
     if (!o->quiet)
         fprintf(stderr, "[%4lds] execs %lu (%lu/s overall)  corpus %lu  escapes %d  distinct %d  holes %d  (done)\n",
-                r->elapsed, r->execs, r->elapsed > 0 ? r->execs / (unsigned long)r->elapsed : r->execs, r->corpus,
-                r->reproduced, r->nfound, count_holes(r));
+                r->elapsed + swept_s(r), r->execs, r->elapsed > 0 ? r->execs / (unsigned long)r->elapsed : r->execs,
+                r->corpus, r->reproduced, r->nfound, count_holes(r));
     if (r->execs == 0 && r->engine_status != 0 && r->reproduced == 0) { /* a seed may escape first */
         gc_die_msg("the fuzzer did not run (exit %d; see the logs in %s)", r->engine_status, o->out);
         return r->engine_status >= GC_EXIT_USAGE && r->engine_status <= GC_EXIT_HARNESS ? r->engine_status

@@ -29,6 +29,12 @@ typedef enum { GC_ENGINE_LIBFUZZER, GC_ENGINE_AFL } gc_engine;
  * --known-hangs), emptied when a campaign starts. */
 #define GC_KNOWN_HANGS "known-hangs"
 
+/* Where the hybrid's first phase hands its escapes (gc_campaign_opts.presweep). */
+typedef struct {
+    void (*found)(void *ctx, const gc_finding *f, const void *input, size_t len);
+    void *ctx;
+} gc_presweep_sink;
+
 typedef struct {
     const gc_session_opts *target; /* absolute paths */
     gc_engine engine;
@@ -49,17 +55,18 @@ typedef struct {
      * table shows it, or the program; 'v' its verdict. */
     void (*hole_of)(void *ctx, gc_target *t, const char *input, const gc_verdict *v, char *hole, size_t len);
     void *hole_ctx;
-    /* The hybrid's first phase (NULL: none), before the engine starts: a bounded sweep of 't'
-     * whose escapes (*escapes, malloc'd: *nescapes findings, each confirmed by the sweep and
-     * named by its hole) are saved as crash inputs (OUT/crashes/crash-sweep-NNNN: the bytes
-     * in 'inputs' when it holds one per escape, a source program's encoding, else the
-     * chain), reported at once as found by the sweep and folded into the table without
-     * running them again, and whose frontier (inputs reaching the objects of interest it
+    /* The hybrid's first phase (NULL: none), before the engine starts: a sweep of 't' that
+     * deepens level by level within its budget (the CLI's: a part of 'seconds', which
+     * cover the sweep and the engine).  As each level completes, it hands each new escape
+     * (confirmed by the sweep, named by its hole) to sink->found with its crash input
+     * (a source program's encoding; NULL: the finding's chain is the input): it is
+     * reported at once as found by the sweep, folded into the table without running it
+     * again, and saved as OUT/crashes/crash-sweep-NNNN, numbered in the order found.  Its
+     * frontier (inputs reaching the objects of interest its deepest complete level
      * reached: chains, or a source target's program encodings, into 'frontier') joins the
      * seeds in OUT/seeds, which the engine reads instead of 'seeds'.  The CLI sets it to
      * sweep.h's sweep, or source_sweep.h's for a source target.  0 or an exit code. */
-    int (*presweep)(void *ctx, gc_target *t, gc_finding **escapes, int *nescapes, gc_inputs *inputs,
-                    gc_inputs *frontier);
+    int (*presweep)(void *ctx, gc_target *t, const gc_presweep_sink *sink, gc_inputs *frontier);
     void *presweep_ctx;
 } gc_campaign_opts;
 
@@ -75,6 +82,7 @@ typedef struct {
     unsigned long merged; /* inputs in corpus_out after the merge */
     int swept;            /* escape inputs the sweep found (crash-sweep-NNNN, in 'reproduced' too) */
     int seeded;           /* frontier chains the sweep added to the seeds */
+    double swept_s;       /* the sweep's seconds (the engine had 'seconds' less them) */
 } gc_campaign_result;
 
 /* The execs/s of a progress line.  Engines report their counts in bursts (libFuzzer's

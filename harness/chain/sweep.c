@@ -65,6 +65,7 @@ static int nmemo, capmemo;
 static const char *(*sweep_names)(void *ctx, int hole); /* the last sweep's hole names */
 static PyObject *sweep_gate_file; /* the last sweep's gate file (gc_sweep_frontier) */
 static void *sweep_names_ctx;
+static long frontier_end; /* the queue's length when the last complete level ended */
 
 /* What an earlier sweep in this process left (`advise` sweeps again and again). */
 static void sweep_reset(void)
@@ -78,6 +79,7 @@ static void sweep_reset(void)
         memset(vis, 0, viscap * sizeof *vis);
     visn = 0;
     nfinds = 0;
+    frontier_end = 0;
     for (int i = 0; i < nmemo; i++)
         free(memo[i]);
     nmemo = 0;
@@ -246,6 +248,7 @@ typedef struct {
     PyObject *ns;
     PyObject *tramp;
     PyObject *gate_file;
+    double start, last; /* when the walk started; its last progress line */
 } sweep_ctx;
 
 /* The hole of the edge node i --(kind, key)--> v (gc_sweep_opts.hole): *hole is node i's, or
@@ -671,17 +674,15 @@ static void push_roots(gc_target *t, const gc_sweep_opts *o, PyObject *ns)
     Py_DECREF(keys);
 }
 
-/* Breadth first over the queue, the interpreter state checked after every node, within the
- * depth and time bounds.  Returns 0, or GC_EXIT_HARNESS when the state could not be
- * restored. */
-static int walk_nodes(sweep_ctx *x, double start)
+/* One level of the walk (gc_sweep_levels): nodes [from, to) expanded, the interpreter state
+ * checked after every node, within the depth and time bounds.  Returns 0, or
+ * GC_EXIT_HARNESS when the state could not be restored. */
+static int walk_nodes(void *ctx, long from, long to)
 {
+    sweep_ctx *x = ctx;
     const gc_sweep_opts *o = x->o;
     gc_sweep_stats *st = x->st;
-    double last = start;
-    gc_oracle_reset_input();
-    gc_state_begin();
-    for (long i = 0; i < nnodes; i++) {
+    for (long i = from; i < to; i++) {
         if (nodes[i].depth >= o->depth) {
             st->cut_depth++;
             continue;
@@ -703,18 +704,24 @@ static int walk_nodes(sweep_ctx *x, double start)
             return GC_EXIT_HARNESS;
         }
         gc_state_begin();
-        double now = (i & 63) == 0 ? gc_now_s() : last;
-        if (now - last >= 2 && !o->quiet) {
-            fprintf(stderr, "[sweep %5.1fs] depth %d, nodes %ld/%ld, edges %ld (%.0f/s), escapes %d\n", now - start,
-                    nodes[i].depth, i, nnodes, st->edges, st->edges / (now - start), nfinds);
-            last = now;
+        double now = (i & 63) == 0 ? gc_now_s() : x->last;
+        if (now - x->last >= 2 && !o->quiet) {
+            fprintf(stderr, "[sweep %5.1fs] depth %d, nodes %ld/%ld, edges %ld (%.0f/s), escapes %d\n",
+                    now - x->start, nodes[i].depth, i, nnodes, st->edges, st->edges / (now - x->start), nfinds);
+            x->last = now;
         }
-        if (o->seconds > 0 && now - start >= o->seconds) {
+        if (gc_sweep_out_of_time(o, x->start, now)) {
             st->cut_time = 1;
             break;
         }
     }
     return 0;
+}
+
+static long queued(void *ctx)
+{
+    (void)ctx;
+    return nnodes;
 }
 
 int gc_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st)
@@ -729,12 +736,14 @@ int gc_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st)
         gc_die_msg("%s", err);
         return GC_EXIT_TARGET;
     }
-    sweep_ctx x = {t, o, st, ns, gc_eval_trampoline(ns), PyUnicode_DecodeFSDefault(t->spec.sandbox)};
-    push_roots(t, o, ns);
     double start = gc_now_s();
+    sweep_ctx x = {t, o, st, ns, gc_eval_trampoline(ns), PyUnicode_DecodeFSDefault(t->spec.sandbox), start, start};
+    push_roots(t, o, ns);
     gc_limits_hard_what = "a step of the sweep (gate code it ran by reading a name or calling a gate function)";
     gc_limits_hard_code = GC_EXIT_TARGET; /* the gate's code, as when its import cannot be stopped */
-    int walked = walk_nodes(&x, start);
+    gc_oracle_reset_input();
+    gc_state_begin();
+    int walked = gc_sweep_levels(o, st, &(gc_sweep_walker){queued, walk_nodes, &x}, start, &frontier_end);
     gc_limits_hard_what = "the input";
     gc_limits_hard_code = GC_EXIT_HARNESS;
     if (walked != 0)
@@ -809,7 +818,7 @@ int gc_sweep_frontier(gc_strlist *chains, int max)
 {
     static gc_chain c;
     int n = 0;
-    for (long i = 0; i < nnodes && n < max; i++) {
+    for (long i = 0; i < frontier_end && n < max; i++) { /* the complete levels' */
         if (nodes[i].parent < 0 || !of_interest((int)i) || chain_of((int)i, -1, NULL, &c) != 0)
             continue;
         gc_strbuf sb;

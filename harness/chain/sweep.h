@@ -19,7 +19,7 @@
 int gc_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st);
 
 /* The hybrid campaign's seeds: the chains (one line each, newline-terminated, added to 'chains' unless there,
- * at most 'max') to the last sweep's objects of interest, in walk order (shortest first):
+ * at most 'max') to the objects of interest of the last sweep's complete levels (gc_sweep_levels), in walk order (shortest first):
  * gate functions, function globals and module dicts, frames and tracebacks, real modules,
  * classes' non-empty __subclasses__() lists, the exceptions calls raised.  Returns how many were added. */
 int gc_sweep_frontier(gc_strlist *chains, int max);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "timelimit.h"
 #include "xalloc.h"
 
 void gc_inputs_add(gc_inputs *l, const void *data, size_t len)
@@ -52,6 +53,54 @@ int gc_sweep_transient(PyObject *v)
         return self && !PyModule_Check(self);
     }
     return strcmp(Py_TYPE(v)->tp_name, "method-wrapper") == 0;
+}
+
+int gc_sweep_out_of_time(const gc_sweep_opts *o, double start, double now)
+{
+    return (o->seconds > 0 && now - start >= (double)o->seconds) || (o->budget > 0 && now - start >= o->budget);
+}
+
+/* Does a level of n nodes end within the budget?  Its time projected from the level
+ * before's (prev_t seconds for prev_n nodes); the first level always starts. */
+static int level_fits(const gc_sweep_opts *o, double start, double prev_t, long prev_n, long n)
+{
+    if (o->budget <= 0 || prev_n == 0)
+        return 1;
+    return gc_now_s() + prev_t * (double)n / (double)prev_n <= start + o->budget;
+}
+
+int gc_sweep_levels(const gc_sweep_opts *o, gc_sweep_stats *st, const gc_sweep_walker *w, double start,
+                    long *complete_end)
+{
+    long from = 0, prev_n = 0;
+    double prev_t = 0;
+    int rc = 0, level;
+    *complete_end = w->queued(w->ctx);
+    for (level = 1;; level++) {
+        long to = w->queued(w->ctx);
+        if (to == from) { /* nothing queued: the walk is whole, every level to the depth with it */
+            st->levels = o->depth; /* (levels past it only count their nodes) */
+            break;
+        }
+        if (level <= o->depth && !level_fits(o, start, prev_t, prev_n, to - from)) {
+            st->cut_budget = 1;
+            break;
+        }
+        double t0 = gc_now_s();
+        if ((rc = w->walk(w->ctx, from, to)) != 0 || st->cut_time)
+            break;
+        prev_t = gc_now_s() - t0;
+        prev_n = to - from;
+        from = to;
+        *complete_end = w->queued(w->ctx);
+        if (level <= o->depth)
+            st->levels = level;
+        if (level <= o->depth && o->level)
+            o->level(o->level_ctx, level, 1);
+    }
+    if (!rc && st->cut_time && level <= o->depth && o->level)
+        o->level(o->level_ctx, level, 0);
+    return rc;
 }
 
 void gc_escape_text(const gc_verdict *v, const char *input, gc_strbuf *out)

@@ -3,7 +3,8 @@
  * Owns: the verdict of one input (escaped or not, the escape the oracles saw, its
  * signature, the harness's refusal, the limits that stopped it, the state repairs after
  * it), a finding (one escape as a campaign's or a sweep's table holds it), inputs as bytes
- * (the hybrid's seeds and frontier), and a sweep's options and counts.  Chain mode's
+ * (the hybrid's seeds and frontier), a sweep's options and counts, and the level loop both
+ * sweeps walk (iterative deepening within a budget).  Chain mode's
  * outcome (eval.h) is a verdict plus the chain it ran; source mode's is the verdict alone.
  * Everything here knows targets and the oracles, nothing of chains or programs. */
 #ifndef GATECRASH_VERDICT_H
@@ -90,6 +91,17 @@ typedef struct {
     const char *(*hole_name)(void *ctx, int hole);
     void *hole_ctx;
     int no_report;      /* print no report (the caller prints the findings its way) */
+    /* Iterative deepening.  Both sweeps walk level by level (gc_sweep_levels): level L
+     * expands what level L-1 queued (level 1: the roots), and once it is complete every
+     * input of at most L trailers has been run.  'level' (NULL: none) is called after each
+     * complete level up to 'depth' (complete 1), and once more after the walk when a bound
+     * cut a level short (complete 0, its level the one cut), before the findings are sorted:
+     * the findings so far are in the order found.  With budget > 0 the walk stops at
+     * 'budget' seconds, and a level starts only when its projected time (the level
+     * before's, scaled by how many more nodes this one has) ends within it. */
+    void (*level)(void *ctx, int level, int complete);
+    void *level_ctx;
+    double budget;
 } gc_sweep_opts;
 
 typedef struct {
@@ -101,7 +113,25 @@ typedef struct {
     long cut_limit;     /* nodes whose expansion the per-input time limit stopped (gate code that
                            sleeps or loops): their remaining edges are not taken */
     int escapes;        /* distinct signatures */
+    int levels;         /* levels complete (gc_sweep_levels) */
+    int cut_budget;     /* a level not started: its projected time ran past gc_sweep_opts.budget */
 } gc_sweep_stats;
+
+/* The level loop of both sweeps.  A sweep's queue is breadth first: 'queued' gives its
+ * length, and 'walk' expands its nodes [from, to), queuing theirs, until it is done, or a
+ * bound (gc_sweep_out_of_time) sets st->cut_time, or it fails (an exit code, returned).
+ * 'start' is when the sweep started (gc_now_s: its budget's).  Calls o->level as
+ * gc_sweep_opts says; *complete_end: the queue's length when the last
+ * complete level ended (what a frontier takes: the nodes a cut level queued are left out). */
+typedef struct {
+    long (*queued)(void *ctx);
+    int (*walk)(void *ctx, long from, long to);
+    void *ctx;
+} gc_sweep_walker;
+int gc_sweep_levels(const gc_sweep_opts *o, gc_sweep_stats *st, const gc_sweep_walker *w, double start,
+                    long *complete_end);
+/* A walk started at 'start' (gc_now_s) is out of time at 'now': past o->seconds or o->budget. */
+int gc_sweep_out_of_time(const gc_sweep_opts *o, double start, double now);
 
 /* A value both sweeps make a node of only when nothing else holds it: a bound method, a
  * builtin bound to an object that is not a module, a method-wrapper (each access makes a

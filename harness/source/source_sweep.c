@@ -80,6 +80,7 @@ typedef struct {
     PyObject *ns;       /* {root name: value}: what the sandbox hands out */
     PyObject *seen;     /* {(id, hole)} of the nodes */
     int rc;             /* an exit code that stopped the walk */
+    double start, last; /* when the walk started; its last progress line */
 } sctx;
 
 static snode *nodes;
@@ -88,6 +89,7 @@ static sfound *finds;
 static int nfinds, capfinds;
 static const char *(*last_names)(void *ctx, int hole);
 static void *last_names_ctx;
+static long frontier_end; /* the queue's length when the last complete level ended */
 
 /* ---- the value evaluate gave back ---- */
 
@@ -195,6 +197,7 @@ static void sweep_reset(void)
     }
     nnodes = 0;
     nfinds = 0;
+    frontier_end = 0;
 }
 
 static void push(PyObject *obj, PyObject *key, int parent, int kind, int depth, int hole, const uint8_t *code,
@@ -579,11 +582,12 @@ static int cmp_found(const void *a, const void *b)
 
 /* ---- the sweep ---- */
 
-/* Breadth first over the queue within the depth and time bounds.  0 or an exit code. */
-static int walk_nodes(sctx *x, double start)
+/* One level of the walk (gc_sweep_levels): nodes [from, to) expanded within the depth and
+ * time bounds.  0 or an exit code. */
+static int walk_nodes(void *ctx, long from, long to)
 {
-    double last = start;
-    for (long i = 0; i < nnodes && !x->rc; i++) {
+    sctx *x = ctx;
+    for (long i = from; i < to && !x->rc; i++) {
         if (nodes[i].depth >= x->o->depth) {
             x->st->cut_depth++;
             continue;
@@ -592,17 +596,23 @@ static int walk_nodes(sctx *x, double start)
             continue;
         expand(x, (int)i);
         double now = gc_now_s();
-        if (now - last >= 2 && !x->o->quiet) {
+        if (now - x->last >= 2 && !x->o->quiet) {
             fprintf(stderr, "[sweep %5.1fs] depth %d, nodes %ld/%ld, programs %ld (%.0f/s), escapes %d\n",
-                    now - start, nodes[i].depth, i, nnodes, x->st->edges, x->st->edges / (now - start), nfinds);
-            last = now;
+                    now - x->start, nodes[i].depth, i, nnodes, x->st->edges, x->st->edges / (now - x->start), nfinds);
+            x->last = now;
         }
-        if (x->o->seconds > 0 && now - start >= x->o->seconds) {
+        if (gc_sweep_out_of_time(x->o, x->start, now)) {
             x->st->cut_time = 1;
             break;
         }
     }
     return x->rc;
+}
+
+static long queued(void *ctx)
+{
+    (void)ctx;
+    return nnodes;
 }
 
 int gc_source_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st)
@@ -611,11 +621,11 @@ int gc_source_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st)
     sweep_reset();
     last_names = o->hole_name;
     last_names_ctx = o->hole_ctx;
-    sctx x = {t, o, st, PyDict_New(), PySet_New(NULL), 0};
     double start = gc_now_s();
+    sctx x = {t, o, st, PyDict_New(), PySet_New(NULL), 0, start, start};
     int rc = x.ns && x.seen ? push_roots(&x) : GC_EXIT_HARNESS;
     if (!rc)
-        rc = walk_nodes(&x, start);
+        rc = gc_sweep_levels(o, st, &(gc_sweep_walker){queued, walk_nodes, &x}, start, &frontier_end);
     st->nodes = nnodes;
     st->escapes = nfinds;
     double took = gc_now_s() - start;
@@ -665,7 +675,7 @@ void gc_source_sweep_inputs(gc_inputs *out)
 void gc_source_sweep_frontier(gc_inputs *out, int max)
 {
     uint8_t buf[CODE_MAX + 64];
-    for (long i = 0; i < nnodes && out->n < max; i++) {
+    for (long i = 0; i < frontier_end && out->n < max; i++) { /* the complete levels' */
         size_t n = program_code(nodes[i].code, nodes[i].len, buf, sizeof buf);
         if (n)
             gc_inputs_add(out, buf, n);

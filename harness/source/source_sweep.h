@@ -34,7 +34,8 @@ int gc_source_sweep_findings(gc_finding **out);
 void gc_source_sweep_inputs(gc_inputs *out);
 
 /* The last source sweep's frontier: the encoding of the program reaching each distinct
- * value it reached (its nodes, breadth first, at most 'max'), appended to 'out'. */
+ * value its complete levels reached (its nodes, breadth first, at most 'max'), appended to
+ * 'out'. */
 void gc_source_sweep_frontier(gc_inputs *out, int max);
 
 /* gc_source_run, and the value evaluate gave back (a new reference in *value, NULL when it
