@@ -70,19 +70,23 @@ if target_installed restrictedpython-utility; then
   if cmp -s "$WORK/r1" "$WORK/r2" && [[ -s $WORK/r1 ]]; then ok; else fail "restrictedpython sweep differs between runs"; fi
 fi
 
-# the leak fixture (exec dialect, no venv) at depth 1: its root, and the generator's frame
+# the leak fixture (exec dialect, no venv) at depth 1: its root, the generator's frame, and
+# the implicit roots (it runs programs with the real builtins): open, __builtins__
 leak=$SRC/tests/fixtures/source/leak
 "$GC" sweep "$leak" --depth 1 --json >"$WORK/l1" 2>/dev/null
-expect_exit 0 "leak --depth 1 --json: namespace run and the frame's globals" -- "$PY" - "$WORK/l1" <<'PY'
+expect_exit 0 "leak --depth 1 --json: namespace run, the frame's globals, the builtins" -- "$PY" - "$WORK/l1" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
-assert [r["hole"] for r in j["holes"]] == ["frame . f_globals", "namespace run"], j["holes"]
+assert [r["hole"] for r in j["holes"]] == ["frame . f_globals", "namespace run", "(not named)", "namespace open"], j["holes"]
 pairs = sorted((e["primitive"], e["hole"]) for e in j["escapes"])
-assert pairs == [("builtins.open", "frame . f_globals"), ("os.system", "frame . f_globals"),
+assert pairs == [("builtins.open", ""), ("builtins.open", "frame . f_globals"),
+                 ("builtins.open", "namespace open"), ("os.system", "frame . f_globals"),
                  ("os.system", "namespace run")], pairs
 root = [e for e in j["escapes"] if e["hole"] == "namespace run"][0]
 assert root["input"] == "result = run" and root["capability"] == "spawn", root
-frame = [e for e in j["escapes"] if e["primitive"] == "builtins.open"][0]
+implicit = [e["input"] for e in j["escapes"] if e["hole"] in ("namespace open", "")]
+assert sorted(implicit) == ["result = __builtins__", "result = open"], implicit
+frame = [e for e in j["escapes"] if e["primitive"] == "builtins.open" and e["hole"] == "frame . f_globals"][0]
 assert "g.gi_frame.f_builtins for x in [1]" in frame["input"] and frame["input"].endswith("result = f()"), frame
 PY
 "$GC" sweep "$leak" --depth 1 --json >"$WORK/l2" 2>/dev/null

@@ -3,7 +3,10 @@
  * Every program is one expression built in the program IR (program.h: its bytes, a root
  * then trailers, then `result = ...`), printed in the target's dialect and run through
  * evaluate under the oracles like any input.  Roots, in this order: the names roots()
- * gives, shortest first then by name, the literals every dialect writes ('', 0, [], ()),
+ * gives, shortest first then by name; the implicit roots, what every evaluation has in scope
+ * unless the sandbox removes it, whatever roots() says (each name of the builtins module and
+ * __builtins__, as the dialect writes them, shortest first); the literals every dialect
+ * writes ('', 0, [], ()),
  * and in a dialect with statements (not GC_DIALECT_EXPRESSION) one a program reaches with
  * no name at all: the running frame of a generator expression, the expression being the
  * generator's element so that the walk runs while its frame is live (f_back is None once
@@ -487,6 +490,33 @@ static PyObject *root_names(gc_target *t, char *err, size_t errlen)
     return out;
 }
 
+/* The implicit roots: the names of the builtins module and "__builtins__" that the dialect
+ * writes and 'given' (roots()'s) lacks, shortest first then by name (a new list). */
+static PyObject *implicit_names(gc_target *t, PyObject *given)
+{
+    PyObject *mod = PyImport_ImportModule("builtins");
+    PyObject *dir = mod ? PyObject_Dir(mod) : NULL;
+    PyObject *bylen = PyList_New(0), *out = PyList_New(0);
+    if (dir)
+        PyList_Append(dir, PyUnicode_InternFromString("__builtins__"));
+    for (Py_ssize_t k = 0; dir && bylen && k < PyList_GET_SIZE(dir); k++) {
+        PyObject *name = PyList_GET_ITEM(dir, k);
+        int skip = !gc_source_writable(t, name) || PySequence_Contains(given, name) == 1;
+        PyObject *pair = skip ? NULL : Py_BuildValue("(nO)", PyUnicode_GET_LENGTH(name), name);
+        if (pair)
+            PyList_Append(bylen, pair);
+        Py_XDECREF(pair);
+    }
+    if (bylen && out && PyList_Sort(bylen) == 0)
+        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(bylen); k++)
+            PyList_Append(out, PyTuple_GET_ITEM(PyList_GET_ITEM(bylen, k), 1));
+    Py_XDECREF(bylen);
+    Py_XDECREF(dir);
+    Py_XDECREF(mod);
+    PyErr_Clear();
+    return out;
+}
+
 /* A root's bytes: a name, one of the literals ('', 0, [], ()), or (literal 4) the
  * generator's running frame. */
 static size_t root_code(PyObject *name, int literal, uint8_t *code)
@@ -537,6 +567,11 @@ static int push_roots(sctx *x)
         gc_die_msg("%s", err);
         return GC_EXIT_TARGET;
     }
+    Py_ssize_t given = PyList_GET_SIZE(names); /* roots()'s; the implicit ones after them */
+    PyObject *implicit = implicit_names(x->t, names);
+    for (Py_ssize_t k = 0; implicit && k < PyList_GET_SIZE(implicit); k++)
+        PyList_Append(names, PyList_GET_ITEM(implicit, k));
+    Py_XDECREF(implicit);
     Py_ssize_t nroots = PyList_GET_SIZE(names);
     for (Py_ssize_t k = 0; !x->rc && k < nroots + nlits; k++) {
         int lit = k < nroots ? -1 : (int)(k - nroots);
@@ -552,7 +587,8 @@ static int push_roots(sctx *x)
         x->rc = len ? run_code(x->t, code, len, &out, &v, &sb) : 0;
         gc_sb_free(&sb);
         if (!x->rc && v) {
-            PyDict_SetItem(x->ns, name, v);
+            if (k < given) /* what the sandbox means to hand out, for the hole rule */
+                PyDict_SetItem(x->ns, name, v);
             int h = x->o->hole ? x->o->hole(x->o->hole_ctx, x->ns, NULL, NULL, NULL, ROOT, name, v) : 0;
             h = h > 0 ? h & ~GC_SWEEP_ANYWHERE : 0;
             if (out.escaped)
