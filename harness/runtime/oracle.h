@@ -39,6 +39,9 @@ typedef struct {
 #define GC_PRIM_UNAUDITED 1u /* CPython raises no audit event: refuse before the call */
 #define GC_PRIM_ALL 2u       /* attr "*": every callable attribute of the module */
 #define GC_PRIM_CODE 4u      /* runs a code string: refused in chains, run in source mode */
+/* starts a thread: refused in chains; in source mode the sandbox's threads (an executor's
+ * worker pool) and the program's are part of the evaluation (source.c, state.c) */
+#define GC_PRIM_THREAD 8u
 typedef struct {
     const char *module;
     const char *attr; /* dotted for class members: "Thread.start" */
@@ -80,6 +83,9 @@ typedef struct {
 } gc_oracle;
 
 extern gc_oracle gc_orc;
+/* Set on a thread while the harness itself raises an audit event there (source.c: setting
+ * its own profile and trace functions on a thread an evaluation started): not judged. */
+extern _Thread_local int gc_oracle_own_event;
 
 const char *gc_cap_name(gc_cap cap);
 const char *gc_kind_name(gc_kind k);
@@ -107,6 +113,12 @@ void gc_oracle_set_refused(const char *what);
  * record an escape (effect mode: a forbidden primitive that CPython does not audit).  Both
  * modes' evaluators refuse by this one rule before a call. */
 const char *gc_oracle_refuse_call(PyObject *f);
+/* The C-call guard's rule for a call of f about to run inside an input (source.c's profile
+ * function; a thread's function at its start, oracle.c): in reach mode a forbidden primitive
+ * is the escape ('detail' says where), unless its audit event judges it; code strings and
+ * thread starts run; otherwise gc_oracle_refuse_call's refusals.  The name of what was
+ * stopped, with gatecrash.Blocked set, or NULL. */
+const char *gc_oracle_guard_call(PyObject *f, const char *detail);
 /* Is a call of p judged by its audit event, not by the call itself?  True for the write
  * primitives CPython audits: their event carries the arguments the call will use (open's
  * mode and flags, the written paths and their dir_fd), so a read-only open is no escape and

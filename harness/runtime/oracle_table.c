@@ -10,6 +10,7 @@
  *  - GC_CAP_HARNESS: calls the harness refuses because they would wreck, block, or forge
  *    signals in the fuzzing process (exit, signals, fd juggling, sleeps, thread starts,
  *    audit forging, code strings that hide steps from the evaluator).  Never an escape.
+ *    Source mode runs code strings (GC_PRIM_CODE) and thread starts (GC_PRIM_THREAD).
  *
  * Missing names (platform differences) are skipped.  docs/ORACLES.md lists the table.
  * Its rows share one shape by design (a duplicate finder pairs runs of them): data, not code. */
@@ -21,6 +22,7 @@
 #define HX GC_CAP_HARNESS
 #define UN GC_PRIM_UNAUDITED
 #define CODE GC_PRIM_CODE
+#define THR GC_PRIM_THREAD
 
 const gc_prim_spec gc_prim_table[] = {
     /* --- process creation --- */
@@ -106,9 +108,12 @@ const gc_prim_spec gc_prim_table[] = {
     {"builtins", "exec", HX, CODE}, {"builtins", "eval", HX, CODE}, {"builtins", "compile", HX, CODE},
     {"gc", "disable", HX, 0}, {"gc", "freeze", HX, 0}, {"gc", "set_threshold", HX, 0},
     {"gc", "set_debug", HX, 0},
-    {"_thread", "start_new_thread", HX, 0}, {"_thread", "start_new", HX, 0},
+    /* thread starts (start_joinable_thread: 3.13's Thread.start): refused in chains, part of
+     * the evaluation in source mode */
+    {"_thread", "start_new_thread", HX, THR}, {"_thread", "start_new", HX, THR},
+    {"_thread", "start_joinable_thread", HX, THR},
+    {"threading", "Thread.start", HX, THR}, {"threading", "Timer.start", HX, THR},
     {"_thread", "interrupt_main", HX, 0}, {"_thread", "exit", HX, 0},
-    {"threading", "Thread.start", HX, 0}, {"threading", "Timer.start", HX, 0},
     {"atexit", "register", HX, 0}, {"atexit", "_run_exitfuncs", HX, 0},
     {"select", "select", HX, 0}, {"select", "poll", HX, 0}, {"select", "epoll", HX, 0},
 };

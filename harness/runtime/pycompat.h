@@ -11,6 +11,8 @@
  *   - PyObject_GetOptionalAttr: public from 3.13; 3.11/3.12 spell it _PyObject_LookupAttr.
  *   - gc_allocated_blocks: sys.getallocatedblocks() (_Py_GetAllocatedBlocks is not exported
  *     from 3.12; the Python-level function exists on every version).
+ *   - gc_set_profile_all / gc_set_trace_all: a profile or trace function on every thread
+ *     (3.12+: PyEval_Set*AllThreads; 3.11: _PyEval_SetProfile/_PyEval_SetTrace per thread).
  * Private APIs used directly, the same on 3.11, 3.12 and 3.13 (declared in Include/cpython/,
  * exported): the PEP 523 frame hook (_PyInterpreterState_Get/SetEvalFrameFunc,
  * _PyEval_EvalFrameDefault: state.c, feedback.c), _PyType_Lookup and _PyObject_GetDictPtr
@@ -46,6 +48,36 @@ static inline PyObject *gc_type_dict(PyTypeObject *tp)
 #if PY_VERSION_HEX < 0x030d0000
 #define PyObject_GetOptionalAttr _PyObject_LookupAttr
 #endif
+
+/* A profile or trace function on every thread of the interpreter (the C-call guard and the
+ * line trace of source mode: source.c, source_feedback.c).  3.12+: PyEval_SetProfileAllThreads
+ * and PyEval_SetTraceAllThreads (public); 3.11 has neither: _PyEval_SetProfile and
+ * _PyEval_SetTrace (exported, Include/cpython/ceval.h) on each thread state, with the GIL held
+ * (the list cannot change under it).  Each raises the sys.setprofile / sys.settrace audit
+ * event; an error (a hook refusing it) is cleared. */
+static inline void gc_set_profile_all(Py_tracefunc fn)
+{
+#if PY_VERSION_HEX >= 0x030c0000
+    PyEval_SetProfileAllThreads(fn, NULL);
+#else
+    for (PyThreadState *ts = PyInterpreterState_ThreadHead(PyThreadState_Get()->interp); ts;
+         ts = PyThreadState_Next(ts))
+        if (_PyEval_SetProfile(ts, fn, NULL) < 0)
+            PyErr_Clear();
+#endif
+}
+
+static inline void gc_set_trace_all(Py_tracefunc fn)
+{
+#if PY_VERSION_HEX >= 0x030c0000
+    PyEval_SetTraceAllThreads(fn, NULL);
+#else
+    for (PyThreadState *ts = PyInterpreterState_ThreadHead(PyThreadState_Get()->interp); ts;
+         ts = PyThreadState_Next(ts))
+        if (_PyEval_SetTrace(ts, fn, NULL) < 0)
+            PyErr_Clear();
+#endif
+}
 
 static inline Py_ssize_t gc_allocated_blocks(void)
 {

@@ -174,9 +174,17 @@ static int std_copy[3] = {-1, -1, -1};
 static unsigned long py_frames, frames_at_begin, frames_at_end = (unsigned long)-1;
 static int hook_set, check_every_input;
 gc_frame_eval_fn gc_state_frame_observer;
+gc_thread_frame_fn gc_state_thread_observer;
+static PyThreadState *input_ts; /* the thread that runs inputs */
+static int other_thread_ran;   /* since gc_state_begin, Python code ran on another thread */
 static PyObject *count_frames(PyThreadState *ts, struct _PyInterpreterFrame *f, int throwflag)
 {
     py_frames++;
+    if (ts != input_ts) {
+        other_thread_ran = 1;
+        if (gc_state_thread_observer)
+            gc_state_thread_observer(ts);
+    }
     if (gc_state_frame_observer)
         return gc_state_frame_observer(ts, f, throwflag);
     return _PyEval_EvalFrameDefault(ts, f, throwflag);
@@ -189,10 +197,11 @@ static int hook_intact(void)
 
 /* process state */
 static Py_tracefunc saved_trace, saved_profile;
-static PyObject *thread_count_fn, *freeze_count_fn, *unfreeze_fn;
+static PyObject *freeze_count_fn, *unfreeze_fn, *maintain_locks_fn;
 static PyObject *filters_mutated_fn; /* _warnings._filters_mutated, or NULL */
 static gc_strlist scratch_kept;      /* what the scratch folder held at the snapshot */
-static long base_threads, base_frozen;
+static long base_frozen;
+static uint64_t base_thread_id; /* the highest thread state id at snapshot time (below) */
 static char *saved_locale;
 static int sig_snapped; /* taken at the first input: the engine sets its handlers after start-up */
 static struct sigaction saved_sa[NSIG];
@@ -583,6 +592,71 @@ int gc_state_make_seen(PyObject *o, PyObject *d)
     return own_table_works && own_table(d) == 0;
 }
 
+/* ---- threads ----
+ * Counted by thread state, not by threading's or _thread's books: every thread that runs
+ * Python code has one, however it was started (threading, _thread, 3.13's
+ * start_joinable_thread, a C extension's PyGILState_Ensure).  Thread state ids only grow,
+ * so the threads an input left are those whose id is above the highest at snapshot time
+ * (the thread that runs inputs and any the gate or adapter started on import). */
+
+static uint64_t highest_thread_id(void)
+{
+    uint64_t hi = 0;
+    for (PyThreadState *ts = PyInterpreterState_ThreadHead(PyThreadState_Get()->interp); ts; ts = PyThreadState_Next(ts))
+        hi = PyThreadState_GetID(ts) > hi ? PyThreadState_GetID(ts) : hi;
+    return hi;
+}
+
+static int async_sent; /* an asynchronous exception went to some thread during the input */
+
+/* Raise exc in every thread started since the snapshot (NULL: just count them); how many. */
+static int input_threads(PyObject *exc)
+{
+    int n = 0;
+    for (PyThreadState *ts = PyInterpreterState_ThreadHead(PyThreadState_Get()->interp); ts;
+         ts = PyThreadState_Next(ts)) {
+        if (PyThreadState_GetID(ts) <= base_thread_id)
+            continue;
+        n++;
+        if (exc && PyThreadState_SetAsyncExc(ts->thread_id, exc) > 0)
+            async_sent = 1;
+    }
+    return n;
+}
+
+int gc_state_raise_in_threads(PyObject *exc) { return input_threads(exc); }
+
+/* Release the GIL for 'ms' milliseconds: the input's threads run (and end). */
+static void let_threads_run(long ms)
+{
+    Py_BEGIN_ALLOW_THREADS
+    struct timespec d = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&d, NULL);
+    Py_END_ALLOW_THREADS
+}
+
+/* CPython 3.11 and 3.12 signal a pending asynchronous exception interpreter-wide, and only
+ * the thread that raises it clears the signal: one sent to a thread that ended first leaves
+ * it set, and every later bytecode boundary of every thread takes the slow path.  The thread
+ * that runs inputs takes one of its own and raises it here, which clears the signal. */
+static void flush_async(void)
+{
+#if PY_VERSION_HEX < 0x030d0000
+    static PyObject *flush_exc, *flush_code;
+    if (!flush_exc)
+        flush_exc = PyErr_NewException("gatecrash.FlushAsync", PyExc_BaseException, NULL);
+    if (!flush_code)
+        flush_code = Py_CompileString("None", "<gatecrash flush>", Py_eval_input);
+    PyObject *g = PyEval_GetBuiltins(); /* borrowed: the code reads no name */
+    if (flush_exc && flush_code && g && PyThreadState_SetAsyncExc(PyThreadState_Get()->thread_id, flush_exc) > 0)
+        Py_XDECREF(PyEval_EvalCode(flush_code, g, g));
+    if (PyErr_Occurred() && !PyErr_ExceptionMatches(flush_exc))
+        PyErr_WriteUnraisable(NULL);
+#endif
+    PyErr_Clear();
+    async_sent = 0;
+}
+
 /* recursion limit, umask, trace functions, the callables read later, locale, fds 0-2 */
 static int snapshot_process(void)
 {
@@ -592,14 +666,16 @@ static int snapshot_process(void)
     PyThreadState *ts = PyThreadState_Get();
     saved_trace = ts->c_tracefunc;
     saved_profile = ts->c_profilefunc;
-    thread_count_fn = attr_of("_thread", "_count");
     freeze_count_fn = attr_of("gc", "get_freeze_count");
     unfreeze_fn = attr_of("gc", "unfreeze");
     getsignal_fn = attr_of("_signal", "getsignal");
     setsignal_fn = attr_of("_signal", "signal");
-    if (!thread_count_fn || !freeze_count_fn || !unfreeze_fn || !getsignal_fn || !setsignal_fn)
+    if (!freeze_count_fn || !unfreeze_fn || !getsignal_fn || !setsignal_fn)
         return -1;
-    base_threads = call_long(thread_count_fn);
+    input_ts = ts;
+    base_thread_id = highest_thread_id();
+    maintain_locks_fn = attr_of("threading", "_maintain_shutdown_locks"); /* 3.11, 3.12 */
+    PyErr_Clear();
     base_frozen = call_long(freeze_count_fn);
     filters_mutated_fn = attr_of("_warnings", "_filters_mutated"); /* 3.11-3.13 */
     PyErr_Clear();
@@ -735,6 +811,7 @@ void gc_state_begin(void)
     if (!hook_intact() || py_frames != frames_at_end)
         forget_changes();
     frames_at_begin = py_frames;
+    other_thread_ran = 0;
 }
 
 int gc_state_code_ran(void) { return !hook_intact() || py_frames != frames_at_begin; }
@@ -778,22 +855,20 @@ static int restore_dict(watched_dict *w, int drop_added)
     return changed;
 }
 
-/* Threads a chain started (through gate code: the harness refuses direct starts) cannot
- * be left running into later inputs: each gets SystemExit, and the harness waits up to a
- * second for them to end.  -1 if some are still alive (blocked in C). */
+/* Threads an input started (a chain through gate code; in source mode the sandbox's workers
+ * and the program's own) cannot be left running into later inputs.  Those about to end (a
+ * worker pool shut down without waiting) get 100 ms; then each gets SystemExit, again every
+ * 100 ms, and the harness waits up to a second for them to end.  0: they ended on their own;
+ * 1: stopped; -1: some are still alive (blocked in C). */
 static int stop_threads(void)
 {
-    PyThreadState *me = PyThreadState_Get();
-    for (int round = 0; round < 200 && call_long(thread_count_fn) > base_threads; round++) {
-        for (PyThreadState *ts = PyInterpreterState_ThreadHead(me->interp); ts; ts = PyThreadState_Next(ts))
-            if (ts != me)
-                PyThreadState_SetAsyncExc(ts->thread_id, PyExc_SystemExit);
-        Py_BEGIN_ALLOW_THREADS
-        struct timespec d = {0, 5000000};
-        nanosleep(&d, NULL);
-        Py_END_ALLOW_THREADS
-    }
-    return call_long(thread_count_fn) > base_threads ? -1 : 0;
+    for (int wait = 0; wait < 20 && input_threads(NULL) > 0; wait++)
+        let_threads_run(5);
+    if (!input_threads(NULL))
+        return 0;
+    for (int round = 0; round < 200 && input_threads(round % 20 == 0 ? PyExc_SystemExit : NULL) > 0; round++)
+        let_threads_run(5);
+    return input_threads(NULL) > 0 ? -1 : 1;
 }
 
 static int seq_same(watched_seq *w)
@@ -855,8 +930,22 @@ static int put_hook_back(void)
     return 1;
 }
 
-static int threads_started(void) { return call_long(thread_count_fn) > base_threads; }
-static int end_threads(void) { return stop_threads() < 0 ? -1 : 1; }
+/* Threads ran during the input: a pre-existing one, or some it started (perhaps ended) */
+static int threads_started(void) { return other_thread_ran || input_threads(NULL) > 0; }
+/* Stop the input's threads; then threading's own books of them: 3.11 and 3.12 keep each
+ * non-daemon thread's lock in threading._shutdown_locks until the next thread starts, so a
+ * worker that ended cleanly would read as a change to that set (and a repair).  What
+ * threading does itself at the next start drops them now (every such thread has ended). */
+static int end_threads(void)
+{
+    int r = stop_threads();
+    other_thread_ran = 0;
+    if (r >= 0 && maintain_locks_fn) {
+        Py_XDECREF(PyObject_CallNoArgs(maintain_locks_fn));
+        PyErr_Clear();
+    }
+    return r;
+}
 
 static int tracing_changed(void)
 {
@@ -1170,7 +1259,8 @@ typedef struct {
 
 static const state_check checks[] = {
     {"frame evaluation hook", 0, hook_replaced, put_hook_back, NULL, NULL},
-    {"threads stopped", 0, threads_started, end_threads, NULL, "a thread started during the input could not be stopped"},
+    {"threads stopped", 0, threads_started, end_threads, NULL,
+     "a thread started during the input could not be stopped within 1 s (blocked in C)"},
     {"trace/profile function", 0, tracing_changed, remove_tracing, NULL, "a trace or profile function could not be removed"},
     {"sys.monitoring tool", 0, tools_changed, reset_tools, NULL, "a sys.monitoring tool could not be removed"},
     {NULL, 0, dict_replaced, counted_by_dicts, NULL, NULL},
@@ -1221,6 +1311,8 @@ int gc_state_end(char *note, size_t len)
     }
     if (dirty)
         gc_backstop_take_dirty(); /* what the repairs above did themselves */
+    if (async_sent)
+        flush_async();
 #if !GC_WATCHERS
     tags_at = global_dict_version(); /* the tags are current as of here */
 #endif

@@ -5,8 +5,9 @@
  * recursion limit and the collector switch (and, at the first input, signal dispositions
  * and sys.monitoring's tools); a cheap per-input change test (3.11: dict version tags;
  * 3.12+: dict watchers; a content compare where the version's signal misses
- * changes; identity of list items; a few syscalls); the table of state checks and their
- * repairs back to the snapshot.  A chain that changes any of these is reported as a
+ * changes; identity of list items; a few syscalls); the threads an input started (counted
+ * by thread state), stopped after it; the table of state checks and their repairs back to
+ * the snapshot.  A chain that changes any of these is reported as a
  * repair, never carried silently. */
 #ifndef GATECRASH_STATE_H
 #define GATECRASH_STATE_H
@@ -41,5 +42,13 @@ struct _PyInterpreterFrame;
 struct _ts;
 typedef struct _object *(*gc_frame_eval_fn)(struct _ts *ts, struct _PyInterpreterFrame *f, int throwflag);
 extern gc_frame_eval_fn gc_state_frame_observer;
+/* Called, when set, at the start of every Python frame on a thread other than the one that
+ * runs inputs (source.c: the C-call guard and the line trace follow the evaluation into the
+ * threads it starts). */
+typedef void (*gc_thread_frame_fn)(struct _ts *ts);
+extern gc_thread_frame_fn gc_state_thread_observer;
+/* Raise the exception (a class) in every thread started since the snapshot (timelimit.c: the
+ * time limit reaches an input's worker threads); how many there are. */
+int gc_state_raise_in_threads(struct _object *exc);
 
 #endif

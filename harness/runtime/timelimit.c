@@ -11,6 +11,9 @@
  * (poll, select, wait, sleep, read) is interrupted by the signal (PEP 475 retries only after
  * checking signals), so both a `while True` in Python and a blocked syscall end.  The signal
  * repeats every 100 ms past the limit, so code that swallows the exception gets it again.
+ * Signal handlers run on the main thread only: the handler also raises the Timeout, as an
+ * asynchronous exception, in every thread the input started (an executor's worker running
+ * the program while the main thread waits for its result), each time it runs.
  * The hard limit: when Python has not ended the input 3 s past its limit (a loop in C that
  * never checks signals, or gate code swallowing every Timeout), the tools print one line
  * and exit 4; under libFuzzer its -timeout is the backstop instead (a timeout artifact,
@@ -39,6 +42,7 @@
 #include <unistd.h>
 
 #include "oracle.h"
+#include "state.h"
 
 double gc_input_time_limit = 2.0;
 volatile int gc_limit_expired;
@@ -137,6 +141,7 @@ static PyObject *on_timeout(PyObject *self, PyObject *args)
     if (!gc_limit_expired)
         gc_limit_timeouts++;
     gc_limit_expired = 1;
+    gc_state_raise_in_threads(timeout_exc); /* the input's worker threads: at their next bytecode */
     PyErr_SetString(timeout_exc, "gatecrash: the input ran past its time limit");
     return NULL;
 }

@@ -7,7 +7,15 @@
  * so a forbidden primitive called anywhere inside the evaluation (the program's code, the
  * sandbox's own, code the sandbox compiled) is stopped and reported, audited or not.  The
  * profile event has the callable only, not its arguments: a write primitive CPython audits
- * runs on to its audit event, which has them and is judged like a gate's (oracle.c). */
+ * runs on to its audit event, which has them and is judged like a gate's (oracle.c).
+ *
+ * Threads are part of the evaluation: a sandbox that runs the program in a worker (an agent
+ * executor's ThreadPoolExecutor, for its timeout) is evaluated as deployed.  Thread starts
+ * are allowed (GC_PRIM_THREAD); the guard and the line trace are put on every thread when
+ * evaluate starts (pycompat.h: gc_set_profile_all), and on a thread started during it at its
+ * first Python frame (state.c's frame hook calls on_thread_frame), before any of its code
+ * runs; the time limit reaches them (timelimit.c), and those still alive when the input ends
+ * are stopped (state.c). */
 #include "source.h"
 
 #include <stdio.h>
@@ -15,17 +23,13 @@
 #include <string.h>
 
 #include "interp.h"
+#include "pycompat.h"
 #include "source_feedback.h"
 #include "state.h"
 #include "timelimit.h"
 
 /* ---- the C-call guard ---- */
 
-/* Should this C call be stopped?  The primitive's name, or NULL.  Reach mode: a forbidden
- * primitive called is the escape, unless its audit event judges it (a write primitive CPython
- * audits: the event has the arguments this profile event lacks, so linecache's
- * open(path, 'rb') under a warning is no escape and open(path, 'w') still is); otherwise
- * the evaluator's own refusals apply. */
 /* Is 'frame' the standard library's own code (its module's top-level name is in
  * sys.stdlib_module_names)? */
 static int stdlib_frame(PyFrameObject *frame)
@@ -54,37 +58,20 @@ static int stdlib_audit(const gc_prim *p, PyFrameObject *frame)
     return p && p->spec->cap == GC_CAP_HARNESS && strcmp(p->name, "sys.audit") == 0 && stdlib_frame(frame);
 }
 
-static const char *guard_verdict(PyObject *f, PyFrameObject *frame)
-{
-    const gc_prim *p = gc_oracle_lookup(f);
-    if (stdlib_audit(p, frame))
-        return NULL;
-    if (p && gc_orc.mode == GC_MODE_REACH && p->spec->cap != GC_CAP_HARNESS &&
-        gc_policy_forbids(&gc_orc.policy, p->spec->cap) && !gc_oracle_judged_by_event(p)) {
-        if (!gc_orc.escape.set)
-            gc_oracle_set_escape(GC_KIND_REACH, p->spec->cap, p->name,
-                                 "called inside the evaluation (C-call guard)");
-        return p->name;
-    }
-    if (p && (p->spec->flags & GC_PRIM_CODE))
-        return NULL;
-    const char *why = gc_oracle_refuse_call(f);
-    if (why)
-        gc_oracle_set_refused(why);
-    return why;
-}
-
+/* Every C call made from Python code inside the evaluation, on any of its threads, before
+ * it runs: stopped by the oracle's rule (gc_oracle_guard_call).  Reach mode: a forbidden
+ * primitive called is the escape, unless its audit event judges it (a write primitive CPython
+ * audits: the event has the arguments this profile event lacks, so linecache's
+ * open(path, 'rb') under a warning is no escape and open(path, 'w') still is); otherwise
+ * the evaluator's own refusals apply. */
 static int call_guard(PyObject *obj, PyFrameObject *frame, int what, PyObject *arg)
 {
     (void)obj;
     if (what != PyTrace_C_CALL || !gc_orc.in_chain || !arg)
         return 0;
-    const char *why = guard_verdict(arg, frame);
-    if (!why)
+    if (stdlib_audit(gc_oracle_lookup(arg), frame))
         return 0;
-    PyErr_Format(gc_orc.blocked_exc ? gc_orc.blocked_exc : PyExc_PermissionError,
-                 "gatecrash: %s blocked by the harness", why);
-    return -1;
+    return gc_oracle_guard_call(arg, "called inside the evaluation (C-call guard)") ? -1 : 0;
 }
 
 /* ---- the returned value's search ---- */
@@ -174,17 +161,32 @@ static void describe(const gc_target *t, PyObject *r, PyObject *exc, char *note,
     PyErr_Clear();
 }
 
-/* evaluate(src) with the guard on; the value, or NULL with the exception in *exc. */
+/* A frame starting on a thread other than the inputs' while evaluate runs: a thread it
+ * started gets the guard and the line trace before its first line (their sys.setprofile
+ * and sys.settrace audit events are the harness's own). */
+static void on_thread_frame(PyThreadState *ts)
+{
+    if (ts->c_profilefunc == call_guard)
+        return;
+    gc_oracle_own_event = 1;
+    PyEval_SetProfile(call_guard, NULL);
+    gc_source_feedback_thread();
+    gc_oracle_own_event = 0;
+}
+
+/* evaluate(src) with the guard on every thread; the value, or NULL with the exception in *exc. */
 static PyObject *call_evaluate(gc_target *t, PyObject *src, PyObject **exc)
 {
-    PyEval_SetProfile(call_guard, NULL); /* before in_chain: its audit event is the harness's */
-    gc_source_feedback_begin();          /* the same for the sandbox's line trace */
+    gc_set_profile_all(call_guard); /* before in_chain: its audit event is the harness's */
+    gc_source_feedback_begin();     /* the same for the sandbox's line trace */
+    gc_state_thread_observer = on_thread_frame;
     gc_orc.in_chain = 1;
     PyObject *r = PyObject_CallOneArg(t->adapter.eval_fn, src);
     gc_orc.in_chain = 0;
+    gc_state_thread_observer = NULL;
     *exc = r ? NULL : gc_exception_value();
     gc_source_feedback_end();
-    PyEval_SetProfile(NULL, NULL);
+    gc_set_profile_all(NULL);
     return r;
 }
 

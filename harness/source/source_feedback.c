@@ -113,13 +113,19 @@ static int line_trace(PyObject *obj, PyFrameObject *fr, int what, PyObject *arg)
 void gc_source_feedback_begin(void)
 {
     if (trace_on)
+        gc_set_trace_all(line_trace);
+}
+
+void gc_source_feedback_thread(void)
+{
+    if (trace_on && PyThreadState_Get()->c_tracefunc != line_trace)
         PyEval_SetTrace(line_trace, NULL);
 }
 
 void gc_source_feedback_end(void)
 {
     if (trace_on)
-        PyEval_SetTrace(NULL, NULL);
+        gc_set_trace_all(NULL);
 }
 
 /* ---- what came back ---- */

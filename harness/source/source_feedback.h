@@ -4,7 +4,7 @@
  *   - coverage of the sandbox's own code: each line run in a code object whose file is the
  *     adapter or beneath a site-packages folder (the sandbox package: its AST checks and
  *     visitors are where it decides), from a C trace function (PyEval_SetTrace) that source.c
- *     turns on around each evaluate;
+ *     turns on around each evaluate, on every thread the evaluation runs on;
  *   - what came back: refusal, exception type or value, and the kinds of value reached in a
  *     bounded search of it (containers, exception attributes): a type, a module by name,
  *     and for frames, functions, generators and code the code's name and whose it is — the
@@ -29,8 +29,10 @@
 /* Switch on: 'trace' the sandbox's lines (the adapter file 'adapter', site-packages), 'values'
  * the outcome's features, and harvest into 'dict' (NULL: no harvest). */
 void gc_source_feedback_start(const char *adapter, int trace, int values, gc_pm_dict *dict);
-/* Around one evaluate (source.c): the line trace on and off.  No-ops when not started. */
+/* Around one evaluate (source.c): the line trace on and off, on every thread; _thread: on
+ * the calling thread, one the evaluation started.  No-ops when not started. */
 void gc_source_feedback_begin(void);
+void gc_source_feedback_thread(void);
 void gc_source_feedback_end(void);
 /* What evaluate gave back: its value, or the exception it raised ('refused': the sandbox's
  * own refusal).  Called with no exception set; leaves none. */
