@@ -111,9 +111,9 @@ const gc_prim_spec gc_prim_table[] = {
     /* thread starts (start_joinable_thread: 3.13's Thread.start): refused in chains, part of
      * the evaluation in source mode */
     {"_thread", "start_new_thread", HX, THR}, {"_thread", "start_new", HX, THR},
-    {"_thread", "start_joinable_thread", HX, THR},
-    {"threading", "Thread.start", HX, THR}, {"threading", "Timer.start", HX, THR},
     {"_thread", "interrupt_main", HX, 0}, {"_thread", "exit", HX, 0},
+    {"threading", "Thread.start", HX, THR}, {"threading", "Timer.start", HX, THR},
+    {"_thread", "start_joinable_thread", HX, THR},
     {"atexit", "register", HX, 0}, {"atexit", "_run_exitfuncs", HX, 0},
     {"select", "select", HX, 0}, {"select", "poll", HX, 0}, {"select", "epoll", HX, 0},
 };

@@ -674,7 +674,14 @@ static int snapshot_process(void)
         return -1;
     input_ts = ts;
     base_thread_id = highest_thread_id();
-    maintain_locks_fn = attr_of("threading", "_maintain_shutdown_locks"); /* 3.11, 3.12 */
+    /* 3.11, 3.12; only when threading is loaded (importing it would change what class walks
+     * reach), and never looked up later (an input could have replaced it by then): when it
+     * is not loaded now, its _shutdown_locks is not watched either */
+    PyObject *name = PyUnicode_FromString("threading");
+    PyObject *threading = name ? PyImport_GetModule(name) : NULL;
+    Py_XDECREF(name);
+    maintain_locks_fn = threading ? PyObject_GetAttrString(threading, "_maintain_shutdown_locks") : NULL;
+    Py_XDECREF(threading);
     PyErr_Clear();
     base_frozen = call_long(freeze_count_fn);
     filters_mutated_fn = attr_of("_warnings", "_filters_mutated"); /* 3.11-3.13 */
