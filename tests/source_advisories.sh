@@ -25,4 +25,8 @@ if target_installed smolagents-1.20.0; then
   expect_exit 1 "cve-2025-9959 on smolagents-1.20.0" -- "$GC" replay -q "$SRC/targets/smolagents-1.20.0" "$adv/cve-2025-9959.py"
   expect_grep "cve-2025-9959.py: gatecrash: ESCAPE effect spawn subprocess\.Popen via " "cve-2025-9959: Popen's own audit event"
 fi
+if target_installed smolagents; then  # the current release runs it in its worker thread and refuses it
+  expect_exit 0 "cve-2025-9959 on smolagents" -- "$GC" replay -q "$SRC/targets/smolagents" "$adv/cve-2025-9959.py"
+  expect_grep "cve-2025-9959.py: blocked \(refused by the sandbox: InterpreterError\)" "cve-2025-9959 on smolagents: refused"
+fi
 finish
