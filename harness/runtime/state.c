@@ -626,6 +626,31 @@ static int input_threads(PyObject *exc)
 
 int gc_state_raise_in_threads(PyObject *exc) { return input_threads(exc); }
 
+/* The input's threads by name ("ThreadPoolExecutor-0_0", from threading's table; read from
+ * its dicts, so no code of the input runs), "thread <ident>" for one threading does not know. */
+static void thread_names(char *out, size_t len)
+{
+    PyObject *mod = PyImport_GetModuleDict(), *thr = PyDict_GetItemString(mod, "threading");
+    PyObject *active = thr && PyModule_Check(thr) ? PyDict_GetItemString(PyModule_GetDict(thr), "_active") : NULL;
+    size_t o = 0;
+    out[0] = '\0';
+    for (PyThreadState *ts = PyInterpreterState_ThreadHead(PyThreadState_Get()->interp); ts && o + 2 < len;
+         ts = PyThreadState_Next(ts)) {
+        if (PyThreadState_GetID(ts) <= base_thread_id)
+            continue;
+        PyObject *id = PyLong_FromUnsignedLong(ts->thread_id);
+        PyObject *t = id && active && PyDict_Check(active) ? PyDict_GetItemWithError(active, id) : NULL;
+        PyObject **dp = t ? _PyObject_GetDictPtr(t) : NULL;
+        PyObject *name = dp && *dp ? PyDict_GetItemString(*dp, "_name") : NULL;
+        const char *s = name && PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : NULL;
+        int w = s ? snprintf(out + o, len - o, "%s%s", o ? ", " : "", s)
+                  : snprintf(out + o, len - o, "%sthread %lu", o ? ", " : "", ts->thread_id);
+        o += w > 0 && (size_t)w < len - o ? (size_t)w : len - o - 1;
+        Py_XDECREF(id);
+        PyErr_Clear();
+    }
+}
+
 /* Release the GIL for 'ms' milliseconds: the input's threads run (and end). */
 static void let_threads_run(long ms)
 {
@@ -943,13 +968,19 @@ static int threads_started(void) { return other_thread_ran || input_threads(NULL
  * non-daemon thread's lock in threading._shutdown_locks until the next thread starts, so a
  * worker that ended cleanly would read as a change to that set (and a repair).  What
  * threading does itself at the next start drops them now (every such thread has ended). */
-static int end_threads(void)
+static int end_threads(char *note, size_t len)
 {
     int r = stop_threads();
     other_thread_ran = 0;
     if (r >= 0 && maintain_locks_fn) {
         Py_XDECREF(PyObject_CallNoArgs(maintain_locks_fn));
         PyErr_Clear();
+    }
+    if (r < 0) {
+        char names[160];
+        thread_names(names, sizeof names);
+        snprintf(note, len, "a thread started during the input (%s) could not be stopped within 1 s (blocked in C)",
+                 names);
     }
     return r;
 }
@@ -1266,8 +1297,7 @@ typedef struct {
 
 static const state_check checks[] = {
     {"frame evaluation hook", 0, hook_replaced, put_hook_back, NULL, NULL},
-    {"threads stopped", 0, threads_started, end_threads, NULL,
-     "a thread started during the input could not be stopped within 1 s (blocked in C)"},
+    {"threads stopped", 0, threads_started, NULL, end_threads, NULL},
     {"trace/profile function", 0, tracing_changed, remove_tracing, NULL, "a trace or profile function could not be removed"},
     {"sys.monitoring tool", 0, tools_changed, reset_tools, NULL, "a sys.monitoring tool could not be removed"},
     {NULL, 0, dict_replaced, counted_by_dicts, NULL, NULL},
@@ -1309,7 +1339,8 @@ int gc_state_end(char *note, size_t len)
             continue;
         int n = c->repair_noting ? c->repair_noting(note, len) : c->repair();
         if (n < 0) {
-            snprintf(note, len, "%s", c->failed);
+            if (c->failed) /* else the repair wrote its own */
+                snprintf(note, len, "%s", c->failed);
             return -1;
         }
         if (n > 0 && c->name)
