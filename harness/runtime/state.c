@@ -627,7 +627,22 @@ static int input_threads(PyObject *exc)
 int gc_state_raise_in_threads(PyObject *exc) { return input_threads(exc); }
 
 /* The input's threads by name ("ThreadPoolExecutor-0_0", from threading's table; read from
- * its dicts, so no code of the input runs), "thread <ident>" for one threading does not know. */
+ * its dicts, so no code of the input runs), "thread <ident>" for one threading does not know,
+ * each with where it is ("threading.py:265 __enter__": its innermost Python frame). */
+static void thread_place(PyThreadState *ts, char *out, size_t len)
+{
+    PyFrameObject *f = PyThreadState_GetFrame(ts);
+    PyCodeObject *co = f ? PyFrame_GetCode(f) : NULL;
+    const char *file = co && PyUnicode_Check(co->co_filename) ? PyUnicode_AsUTF8(co->co_filename) : NULL;
+    const char *name = co && PyUnicode_Check(co->co_name) ? PyUnicode_AsUTF8(co->co_name) : NULL;
+    const char *base = file ? strrchr(file, '/') : NULL;
+    if (file && name)
+        snprintf(out, len, " in %s:%d %s", base ? base + 1 : file, PyFrame_GetLineNumber(f), name);
+    Py_XDECREF(co);
+    Py_XDECREF(f);
+    PyErr_Clear();
+}
+
 static void thread_names(char *out, size_t len)
 {
     PyObject *mod = PyImport_GetModuleDict(), *thr = PyDict_GetItemString(mod, "threading");
@@ -643,8 +658,10 @@ static void thread_names(char *out, size_t len)
         PyObject **dp = t ? _PyObject_GetDictPtr(t) : NULL;
         PyObject *name = dp && *dp ? PyDict_GetItemString(*dp, "_name") : NULL;
         const char *s = name && PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : NULL;
-        int w = s ? snprintf(out + o, len - o, "%s%s", o ? ", " : "", s)
-                  : snprintf(out + o, len - o, "%sthread %lu", o ? ", " : "", ts->thread_id);
+        char at[96] = "";
+        thread_place(ts, at, sizeof at);
+        int w = s ? snprintf(out + o, len - o, "%s%s%s", o ? ", " : "", s, at)
+                  : snprintf(out + o, len - o, "%sthread %lu%s", o ? ", " : "", ts->thread_id, at);
         o += w > 0 && (size_t)w < len - o ? (size_t)w : len - o - 1;
         Py_XDECREF(id);
         PyErr_Clear();
@@ -977,9 +994,10 @@ static int end_threads(char *note, size_t len)
         PyErr_Clear();
     }
     if (r < 0) {
-        char names[160];
+        char names[240];
         thread_names(names, sizeof names);
-        snprintf(note, len, "a thread started during the input (%s) could not be stopped within 1 s (blocked in C)",
+        snprintf(note, len, "a thread started during the input (%s) could not be stopped within 1 s (blocked in C, "
+                 "or it swallows SystemExit)",
                  names);
     }
     return r;
