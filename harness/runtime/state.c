@@ -668,11 +668,11 @@ static void thread_names(char *out, size_t len)
     }
 }
 
-/* Release the GIL for 'ms' milliseconds: the input's threads run (and end). */
-static void let_threads_run(long ms)
+/* Release the GIL for 'us' microseconds: the input's threads run (and end). */
+static void let_threads_run(long us)
 {
     Py_BEGIN_ALLOW_THREADS
-    struct timespec d = {ms / 1000, (ms % 1000) * 1000000L};
+    struct timespec d = {us / 1000000, (us % 1000000) * 1000L};
     nanosleep(&d, NULL);
     Py_END_ALLOW_THREADS
 }
@@ -906,17 +906,19 @@ static int restore_dict(watched_dict *w, int drop_added)
 
 /* Threads an input started (a chain through gate code; in source mode the sandbox's workers
  * and the program's own) cannot be left running into later inputs.  Those about to end (a
- * worker pool shut down without waiting) get 100 ms; then each gets SystemExit, again every
+ * worker pool shut down without waiting) get up to 100 ms, looked at after 20 us, then less
+ * often; then each gets SystemExit, again every
  * 100 ms, and the harness waits up to a second for them to end.  0: they ended on their own;
  * 1: stopped; -1: some are still alive (blocked in C). */
 static int stop_threads(void)
 {
-    for (int wait = 0; wait < 20 && input_threads(NULL) > 0; wait++)
-        let_threads_run(5);
+    /* a worker about to end takes tens of microseconds: look again soon, then less often */
+    for (long us = 20, waited = 0; waited < 100000 && input_threads(NULL) > 0; waited += us, us = us < 5000 ? us * 2 : us)
+        let_threads_run(us);
     if (!input_threads(NULL))
         return 0;
     for (int round = 0; round < 200 && input_threads(round % 20 == 0 ? PyExc_SystemExit : NULL) > 0; round++)
-        let_threads_run(5);
+        let_threads_run(5000);
     return input_threads(NULL) > 0 ? -1 : 1;
 }
 
