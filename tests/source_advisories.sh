@@ -22,11 +22,11 @@ check() {  # check ADVISORY HISTORICAL CURRENT PRIMITIVE
 check ghsa-wqc8-x2pr-7jqh restrictedpython-6.0 restrictedpython "builtins\.open"
 check ghsa-44vg-5wv2-h2hg simpleeval-1.0.4 simpleeval-module "os\.system"
 if target_installed smolagents-1.20.0; then
-  expect_exit 1 "cve-2025-9959 on smolagents-1.20.0" -- "$GC" replay -q "$SRC/targets/smolagents-1.20.0" "$adv/cve-2025-9959.py"
+  expect_exit 1 "cve-2025-9959 on smolagents-1.20.0" -- "$GC" replay -q --venv "$BIN/venvs/smolagents-1.20.0" "$SRC/targets/smolagents-1.20.0" "$adv/cve-2025-9959.py"
   expect_grep "cve-2025-9959.py: gatecrash: ESCAPE effect spawn subprocess\.Popen via " "cve-2025-9959: Popen's own audit event"
 fi
 if target_installed smolagents; then  # the current release runs it in its worker thread and refuses it
-  expect_exit 0 "cve-2025-9959 on smolagents" -- "$GC" replay -q "$SRC/targets/smolagents" "$adv/cve-2025-9959.py"
+  expect_exit 0 "cve-2025-9959 on smolagents" -- "$GC" replay -q --venv "$BIN/venvs/smolagents" "$SRC/targets/smolagents" "$adv/cve-2025-9959.py"
   expect_grep "cve-2025-9959.py: blocked \(refused by the sandbox: InterpreterError\)" "cve-2025-9959 on smolagents: refused"
 fi
 finish
