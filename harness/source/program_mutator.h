@@ -66,6 +66,32 @@ int gc_pm_dict_add_kind(gc_pm_dict *d, const char *kind, const char *w);
  * fit (the engine mutates instead).  d may be NULL (built-in words only). */
 size_t gc_program_mutate(uint8_t *data, size_t size, size_t max_size, uint32_t seed, const gc_pm_dict *d);
 
+/* The published escape classes as named edits, each composable with the others and with
+ * every statement of the IR (docs/SOURCE.md, "Techniques"):
+ *   format-walk     '{0.a[k]}'.format(x) / format_map: an attribute and item walk moved into
+ *                   a field, a field one part longer (the CVE-2023-41039 class)
+ *   exception-read  try: <walk> except Exception as e: result = e.obj / .name / .args[0] /
+ *                   .value / .__traceback__.tb_frame... (the CVE-2024-47532 class)
+ *   own-values      calls whose arguments are the program's own names, displays of them,
+ *                   earlier statements' expressions
+ *   frame-walk      .gi_frame / .cr_frame / .ag_frame / .tb_frame, f_back hops, f_globals /
+ *                   f_builtins / f_locals (the CVE-2023-37271 class)
+ *   class-by-name   [c for c in X.__subclasses__() if c.__name__ == 'W'][0], W a class name
+ *                   of the dictionary
+ *   dunder-call     x.__getattribute__('w'), x.__dir__(), ... written as calls (the class of
+ *                   smolagents' CVE-2025-9959)
+ * gc_program_mutate draws them among its edits; gc_program_technique applies one. */
+typedef enum {
+    GC_PM_T_FORMAT_WALK, GC_PM_T_EXCEPTION_READ, GC_PM_T_OWN_VALUES, GC_PM_T_FRAME_WALK, GC_PM_T_CLASS_BY_NAME,
+    GC_PM_T_DUNDER_CALL, GC_PM_NTECHNIQUES
+} gc_pm_technique;
+extern const char *const gc_pm_technique_name[GC_PM_NTECHNIQUES];
+
+/* Technique t applied to data (as gc_program_mutate): the new size, or 0 when it did not
+ * apply or fit. */
+size_t gc_program_technique(uint8_t *data, size_t size, size_t max_size, uint32_t seed, const gc_pm_dict *d,
+                            gc_pm_technique t);
+
 /* A statement of input 2 (with its expression) spliced into input 1, or an edit of input 1
  * when input 2 has none: the output's size (canonical, at most max_out), or 0. */
 size_t gc_program_crossover(const uint8_t *d1, size_t s1, const uint8_t *d2, size_t s2, uint8_t *out,
