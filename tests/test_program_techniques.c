@@ -151,6 +151,29 @@ static void composed(void)
     gc_sb_free(&sb), gc_sb_free(&nu);
 }
 
+/* The first edits fuzz_source makes: each root alone, the implicit ones first. */
+static void root_programs(void)
+{
+    static gc_pm_dict d;
+    uint8_t buf[64];
+    gc_strbuf sb;
+    gc_sb_init(&sb);
+    gc_pm_dict_add_root(&d, "ctx");
+    CHECK(gc_pm_dict_add_implicit(&d, "open") == 1 && gc_pm_dict_add_implicit(&d, "ctx") == 0,
+          "an implicit root is added once, and not when a root");
+    size_t n = gc_program_root_program(&d, 0, buf, sizeof buf);
+    gc_program_decode(buf, n, &p);
+    gc_program_print(&p, GC_DIALECT_EXPRESSION, &sb);
+    CHECK(n && strcmp(sb.data, "open\n") == 0, "the first program is the implicit root alone: %s", sb.data);
+    gc_sb_clear(&sb);
+    n = gc_program_root_program(&d, 1, buf, sizeof buf);
+    gc_program_decode(buf, n, &p);
+    gc_program_print(&p, 0, &sb);
+    CHECK(n && strcmp(sb.data, "result = ctx\n") == 0, "then the roots: %s", sb.data);
+    CHECK(gc_program_root_program(&d, 2, buf, sizeof buf) == 0, "then none");
+    gc_sb_free(&sb);
+}
+
 int main(void)
 {
     Py_InitializeEx(0);
@@ -161,6 +184,7 @@ int main(void)
     dict.no_underscore = 1;
     each_technique();
     composed();
+    root_programs();
     Py_FinalizeEx();
     return check_summary();
 }

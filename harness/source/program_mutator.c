@@ -64,6 +64,15 @@ int gc_pm_dict_add_root(gc_pm_dict *d, const char *w)
     return add_to(d->root, &d->nroots, GC_PM_MAX_ROOTS, intern(d, w));
 }
 
+int gc_pm_dict_add_implicit(gc_pm_dict *d, const char *w)
+{
+    int k = intern(d, w);
+    for (int i = 0; k >= 0 && i < d->nroots; i++)
+        if (d->root[i] == k)
+            return 0;
+    return add_to(d->implicit, &d->nimplicit, GC_PM_MAX_IMPLICIT, k);
+}
+
 int gc_pm_dict_kind(gc_pm_dict *d, const char *kind)
 {
     int k = 0;
@@ -122,12 +131,17 @@ static const char *word(edit *x)
     return k < nd ? x->d->word[x->d->pool[k]] : builtin_words[k - nd];
 }
 
-/* A name to start from: a root (half the time, when there are roots), else any word. */
+/* A name to start from: a root (half the time, when there are roots; an implicit one a
+ * quarter of those times), else any word. */
 static const char *root_word(edit *x)
 {
-    if (x->d && x->d->nroots && rnd(x, 2))
-        return x->d->word[x->d->root[rnd(x, (uint32_t)x->d->nroots)]];
-    return word(x);
+    const gc_pm_dict *d = x->d;
+    int nr = d ? d->nroots : 0, ni = d ? d->nimplicit : 0;
+    if ((!nr && !ni) || !rnd(x, 2))
+        return word(x);
+    if (ni && (!nr || !rnd(x, 4)))
+        return d->word[d->implicit[rnd(x, (uint32_t)ni)]];
+    return d->word[d->root[rnd(x, (uint32_t)nr)]];
 }
 
 /* A word of kind k with no leading '_' when the dialect refuses those (a few draws), else
@@ -965,6 +979,19 @@ static size_t canonical(gc_program *p, uint8_t *out, size_t max)
         return 0;
     memcpy(out, tmp, len);
     return len;
+}
+
+size_t gc_program_root_program(const gc_pm_dict *d, int k, uint8_t *out, size_t max)
+{
+    static gc_program p;
+    if (!d || k < 0 || k >= d->nimplicit + d->nroots)
+        return 0;
+    const char *w = d->word[k < d->nimplicit ? d->implicit[k] : d->root[k - d->nimplicit]];
+    memset(&p, 0, sizeof p);
+    int name = new_node(&p, GC_P_NAME, 0, NULL, new_str(&p, w, strlen(w)));
+    p.s[0] = (gc_p_stmt){.op = GC_P_ASSIGN, .expr = (uint16_t)name, .s = new_str(&p, "result", 6)};
+    p.nstmts = name >= 0;
+    return canonical(&p, out, max);
 }
 
 size_t gc_program_technique(uint8_t *data, size_t size, size_t max_size, uint32_t seed, const gc_pm_dict *d,

@@ -18,6 +18,7 @@
 
 #define GC_PM_MAX_WORDS 8192  /* distinct words, all lists together */
 #define GC_PM_MAX_ROOTS 128
+#define GC_PM_MAX_IMPLICIT 256 /* builtins by name, __builtins__ */
 #define GC_PM_MAX_KINDS 192   /* word lists by the kind of value they were harvested from */
 #define GC_PM_KIND_WORDS 1024
 #define GC_PM_MAX_FOCUS 8
@@ -26,6 +27,9 @@
 /* Names and strings the edits use; words longer than GC_P_MAX_STRLEN are cut.
  *   pool   strings and names of any use (constants, dict keys): literals, item keys, attributes
  *   roots  what the sandbox exposes: the names a program starts from
+ *   implicit  what every evaluation has in scope unless the sandbox removes it (builtins by
+ *          name, the types of literals among them, __builtins__): roots drawn a quarter of
+ *          the time a root is, and the first one-token programs (gc_program_root_program)
  *   kinds  the attribute names of one kind of value (a type, or one module): what may
  *          follow a value of that kind
  *   focus  the kinds the input being edited reached when it ran (its caller sets them
@@ -39,7 +43,8 @@ typedef struct {
     int n, npool, nroots, nkinds;
     char word[GC_PM_MAX_WORDS][64];
     uint16_t slot[2 * GC_PM_MAX_WORDS]; /* open addressing over word: index + 1, 0 empty */
-    uint16_t pool[GC_PM_MAX_WORDS], root[GC_PM_MAX_ROOTS];
+    int nimplicit;
+    uint16_t pool[GC_PM_MAX_WORDS], root[GC_PM_MAX_ROOTS], implicit[GC_PM_MAX_IMPLICIT];
     struct {
         char name[64];
         int n;
@@ -55,6 +60,8 @@ typedef struct {
 int gc_pm_dict_add(gc_pm_dict *d, const char *w);
 /* The same for the roots (a root is in the pool too). */
 int gc_pm_dict_add_root(gc_pm_dict *d, const char *w);
+/* The same for the implicit roots (not in the pool, and not when a root already). */
+int gc_pm_dict_add_implicit(gc_pm_dict *d, const char *w);
 /* The index of the word list of 'kind' (made when new), or -1 when there is no room. */
 int gc_pm_dict_kind(gc_pm_dict *d, const char *kind);
 /* The name 'name' was seen holding a value of kind k (gc_pm_dict_kind's index). */
@@ -65,6 +72,11 @@ int gc_pm_dict_add_kind(gc_pm_dict *d, const char *kind, const char *w);
 /* data (size bytes, room for max_size) mutated in place: the new size, or 0 when no edit
  * fit (the engine mutates instead).  d may be NULL (built-in words only). */
 size_t gc_program_mutate(uint8_t *data, size_t size, size_t max_size, uint32_t seed, const gc_pm_dict *d);
+
+/* The one-token program 'result = R' of the k-th root (the implicit ones first, then the
+ * roots), canonical into out[max]: its size, or 0 when k is past them or it does not fit.
+ * fuzz_source's first edits: a builtin the sandbox forgot to remove is found at once. */
+size_t gc_program_root_program(const gc_pm_dict *d, int k, uint8_t *out, size_t max);
 
 /* The published escape classes as named edits, each composable with the others and with
  * every statement of the IR (docs/SOURCE.md, "Techniques"):
