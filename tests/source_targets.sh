@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # The bundled source targets (targets/restrictedpython, targets/simpleeval, their adapter
-# variants -utility and -module, and the historical releases restrictedpython-6.0 and
-# simpleeval-1.0.4; venvs made by the source_venvs set-up, ci/target-venv.sh): every
+# variants -utility and -module, and the historical releases restrictedpython-6.0,
+# restrictedpython-6.1-utility and simpleeval-1.0.4; venvs made by the source_venvs set-up, ci/target-venv.sh): every
 # known-safe program of tests/fixtures/source/safe/<project> is blocked or refused, none an
 # escape (0 false positives), and the sandbox package comes from the venv, not from the
 # interpreter's own path.
 source "$(dirname "$0")/lib.sh" "$@"
-for name in restrictedpython restrictedpython-utility restrictedpython-6.0 \
+for name in restrictedpython restrictedpython-utility restrictedpython-6.0 restrictedpython-6.1-utility \
             simpleeval simpleeval-module simpleeval-1.0.4; do
   target_installed "$name" || continue
   progs=("$SRC/tests/fixtures/source/safe/${name%%-*}"/*.py)
