@@ -25,6 +25,9 @@ static const seed seeds[] = {
     SEED(OP(NAME), 1, 'x', OP(ATTR), 1, 'y', OP(ATTR), 1, 'z', OP(ASSIGN), RESULT), /* result = x.y.z */
     /* f = str / result = f(1) */
     SEED(OP(NAME), 3, 's', 't', 'r', OP(ASSIGN), 1, 'f', OP(NAME), 1, 'f', OP(INT), 1, OP(CALL), 1, OP(ASSIGN), RESULT),
+    /* result = x.get('', [x]) */
+    SEED(OP(NAME), 1, 'x', OP(ATTR), 3, 'g', 'e', 't', OP(STR), 0, OP(NAME), 1, 'x', OP(LIST), 1, OP(CALL), 2,
+         OP(ASSIGN), RESULT),
     /* try: / result = x.y / except Exception as e: / result = e */
     SEED(OP(TRY), OP(NAME), 1, 'x', OP(ATTR), 1, 'y', OP(ASSIGN), RESULT, OP(EXCEPT), 1, 'e', OP(NAME), 1, 'e',
          OP(ASSIGN), RESULT, OP(END)),
@@ -96,7 +99,7 @@ static void expect(gc_pm_technique t, const char *const *want, int nwant)
 static void each_technique(void)
 {
     static const char *const format[] = {"'{0.y.z}'.format(x)", "'{k.y.z}'.format_map({'k': x})", "[0]}'", "]}'",
-                                         "._hidden", "~'{0.y._hidden"};
+                                         "._hidden", "~'{0.y._hidden", "x.get('0.", "~x.get('0._hidden"};
     static const char *const except[] = {"except Exception as e:\n    result = e.obj\n", "result = e.name\n",
                                          "result = e.args[0]\n", "result = e.value\n",
                                          "result = e.__traceback__.tb_frame", "~getattr(e, '__traceback__').tb_frame",
@@ -108,7 +111,7 @@ static void each_technique(void)
                                           "~[c for c in getattr(x, '__subclasses__')() if (getattr(c, '__name__') =="};
     static const char *const dunder[] = {".__getattribute__('", ".__dir__()", ".__subclasses__()", ".__reduce_ex__(2)",
                                          "~getattr(x, '__dir__')()"};
-    expect(GC_PM_T_FORMAT_WALK, format, 6);
+    expect(GC_PM_T_FORMAT_WALK, format, 8);
     expect(GC_PM_T_EXCEPTION_READ, except, 7);
     expect(GC_PM_T_OWN_VALUES, own, 5);
     expect(GC_PM_T_FRAME_WALK, frame, 9);

@@ -719,16 +719,37 @@ static int walk_field(const gc_program *p, int k, char *field, size_t *len)
     return *len ? k : -1;
 }
 
+/* A string literal k as a field path one part longer ('0' first when it is none): the
+ * argument of a function that walks a field itself (string.Formatter's get_field, vformat). */
+static int field_string(edit *x, int k)
+{
+    gc_p_expr *e = &x->p->e[k];
+    const char *s = x->p->arena + e->s.off;
+    int path = e->s.len > 0 && s[0] >= '0' && s[0] <= '9';
+    for (int i = 0; path && i < e->s.len; i++)
+        path = strchr("._[]", s[i]) || (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+               (s[i] >= '0' && s[i] <= '9');
+    char field[GC_P_MAX_STRLEN];
+    size_t len = path ? e->s.len : 1;
+    memcpy(field, path ? s : "0", len);
+    field_part(x, field, &len);
+    e->s = new_str(x->p, field, len);
+    return 1;
+}
+
 /* Format-field walks (the CVE-2023-41039 class, RestrictedPython: the format string is data,
  * the walk of '.attr' and '[key]' runs in the host): an attribute and item walk becomes
- * '{0.a[k]}'.format(x); a field walk gets one part more, or turns into format_map's; or a
- * value gets a field of one part. */
+ * '{0.a[k]}'.format(x); a field walk gets one part more, or turns into format_map's; a string
+ * literal becomes a field path (field_string); or a value gets a field of one part. */
 static int format_walk(edit *x)
 {
     gc_program *p = x->p;
     char field[GC_P_MAX_STRLEN];
     size_t len = 0;
-    int k = rnd(x, 2) ? pick_node(x, 1u << GC_P_FIELD | 1u << GC_P_FMTMAP, 0) : -1;
+    int k = rnd(x, 4) ? -1 : pick_node(x, 1u << GC_P_STR, 0);
+    if (k >= 0)
+        return field_string(x, k);
+    k = rnd(x, 2) ? pick_node(x, 1u << GC_P_FIELD | 1u << GC_P_FMTMAP, 0) : -1;
     if (k >= 0) {
         gc_p_expr *e = &p->e[k];
         if (!rnd(x, 4)) {
