@@ -4,12 +4,14 @@
  * from.  An input is decoded, edited (insert, replace or drop a statement; add a trailer to
  * any expression or drop one; wrap a statement in try; move statements into a def; turn an
  * expression into a generator or comprehension over it; use a name the program binds;
- * alias a name; move an attribute walk into a format string; splice a statement of another
- * input) and encoded back, so every output is a canonical encoding: it decodes, and decoding
- * and encoding it again gives the same bytes.  Knows nothing of CPython: the dictionary is
- * filled by its caller (fuzz_source.c: the sandbox package's own string constants, its
- * blocklists; the adapter's roots(); and, as inputs run, the names harvested from what the
- * evaluation returned, one word list per kind of value). */
+ * alias a name; move an attribute walk into a format string; one of the named techniques,
+ * below; splice a statement of another input) and encoded back, so every output is a
+ * canonical encoding: it decodes, and decoding and encoding it again gives the same bytes.
+ * Knows nothing of CPython: the dictionary is filled by its caller (fuzz_source.c: the
+ * sandbox package's own string constants, its blocklists; the adapter's roots(); the
+ * implicit roots, builtins by name; and, as inputs run, the names harvested from what the
+ * evaluation returned, one word list per kind of value).
+ */
 #ifndef GATECRASH_PROGRAM_MUTATOR_H
 #define GATECRASH_PROGRAM_MUTATOR_H
 
