@@ -106,7 +106,8 @@ static void each_technique(void)
                                          "result = x.y\nexcept Exception as e:\n    result = e."};
     static const char *const own[] = {"f(1, f)", "f(1, [f", "f(1, (f", "f(1, str)", "(f)"};
     static const char *const frame[] = {".gi_frame", ".cr_frame", ".ag_frame", ".tb_frame", ".f_back.f_back",
-                                        ".f_globals", ".f_builtins", ".f_locals", "__traceback__.tb_frame"};
+                                        ".f_globals", ".f_builtins", ".f_locals", "__traceback__.tb_frame",
+                                        "():\n    g = (g.gi_frame", "    return [y for y in g]\nresult = f"};
     static const char *const by_name[] = {".__subclasses__() if (c.__name__ == 'Widget')][0]", "c.__qualname__ ==",
                                           "~[c for c in getattr(x, '__subclasses__')() if (getattr(c, '__name__') =="};
     static const char *const dunder[] = {".__getattribute__('", ".__dir__()", ".__subclasses__()", ".__reduce_ex__(2)",
@@ -114,7 +115,7 @@ static void each_technique(void)
     expect(GC_PM_T_FORMAT_WALK, format, 8);
     expect(GC_PM_T_EXCEPTION_READ, except, 7);
     expect(GC_PM_T_OWN_VALUES, own, 5);
-    expect(GC_PM_T_FRAME_WALK, frame, 9);
+    expect(GC_PM_T_FRAME_WALK, frame, 11);
     expect(GC_PM_T_CLASS_BY_NAME, by_name, 3);
     expect(GC_PM_T_DUNDER_CALL, dunder, 5);
     CHECK(gc_program_technique((uint8_t[]){OP(NONE)}, 1, 16, 1, &dict, GC_PM_NTECHNIQUES) == 0,

@@ -776,12 +776,12 @@ static int format_walk(edit *x)
     return take_place(x, k, f, f);
 }
 
-/* Frame steps (the CVE-2023-37271 class) after node k: up to four f_back hops, then, half
+/* Frame steps (the CVE-2023-37271 class) after node k: up to five f_back hops, then, half
  * the time, a frame's globals, builtins or locals. */
 static int frame_tail(edit *x, int k)
 {
     static const char *const reads[] = {"f_globals", "f_builtins", "f_locals"};
-    for (int hops = (int)rnd(x, 5); hops > 0 && k >= 0; hops--)
+    for (int hops = (int)rnd(x, 6); hops > 0 && k >= 0; hops--)
         k = method_on(x, k, "f_back", -1, -1);
     return k >= 0 && rnd(x, 2) ? method_on(x, k, reads[rnd(x, 3)], -1, -1) : k;
 }
@@ -884,10 +884,44 @@ static int call_own_values(edit *x)
     return take_place(x, k, c, c);
 }
 
+/* A name node of s, or -1. */
+static int name_node(gc_program *p, const char *s)
+{
+    return new_node(p, GC_P_NAME, 0, NULL, new_str(p, s, strlen(s)));
+}
+
+/* The running frame of a generator, the source sweep's generator root (source_sweep.c):
+ * 'def fK():' / 'g = (g.gi_frame<frame_tail> for x in [1])' / 'return [y for y in g]' /
+ * 'result = fK()' appended: the walk runs while the generator's frame is live. */
+static int running_generator(edit *x)
+{
+    gc_program *p = x->p;
+    char fname[3] = {'f', (char)('0' + rnd(x, 10)), 0};
+    int one = new_node(p, GC_P_INT, 0, NULL, (gc_p_str){0, 0});
+    int it = one < 0 ? -1 : new_node(p, GC_P_LIST, 1, &one, (gc_p_str){0, 0});
+    int elt = frame_tail(x, method_on(x, name_node(p, "g"), "gi_frame", -1, -1));
+    int gen[2] = {elt, it}, comp[2] = {name_node(p, "y"), name_node(p, "g")}, f = name_node(p, fname);
+    int g = elt < 0 || it < 0 ? -1 : new_node(p, GC_P_GEN, 2, gen, new_str(p, "x", 1));
+    int c = comp[0] < 0 || comp[1] < 0 ? -1 : new_node(p, GC_P_COMP, 2, comp, new_str(p, "y", 1));
+    int call = f < 0 ? -1 : new_node(p, GC_P_CALL, 1, &f, (gc_p_str){0, 0});
+    if (g < 0 || c < 0 || call < 0 || p->nstmts + 4 > GC_P_MAX_STMTS)
+        return 0;
+    gc_p_stmt *s = &p->s[p->nstmts];
+    s[0] = (gc_p_stmt){.op = GC_P_DEF, .depth = 0, .s = new_str(p, fname, 2)};
+    s[1] = (gc_p_stmt){.op = GC_P_ASSIGN, .depth = 1, .expr = (uint16_t)g, .s = new_str(p, "g", 1)};
+    s[2] = (gc_p_stmt){.op = GC_P_RETURN, .depth = 1, .expr = (uint16_t)c};
+    s[3] = (gc_p_stmt){.op = GC_P_ASSIGN, .depth = 0, .expr = (uint16_t)call, .s = new_str(p, "result", 6)};
+    p->nstmts += 4;
+    return 1;
+}
+
 /* Frames: a value's generator, coroutine, async generator or traceback frame (or, on an
- * exception, its traceback's), then frame_tail's steps. */
+ * exception, its traceback's), then frame_tail's steps; or, a third of the time, a running
+ * generator's own frame. */
 static int frame_walk(edit *x)
 {
+    if (!rnd(x, 3))
+        return running_generator(x);
     static const char *const sources[] = {"gi_frame", "cr_frame", "ag_frame", "tb_frame", "f_back", "__traceback__"};
     int k = pick_node(x, 0, rnd(x, 2)), s = (int)rnd(x, 6);
     int top = k < 0 ? -1 : method_on(x, k, sources[s], -1, -1);
