@@ -12,7 +12,8 @@
  * libFuzzer's extra counters.  The kinds each input reached are remembered by its bytes:
  * when the engine edits that input again they are the mutator's focus; the last inputs that
  * reached a new kind of value are the frontier, edited half the time instead of the
- * engine's pick. */
+ * engine's pick.  The first edits are one-token programs, one per root: the implicit ones
+ * (builtins by name, __builtins__) first, then roots()'s. */
 #include <Python.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,6 +117,26 @@ static int add_roots(void)
     return 0;
 }
 
+/* The implicit roots: what every evaluation has in scope unless the sandbox removes it, the
+ * builtins by name (the types of literals among them: str, int, list, ...) and
+ * __builtins__, whatever roots() gives; with '_' ones left out when the dialect cannot
+ * write them. */
+static void add_implicit_roots(int no_underscore)
+{
+    PyObject *mod = PyImport_ImportModule("builtins"), *key, *value;
+    PyObject *d = mod ? PyModule_GetDict(mod) : NULL;
+    Py_ssize_t pos = 0;
+    if (!no_underscore)
+        gc_pm_dict_add_implicit(&dict, "__builtins__");
+    while (d && PyDict_Next(d, &pos, &key, &value)) {
+        const char *k = PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
+        if (k && !(no_underscore && k[0] == '_'))
+            gc_pm_dict_add_implicit(&dict, k);
+    }
+    Py_XDECREF(mod);
+    PyErr_Clear();
+}
+
 int gc_fuzz_initialize(int *argc, char ***argv)
 {
     static gc_session_opts opts;
@@ -152,10 +173,13 @@ int gc_fuzz_initialize(int *argc, char ***argv)
     }
     if ((rc = add_roots()))
         return rc;
+    add_implicit_roots((target.spec.adapter.dialect & GC_DIALECT_NO_UNDERSCORE) != 0);
     harvest();
     if (print_dict) {
         for (int i = 0; i < dict.nroots; i++)
             fprintf(stderr, "gatecrash: root: %s\n", dict.word[dict.root[i]]);
+        for (int i = 0; i < dict.nimplicit; i++)
+            fprintf(stderr, "gatecrash: root (implicit): %s\n", dict.word[dict.implicit[i]]);
         for (int i = 0; i < dict.npool; i++)
             fprintf(stderr, "gatecrash: dictionary: %s\n", dict.word[dict.pool[i]]);
     }
@@ -227,6 +251,12 @@ static size_t from_frontier(uint8_t *data, size_t size, size_t max_size, uint32_
 
 size_t gc_fuzz_mutate(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
 {
+    static int next_root; /* the first edits: each root alone, the implicit ones first */
+    size_t one = gc_program_root_program(&dict, next_root, data, max_size);
+    if (one) {
+        next_root++;
+        return one;
+    }
     size = from_frontier(data, size, max_size, seed);
     /* an input not run (the engine's second edit of one): the focus of the last one */
     uint64_t h = input_hash(data, size);

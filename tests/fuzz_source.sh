@@ -35,6 +35,16 @@ for name in restrictedpython simpleeval; do
   # the program mutator's outputs all have a statement (the engine's byte edits: about half)
   expect_grep "^gatecrash: fuzz_source on $name: (1[0-9]{3}) programs" "$name: the program mutator's inputs run"
 done
+# implicit roots: an evaluator whose roots() names only its context, and whose eval adds the
+# real builtins; the first edits are one-token programs of the builtins by name and
+# __builtins__, so the escape is among the first inputs tried (the seeds, then those)
+rm -rf "$WORK/corpus" && mkdir -p "$WORK/corpus"
+expect_exit 77 "builtins-eval: an implicit root at once" -- "$BIN/fuzz_source" --print-dict \
+  --target="$SRC/tests/fixtures/source/builtins-eval" -runs=1000 -seed=1 -error_exitcode=77 \
+  -artifact_prefix="$WORK/" "$WORK/corpus" "$S"
+expect_grep "^gatecrash: root \(implicit\): open$" "builtins-eval: open is an implicit root"
+expect_grep "^gatecrash: ESCAPE reach write builtins.open via " "builtins-eval: the escape"
+expect_grep "^gatecrash: fuzz_source on builtins-eval: [0-9]{1,2} programs, 1 escapes" "builtins-eval: within 99 programs"
 # the mutator's dictionary: the sandbox package's own blocklists (RestrictedPython's
 # INSPECT_ATTRIBUTES, simpleeval's DISALLOW_METHODS), harvested at start
 expect_exit 0 "restrictedpython: dictionary" -- "$BIN/fuzz_source" --target="$SRC/targets/restrictedpython" \

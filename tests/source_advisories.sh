@@ -6,21 +6,26 @@
 #     back to the host's builtins (fixed in 6.1);
 #   GHSA-44vg-5wv2-h2hg (CVE-2026-32640): simpleeval 1.0.4, a module passed in names reaches
 #     os through non-underscore attributes (fixed in 1.0.5, ModuleWrapper);
+#   GHSA-xjw2-6jm9-rf67 (CVE-2023-41039): RestrictedPython 6.1 with utility_builtins, a
+#     string.Formatter field walk runs in the host (fixed in 6.2; 9.0 raises
+#     NotImplementedError for string.Formatter, which the program does not catch);
 #   CVE-2025-9959: smolagents 1.20.0, dunder methods called unchecked walk to object's
 #     subclasses and call subprocess.Popen (fixed in 1.21.0).  Popen is a class, whose call
 #     the C-call guard does not see: its own sys.audit event judges it (source.c lets the
 #     standard library's sys.audit through), so this fails if that event is refused.
 source "$(dirname "$0")/lib.sh" "$@"
 adv=$SRC/tests/fixtures/source/advisory
-check() {  # check ADVISORY HISTORICAL CURRENT PRIMITIVE
+check() {  # check ADVISORY HISTORICAL CURRENT PRIMITIVE [HOW THE CURRENT ONE BLOCKS IT]
   target_installed "$2" || return 0
+  local blocked=${5:-refused by the sandbox: }
   expect_exit 1 "$1 on $2" -- "$GC" replay -q --venv "$BIN/venvs/$2" "$SRC/targets/$2" "$adv/$1.py"
   expect_grep "$1.py: gatecrash: ESCAPE reach [a-z]+ $4 via .+ \(in the value evaluate gave back" "$1 on $2: the escape class"
   expect_exit 0 "$1 on $3" -- "$GC" replay -q --venv "$BIN/venvs/$3" "$SRC/targets/$3" "$adv/$1.py"
-  expect_grep "$1.py: blocked \(refused by the sandbox: " "$1 on $3: refused"
+  expect_grep "$1.py: blocked \($blocked" "$1 on $3: blocked"
 }
 check ghsa-wqc8-x2pr-7jqh restrictedpython-6.0 restrictedpython "builtins\.open"
 check ghsa-44vg-5wv2-h2hg simpleeval-1.0.4 simpleeval-module "os\.system"
+check ghsa-xjw2-6jm9-rf67 restrictedpython-6.1-utility restrictedpython-utility "builtins\.open" "raised NotImplementedError"
 if target_installed smolagents-1.20.0; then
   expect_exit 1 "cve-2025-9959 on smolagents-1.20.0" -- "$GC" replay -q --venv "$BIN/venvs/smolagents-1.20.0" "$SRC/targets/smolagents-1.20.0" "$adv/cve-2025-9959.py"
   expect_grep "cve-2025-9959.py: gatecrash: ESCAPE effect spawn subprocess\.Popen via " "cve-2025-9959: Popen's own audit event"

@@ -42,6 +42,31 @@ static void check_input(const uint8_t *d, size_t n, gc_strbuf *sb)
 }
 
 #define OP(x) GC_P_##x
+/* The opcodes after FOR: field walks with [key] parts (format and format_map), ==, a
+ * filtered comprehension, async def; and a GEN's name is one operand, not opcodes. */
+static void new_ops(gc_strbuf *sb)
+{
+    const uint8_t walk[] = {OP(NAME), 1, 'x', OP(FIELD), 9, '_', '_', 'c', '[', 'k', ']', '.', 'y', '{', OP(EXPR),
+                            OP(NAME), 1, 'x', OP(FMTMAP), 3, '[', '0', ']', OP(EXPR), OP(NAME), 1, 'x', OP(FIELD),
+                            0, OP(EXPR)};
+    check_input(walk, sizeof walk, sb);
+    CHECK(strcmp(sb->data, "'{0.__c[k].y}'.format(x)\n'{k[0]}'.format_map({'k': x})\n'{0}'.format(x)\n") == 0,
+          "field walks:\n%s", sb->data);
+    printed(&a, GC_DIALECT_NO_UNDERSCORE, sb);
+    CHECK(strstr(sb->data, "'{0.__c[k].y}'") != NULL, "a field's '_' names stay data:\n%s", sb->data);
+    const uint8_t filter[] = {OP(ASYNCDEF), 1, 'f', OP(NAME), 1, 'c', OP(NAME), 1, 'X', OP(NAME), 1, 'c', OP(ATTR),
+                              1, 'n', OP(STR), 1, 'W', OP(EQ), OP(FILTER), 1, 'c', OP(INT), 0, OP(ITEM), OP(RETURN),
+                              OP(END), OP(NAME), 1, 'g', OP(INT), 1, OP(GEN), 2, 'x', 'y', OP(EXPR)};
+    check_input(filter, sizeof filter, sb);
+    CHECK(strcmp(sb->data, "async def f():\n    return [c for c in X if (c.n == 'W')][0]\n(g for xy in 1)\n") == 0,
+          "filter, async def:\n%s", sb->data);
+    uint8_t enc[64];
+    gc_p_operand kind;
+    size_t n = gc_program_encode(&a, enc, sizeof enc);
+    CHECK(n > 0 && gc_program_op_len(enc, n, n - 5, &kind) == 4 && kind == GC_P_OPERAND_STR,
+          "GEN's name is its operand");
+}
+
 static void hand_written(void)
 {
     gc_strbuf sb;
@@ -89,6 +114,7 @@ static void hand_written(void)
           "steps:\n%s", sb.data);
     printed(&a, GC_DIALECT_EXPRESSION | (2u << GC_DIALECT_STEPS_SHIFT), &sb);
     CHECK(strchr(sb.data, '#') == NULL, "no steps in the expression dialect:\n%s", sb.data);
+    new_ops(&sb);
     gc_sb_free(&sb);
 }
 

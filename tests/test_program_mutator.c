@@ -111,7 +111,7 @@ static void kinds(void)
         snprintf(k, sizeof k, "kind%d", i), snprintf(w, sizeof w, "other%d", i);
         gc_pm_dict_add_kind(&d, k, w);
     }
-    CHECK(gc_pm_dict_add_kind(&d, "frame", "f_back") == 1 && gc_pm_dict_add_kind(&d, "frame", "f_back") == 0 &&
+    CHECK(gc_pm_dict_add_kind(&d, "frame", "onward") == 1 && gc_pm_dict_add_kind(&d, "frame", "onward") == 0 &&
               gc_pm_dict_add_kind(&d, "frame", "_hidden") == 1,
           "a kind's word is added once");
     d.no_underscore = 1;
@@ -127,11 +127,12 @@ static void kinds(void)
         if (!n)
             continue;
         check_output(buf, n, sizeof buf, &sb);
-        back += strstr(sb.data, ".f_back") != NULL;
-        hidden += strstr(sb.data, "_hidden") != NULL;
+        back += strstr(sb.data, ".onward") != NULL;
+        for (int k = 0; k < p.nexprs; k++) /* as an attribute: a format field or a string is data */
+            hidden += p.e[k].op == GC_P_ATTR && p.e[k].s.len == 7 && memcmp(p.arena + p.e[k].s.off, "_hidden", 7) == 0;
     }
     CHECK(back >= 100, "the focus kind's word follows (%d of 2000)", back);
-    CHECK(hidden == 0, "a '_' word of a kind is never drawn in a no-underscore dialect (%d)", hidden);
+    CHECK(hidden == 0, "a '_' word of a kind is never an attribute in a no-underscore dialect (%d)", hidden);
     gc_sb_free(&sb);
 }
 

@@ -3,6 +3,18 @@
 
 #include <string.h>
 
+/* Does an opcode take a string operand? */
+static int gc_p_has_str(uint8_t op)
+{
+    switch (op) {
+    case GC_P_NAME: case GC_P_STR: case GC_P_ATTR: case GC_P_FMT: case GC_P_COMP: case GC_P_GEN: case GC_P_ASSIGN:
+    case GC_P_EXCEPT: case GC_P_DEF: case GC_P_FOR: case GC_P_FIELD: case GC_P_FMTMAP: case GC_P_FILTER:
+    case GC_P_ASYNCDEF:
+        return 1;
+    default: return 0;
+    }
+}
+
 /* ---- decoding ---- */
 
 typedef struct {
@@ -12,7 +24,7 @@ typedef struct {
     uint16_t stack[GC_P_MAX_STACK];
     int sp;
     int depth, nblocks, in_def;
-    uint8_t block[GC_P_MAX_BLOCKS]; /* GC_P_TRY, GC_P_EXCEPT (a try past its except), GC_P_DEF, GC_P_FOR */
+    uint8_t block[GC_P_MAX_BLOCKS]; /* TRY, EXCEPT (a try past its except), DEF, ASYNCDEF, FOR */
 } decoder;
 
 static uint8_t rd(decoder *x)
@@ -38,7 +50,7 @@ static int is_keyword(const char *s, size_t n)
     return 0;
 }
 
-typedef enum { S_RAW, S_NAME, S_FIELD } str_kind;
+typedef enum { S_RAW, S_NAME, S_FIELD, S_PATH } str_kind;
 
 /* A string operand into the arena, made what its kind allows.  Idempotent: a string it
  * gave decodes to itself, so encoding round-trips. */
@@ -54,7 +66,8 @@ static gc_p_str rd_str(decoder *x, str_kind kind)
         uint8_t c = rd(x);
         if (kind == S_NAME && !ident_char(c))
             c = (uint8_t)('a' + c % 26);
-        if (kind == S_FIELD && !ident_char(c) && c != '.')
+        if ((kind == S_FIELD || kind == S_PATH) && !ident_char(c) && c != '.' &&
+            !(kind == S_PATH && (c == '[' || c == ']')))
             continue;
         if (kind == S_NAME && s.len == 0 && c >= '0' && c <= '9')
             c = (uint8_t)('a' + (c - '0'));
@@ -103,7 +116,7 @@ static void add_stmt(decoder *x, uint8_t op, int pop, gc_p_str s)
     st->s = s;
 }
 
-/* TRY, EXCEPT, DEF, FOR, END: the block structure. */
+/* TRY, EXCEPT, DEF, ASYNCDEF, FOR, END: the block structure. */
 static void block_op(decoder *x, uint8_t op, gc_p_str s)
 {
     gc_program *p = x->p;
@@ -112,7 +125,7 @@ static void block_op(decoder *x, uint8_t op, gc_p_str s)
         if (x->nblocks) {
             x->nblocks--;
             x->depth--;
-            x->in_def -= top == GC_P_DEF;
+            x->in_def -= top == GC_P_DEF || top == GC_P_ASYNCDEF;
         }
         return;
     }
@@ -130,7 +143,7 @@ static void block_op(decoder *x, uint8_t op, gc_p_str s)
     add_stmt(x, op, op == GC_P_FOR, s);
     x->block[x->nblocks++] = op;
     x->depth++;
-    x->in_def += op == GC_P_DEF;
+    x->in_def += op == GC_P_DEF || op == GC_P_ASYNCDEF;
 }
 
 static void step(decoder *x, uint8_t op)
@@ -160,10 +173,17 @@ static void step(decoder *x, uint8_t op)
             x->p->e[k].s = s;
         break;
     }
+    case GC_P_FIELD: case GC_P_FMTMAP: case GC_P_FILTER: {
+        gc_p_str s = rd_str(x, op == GC_P_FILTER ? S_NAME : S_PATH);
+        if ((k = push_node(x, op, op == GC_P_FILTER ? 3 : 1)) >= 0)
+            x->p->e[k].s = s;
+        break;
+    }
+    case GC_P_EQ: push_node(x, op, 2); break;
     case GC_P_EXPR: add_stmt(x, op, 1, none); break;
     case GC_P_ASSIGN: add_stmt(x, op, 1, rd_str(x, S_NAME)); break;
     case GC_P_RETURN: add_stmt(x, x->in_def ? GC_P_RETURN : GC_P_EXPR, 1, none); break;
-    case GC_P_EXCEPT: case GC_P_DEF: case GC_P_FOR: block_op(x, op, rd_str(x, S_NAME)); break;
+    case GC_P_EXCEPT: case GC_P_DEF: case GC_P_FOR: case GC_P_ASYNCDEF: block_op(x, op, rd_str(x, S_NAME)); break;
     default: block_op(x, op, none); break;
     }
 }
@@ -211,8 +231,7 @@ static void put_expr(encoder *w, const gc_program *p, int i)
     for (int k = 0; k < e->n; k++)
         put_expr(w, p, e->a[k]);
     put(w, e->op);
-    if (e->op == GC_P_NAME || e->op == GC_P_STR || e->op == GC_P_ATTR || e->op == GC_P_FMT || e->op == GC_P_COMP ||
-        e->op == GC_P_GEN)
+    if (gc_p_has_str(e->op))
         put_str(w, p, e->s);
     else if (e->op == GC_P_INT)
         put(w, (uint8_t)e->ival);
@@ -234,9 +253,9 @@ size_t gc_program_encode(const gc_program *p, uint8_t *out, size_t cap)
         if (st->op == GC_P_EXPR || st->op == GC_P_ASSIGN || st->op == GC_P_RETURN || st->op == GC_P_FOR)
             put_expr(&w, p, st->expr);
         put(&w, st->op);
-        if (st->op == GC_P_ASSIGN || st->op == GC_P_EXCEPT || st->op == GC_P_DEF || st->op == GC_P_FOR)
+        if (gc_p_has_str(st->op))
             put_str(&w, p, st->s);
-        depth += st->op == GC_P_TRY || st->op == GC_P_DEF || st->op == GC_P_FOR;
+        depth += st->op == GC_P_TRY || st->op == GC_P_DEF || st->op == GC_P_FOR || st->op == GC_P_ASYNCDEF;
     }
     return w.over ? 0 : w.n;
 }
@@ -278,6 +297,18 @@ static void print_base(const gc_program *p, int i, unsigned dialect, gc_strbuf *
     print_expr(p, i, dialect, out);
     if (paren)
         gc_sb_putc(out, ')');
+}
+
+/* '{0.a[k]}'.format(e) or '{k.a[k]}'.format_map({'k': e}): the field is data, so no dialect
+ * hides its '_' names. */
+static void print_field(const gc_program *p, const gc_p_expr *e, unsigned dialect, gc_strbuf *out)
+{
+    const char *s = p->arena + e->s.off;
+    const char *sep = e->s.len && s[0] != '.' && s[0] != '[' ? "." : "";
+    int map = e->op == GC_P_FMTMAP;
+    gc_sb_printf(out, "'{%s%s%.*s}'.%s", map ? "k" : "0", sep, e->s.len, s, map ? "format_map({'k': " : "format(");
+    print_expr(p, e->a[0], dialect, out);
+    gc_sb_puts(out, map ? "})" : ")");
 }
 
 static void print_expr(const gc_program *p, int i, unsigned dialect, gc_strbuf *out)
@@ -324,11 +355,23 @@ static void print_expr(const gc_program *p, int i, unsigned dialect, gc_strbuf *
         print_expr(p, e->a[0], dialect, out);
         gc_sb_putc(out, ')');
         break;
-    default: /* GC_P_COMP, GC_P_GEN */
+    case GC_P_FIELD: case GC_P_FMTMAP: print_field(p, e, dialect, out); break;
+    case GC_P_EQ:
+        gc_sb_putc(out, '(');
+        print_expr(p, e->a[0], dialect, out);
+        gc_sb_puts(out, " == ");
+        print_expr(p, e->a[1], dialect, out);
+        gc_sb_putc(out, ')');
+        break;
+    default: /* GC_P_COMP, GC_P_GEN, GC_P_FILTER */
         gc_sb_putc(out, e->op == GC_P_GEN ? '(' : '[');
         print_expr(p, e->a[0], dialect, out);
         gc_sb_printf(out, " for %.*s in ", e->s.len, s);
         print_expr(p, e->a[1], dialect, out);
+        if (e->op == GC_P_FILTER) {
+            gc_sb_puts(out, " if ");
+            print_expr(p, e->a[2], dialect, out);
+        }
         gc_sb_putc(out, e->op == GC_P_GEN ? ')' : ']');
         break;
     }
@@ -355,7 +398,8 @@ static void close_blocks(const gc_program *p, int i, gc_strbuf *out)
 {
     const gc_p_stmt *st = &p->s[i];
     int next = i + 1 < p->nstmts ? p->s[i + 1].depth : 0;
-    if ((st->op == GC_P_TRY || st->op == GC_P_EXCEPT || st->op == GC_P_DEF || st->op == GC_P_FOR) &&
+    if ((st->op == GC_P_TRY || st->op == GC_P_EXCEPT || st->op == GC_P_DEF || st->op == GC_P_FOR ||
+         st->op == GC_P_ASYNCDEF) &&
         next <= st->depth) {
         indent(out, st->depth + 1);
         gc_sb_puts(out, "pass\n");
@@ -387,6 +431,7 @@ static void print_stmt(const gc_program *p, const gc_p_stmt *st, unsigned dialec
     case GC_P_TRY: gc_sb_puts(out, "try:\n"); return;
     case GC_P_EXCEPT: gc_sb_printf(out, "except Exception as %.*s:\n", st->s.len, s); return;
     case GC_P_DEF: gc_sb_printf(out, "def %.*s():\n", st->s.len, s); return;
+    case GC_P_ASYNCDEF: gc_sb_printf(out, "async def %.*s():\n", st->s.len, s); return;
     case GC_P_FOR:
         gc_sb_printf(out, "for %.*s in ", st->s.len, s);
         print_expr(p, st->expr, dialect, out);
@@ -426,8 +471,7 @@ void gc_program_print(const gc_program *p, unsigned dialect, gc_strbuf *out)
 size_t gc_program_op_len(const uint8_t *data, size_t size, size_t off, gc_p_operand *kind)
 {
     uint8_t op = (uint8_t)(data[off] % GC_P_NOPS);
-    int str = op == GC_P_NAME || op == GC_P_STR || op == GC_P_ATTR || op == GC_P_FMT || op == GC_P_COMP ||
-              op == GC_P_ASSIGN || op == GC_P_EXCEPT || op == GC_P_DEF;
+    int str = gc_p_has_str(op); /* GEN and FOR too: before, their names were read as opcodes */
     int byte = op == GC_P_INT || op == GC_P_LIST || op == GC_P_TUPLE || op == GC_P_CALL;
     *kind = str ? GC_P_OPERAND_STR : byte ? GC_P_OPERAND_BYTE : GC_P_OPERAND_NONE;
     size_t n = 1 + (size_t)(str || byte);

@@ -22,9 +22,17 @@
  *     TRY | EXCEPT s | DEF s | END                          blocks: try/except Exception as
  *                                                           s, def s():, end of the block
  *     FOR s                                                 block: pop e, for s in e:
+ *     FIELD s | FMTMAP s                                    pop e, push '{0.s}'.format(e) /
+ *                                                           '{k.s}'.format_map({'k': e}): a
+ *                                                           field walk of .attr and [key] parts
+ *     EQ                                                    pop a b, push (a == b)
+ *     FILTER s                                              pop elt it cond:
+ *                                                           [elt for s in it if cond]
+ *     ASYNCDEF s                                            block: async def s():
  *
- * Names are made identifiers (other bytes map onto letters); a format field keeps only
- * identifier characters and dots.  Round trip: decode(encode(p)) prints as p does. */
+ * Names are made identifiers (other bytes map onto letters); a FMT field keeps only
+ * identifier characters and dots, a FIELD/FMTMAP field also '[' and ']'.
+ * Round trip: decode(encode(p)) prints as p does. */
 #ifndef GATECRASH_PROGRAM_H
 #define GATECRASH_PROGRAM_H
 
@@ -49,6 +57,7 @@ typedef enum {
     GC_P_ATTR, GC_P_ITEM, GC_P_CALL, GC_P_FMT, GC_P_COMP,
     GC_P_EXPR, GC_P_ASSIGN, GC_P_RETURN, GC_P_TRY, GC_P_EXCEPT, GC_P_DEF, GC_P_END,
     GC_P_GEN, GC_P_FOR, /* after END: the earlier opcodes keep their bytes */
+    GC_P_FIELD, GC_P_FMTMAP, GC_P_EQ, GC_P_FILTER, GC_P_ASYNCDEF, /* after FOR, likewise */
     GC_P_NOPS
 } gc_p_op;
 
@@ -59,7 +68,7 @@ typedef struct {
 /* An expression node.  Children are earlier nodes (a[i] < this node's index): a program is
  * acyclic by construction, and its nesting is bounded by 'depth'. */
 typedef struct {
-    uint8_t op;    /* GC_P_NAME .. GC_P_COMP, GC_P_GEN */
+    uint8_t op;    /* GC_P_NAME .. GC_P_COMP, GC_P_GEN, GC_P_FIELD .. GC_P_FILTER */
     uint8_t n;     /* children in a[] */
     uint8_t depth; /* 1 + the deepest child's */
     int8_t ival;   /* GC_P_INT */
@@ -67,7 +76,7 @@ typedef struct {
     gc_p_str s;    /* name, string, attribute, format field, comprehension/generator variable */
 } gc_p_expr;
 
-/* A statement: EXPR/ASSIGN/RETURN/FOR (expr set), or a block line TRY/EXCEPT/DEF, all at
+/* A statement: EXPR/ASSIGN/RETURN/FOR (expr set), or a block line TRY/EXCEPT/DEF/ASYNCDEF, all at
  * 'depth' (indentation).  END is not stored: a block ends where depth drops. */
 typedef struct {
     uint8_t op;

@@ -64,6 +64,15 @@ int gc_pm_dict_add_root(gc_pm_dict *d, const char *w)
     return add_to(d->root, &d->nroots, GC_PM_MAX_ROOTS, intern(d, w));
 }
 
+int gc_pm_dict_add_implicit(gc_pm_dict *d, const char *w)
+{
+    int k = intern(d, w);
+    for (int i = 0; k >= 0 && i < d->nroots; i++)
+        if (d->root[i] == k)
+            return 0;
+    return add_to(d->implicit, &d->nimplicit, GC_PM_MAX_IMPLICIT, k);
+}
+
 int gc_pm_dict_kind(gc_pm_dict *d, const char *kind)
 {
     int k = 0;
@@ -122,12 +131,17 @@ static const char *word(edit *x)
     return k < nd ? x->d->word[x->d->pool[k]] : builtin_words[k - nd];
 }
 
-/* A name to start from: a root (half the time, when there are roots), else any word. */
+/* A name to start from: a root (half the time, when there are roots; an implicit one a
+ * quarter of those times), else any word. */
 static const char *root_word(edit *x)
 {
-    if (x->d && x->d->nroots && rnd(x, 2))
-        return x->d->word[x->d->root[rnd(x, (uint32_t)x->d->nroots)]];
-    return word(x);
+    const gc_pm_dict *d = x->d;
+    int nr = d ? d->nroots : 0, ni = d ? d->nimplicit : 0;
+    if ((!nr && !ni) || !rnd(x, 2))
+        return word(x);
+    if (ni && (!nr || !rnd(x, 4)))
+        return d->word[d->implicit[rnd(x, (uint32_t)ni)]];
+    return d->word[d->root[rnd(x, (uint32_t)nr)]];
 }
 
 /* A word of kind k with no leading '_' when the dialect refuses those (a few draws), else
@@ -258,7 +272,7 @@ static uint8_t depth_at(const gc_program *p, int i)
         return 0;
     const gc_p_stmt *prev = &p->s[i - 1];
     return (uint8_t)(prev->depth + (prev->op == GC_P_TRY || prev->op == GC_P_DEF || prev->op == GC_P_EXCEPT ||
-                                    prev->op == GC_P_FOR));
+                                    prev->op == GC_P_FOR || prev->op == GC_P_ASYNCDEF));
 }
 
 static int insert_stmt(edit *x)
@@ -311,14 +325,19 @@ static int change_expr(edit *x, int how)
     return 1;
 }
 
-/* try: <statement> except Exception as e: result = e */
-static int wrap_in_try(edit *x)
+static int exception_value(edit *x, int name);
+
+/* try: <statement> except Exception as e: result = e (with 'read': what the exception
+ * carries, exception_value's) */
+static int try_reading(edit *x, int read)
 {
     gc_program *p = x->p;
     int i = pick_expr_stmt(x);
     if (i < 0 || p->s[i].depth + 1 >= GC_P_MAX_BLOCKS || p->nstmts + 3 > GC_P_MAX_STMTS)
         return 0;
     int name = new_node(p, GC_P_NAME, 0, NULL, new_str(p, "e", 1));
+    if (name >= 0 && read)
+        name = exception_value(x, name);
     if (name < 0)
         return 0;
     uint8_t d = p->s[i].depth;
@@ -331,6 +350,11 @@ static int wrap_in_try(edit *x)
     p->s[i + 3] = (gc_p_stmt){.op = GC_P_ASSIGN, .depth = (uint8_t)(d + 1), .expr = (uint16_t)name,
                               .s = new_str(p, "result", 6)};
     return 1;
+}
+
+static int wrap_in_try(edit *x)
+{
+    return try_reading(x, 0);
 }
 
 /* A name node n becomes an alias: 'aK = n' first, then every use of n says aK. */
@@ -383,16 +407,22 @@ static int attr_to_format(edit *x)
     return 1;
 }
 
-/* Every use of node 'from' (in statements and other nodes but 'to') becomes 'to'. */
-static void redirect(gc_program *p, int from, int to)
+/* Every use of node 'from' (in statements and other nodes but 'skip') becomes 'to'. */
+static void redirect_but(gc_program *p, int from, int to, int skip)
 {
     for (int j = 0; j < p->nexprs; j++)
-        for (int c = 0; j != to && c < p->e[j].n; c++)
+        for (int c = 0; j != skip && c < p->e[j].n; c++)
             if (p->e[j].a[c] == from)
                 p->e[j].a[c] = (uint16_t)to;
     for (int i = 0; i < p->nstmts; i++)
         if (p->s[i].expr == from)
             p->s[i].expr = (uint16_t)to;
+}
+
+/* Every use of node 'from' (in statements and other nodes but 'to') becomes 'to'. */
+static void redirect(gc_program *p, int from, int to)
+{
+    redirect_but(p, from, to, to);
 }
 
 /* Which nodes the statements use (in[k]), and which are the base of a trailer (based[k]).
@@ -462,7 +492,7 @@ static int bound_names(const gc_program *p, gc_p_str *names, int max)
     int n = 0;
     for (int i = 0; i < p->nstmts && n < max; i++)
         if (p->s[i].op == GC_P_ASSIGN || p->s[i].op == GC_P_EXCEPT || p->s[i].op == GC_P_DEF ||
-            p->s[i].op == GC_P_FOR)
+            p->s[i].op == GC_P_FOR || p->s[i].op == GC_P_ASYNCDEF)
             names[n++] = p->s[i].s;
     for (int j = 0; j < p->nexprs && n < max; j++)
         if (p->e[j].op == GC_P_COMP || p->e[j].op == GC_P_GEN)
@@ -585,9 +615,395 @@ static int to_for(edit *x)
     return 1;
 }
 
+/* ---- techniques: the published escape classes, each a named edit (program_mutator.h) ---- */
+
+/* A node built on 'on': an attribute 'w', then (call >= 0) a call with call arguments (the
+ * leaf 'arg' when call is 1).  Its index, or -1. */
+static int method_on(edit *x, int on, const char *w, int call, int arg)
+{
+    int kids[2] = {on, arg};
+    int a = new_node(x->p, GC_P_ATTR, 1, kids, new_str(x->p, w, strlen(w)));
+    if (a < 0 || call < 0)
+        return a;
+    kids[0] = a;
+    return call && arg < 0 ? -1 : new_node(x->p, GC_P_CALL, 1 + call, kids, (gc_p_str){0, 0});
+}
+
+/* Node 'top', built over k with 'first' its node whose child k is, takes k's place. */
+static int take_place(edit *x, int k, int first, int top)
+{
+    if (top < 0)
+        return 0;
+    redirect_but(x->p, k, top, first);
+    return 1;
+}
+
+/* The node built first on k: the deepest node of top's first-child line whose child is k. */
+static int first_on(const gc_program *p, int top, int k)
+{
+    int j = top;
+    while (p->e[j].n && p->e[j].a[0] != k)
+        j = p->e[j].a[0];
+    return j;
+}
+
+/* A word any kind of value has, '_' words too (a field or a method's argument is data, no
+ * dialect hides it); else a word of the pool. */
+static const char *data_word(edit *x)
+{
+    if (x->d && x->d->nkinds && rnd(x, 4)) {
+        int k = x->d->nfocus && rnd(x, 2) ? x->d->focus[rnd(x, (uint32_t)x->d->nfocus)]
+                                          : (int)rnd(x, (uint32_t)x->d->nkinds);
+        if (x->d->kind[k].n)
+            return x->d->word[x->d->kind[k].w[rnd(x, (uint32_t)x->d->kind[k].n)]];
+    }
+    return word(x);
+}
+
+/* w's identifier characters (at most cap - 1) into out: its length. */
+static size_t ident_copy(const char *w, char *out, size_t cap)
+{
+    size_t n = 0;
+    for (; *w && n + 1 < cap; w++)
+        if ((*w >= 'a' && *w <= 'z') || (*w >= 'A' && *w <= 'Z') || (*w >= '0' && *w <= '9') || *w == '_')
+            out[n++] = *w;
+    out[n] = 0;
+    return n;
+}
+
+/* One field part, '.w' three times in four, else '[k]' (a small index or a word), appended
+ * to field[*len] when it fits. */
+static void field_part(edit *x, char *field, size_t *len)
+{
+    char w[GC_P_MAX_STRLEN], part[GC_P_MAX_STRLEN + 4];
+    int n;
+    if (rnd(x, 4))
+        n = ident_copy(data_word(x), w, sizeof w) ? snprintf(part, sizeof part, ".%s", w) : 0;
+    else if (rnd(x, 2))
+        n = snprintf(part, sizeof part, "[%u]", (unsigned)rnd(x, 3));
+    else
+        n = ident_copy(word(x), w, sizeof w) ? snprintf(part, sizeof part, "[%s]", w) : 0;
+    if (n > 0 && *len + (size_t)n <= GC_P_MAX_STRLEN)
+        memcpy(field + *len, part, (size_t)n), *len += (size_t)n;
+}
+
+/* The walk ending at node k (attributes; items keyed by an int >= 0 or a name-like string)
+ * as a field of parts into field[*len]: the walk's base, or -1 when k is no such step or
+ * the field would be too long. */
+static int walk_field(const gc_program *p, int k, char *field, size_t *len)
+{
+    char tmp[GC_P_MAX_STRLEN + 8];
+    size_t at = sizeof tmp; /* built from the end */
+    for (;;) {
+        const gc_p_expr *e = &p->e[k], *key = e->op == GC_P_ITEM ? &p->e[e->a[1]] : NULL;
+        char part[GC_P_MAX_STRLEN + 4], w[GC_P_MAX_STRLEN + 1];
+        int n = 0;
+        snprintf(w, sizeof w, "%.*s", e->s.len, p->arena + e->s.off);
+        if (e->op == GC_P_ATTR)
+            n = snprintf(part, sizeof part, ".%s", w);
+        else if (key && key->op == GC_P_INT && key->ival >= 0)
+            n = snprintf(part, sizeof part, "[%d]", key->ival);
+        else if (key && key->op == GC_P_STR && key->s.len) {
+            snprintf(w, sizeof w, "%.*s", key->s.len, p->arena + key->s.off);
+            n = ident_copy(w, w, sizeof w) == key->s.len ? snprintf(part, sizeof part, "[%s]", w) : 0;
+        }
+        if (n <= 0)
+            break;
+        if ((size_t)n > at || sizeof tmp - at + (size_t)n > GC_P_MAX_STRLEN)
+            return -1;
+        memcpy(tmp + (at -= (size_t)n), part, (size_t)n);
+        k = e->a[0];
+    }
+    *len = sizeof tmp - at;
+    memcpy(field, tmp + at, *len);
+    return *len ? k : -1;
+}
+
+/* A string literal k as a field path one part longer ('0' first when it is none): the
+ * argument of a function that walks a field itself (string.Formatter's get_field, vformat). */
+static int field_string(edit *x, int k)
+{
+    gc_p_expr *e = &x->p->e[k];
+    const char *s = x->p->arena + e->s.off;
+    int path = e->s.len > 0 && s[0] >= '0' && s[0] <= '9';
+    for (int i = 0; path && i < e->s.len; i++)
+        path = strchr("._[]", s[i]) || (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+               (s[i] >= '0' && s[i] <= '9');
+    char field[GC_P_MAX_STRLEN];
+    size_t len = path ? e->s.len : 1;
+    memcpy(field, path ? s : "0", len);
+    field_part(x, field, &len);
+    e->s = new_str(x->p, field, len);
+    return 1;
+}
+
+/* Format-field walks (the CVE-2023-41039 class, RestrictedPython: the format string is data,
+ * the walk of '.attr' and '[key]' runs in the host): an attribute and item walk becomes
+ * '{0.a[k]}'.format(x); a field walk gets one part more, or turns into format_map's; a string
+ * literal becomes a field path (field_string); or a value gets a field of one part. */
+static int format_walk(edit *x)
+{
+    gc_program *p = x->p;
+    char field[GC_P_MAX_STRLEN];
+    size_t len = 0;
+    int k = rnd(x, 4) ? -1 : pick_node(x, 1u << GC_P_STR, 0);
+    if (k >= 0)
+        return field_string(x, k);
+    k = rnd(x, 2) ? pick_node(x, 1u << GC_P_FIELD | 1u << GC_P_FMTMAP, 0) : -1;
+    if (k >= 0) {
+        gc_p_expr *e = &p->e[k];
+        if (!rnd(x, 4)) {
+            e->op = e->op == GC_P_FIELD ? GC_P_FMTMAP : GC_P_FIELD;
+            return 1;
+        }
+        memcpy(field, p->arena + e->s.off, len = e->s.len);
+        field_part(x, field, &len);
+        e->s = new_str(p, field, len);
+        return 1;
+    }
+    k = pick_node(x, 1u << GC_P_ATTR | 1u << GC_P_ITEM, 1);
+    int base = k >= 0 && rnd(x, 3) ? walk_field(p, k, field, &len) : -1;
+    if (base >= 0) {
+        gc_p_expr *e = &p->e[k];
+        e->op = rnd(x, 4) ? GC_P_FIELD : GC_P_FMTMAP, e->n = 1, e->a[0] = (uint16_t)base;
+        e->s = new_str(p, field, len);
+        return 1;
+    }
+    if ((k = pick_node(x, 0, 0)) < 0)
+        return 0;
+    field_part(x, field, &len);
+    int f = new_node(p, rnd(x, 4) ? GC_P_FIELD : GC_P_FMTMAP, 1, &k, new_str(p, field, len));
+    return take_place(x, k, f, f);
+}
+
+/* Frame steps (the CVE-2023-37271 class) after node k: up to five f_back hops, then, half
+ * the time, a frame's globals, builtins or locals. */
+static int frame_tail(edit *x, int k)
+{
+    static const char *const reads[] = {"f_globals", "f_builtins", "f_locals"};
+    for (int hops = (int)rnd(x, 6); hops > 0 && k >= 0; hops--)
+        k = method_on(x, k, "f_back", -1, -1);
+    return k >= 0 && rnd(x, 2) ? method_on(x, k, reads[rnd(x, 3)], -1, -1) : k;
+}
+
+/* What an exception carries (the CVE-2024-47532 class: AttributeError.obj and .name,
+ * KeyError/IndexError args, StopIteration.value, the traceback's frame), read from the
+ * exception node 'name': the read's index, or -1. */
+static int exception_value(edit *x, int name)
+{
+    static const char *const reads[] = {"obj", "name", "args", "value", "__traceback__", "__context__"};
+    const char *r = reads[rnd(x, 6)];
+    int k = method_on(x, name, r, -1, -1), kids[2] = {k, -1};
+    if (k >= 0 && r[0] == 'a') { /* args[0] */
+        if ((kids[1] = new_node(x->p, GC_P_INT, 0, NULL, (gc_p_str){0, 0})) < 0)
+            return -1;
+        k = new_node(x->p, GC_P_ITEM, 2, kids, (gc_p_str){0, 0});
+    }
+    if (k >= 0 && r[0] == '_' && r[2] == 't')
+        k = frame_tail(x, method_on(x, k, "tb_frame", -1, -1));
+    return k;
+}
+
+/* Objects read back from exceptions: try: <statement, half the time one step longer, so
+ * that it may fail there> except Exception as e: result = e.obj (or another read); or an
+ * except the program has gets 'result = <its name>.<read>'. */
+static int exception_read(edit *x)
+{
+    gc_program *p = x->p;
+    int from = (int)rnd(x, (uint32_t)p->nstmts + 1), scan = rnd(x, 3) == 0;
+    for (int k = 0; scan && k < p->nstmts; k++) {
+        int i = (from + k) % p->nstmts;
+        if (p->s[i].op != GC_P_EXCEPT)
+            continue;
+        int name = new_node(p, GC_P_NAME, 0, NULL, p->s[i].s), read = name < 0 ? -1 : exception_value(x, name);
+        if (read < 0 || !open_stmt(p, i + 1))
+            return 0;
+        p->s[i + 1] = (gc_p_stmt){.op = GC_P_ASSIGN, .depth = (uint8_t)(p->s[i].depth + 1), .expr = (uint16_t)read,
+                                  .s = new_str(p, "result", 6)};
+        return 1;
+    }
+    if (rnd(x, 2)) {
+        int i = pick_expr_stmt(x), t = i < 0 ? -1 : trailer(x, p->s[i].expr);
+        if (t >= 0)
+            p->s[i].expr = (uint16_t)t;
+    }
+    return try_reading(x, 1);
+}
+
+/* Does node i hold node k (itself included)?  'budget' bounds the visit. */
+static int holds(const gc_program *p, int i, int k, int *budget)
+{
+    if (i == k || --*budget < 0)
+        return 1;
+    for (int c = 0; c < p->e[i].n; c++)
+        if (holds(p, p->e[i].a[c], k, budget))
+            return 1;
+    return 0;
+}
+
+/* One of the program's own values, not holding node 'avoid': a name it binds, a list or
+ * tuple of one or two of them, or an earlier statement's expression.  Its index, or -1. */
+static int own_value(edit *x, int avoid)
+{
+    gc_program *p = x->p;
+    gc_p_str names[GC_P_MAX_STMTS + GC_P_MAX_EXPRS];
+    int n = bound_names(p, names, (int)(sizeof names / sizeof names[0])), how = (int)rnd(x, 3);
+    if (how == 2 || !n) {
+        int i = pick_expr_stmt(x), budget = 4096;
+        return i >= 0 && !holds(p, p->s[i].expr, avoid, &budget) ? p->s[i].expr : -1;
+    }
+    int kids[2] = {new_node(p, GC_P_NAME, 0, NULL, names[rnd(x, (uint32_t)n)]), -1};
+    if (how == 0 || kids[0] < 0)
+        return kids[0];
+    int m = 1 + (int)rnd(x, 2);
+    if (m == 2 && (kids[1] = new_node(p, GC_P_NAME, 0, NULL, names[rnd(x, (uint32_t)n)])) < 0)
+        return -1;
+    return new_node(p, rnd(x, 2) ? GC_P_LIST : GC_P_TUPLE, m, kids, (gc_p_str){0, 0});
+}
+
+/* Calls with the program's own values as arguments (not only literals and harvested
+ * strings): a call of the program gets one more (or one replaced), or a value is called
+ * with one. */
+static int call_own_values(edit *x)
+{
+    gc_program *p = x->p;
+    int k = rnd(x, 4) ? pick_node(x, 1u << GC_P_CALL, 0) : -1;
+    if (k >= 0) {
+        int arg = own_value(x, k);
+        gc_p_expr *e = &p->e[k];
+        if (arg < 0)
+            return 0;
+        int at = e->n < GC_P_MAX_ARGS + 1 ? e->n++ : 1 + (int)rnd(x, GC_P_MAX_ARGS);
+        e->a[at] = (uint16_t)arg;
+        return 1;
+    }
+    if ((k = pick_node(x, 0, 0)) < 0)
+        return 0;
+    int kids[2] = {k, own_value(x, k)};
+    int c = kids[1] < 0 ? -1 : new_node(p, GC_P_CALL, 2, kids, (gc_p_str){0, 0});
+    return take_place(x, k, c, c);
+}
+
+/* A name node of s, or -1. */
+static int name_node(gc_program *p, const char *s)
+{
+    return new_node(p, GC_P_NAME, 0, NULL, new_str(p, s, strlen(s)));
+}
+
+/* The running frame of a generator, the source sweep's generator root (source_sweep.c):
+ * 'def fK():' / 'g = (g.gi_frame<frame_tail> for x in [1])' / 'return [y for y in g]' /
+ * 'result = fK()' appended: the walk runs while the generator's frame is live. */
+static int running_generator(edit *x)
+{
+    gc_program *p = x->p;
+    char fname[3] = {'f', (char)('0' + rnd(x, 10)), 0};
+    int one = new_node(p, GC_P_INT, 0, NULL, (gc_p_str){0, 0});
+    int it = one < 0 ? -1 : new_node(p, GC_P_LIST, 1, &one, (gc_p_str){0, 0});
+    int elt = frame_tail(x, method_on(x, name_node(p, "g"), "gi_frame", -1, -1));
+    int gen[2] = {elt, it}, comp[2] = {name_node(p, "y"), name_node(p, "g")}, f = name_node(p, fname);
+    int g = elt < 0 || it < 0 ? -1 : new_node(p, GC_P_GEN, 2, gen, new_str(p, "x", 1));
+    int c = comp[0] < 0 || comp[1] < 0 ? -1 : new_node(p, GC_P_COMP, 2, comp, new_str(p, "y", 1));
+    int call = f < 0 ? -1 : new_node(p, GC_P_CALL, 1, &f, (gc_p_str){0, 0});
+    if (g < 0 || c < 0 || call < 0 || p->nstmts + 4 > GC_P_MAX_STMTS)
+        return 0;
+    gc_p_stmt *s = &p->s[p->nstmts];
+    s[0] = (gc_p_stmt){.op = GC_P_DEF, .depth = 0, .s = new_str(p, fname, 2)};
+    s[1] = (gc_p_stmt){.op = GC_P_ASSIGN, .depth = 1, .expr = (uint16_t)g, .s = new_str(p, "g", 1)};
+    s[2] = (gc_p_stmt){.op = GC_P_RETURN, .depth = 1, .expr = (uint16_t)c};
+    s[3] = (gc_p_stmt){.op = GC_P_ASSIGN, .depth = 0, .expr = (uint16_t)call, .s = new_str(p, "result", 6)};
+    p->nstmts += 4;
+    return 1;
+}
+
+/* Frames: a value's generator, coroutine, async generator or traceback frame (or, on an
+ * exception, its traceback's), then frame_tail's steps; or, a third of the time, a running
+ * generator's own frame. */
+static int frame_walk(edit *x)
+{
+    if (!rnd(x, 3))
+        return running_generator(x);
+    static const char *const sources[] = {"gi_frame", "cr_frame", "ag_frame", "tb_frame", "f_back", "__traceback__"};
+    int k = pick_node(x, 0, rnd(x, 2)), s = (int)rnd(x, 6);
+    int top = k < 0 ? -1 : method_on(x, k, sources[s], -1, -1);
+    if (top >= 0 && s == 5)
+        top = method_on(x, top, "tb_frame", -1, -1);
+    top = top < 0 ? -1 : frame_tail(x, top);
+    return top < 0 ? 0 : take_place(x, k, first_on(x->p, top, k), top);
+}
+
+/* A class name the dictionary holds: of a kind 'class NAME' (its last dotted part), else a
+ * word; into buf. */
+static void class_name(edit *x, char *buf, size_t cap)
+{
+    int n = x->d && rnd(x, 4) ? x->d->nkinds : 0, from = (int)rnd(x, (uint32_t)(n ? n : 1));
+    for (int j = 0; j < n; j++) {
+        const char *k = x->d->kind[(from + j) % n].name, *dot;
+        if (strncmp(k, "class ", 6) == 0) {
+            snprintf(buf, cap, "%s", (dot = strrchr(k, '.')) ? dot + 1 : k + 6);
+            return;
+        }
+    }
+    snprintf(buf, cap, "%s", word(x));
+}
+
+/* Class walks by name: [c for c in X.__subclasses__() if c.__name__ == 'W'][0], W a class
+ * name of the dictionary (or __qualname__), not an index. */
+static int class_by_name(edit *x)
+{
+    gc_program *p = x->p;
+    char w[64];
+    class_name(x, w, sizeof w);
+    gc_p_str cs = new_str(p, "c", 1);
+    int k = pick_node(x, 0, 0), sub = k < 0 ? -1 : method_on(x, k, "__subclasses__", 0, -1);
+    int c = new_node(p, GC_P_NAME, 0, NULL, cs), c2 = new_node(p, GC_P_NAME, 0, NULL, cs);
+    int eq[2] = {c2 < 0 ? -1 : method_on(x, c2, rnd(x, 3) ? "__name__" : "__qualname__", -1, -1),
+                 new_node(p, GC_P_STR, 0, NULL, new_str(p, w, strlen(w)))};
+    int cmp = eq[0] < 0 || eq[1] < 0 ? -1 : new_node(p, GC_P_EQ, 2, eq, (gc_p_str){0, 0});
+    int f[3] = {c, sub, cmp}, item[2] = {-1, new_node(p, GC_P_INT, 0, NULL, (gc_p_str){0, 0})};
+    item[0] = c < 0 || sub < 0 || cmp < 0 ? -1 : new_node(p, GC_P_FILTER, 3, f, cs);
+    int top = item[0] < 0 || item[1] < 0 ? -1 : new_node(p, GC_P_ITEM, 2, item, (gc_p_str){0, 0});
+    return top < 0 ? 0 : take_place(x, k, first_on(p, sub, k), top);
+}
+
+/* Dunder methods written as calls (the class of smolagents' CVE-2025-9959: an interpreter
+ * that checks attribute reads and not method calls): x.__getattribute__('w') with a word
+ * of any kind ('_' ones too), x.__dir__(), x.__subclasses__(), x.__reduce_ex__(2). */
+static int dunder_call(edit *x)
+{
+    static const char *const methods[] = {"__getattribute__", "__getattribute__", "__dir__", "__subclasses__",
+                                          "__reduce_ex__"};
+    gc_program *p = x->p;
+    int m = (int)rnd(x, 5), k = pick_node(x, 0, 0), arg = -1;
+    if (k < 0)
+        return 0;
+    if (m < 2) {
+        const char *w = data_word(x);
+        arg = new_node(p, GC_P_STR, 0, NULL, new_str(p, w, strlen(w)));
+    } else if (m == 4 && (arg = new_node(p, GC_P_INT, 0, NULL, (gc_p_str){0, 0})) >= 0)
+        p->e[arg].ival = 2;
+    int top = method_on(x, k, methods[m], m < 2 || m == 4, arg);
+    return top < 0 ? 0 : take_place(x, k, first_on(p, top, k), top);
+}
+
+typedef int (*technique_fn)(edit *);
+static const technique_fn techniques[GC_PM_NTECHNIQUES] = {
+    [GC_PM_T_FORMAT_WALK] = format_walk,     [GC_PM_T_EXCEPTION_READ] = exception_read,
+    [GC_PM_T_OWN_VALUES] = call_own_values,  [GC_PM_T_FRAME_WALK] = frame_walk,
+    [GC_PM_T_CLASS_BY_NAME] = class_by_name, [GC_PM_T_DUNDER_CALL] = dunder_call,
+};
+
+const char *const gc_pm_technique_name[GC_PM_NTECHNIQUES] = {
+    [GC_PM_T_FORMAT_WALK] = "format-walk",     [GC_PM_T_EXCEPTION_READ] = "exception-read",
+    [GC_PM_T_OWN_VALUES] = "own-values",       [GC_PM_T_FRAME_WALK] = "frame-walk",
+    [GC_PM_T_CLASS_BY_NAME] = "class-by-name", [GC_PM_T_DUNDER_CALL] = "dunder-call",
+};
+
 static int one_edit(edit *x)
 {
-    switch (rnd(x, 18)) {
+    uint32_t r = rnd(x, 24);
+    if (r >= 18)
+        return techniques[(r - 18) % GC_PM_NTECHNIQUES](x);
+    switch (r) {
     case 0: return x->p->nstmts > 6 ? drop_stmt(x) : insert_stmt(x);
     case 1: return drop_stmt(x);
     case 2: return change_expr(x, 0);
@@ -618,6 +1034,33 @@ static size_t canonical(gc_program *p, uint8_t *out, size_t max)
         return 0;
     memcpy(out, tmp, len);
     return len;
+}
+
+size_t gc_program_root_program(const gc_pm_dict *d, int k, uint8_t *out, size_t max)
+{
+    static gc_program p;
+    if (!d || k < 0 || k >= d->nimplicit + d->nroots)
+        return 0;
+    const char *w = d->word[k < d->nimplicit ? d->implicit[k] : d->root[k - d->nimplicit]];
+    memset(&p, 0, sizeof p);
+    int name = new_node(&p, GC_P_NAME, 0, NULL, new_str(&p, w, strlen(w)));
+    p.s[0] = (gc_p_stmt){.op = GC_P_ASSIGN, .expr = (uint16_t)name, .s = new_str(&p, "result", 6)};
+    p.nstmts = name >= 0;
+    return canonical(&p, out, max);
+}
+
+size_t gc_program_technique(uint8_t *data, size_t size, size_t max_size, uint32_t seed, const gc_pm_dict *d,
+                            gc_pm_technique t)
+{
+    static gc_program p;
+    edit x = {&p, seed ? seed : 1, d};
+    if ((unsigned)t >= GC_PM_NTECHNIQUES)
+        return 0;
+    gc_program_decode(data, size, &p);
+    int done = 0;
+    for (int tries = 0; tries < 16 && !done && p.nstmts; tries++)
+        done = techniques[t](&x);
+    return done ? canonical(&p, data, max_size) : 0;
 }
 
 size_t gc_program_mutate(uint8_t *data, size_t size, size_t max_size, uint32_t seed, const gc_pm_dict *d)

@@ -4,12 +4,14 @@
  * from.  An input is decoded, edited (insert, replace or drop a statement; add a trailer to
  * any expression or drop one; wrap a statement in try; move statements into a def; turn an
  * expression into a generator or comprehension over it; use a name the program binds;
- * alias a name; move an attribute walk into a format string; splice a statement of another
- * input) and encoded back, so every output is a canonical encoding: it decodes, and decoding
- * and encoding it again gives the same bytes.  Knows nothing of CPython: the dictionary is
- * filled by its caller (fuzz_source.c: the sandbox package's own string constants, its
- * blocklists; the adapter's roots(); and, as inputs run, the names harvested from what the
- * evaluation returned, one word list per kind of value). */
+ * alias a name; move an attribute walk into a format string; one of the named techniques,
+ * below; splice a statement of another input) and encoded back, so every output is a
+ * canonical encoding: it decodes, and decoding and encoding it again gives the same bytes.
+ * Knows nothing of CPython: the dictionary is filled by its caller (fuzz_source.c: the
+ * sandbox package's own string constants, its blocklists; the adapter's roots(); the
+ * implicit roots, builtins by name; and, as inputs run, the names harvested from what the
+ * evaluation returned, one word list per kind of value).
+ */
 #ifndef GATECRASH_PROGRAM_MUTATOR_H
 #define GATECRASH_PROGRAM_MUTATOR_H
 
@@ -18,6 +20,7 @@
 
 #define GC_PM_MAX_WORDS 8192  /* distinct words, all lists together */
 #define GC_PM_MAX_ROOTS 128
+#define GC_PM_MAX_IMPLICIT 256 /* builtins by name, __builtins__ */
 #define GC_PM_MAX_KINDS 192   /* word lists by the kind of value they were harvested from */
 #define GC_PM_KIND_WORDS 1024
 #define GC_PM_MAX_FOCUS 8
@@ -26,6 +29,9 @@
 /* Names and strings the edits use; words longer than GC_P_MAX_STRLEN are cut.
  *   pool   strings and names of any use (constants, dict keys): literals, item keys, attributes
  *   roots  what the sandbox exposes: the names a program starts from
+ *   implicit  what every evaluation has in scope unless the sandbox removes it (builtins by
+ *          name, the types of literals among them, __builtins__): roots drawn a quarter of
+ *          the time a root is, and the first one-token programs (gc_program_root_program)
  *   kinds  the attribute names of one kind of value (a type, or one module): what may
  *          follow a value of that kind
  *   focus  the kinds the input being edited reached when it ran (its caller sets them
@@ -39,7 +45,8 @@ typedef struct {
     int n, npool, nroots, nkinds;
     char word[GC_PM_MAX_WORDS][64];
     uint16_t slot[2 * GC_PM_MAX_WORDS]; /* open addressing over word: index + 1, 0 empty */
-    uint16_t pool[GC_PM_MAX_WORDS], root[GC_PM_MAX_ROOTS];
+    int nimplicit;
+    uint16_t pool[GC_PM_MAX_WORDS], root[GC_PM_MAX_ROOTS], implicit[GC_PM_MAX_IMPLICIT];
     struct {
         char name[64];
         int n;
@@ -55,6 +62,8 @@ typedef struct {
 int gc_pm_dict_add(gc_pm_dict *d, const char *w);
 /* The same for the roots (a root is in the pool too). */
 int gc_pm_dict_add_root(gc_pm_dict *d, const char *w);
+/* The same for the implicit roots (not in the pool, and not when a root already). */
+int gc_pm_dict_add_implicit(gc_pm_dict *d, const char *w);
 /* The index of the word list of 'kind' (made when new), or -1 when there is no room. */
 int gc_pm_dict_kind(gc_pm_dict *d, const char *kind);
 /* The name 'name' was seen holding a value of kind k (gc_pm_dict_kind's index). */
@@ -65,6 +74,37 @@ int gc_pm_dict_add_kind(gc_pm_dict *d, const char *kind, const char *w);
 /* data (size bytes, room for max_size) mutated in place: the new size, or 0 when no edit
  * fit (the engine mutates instead).  d may be NULL (built-in words only). */
 size_t gc_program_mutate(uint8_t *data, size_t size, size_t max_size, uint32_t seed, const gc_pm_dict *d);
+
+/* The one-token program 'result = R' of the k-th root (the implicit ones first, then the
+ * roots), canonical into out[max]: its size, or 0 when k is past them or it does not fit.
+ * fuzz_source's first edits: a builtin the sandbox forgot to remove is found at once. */
+size_t gc_program_root_program(const gc_pm_dict *d, int k, uint8_t *out, size_t max);
+
+/* The published escape classes as named edits, each composable with the others and with
+ * every statement of the IR (docs/SOURCE.md, "Techniques"):
+ *   format-walk     '{0.a[k]}'.format(x) / format_map: an attribute and item walk moved into
+ *                   a field, a field one part longer (the CVE-2023-41039 class)
+ *   exception-read  try: <walk> except Exception as e: result = e.obj / .name / .args[0] /
+ *                   .value / .__traceback__.tb_frame... (the CVE-2024-47532 class)
+ *   own-values      calls whose arguments are the program's own names, displays of them,
+ *                   earlier statements' expressions
+ *   frame-walk      .gi_frame / .cr_frame / .ag_frame / .tb_frame, f_back hops, f_globals /
+ *                   f_builtins / f_locals (the CVE-2023-37271 class)
+ *   class-by-name   [c for c in X.__subclasses__() if c.__name__ == 'W'][0], W a class name
+ *                   of the dictionary
+ *   dunder-call     x.__getattribute__('w'), x.__dir__(), ... written as calls (the class of
+ *                   smolagents' CVE-2025-9959)
+ * gc_program_mutate draws them among its edits; gc_program_technique applies one. */
+typedef enum {
+    GC_PM_T_FORMAT_WALK, GC_PM_T_EXCEPTION_READ, GC_PM_T_OWN_VALUES, GC_PM_T_FRAME_WALK, GC_PM_T_CLASS_BY_NAME,
+    GC_PM_T_DUNDER_CALL, GC_PM_NTECHNIQUES
+} gc_pm_technique;
+extern const char *const gc_pm_technique_name[GC_PM_NTECHNIQUES];
+
+/* Technique t applied to data (as gc_program_mutate): the new size, or 0 when it did not
+ * apply or fit. */
+size_t gc_program_technique(uint8_t *data, size_t size, size_t max_size, uint32_t seed, const gc_pm_dict *d,
+                            gc_pm_technique t);
 
 /* A statement of input 2 (with its expression) spliced into input 1, or an edit of input 1
  * when input 2 has none: the output's size (canonical, at most max_out), or 0. */

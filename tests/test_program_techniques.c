@@ -1,0 +1,194 @@
+/* test_program_techniques.c — the named technique edits (program_mutator.h): each one, from
+ * generic seed programs, makes the shape of its published class (a format-field walk, an
+ * object read back from an exception, a call with the program's own values, a frame walk, a
+ * class picked by name, a dunder method called), with every output canonical and compiling
+ * in every dialect; they compose with each other, and gc_program_mutate draws them.  Each
+ * count below is 0 when its technique is left out. */
+#include <Python.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "pycheck.h"
+#include "program.h"
+#include "program_mutator.h"
+#include "rng.h"
+
+#define OP(x) GC_P_##x
+#define RESULT 6, 'r', 'e', 's', 'u', 'l', 't'
+typedef struct {
+    const uint8_t *d;
+    size_t n;
+} seed;
+#define SEED(...) {(const uint8_t[]){__VA_ARGS__}, sizeof((uint8_t[]){__VA_ARGS__})}
+static const seed seeds[] = {
+    SEED(OP(NAME), 1, 'x', OP(ATTR), 1, 'y', OP(ATTR), 1, 'z', OP(ASSIGN), RESULT), /* result = x.y.z */
+    /* f = str / result = f(1) */
+    SEED(OP(NAME), 3, 's', 't', 'r', OP(ASSIGN), 1, 'f', OP(NAME), 1, 'f', OP(INT), 1, OP(CALL), 1, OP(ASSIGN), RESULT),
+    /* result = x.get('', [x]) */
+    SEED(OP(NAME), 1, 'x', OP(ATTR), 3, 'g', 'e', 't', OP(STR), 0, OP(NAME), 1, 'x', OP(LIST), 1, OP(CALL), 2,
+         OP(ASSIGN), RESULT),
+    /* try: / result = x.y / except Exception as e: / result = e */
+    SEED(OP(TRY), OP(NAME), 1, 'x', OP(ATTR), 1, 'y', OP(ASSIGN), RESULT, OP(EXCEPT), 1, 'e', OP(NAME), 1, 'e',
+         OP(ASSIGN), RESULT, OP(END)),
+};
+#define NSEEDS ((int)(sizeof seeds / sizeof seeds[0]))
+
+static gc_program p;
+static gc_pm_dict dict;
+
+/* The invariants on one output (canonical, compiles in every dialect); its source in the
+ * default dialect into sb, the no-underscore one into nu. */
+static int check_output(const uint8_t *d, size_t n, size_t max, gc_strbuf *sb, gc_strbuf *nu)
+{
+    static uint8_t enc[GC_P_MAX_INPUT * 2];
+    int before = failures;
+    CHECK(n <= max, "output of %zu bytes past max_size %zu", n, max);
+    gc_program_decode(d, n, &p);
+    size_t len = gc_program_encode(&p, enc, sizeof enc);
+    CHECK(p.nstmts > 0 && len == n && memcmp(enc, d, n) == 0, "output is canonical (%zu bytes, re-encoded %zu)", n,
+          len);
+    for (unsigned dialect = GC_DIALECT_EXPRESSION + 1; dialect-- > 0;) {
+        gc_strbuf *out = dialect == GC_DIALECT_NO_UNDERSCORE ? nu : sb;
+        gc_sb_clear(out);
+        gc_program_print(&p, dialect, out);
+        CHECK(check_compiles(out->data), "dialect %u does not compile:\n%s", dialect, out->data);
+    }
+    gc_sb_clear(sb);
+    gc_program_print(&p, 0, sb);
+    return failures == before;
+}
+
+/* Technique t from every seed, 'runs' times each, chained 'steps' edits long: how many
+ * outputs hold each of the strings in want[] (counts[k]), in the default dialect or, for a
+ * string starting with '~', in the no-underscore one. */
+static void apply(gc_pm_technique t, int runs, int steps, const char *const *want, int nwant, int *counts)
+{
+    static uint8_t buf[512];
+    gc_strbuf sb, nu;
+    gc_sb_init(&sb), gc_sb_init(&nu);
+    uint32_t rng = 11 + (uint32_t)t;
+    for (int s = 0; s < NSEEDS; s++)
+        for (int run = 0; run < runs; run++) {
+            size_t n = seeds[s].n;
+            memcpy(buf, seeds[s].d, n);
+            for (int step = 0; step < steps; step++) {
+                size_t m = gc_program_technique(buf, n, sizeof buf, gc_xorshift32(&rng), &dict, t);
+                if (!m)
+                    continue;
+                n = m;
+                if (!check_output(buf, n, sizeof buf, &sb, &nu))
+                    return;
+                for (int k = 0; k < nwant; k++)
+                    counts[k] += want[k][0] == '~' ? strstr(nu.data, want[k] + 1) != NULL
+                                                   : strstr(sb.data, want[k]) != NULL;
+            }
+        }
+    gc_sb_free(&sb), gc_sb_free(&nu);
+}
+
+/* Each string of want[] in some output of technique t. */
+static void expect(gc_pm_technique t, const char *const *want, int nwant)
+{
+    int counts[16] = {0};
+    apply(t, 100, 3, want, nwant, counts);
+    for (int k = 0; k < nwant; k++)
+        CHECK(counts[k] > 0, "%s: no output holds %s", gc_pm_technique_name[t], want[k]);
+}
+
+static void each_technique(void)
+{
+    static const char *const format[] = {"'{0.y.z}'.format(x)", "'{k.y.z}'.format_map({'k': x})", "[0]}'", "]}'",
+                                         "._hidden", "~'{0.y._hidden", "x.get('0.", "~x.get('0._hidden"};
+    static const char *const except[] = {"except Exception as e:\n    result = e.obj\n", "result = e.name\n",
+                                         "result = e.args[0]\n", "result = e.value\n",
+                                         "result = e.__traceback__.tb_frame", "~getattr(e, '__traceback__').tb_frame",
+                                         "result = x.y\nexcept Exception as e:\n    result = e."};
+    static const char *const own[] = {"f(1, f)", "f(1, [f", "f(1, (f", "f(1, str)", "(f)"};
+    static const char *const frame[] = {".gi_frame", ".cr_frame", ".ag_frame", ".tb_frame", ".f_back.f_back",
+                                        ".f_globals", ".f_builtins", ".f_locals", "__traceback__.tb_frame",
+                                        "():\n    g = (g.gi_frame", "    return [y for y in g]\nresult = f"};
+    static const char *const by_name[] = {".__subclasses__() if (c.__name__ == 'Widget')][0]", "c.__qualname__ ==",
+                                          "~[c for c in getattr(x, '__subclasses__')() if (getattr(c, '__name__') =="};
+    static const char *const dunder[] = {".__getattribute__('", ".__dir__()", ".__subclasses__()", ".__reduce_ex__(2)",
+                                         "~getattr(x, '__dir__')()"};
+    expect(GC_PM_T_FORMAT_WALK, format, 8);
+    expect(GC_PM_T_EXCEPTION_READ, except, 7);
+    expect(GC_PM_T_OWN_VALUES, own, 5);
+    expect(GC_PM_T_FRAME_WALK, frame, 11);
+    expect(GC_PM_T_CLASS_BY_NAME, by_name, 3);
+    expect(GC_PM_T_DUNDER_CALL, dunder, 5);
+    CHECK(gc_program_technique((uint8_t[]){OP(NONE)}, 1, 16, 1, &dict, GC_PM_NTECHNIQUES) == 0,
+          "no technique past the last");
+}
+
+/* Techniques composed: chains of random techniques and edits; outputs that hold two
+ * classes at once (a field walk read back from an exception, a class by name inside a
+ * frame walk), and gc_program_mutate's own draws of them. */
+static void composed(void)
+{
+    static uint8_t buf[512];
+    gc_strbuf sb, nu;
+    gc_sb_init(&sb), gc_sb_init(&nu);
+    uint32_t rng = 5;
+    int field_exc = 0, class_frame = 0, drawn = 0;
+    for (int run = 0; run < 600; run++) {
+        size_t n = seeds[run % NSEEDS].n;
+        memcpy(buf, seeds[run % NSEEDS].d, n);
+        for (int step = 0; step < 8; step++) {
+            uint32_t r = gc_xorshift32(&rng);
+            size_t m = r % 3 ? gc_program_technique(buf, n, sizeof buf, r, &dict, (gc_pm_technique)(r / 3 % GC_PM_NTECHNIQUES))
+                             : gc_program_mutate(buf, n, sizeof buf, r, &dict);
+            if (!m)
+                continue;
+            n = m;
+            if (!check_output(buf, n, sizeof buf, &sb, &nu))
+                return;
+            field_exc += strstr(sb.data, "}'.format") && strstr(sb.data, "result = e.");
+            class_frame += strstr(sb.data, "__subclasses__() if") && strstr(sb.data, ".f_back");
+            drawn += r % 3 == 0 && (strstr(sb.data, "}'.format") || strstr(sb.data, "__subclasses__() if"));
+        }
+    }
+    CHECK(field_exc > 0 && class_frame > 0, "composed: field walk + exception read %d, class by name + frame %d",
+          field_exc, class_frame);
+    CHECK(drawn > 0, "gc_program_mutate draws the techniques (%d)", drawn);
+    gc_sb_free(&sb), gc_sb_free(&nu);
+}
+
+/* The first edits fuzz_source makes: each root alone, the implicit ones first. */
+static void root_programs(void)
+{
+    static gc_pm_dict d;
+    uint8_t buf[64];
+    gc_strbuf sb;
+    gc_sb_init(&sb);
+    gc_pm_dict_add_root(&d, "ctx");
+    CHECK(gc_pm_dict_add_implicit(&d, "open") == 1 && gc_pm_dict_add_implicit(&d, "ctx") == 0,
+          "an implicit root is added once, and not when a root");
+    size_t n = gc_program_root_program(&d, 0, buf, sizeof buf);
+    gc_program_decode(buf, n, &p);
+    gc_program_print(&p, GC_DIALECT_EXPRESSION, &sb);
+    CHECK(n && strcmp(sb.data, "open\n") == 0, "the first program is the implicit root alone: %s", sb.data);
+    gc_sb_clear(&sb);
+    n = gc_program_root_program(&d, 1, buf, sizeof buf);
+    gc_program_decode(buf, n, &p);
+    gc_program_print(&p, 0, &sb);
+    CHECK(n && strcmp(sb.data, "result = ctx\n") == 0, "then the roots: %s", sb.data);
+    CHECK(gc_program_root_program(&d, 2, buf, sizeof buf) == 0, "then none");
+    gc_sb_free(&sb);
+}
+
+int main(void)
+{
+    Py_InitializeEx(0);
+    PyRun_SimpleString("import warnings\nwarnings.simplefilter(\"ignore\")\n"); /* SyntaxWarnings */
+    gc_pm_dict_add_kind(&dict, "class pkg.Widget", "_hidden");
+    gc_pm_dict_add_kind(&dict, "module pkg", "Widget");
+    gc_pm_dict_add_root(&dict, "x");
+    dict.no_underscore = 1;
+    each_technique();
+    composed();
+    root_programs();
+    Py_FinalizeEx();
+    return check_summary();
+}
