@@ -615,7 +615,7 @@ static int input_threads(PyObject *exc)
     int n = 0;
     for (PyThreadState *ts = PyInterpreterState_ThreadHead(PyThreadState_Get()->interp); ts;
          ts = PyThreadState_Next(ts)) {
-        if (PyThreadState_GetID(ts) <= base_thread_id)
+        if (PyThreadState_GetID(ts) <= base_thread_id || ts == input_ts)
             continue;
         n++;
         if (exc && PyThreadState_SetAsyncExc(ts->thread_id, exc) > 0)
@@ -624,7 +624,6 @@ static int input_threads(PyObject *exc)
     return n;
 }
 
-int gc_state_raise_in_threads(PyObject *exc) { return input_threads(exc); }
 
 /* The input's threads by name ("ThreadPoolExecutor-0_0", from threading's table; read from
  * its dicts, so no code of the input runs), "thread <ident>" for one threading does not know,
@@ -716,6 +715,7 @@ static int snapshot_process(void)
         return -1;
     input_ts = ts;
     base_thread_id = highest_thread_id();
+    gc_limits_raise_in_threads = input_threads; /* from here on an input's threads are told apart */
     /* 3.11, 3.12; only when threading is loaded (importing it would change what class walks
      * reach), and never looked up later (an input could have replaced it by then): when it
      * is not loaded now, its _shutdown_locks is not watched either */

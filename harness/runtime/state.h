@@ -47,8 +47,5 @@ extern gc_frame_eval_fn gc_state_frame_observer;
  * threads it starts). */
 typedef void (*gc_thread_frame_fn)(struct _ts *ts);
 extern gc_thread_frame_fn gc_state_thread_observer;
-/* Raise the exception (a class) in every thread started since the snapshot (timelimit.c: the
- * time limit reaches an input's worker threads); how many there are. */
-int gc_state_raise_in_threads(struct _object *exc);
 
 #endif

@@ -42,7 +42,6 @@
 #include <unistd.h>
 
 #include "oracle.h"
-#include "state.h"
 
 double gc_input_time_limit = 2.0;
 volatile int gc_limit_expired;
@@ -132,6 +131,8 @@ static int start_watchdog(void)
 /* libFuzzer defines this; in its binaries its -timeout is the hard backstop */
 extern int LLVMFuzzerRunDriver(int *argc, char ***argv, int (*cb)(const uint8_t *, size_t)) __attribute__((weak));
 
+int (*gc_limits_raise_in_threads)(PyObject *exc);
+
 #define WORKER_GRACE 5 /* signals the thread that runs inputs waits out while the input's threads run */
 static int held_signals; /* of this input */
 
@@ -144,7 +145,8 @@ static PyObject *on_timeout(PyObject *self, PyObject *args)
     if (!gc_limit_expired)
         gc_limit_timeouts++;
     gc_limit_expired = 1;
-    int workers = gc_state_raise_in_threads(timeout_exc); /* the input's worker threads: at their next bytecode */
+    /* the input's worker threads: at their next bytecode */
+    int workers = gc_limits_raise_in_threads ? gc_limits_raise_in_threads(timeout_exc) : 0;
     /* While they run, this thread most likely waits for one (an executor's future.result):
      * it gets the Timeout only after WORKER_GRACE more signals (100 ms apart), so that it
      * comes back from the wait on its own when the worker ends with its Timeout, not with

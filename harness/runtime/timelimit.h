@@ -36,6 +36,10 @@ void gc_limits_arm_for(double seconds);
 double gc_limits_import_seconds(void);
 int gc_limits_is_timeout(PyObject *exc_type_or_value);
 int gc_limits_signal(void); /* the time limit's signal number (state.c keeps its handler) */
+/* Set by state.c at its snapshot (state.c includes this header, not the other way): raise the
+ * exception (a class) in every thread the input started; how many there are.  NULL before. */
+struct _object;
+extern int (*gc_limits_raise_in_threads)(struct _object *exc);
 /* The gatecrash command (not fuzz_gate, whose crashes are libFuzzer's and AFL++'s findings):
  * a fatal signal (SIGSEGV, SIGBUS, SIGFPE, SIGILL) while an input's limits are armed is the
  * input crashing CPython itself (`time.pthread_getcpuclockid(1)`): one line naming
