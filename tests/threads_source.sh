@@ -101,4 +101,12 @@ expect_exit 4 "a thread blocked in C" -- R "$P/stuck.py" "$P/safe-sum.py"
 expect_grep "^gatecrash: error: .*stuck.py: .*a thread started during the input \(stuck in threading.py:[0-9]+ run\) could not be stopped within 1 s" "unstoppable thread: one clear line, the thread named"
 expect_count 1 "^gatecrash: error: " "unstoppable thread: one line"
 expect_no_grep "Traceback" "unstoppable thread: no traceback"
+# a Python audit hook in the process (a library of the sandbox's adds one at import): the
+# guard's own sys.setprofile event runs it on the worker thread, whose frame must not install
+# the guard again (it recursed until the stack ran out: exit 139 on 3.12 and 3.13)
+mkdir -p "$WORK/hooked"
+cp "$T/target.json" "$WORK/hooked/"
+{ echo 'import sys'; echo 'sys.addaudithook(lambda event, args: None)'; cat "$T/adapter.py"; } >"$WORK/hooked/adapter.py"
+expect_exit 0 "worker threads under a Python audit hook" -- "$GC" replay -q "$WORK/hooked" "$P/safe-sum.py" "$P/safe-print.py"
+expect_grep "replayed 2: 0 escaped, 2 blocked" "audit hook: the programs run"
 finish

@@ -166,12 +166,19 @@ static void describe(const gc_target *t, PyObject *r, PyObject *exc, char *note,
  * and sys.settrace audit events are the harness's own). */
 static void on_thread_frame(PyThreadState *ts)
 {
-    if (ts->c_profilefunc == call_guard)
+    /* Installing them raises their audit events, and a Python audit hook (one a library of
+     * the sandbox added) starts a frame on this thread: without this flag that frame would
+     * install them again, recursing until the stack ran out (seen on 3.12 and 3.13 with
+     * smolagents 1.26.0's worker threads). */
+    static _Thread_local int installing;
+    if (ts->c_profilefunc == call_guard || installing)
         return;
+    installing = 1;
     gc_oracle_own_event = 1;
     PyEval_SetProfile(call_guard, NULL);
     gc_source_feedback_thread();
     gc_oracle_own_event = 0;
+    installing = 0;
 }
 
 /* evaluate(src) with the guard on every thread; the value, or NULL with the exception in *exc. */
