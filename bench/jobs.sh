@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# --jobs N against --jobs 1 (issue 28, item 5): the same SECONDS-s campaign on each target,
+# --jobs N against --jobs 1: the same SECONDS-s campaign on each target,
 # one with one libFuzzer job and one with N (libFuzzer's -fork=N), run one after the other
 # (side by side they would share the cores they are measuring), the opening sweep off so
 # that only the engine is counted; the inputs each ran (its last progress line's "execs") and

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The campaign's opening sweep against the standalone sweep (issue 28): for each target,
+# The campaign's opening sweep against the standalone sweep: for each target,
 # `gatecrash sweep --depth 8` once (its holes: what the campaign must have), then a
 # SECONDS-s `gatecrash fuzz` per seed; the time at which every one of those holes is in
 # the campaign's table is the latest of their first rows in OUT/finds.tsv (seconds since

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The campaign's opening sweep deepens (issue 28): on targets/constants-deep, whose routes
+# The campaign's opening sweep deepens: on targets/constants-deep, whose routes
 # other than class walks are all 6 steps (a loader's and a refusal helper's __globals__), a
 # short bounded `gatecrash fuzz` reports the `function . __globals__` hole from the sweep,
 # level by level, before the engine runs; --seed-sweep-depth still caps the depth (at 3,

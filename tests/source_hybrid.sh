@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The source sweep's generator root and the source campaign's first phase (issues 15, 16):
+# The source sweep's generator root and the source campaign's first phase:
 #   - `sweep` on RestrictedPython 6.0 (GHSA-wqc8-x2pr-7jqh) finds the published class from
 #     a generator's running frame (a root no name gives: gi_frame, f_back to the host's
 #     frame, its f_builtins), exit 1; the current releases stay at 0 (tests/source_sweep.sh);
