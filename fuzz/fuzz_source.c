@@ -28,6 +28,7 @@
 #include "session.h"
 #include "source.h"
 #include "source_feedback.h"
+#include "source_sweep.h"
 
 static gc_target target;
 static unsigned long inputs, escapes;
@@ -117,23 +118,14 @@ static int add_roots(void)
     return 0;
 }
 
-/* The implicit roots: what every evaluation has in scope unless the sandbox removes it, the
- * builtins by name (the types of literals among them: str, int, list, ...) and
- * __builtins__, whatever roots() gives; with '_' ones left out when the dialect cannot
- * write them. */
-static void add_implicit_roots(int no_underscore)
+/* The implicit roots (gc_source_implicit_roots: the builtins by name, the types of literals
+ * among them, and __builtins__, as the dialect writes them), whatever roots() gives. */
+static void add_implicit_roots(void)
 {
-    PyObject *mod = PyImport_ImportModule("builtins"), *key, *value;
-    PyObject *d = mod ? PyModule_GetDict(mod) : NULL;
-    Py_ssize_t pos = 0;
-    if (!no_underscore)
-        gc_pm_dict_add_implicit(&dict, "__builtins__");
-    while (d && PyDict_Next(d, &pos, &key, &value)) {
-        const char *k = PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
-        if (k && !(no_underscore && k[0] == '_'))
-            gc_pm_dict_add_implicit(&dict, k);
-    }
-    Py_XDECREF(mod);
+    PyObject *names = gc_source_implicit_roots(&target, NULL);
+    for (Py_ssize_t k = 0; names && k < PyList_GET_SIZE(names); k++)
+        gc_pm_dict_add_implicit(&dict, PyUnicode_AsUTF8(PyList_GET_ITEM(names, k)));
+    Py_XDECREF(names);
     PyErr_Clear();
 }
 
@@ -173,7 +165,7 @@ int gc_fuzz_initialize(int *argc, char ***argv)
     }
     if ((rc = add_roots()))
         return rc;
-    add_implicit_roots((target.spec.adapter.dialect & GC_DIALECT_NO_UNDERSCORE) != 0);
+    add_implicit_roots();
     harvest();
     if (print_dict) {
         for (int i = 0; i < dict.nroots; i++)

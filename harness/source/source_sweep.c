@@ -490,9 +490,7 @@ static PyObject *root_names(gc_target *t, char *err, size_t errlen)
     return out;
 }
 
-/* The implicit roots: the names of the builtins module and "__builtins__" that the dialect
- * writes and 'given' (roots()'s) lacks, shortest first then by name (a new list). */
-static PyObject *implicit_names(gc_target *t, PyObject *given)
+PyObject *gc_source_implicit_roots(const gc_target *t, PyObject *given)
 {
     PyObject *mod = PyImport_ImportModule("builtins");
     PyObject *dir = mod ? PyObject_Dir(mod) : NULL;
@@ -501,7 +499,7 @@ static PyObject *implicit_names(gc_target *t, PyObject *given)
         PyList_Append(dir, PyUnicode_InternFromString("__builtins__"));
     for (Py_ssize_t k = 0; dir && bylen && k < PyList_GET_SIZE(dir); k++) {
         PyObject *name = PyList_GET_ITEM(dir, k);
-        int skip = !gc_source_writable(t, name) || PySequence_Contains(given, name) == 1;
+        int skip = !gc_source_writable(t, name) || (given && PySequence_Contains(given, name) == 1);
         PyObject *pair = skip ? NULL : Py_BuildValue("(nO)", PyUnicode_GET_LENGTH(name), name);
         if (pair)
             PyList_Append(bylen, pair);
@@ -568,7 +566,7 @@ static int push_roots(sctx *x)
         return GC_EXIT_TARGET;
     }
     Py_ssize_t given = PyList_GET_SIZE(names); /* roots()'s; the implicit ones after them */
-    PyObject *implicit = implicit_names(x->t, names);
+    PyObject *implicit = gc_source_implicit_roots(x->t, names);
     for (Py_ssize_t k = 0; implicit && k < PyList_GET_SIZE(implicit); k++)
         PyList_Append(names, PyList_GET_ITEM(implicit, k));
     Py_XDECREF(implicit);
