@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Implicit roots (source_sweep.c): what every evaluation has in scope unless the sandbox
 # removes it (the builtins by name, __builtins__) is a root of the sweep whatever roots()
-# says.  tests/fixtures/source/implicit evaluates with eval() and a globals dict that has no
-# __builtins__ (so Python puts the real ones in), refuses every '_', and its roots() names
-# only the host's context: the one-token program `open` is the real builtins.open.  The sweep
+# says.  tests/fixtures/source/builtins-eval (fuzz_source.sh's too) evaluates with eval() and
+# a globals dict that has no __builtins__ (so Python puts the real ones in), and its roots()
+# names only the host's context: the one-token program `open` is the real builtins.open.  The sweep
 # finds it, and a campaign has it in its table in its first second (its opening sweep).
 source "$(dirname "$0")/lib.sh" "$@"
-T=$SRC/tests/fixtures/source/implicit
+T=$SRC/tests/fixtures/source/builtins-eval
 expect_exit 1 "sweep from the implicit roots" -- "$GC" sweep "$T"
 expect_grep "^write +1 +1 yes +namespace open$" "sweep: the hole"
 expect_grep "^ +via open$" "sweep: the one-token program"
