@@ -49,13 +49,18 @@ static int stdlib_frame(PyFrameObject *frame)
     return in;
 }
 
+/* sys.audit's method definition (what the oracle table knows it by), read before the first
+ * program runs (call_evaluate): a pointer compare on every C call, no table lookup. */
+static PyMethodDef *sys_audit_def;
+
 /* sys.audit called by the standard library's own code: subprocess.Popen audits its spawn in
  * Python, and that event is what judges it (a class call is no C call the guard sees).  Let
  * through, the audit hook sees the event.  Called by anything else (the program, or the
  * sandbox on its behalf) it could forge an event, and stays refused. */
-static int stdlib_audit(const gc_prim *p, PyFrameObject *frame)
+static int stdlib_audit(PyObject *f, PyFrameObject *frame)
 {
-    return p && p->spec->cap == GC_CAP_HARNESS && strcmp(p->name, "sys.audit") == 0 && stdlib_frame(frame);
+    return sys_audit_def && PyCFunction_Check(f) && ((PyCFunctionObject *)f)->m_ml == sys_audit_def &&
+           stdlib_frame(frame);
 }
 
 /* Every C call made from Python code inside the evaluation, on any of its threads, before
@@ -69,7 +74,7 @@ static int call_guard(PyObject *obj, PyFrameObject *frame, int what, PyObject *a
     (void)obj;
     if (what != PyTrace_C_CALL || !gc_orc.in_chain || !arg)
         return 0;
-    if (stdlib_audit(gc_oracle_lookup(arg), frame))
+    if (stdlib_audit(arg, frame))
         return 0;
     return gc_oracle_guard_call(arg, "called inside the evaluation (C-call guard)") ? -1 : 0;
 }
@@ -184,6 +189,10 @@ static void on_thread_frame(PyThreadState *ts)
 /* evaluate(src) with the guard on every thread; the value, or NULL with the exception in *exc. */
 static PyObject *call_evaluate(gc_target *t, PyObject *src, PyObject **exc)
 {
+    if (!sys_audit_def) {
+        PyObject *audit = PySys_GetObject("audit"); /* borrowed */
+        sys_audit_def = audit && PyCFunction_Check(audit) ? ((PyCFunctionObject *)audit)->m_ml : NULL;
+    }
     gc_set_profile_all(call_guard); /* before in_chain: its audit event is the harness's */
     gc_source_feedback_begin();     /* the same for the sandbox's line trace */
     gc_state_thread_observer = on_thread_frame;
