@@ -461,24 +461,19 @@ static void expand(sctx *x, int i)
 
 /* ---- roots ---- */
 
-/* The names roots() gives that the dialect writes, shortest first then by name (the same
- * value under two names is reported by the shorter): a new list of str. */
-static PyObject *root_names(gc_target *t, char *err, size_t errlen)
+/* The names of 'names' (a list of str) the dialect writes and 'except' (a list, or NULL)
+ * lacks, shortest first then by name, each once (a new list). */
+static PyObject *shortest_first(const gc_target *t, PyObject *names, PyObject *except)
 {
-    static char names[1024][65];
-    int n = gc_adapter_roots(&t->adapter, t->spec.sandbox, names, 1024, err, errlen);
-    if (n < 0)
-        return NULL;
-    PyObject *bylen = PyList_New(0);
-    for (int k = 0; bylen && k < n; k++) {
-        PyObject *name = PyUnicode_FromString(names[k]);
-        PyObject *pair = name && gc_source_writable(t, name) ? Py_BuildValue("(nO)", PyUnicode_GET_LENGTH(name), name) : NULL;
+    PyObject *bylen = PyList_New(0), *out = PyList_New(0);
+    for (Py_ssize_t k = 0; names && bylen && k < PyList_GET_SIZE(names); k++) {
+        PyObject *name = PyList_GET_ITEM(names, k);
+        int skip = !gc_source_writable(t, name) || (except && PySequence_Contains(except, name) == 1);
+        PyObject *pair = skip ? NULL : Py_BuildValue("(nO)", PyUnicode_GET_LENGTH(name), name);
         if (pair)
             PyList_Append(bylen, pair);
         Py_XDECREF(pair);
-        Py_XDECREF(name);
     }
-    PyObject *out = PyList_New(0);
     if (bylen && out && PyList_Sort(bylen) == 0)
         for (Py_ssize_t k = 0; k < PyList_GET_SIZE(bylen); k++) {
             PyObject *name = PyTuple_GET_ITEM(PyList_GET_ITEM(bylen, k), 1);
@@ -490,25 +485,35 @@ static PyObject *root_names(gc_target *t, char *err, size_t errlen)
     return out;
 }
 
+/* The names roots() gives that the dialect writes, shortest first then by name (the same
+ * value under two names is reported by the shorter): a new list of str. */
+static PyObject *root_names(gc_target *t, char *err, size_t errlen)
+{
+    static char names[1024][65];
+    int n = gc_adapter_roots(&t->adapter, t->spec.sandbox, names, 1024, err, errlen);
+    if (n < 0)
+        return NULL;
+    PyObject *list = PyList_New(0);
+    for (int k = 0; list && k < n; k++) {
+        PyObject *name = PyUnicode_FromString(names[k]);
+        if (name)
+            PyList_Append(list, name);
+        Py_XDECREF(name);
+    }
+    PyObject *out = shortest_first(t, list, NULL);
+    Py_XDECREF(list);
+    return out;
+}
+
 PyObject *gc_source_implicit_roots(const gc_target *t, PyObject *given)
 {
     PyObject *mod = PyImport_ImportModule("builtins");
     PyObject *dir = mod ? PyObject_Dir(mod) : NULL;
-    PyObject *bylen = PyList_New(0), *out = PyList_New(0);
-    if (dir)
-        PyList_Append(dir, PyUnicode_InternFromString("__builtins__"));
-    for (Py_ssize_t k = 0; dir && bylen && k < PyList_GET_SIZE(dir); k++) {
-        PyObject *name = PyList_GET_ITEM(dir, k);
-        int skip = !gc_source_writable(t, name) || (given && PySequence_Contains(given, name) == 1);
-        PyObject *pair = skip ? NULL : Py_BuildValue("(nO)", PyUnicode_GET_LENGTH(name), name);
-        if (pair)
-            PyList_Append(bylen, pair);
-        Py_XDECREF(pair);
-    }
-    if (bylen && out && PyList_Sort(bylen) == 0)
-        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(bylen); k++)
-            PyList_Append(out, PyTuple_GET_ITEM(PyList_GET_ITEM(bylen, k), 1));
-    Py_XDECREF(bylen);
+    PyObject *own = PyUnicode_FromString("__builtins__");
+    if (dir && own)
+        PyList_Append(dir, own);
+    PyObject *out = shortest_first(t, dir, given);
+    Py_XDECREF(own);
     Py_XDECREF(dir);
     Py_XDECREF(mod);
     PyErr_Clear();
