@@ -97,29 +97,36 @@ static void why_not(scan_state *fs, const char *resolved, int from, const gc_cha
                            "process");
 }
 
+/* The table's entry for (sig, hole), or a new zeroed one at its end (*added set). */
+static gc_finding *finding_slot(gc_campaign_result *r, const char *sig, const char *hole, int *added)
+{
+    for (int k = 0; k < r->nfound; k++)
+        if (strcmp(r->found[k].sig, sig) == 0 && strcmp(r->found[k].hole, hole) == 0) {
+            *added = 0;
+            return &r->found[k];
+        }
+    if (r->nfound == r->cap) {
+        r->cap = r->cap ? r->cap * 2 : 32;
+        r->found = gc_xrealloc(r->found, (size_t)r->cap * sizeof *r->found);
+    }
+    *added = 1;
+    return memset(&r->found[r->nfound++], 0, sizeof r->found[0]);
+}
+
 /* Fold the escape crash input 'path' made into the table of distinct escapes, keyed by
  * signature and hole, keeping the shortest input: 'program', the escape's chain on one line
  * or a source target's program, its lines joined by " \\n ". */
 static void fold_escape(gc_campaign_result *r, const char *path, const gc_verdict *out, const char *hole,
                         const char *program, int size)
 {
-    int k;
-    for (k = 0; k < r->nfound; k++)
-        if (strcmp(r->found[k].sig, out->signature) == 0 && strcmp(r->found[k].hole, hole) == 0)
-            break;
+    int added;
+    gc_finding *f = finding_slot(r, out->signature, hole, &added);
     gc_strbuf sb;
     gc_sb_init(&sb);
     gc_input_oneline(program, GC_LINE_SEP, &sb); /* one table cell */
-    gc_finding *f = k < r->nfound ? &r->found[k] : NULL;
-    if (!f) {
-        if (r->nfound == r->cap) {
-            r->cap = r->cap ? r->cap * 2 : 32;
-            r->found = gc_xrealloc(r->found, (size_t)r->cap * sizeof *r->found);
-        }
-        f = memset(&r->found[k], 0, sizeof r->found[k]);
+    if (added) {
         const char *base = strrchr(path, '/');
         snprintf(f->first, sizeof f->first, "%s", base ? base + 1 : path);
-        r->nfound++;
         snprintf(f->sig, sizeof f->sig, "%s", out->signature);
         snprintf(f->kind, sizeof f->kind, "%s", gc_kind_name(out->escape.kind));
         snprintf(f->cap, sizeof f->cap, "%s", gc_cap_name(out->escape.cap));
@@ -399,18 +406,12 @@ static void sweep_found(void *ctx, const gc_finding *e, const void *input, size_
     gc_inputs_add(&sk->files, input ? input : e->chain, input ? len : strlen(e->chain));
     r->swept++;
     r->reproduced++;
-    int k = 0;
-    while (k < r->nfound && (strcmp(r->found[k].sig, e->sig) != 0 || strcmp(r->found[k].hole, e->hole) != 0))
-        k++;
-    if (k < r->nfound) {
-        r->found[k].count++;
+    int added;
+    gc_finding *f = finding_slot(r, e->sig, e->hole, &added);
+    if (!added) {
+        f->count++;
         return;
     }
-    if (r->nfound == r->cap) {
-        r->cap = r->cap ? r->cap * 2 : 32;
-        r->found = gc_xrealloc(r->found, (size_t)r->cap * sizeof *r->found);
-    }
-    gc_finding *f = &r->found[r->nfound++];
     *f = *e;
     f->count = 1;
     snprintf(f->first, sizeof f->first, "%s", strrchr(path, '/') + 1);
