@@ -17,10 +17,8 @@ rows=$(sed -n 's/^\([0-9]*\) hole(s) .*/\1/p' "$WORK/on.txt")
 [[ $holes -ge 1 && $holes -eq $rows ]] && ok || fail "hybrid: $holes 'new hole' lines, the table has $rows holes"
 expect_no_grep '^\[sweep\] escape ' "hybrid: no line per signature"
 expect_grep "  holes $rows +\(done\)$" "hybrid: the progress line counts the holes"
-first_sweep=$(grep -n -m1 '^\[ *[0-9]*s\] new hole ' "$WORK/on.err" | cut -d: -f1)
-first_engine=$(grep -n -m1 '^\[ *[0-9]*s\] execs' "$WORK/on.err" | cut -d: -f1)
-[[ -n $first_sweep && -n $first_engine && $first_sweep -lt $first_engine ]] && ok ||
-  fail "hybrid: the sweep's escapes come before the engine's first progress line ($first_sweep, $first_engine)"
+expect_before_engine '^\[ *[0-9]*s\] new hole ' "$WORK/on.err" \
+  "hybrid: the sweep's escapes come before the engine's first progress line"
 cp "$WORK/on.txt" "$WORK/out"
 expect_grep 'distinct escape\(s\) on station-1.5.0 \(with [1-9][0-9]* found by the sweep before the engine started\)' \
   "hybrid: the table counts the sweep's escapes"

@@ -39,6 +39,14 @@ expect_grep() {
 expect_fgrep() { # a fixed string, not a pattern (chains hold [ ] . ( ))
   if grep -qF -- "$1" "$WORK/out"; then ok; else fail "$2: no line contains [$1]"; sed 's/^/    /' "$WORK/out" | head -20 >&2; fi
 }
+# expect_before_engine PATTERN FILE WHAT: the first line of FILE matching PATTERN comes
+# before a campaign's first engine progress line ("[ Ns] execs ...")
+expect_before_engine() {
+  local a b
+  a=$(grep -n -m1 -E -- "$1" "$2" | cut -d: -f1)
+  b=$(grep -n -m1 -E '^\[ *[0-9]*s\] execs' "$2" | cut -d: -f1)
+  if [[ -n $a && -n $b && $a -lt $b ]]; then ok; else fail "$3 (line $a, the engine's first at $b)"; fi
+}
 expect_no_grep() {
   if grep -qE -- "$1" "$WORK/out"; then fail "$2: a line matches /$1/"; grep -E -- "$1" "$WORK/out" | head -5 >&2; else ok; fi
 }

@@ -15,10 +15,8 @@ cp "$WORK/deep.err" "$WORK/out"
 expect_grep '^\[ *[0-9]+s\] new hole function \. __globals__ \((spawn|write)\): [^ ]*\.__globals__\[.* \(found by the sweep\)$' \
   "deep: the sweep reports the __globals__ hole"
 expect_grep '^\[sweep\] depth 8 of 8 complete in ' "deep: the sweep went to depth 8"
-first_hole=$(grep -n -m1 'new hole function \. __globals__' "$WORK/deep.err" | cut -d: -f1)
-first_engine=$(grep -n -m1 '^\[ *[0-9]*s\] execs' "$WORK/deep.err" | cut -d: -f1)
-[[ -n $first_hole && -n $first_engine && $first_hole -lt $first_engine ]] && ok ||
-  fail "deep: the hole is reported before the engine's first progress line ($first_hole, $first_engine)"
+expect_before_engine 'new hole function \. __globals__' "$WORK/deep.err" \
+  "deep: the hole is reported before the engine's first progress line"
 cp "$WORK/deep.txt" "$WORK/out"
 expect_grep '^spawn.* function \. __globals__$' "deep: the table has the __globals__ hole"
 cut -f2,3 "$WORK/deep/finds.tsv" >"$WORK/out"

@@ -624,7 +624,6 @@ static int input_threads(PyObject *exc)
     return n;
 }
 
-
 /* The input's threads by name ("ThreadPoolExecutor-0_0", from threading's table; read from
  * its dicts, so no code of the input runs), "thread <ident>" for one threading does not know,
  * each with where it is ("threading.py:265 __enter__": its innermost Python frame). */
