@@ -505,7 +505,9 @@ static PyObject *root_names(gc_target *t, char *err, size_t errlen)
     return out;
 }
 
-PyObject *gc_source_implicit_roots(const gc_target *t, PyObject *given)
+/* The implicit roots: the names of the builtins module and "__builtins__" that the dialect
+ * writes and 'given' (roots()'s) lacks, shortest first then by name (a new list). */
+static PyObject *implicit_roots(const gc_target *t, PyObject *given)
 {
     PyObject *mod = PyImport_ImportModule("builtins");
     PyObject *dir = mod ? PyObject_Dir(mod) : NULL;
@@ -571,7 +573,7 @@ static int push_roots(sctx *x)
         return GC_EXIT_TARGET;
     }
     Py_ssize_t given = PyList_GET_SIZE(names); /* roots()'s; the implicit ones after them */
-    PyObject *implicit = gc_source_implicit_roots(x->t, names);
+    PyObject *implicit = implicit_roots(x->t, names);
     for (Py_ssize_t k = 0; implicit && k < PyList_GET_SIZE(implicit); k++)
         PyList_Append(names, PyList_GET_ITEM(implicit, k));
     Py_XDECREF(implicit);

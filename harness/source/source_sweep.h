@@ -47,12 +47,6 @@ int gc_source_value(gc_target *t, const char *src, size_t len, gc_verdict *out, 
  * ASCII bytes, no keyword, and with "no_underscore" not starting with '_'. */
 int gc_source_writable(const gc_target *t, PyObject *name);
 
-/* The implicit roots: what every evaluation has in scope unless the sandbox removes it,
- * whatever roots() says — the names of the builtins module and "__builtins__" that the
- * dialect writes and 'given' (a list, or NULL) lacks, shortest first then by name (a new
- * list).  The sweep's roots after roots()'s, and fuzz_source's implicit roots. */
-PyObject *gc_source_implicit_roots(const gc_target *t, PyObject *given);
-
 /* What the sandbox hands out: {root name: the value the program naming it gives back}, for
  * each name of roots() the dialect can write (a new reference; NULL with err filled). */
 PyObject *gc_source_roots_ns(gc_target *t, char *err, size_t errlen);
