@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 secs=${1:-30} jobs=${2:-2} targets=${3:-"station-1.5.0-allow-all station-1.5.0 simpleeval-1.0.4"}
 build=${BUILD_DIR:-build}
 [[ -x $build/gatecrash ]] || BUILD_DIR=$build bash ci/build.sh || exit 2
-out=${OUT:-$(mktemp -d)}
+out=${OUT:-$(mktemp -d)} && mkdir -p "$out"
 execs() { # the last "(done)" line's execs of a campaign's stderr
   sed -n 's/^\[ *[0-9]*s\] execs \([0-9]*\) .*(done)$/\1/p' "$1" | tail -1
 }
