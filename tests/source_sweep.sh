@@ -71,21 +71,25 @@ if target_installed restrictedpython-utility; then
 fi
 
 # the leak fixture (exec dialect, no venv) at depth 1: its root, the generator's frame, and
-# the implicit roots (it runs programs with the real builtins): open, __builtins__
+# the implicit roots (it runs programs with the real builtins): open, __builtins__, and the
+# class walk from the real builtin object (object.__subclasses__() holds subprocess.Popen)
 leak=$SRC/tests/fixtures/source/leak
 "$GC" sweep "$leak" --depth 1 --json >"$WORK/l1" 2>/dev/null
 expect_exit 0 "leak --depth 1 --json: namespace run, the frame's globals, the builtins" -- "$PY" - "$WORK/l1" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
-assert [r["hole"] for r in j["holes"]] == ["frame . f_globals", "namespace run", "(not named)", "namespace open"], j["holes"]
+assert [r["hole"] for r in j["holes"]] == ["frame . f_globals", "namespace run", "type object ()<reach>",
+                                           "(not named)", "namespace open"], j["holes"]
 pairs = sorted((e["primitive"], e["hole"]) for e in j["escapes"])
 assert pairs == [("builtins.open", ""), ("builtins.open", "frame . f_globals"),
                  ("builtins.open", "namespace open"), ("os.system", "frame . f_globals"),
-                 ("os.system", "namespace run")], pairs
+                 ("os.system", "namespace run"), ("subprocess.Popen", "type object ()<reach>")], pairs
 root = [e for e in j["escapes"] if e["hole"] == "namespace run"][0]
 assert root["input"] == "result = run" and root["capability"] == "spawn", root
 implicit = [e["input"] for e in j["escapes"] if e["hole"] in ("namespace open", "")]
 assert sorted(implicit) == ["result = __builtins__", "result = open"], implicit
+walk = [e for e in j["escapes"] if e["hole"] == "type object ()<reach>"][0]
+assert walk["input"] == "result = object.__subclasses__()", walk
 frame = [e for e in j["escapes"] if e["primitive"] == "builtins.open" and e["hole"] == "frame . f_globals"][0]
 assert "g.gi_frame.f_builtins for x in [1]" in frame["input"] and frame["input"].endswith("result = f()"), frame
 PY

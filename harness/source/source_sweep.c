@@ -29,9 +29,14 @@
  *   - `['key']` for each str key (printable ASCII) and `[k]` for each small int key of a
  *     mapping, `[i]` for each element of a list or tuple (the first GC_SWEEP_MAX_ITEMS, and
  *     no index past what the IR's int literal holds);
- *   - calls, a documented safe set only: `.mro()` of a class whose metaclass is type
- *     (type.mro reads the class's bases and runs no user code).  No other callable is
- *     called: what a sandbox's function does with no argument is not known to be safe.
+ *   - calls, a documented safe set only: `.mro()` and `.__subclasses__()` of a class whose
+ *     metaclass is type (type's own methods: they read the class's bases and subclasses and
+ *     run no user code).  No other callable is called: what a sandbox's function does with
+ *     no argument is not known to be safe;
+ *   - the dunder-call form of a `_` attribute or safe call the sandbox refused (its note says
+ *     "refused by the sandbox"): `X.__getattribute__('name')`, for a class
+ *     `type.__getattribute__(X, 'name')`, then `()` for a call — for checkers that look at
+ *     attribute names but not at what a call of a dunder method fetches.
  * A returned value is a node the first time it is seen (by identity, kept alive, per hole
  * with a hole rule); bound methods and method wrappers, made afresh on every access, are
  * checked by the oracles but not expanded.  A program that escapes is a leaf: it is run a
@@ -177,13 +182,16 @@ static void program_text(const gc_target *t, const uint8_t *code, size_t len, gc
     gc_program_print(&p, t->spec.adapter.dialect, sb);
 }
 
+static int last_refused; /* the last program run was refused by the sandbox */
+
 /* Run the program of 'code': its outcome and value.  0 or an exit code. */
 static int run_code(const gc_target *t, const uint8_t *code, size_t len, gc_verdict *out, PyObject **v,
                     gc_strbuf *sb)
 {
-    char note[256], err[512];
+    char note[256] = "", err[512];
     program_text(t, code, len, sb);
     int rc = gc_source_value((gc_target *)t, sb->data, sb->len, out, v, note, sizeof note, err, sizeof err);
+    last_refused = strncmp(note, "refused by the sandbox", 22) == 0;
     if (rc)
         gc_die_msg("%s", err);
     return rc;
@@ -277,17 +285,19 @@ static int record(sctx *x, const uint8_t *code, size_t len, const gc_verdict *fi
     return rc;
 }
 
-/* One edge: node i's expression followed by 'tr' (the trailer's bytes), run; a new value
- * queued, an escape recorded. */
-static void edge(sctx *x, int i, int kind, PyObject *key, const uint8_t *tr, size_t trlen)
+/* One edge: node i's expression wrapped in 'pre' and 'tr' (bytes before and after it), run;
+ * a new value queued, an escape recorded.  Was the program refused by the sandbox? */
+static int edge_around(sctx *x, int i, int kind, PyObject *key, const uint8_t *pre, size_t prelen,
+                       const uint8_t *tr, size_t trlen)
 {
     snode *n = &nodes[i];
     uint8_t code[CODE_MAX];
-    if (x->rc || !trlen || n->len + trlen + 8 + 2 + sizeof gen_tail > CODE_MAX)
-        return;
-    memcpy(code, n->code, n->len);
-    memcpy(code + n->len, tr, trlen);
-    size_t len = n->len + trlen;
+    if (x->rc || !trlen || prelen + n->len + trlen + 8 + 2 + sizeof gen_tail > CODE_MAX)
+        return 0;
+    memcpy(code, pre, prelen);
+    memcpy(code + prelen, n->code, n->len);
+    memcpy(code + prelen + n->len, tr, trlen);
+    size_t len = prelen + n->len + trlen;
     static gc_verdict out;
     gc_strbuf sb;
     PyObject *v;
@@ -295,9 +305,10 @@ static void edge(sctx *x, int i, int kind, PyObject *key, const uint8_t *tr, siz
     if ((x->rc = run_code(x->t, code, len, &out, &v, &sb)) != 0) {
         gc_sb_free(&sb);
         Py_XDECREF(v);
-        return;
+        return 0;
     }
     gc_sb_free(&sb);
+    int refused = last_refused;
     int hole = edge_hole(x, i, kind, key, v);
     if (out.escaped)
         x->rc = record(x, code, len, &out, hole);
@@ -306,6 +317,43 @@ static void edge(sctx *x, int i, int kind, PyObject *key, const uint8_t *tr, siz
     else if (v && !gc_sweep_transient(v) && !visited(x, v, hole))
         push(v, key, i, kind, n->depth + 1, hole, code, len); /* kept alive from here on */
     Py_XDECREF(v);
+    return refused;
+}
+
+/* node i's expression followed by 'tr'. */
+static int edge(sctx *x, int i, int kind, PyObject *key, const uint8_t *tr, size_t trlen)
+{
+    return edge_around(x, i, kind, key, NULL, 0, tr, trlen);
+}
+
+/* The dunder-call form of `.name` (then `()` when 'call'), for a sandbox that refuses the
+ * attribute but not a call of the value's own __getattribute__ (the class of smolagents'
+ * CVE-2025-9959: dunder attributes checked, calls of dunder methods not):
+ * `X.__getattribute__('name')`, and for a class `type.__getattribute__(X, 'name')` (a
+ * class's own __getattribute__ wants an instance).  Generic: any name, any value. */
+static void dunder_edge(sctx *x, int i, PyObject *name, int call)
+{
+    Py_ssize_t sz;
+    const char *s = PyUnicode_AsUTF8AndSize(name, &sz);
+    uint8_t pre[32], tr[8 + GC_P_MAX_STRLEN];
+    size_t prelen = 0, n;
+    int cls = PyType_Check(nodes[i].obj);
+    if (!s || (cls && nodes[i].len && nodes[i].code[0] == GC_P_DEF)) { /* a block can't be an argument */
+        PyErr_Clear();
+        return;
+    }
+    if (cls)
+        prelen = put_str(pre, put_str(pre, 0, GC_P_NAME, "type", 4), GC_P_ATTR, "__getattribute__", 16);
+    n = cls ? 0 : put_str(tr, 0, GC_P_ATTR, "__getattribute__", 16);
+    if (!(n = put_str(tr, n, GC_P_STR, s, (size_t)sz)))
+        return;
+    tr[n++] = GC_P_CALL;
+    tr[n++] = cls ? 2 : 1;
+    if (call) {
+        tr[n++] = GC_P_CALL;
+        tr[n++] = 0;
+    }
+    edge_around(x, i, call ? GC_EDGE_CALL : GC_EDGE_ATTR, call ? NULL : name, pre, prelen, tr, n);
 }
 
 int gc_source_writable(const gc_target *t, PyObject *name)
@@ -370,7 +418,8 @@ static void expand_attrs(sctx *x, int i, PyObject *v)
         if (!(x->t->spec.adapter.dialect & GC_DIALECT_NO_UNDERSCORE)) {
             uint8_t tr[16];
             PyObject *name = PyUnicode_FromString("__class__");
-            edge(x, i, GC_EDGE_ATTR, name, tr, put_str(tr, 0, GC_P_ATTR, "__class__", 9));
+            if (name && edge(x, i, GC_EDGE_ATTR, name, tr, put_str(tr, 0, GC_P_ATTR, "__class__", 9)))
+                dunder_edge(x, i, name, 0);
             Py_XDECREF(name);
         }
         return;
@@ -383,7 +432,8 @@ static void expand_attrs(sctx *x, int i, PyObject *v)
         Py_ssize_t sz;
         const char *s = PyUnicode_AsUTF8AndSize(name, &sz);
         uint8_t tr[2 + GC_P_MAX_STRLEN];
-        edge(x, i, GC_EDGE_ATTR, name, tr, put_str(tr, 0, GC_P_ATTR, s, (size_t)sz));
+        if (edge(x, i, GC_EDGE_ATTR, name, tr, put_str(tr, 0, GC_P_ATTR, s, (size_t)sz)) && s[0] == '_')
+            dunder_edge(x, i, name, 0);
     }
     Py_XDECREF(names);
 }
@@ -439,16 +489,27 @@ static void expand_items(sctx *x, int i, PyObject *v)
     Py_XDECREF(keys);
 }
 
-/* The safe calls: `.mro()` of a class whose metaclass is type. */
+/* The safe calls: `.mro()` and `.__subclasses__()` of a class whose metaclass is type
+ * (type's own methods: they read the class's bases and subclasses and run no user code),
+ * each in its dunder-call form too when the sandbox refuses the attribute. */
 static void expand_calls(sctx *x, int i, PyObject *v)
 {
+    static const char *safe[] = {"mro", "__subclasses__"};
     if (!PyType_Check(v) || Py_TYPE(v) != &PyType_Type)
         return;
-    uint8_t tr[8];
-    size_t n = put_str(tr, 0, GC_P_ATTR, "mro", 3);
-    tr[n++] = GC_P_CALL;
-    tr[n++] = 0;
-    edge(x, i, GC_EDGE_CALL, NULL, tr, n);
+    for (size_t k = 0; k < sizeof safe / sizeof *safe; k++) {
+        PyObject *name = PyUnicode_FromString(safe[k]);
+        uint8_t tr[8 + 16];
+        size_t n = name && gc_source_writable(x->t, name) ? put_str(tr, 0, GC_P_ATTR, safe[k], strlen(safe[k])) : 0;
+        if (n) {
+            tr[n++] = GC_P_CALL;
+            tr[n++] = 0;
+        }
+        if (n && edge(x, i, GC_EDGE_CALL, NULL, tr, n) && safe[k][0] == '_')
+            dunder_edge(x, i, name, 1);
+        Py_XDECREF(name);
+        PyErr_Clear();
+    }
 }
 
 static void expand(sctx *x, int i)
