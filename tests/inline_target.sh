@@ -3,12 +3,12 @@
 # quotes in the JSON and a space in the sandbox's path: libFuzzer's fork and merge modes
 # re-run fuzz_gate through a shell command line, so the campaign hands its engines a
 # generated target folder instead.  Each bounded run must have RUN (execs counted, the
-# corpus merged) and found station-1.5.0's escapes, for fuzz with --jobs 1 and 2, gate,
+# corpus merged) and found station-hardened's escape (one hole: few inputs to triage), for fuzz with --jobs 1 and 2, gate,
 # AFL++ (when fuzz_gate_afl is built) and ci/nightly.sh.  A campaign folder with a space
 # is refused with one line.
 source "$(dirname "$0")/lib.sh" "$@"
 mkdir -p "$WORK/my gate"
-cp "$SRC/targets/station-1.5.0/module_sandbox.py" "$WORK/my gate/"
+cp "$SRC/targets/station-hardened/module_sandbox.py" "$WORK/my gate/"
 ST="$WORK/my gate/module_sandbox.py"
 # a glob no write matches, with a quote, a double quote, spaces and a $: still no writes allowed
 REQ='{"subprocess": false, "filesystem_writes": ["/nonexistent/it'\''s a $HOME \"dir\"/*"]}'
