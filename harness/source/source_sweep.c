@@ -36,7 +36,12 @@
  *   - the dunder-call form of a `_` attribute or safe call the sandbox refused (its note says
  *     "refused by the sandbox"): `X.__getattribute__('name')`, for a class
  *     `type.__getattribute__(X, 'name')`, then `()` for a call — for checkers that look at
- *     attribute names but not at what a call of a dunder method fetches.
+ *     attribute names but not at what a call of a dunder method fetches;
+ *   - the field-walk form of a `_` attribute the sandbox refused or the dialect cannot write,
+ *     once a string.Formatter is a node (`string.Formatter()` is a safe call of the class
+ *     itself): `F.get_field('0._name', [X], None)[0]`, the path one part longer a step below
+ *     a value that came from a field walk (`'0._a._b'` from X) — for sandboxes whose
+ *     checks see the program's code but not a format field, resolved in the host.
  * A returned value is a node the first time it is seen (by identity, kept alive, per hole
  * with a hole rule); bound methods and method wrappers, made afresh on every access, are
  * checked by the oracles but not expanded.  A program that escapes is a leaf: it is run a
@@ -67,6 +72,8 @@ typedef struct {
     int hole;
     uint8_t *code;      /* the expression's bytes (program.h) */
     size_t len;
+    int froot;          /* from a field walk: the node it walked from (else -1) */
+    char *fpath;        /* malloc'd: the walk's path below that node (`a.b`), or NULL */
 } snode;
 
 typedef struct {
@@ -98,6 +105,13 @@ static int nfinds, capfinds;
 static const char *(*last_names)(void *ctx, int hole);
 static void *last_names_ctx;
 static long frontier_end; /* the queue's length when the last complete level ended */
+static long formatter = -1; /* the first node that is a string.Formatter (field walks) */
+typedef struct {
+    int node;
+    PyObject *name; /* strong */
+} pfield;
+static pfield *pending; /* the field walks asked for before a formatter was found */
+static long npending, cappending;
 
 /* ---- the value evaluate gave back ---- */
 
@@ -205,7 +219,12 @@ static void sweep_reset(void)
         Py_DECREF(nodes[i].obj);
         Py_XDECREF(nodes[i].key);
         free(nodes[i].code);
+        free(nodes[i].fpath);
     }
+    for (long i = 0; i < npending; i++)
+        Py_DECREF(pending[i].name);
+    npending = 0;
+    formatter = -1;
     nnodes = 0;
     nfinds = 0;
     frontier_end = 0;
@@ -222,7 +241,7 @@ static void push(PyObject *obj, PyObject *key, int parent, int kind, int depth, 
     Py_XINCREF(key);
     uint8_t *c = gc_xmalloc(len + 1);
     memcpy(c, code, len);
-    nodes[nnodes++] = (snode){obj, key, parent, (unsigned char)kind, (unsigned char)depth, hole, c, len};
+    nodes[nnodes++] = (snode){obj, key, parent, (unsigned char)kind, (unsigned char)depth, hole, c, len, -1, NULL};
 }
 
 /* Seen (v, hole) before?  Marks it seen. */
@@ -285,19 +304,22 @@ static int record(sctx *x, const uint8_t *code, size_t len, const gc_verdict *fi
     return rc;
 }
 
-/* One edge: node i's expression wrapped in 'pre' and 'tr' (bytes before and after it), run;
- * a new value queued, an escape recorded.  Was the program refused by the sandbox? */
-static int edge_around(sctx *x, int i, int kind, PyObject *key, const uint8_t *pre, size_t prelen,
-                       const uint8_t *tr, size_t trlen)
+static void note_formatter(sctx *x, int i);
+
+/* One edge of node i: the expression 'code' (pre, mid and tr, joined), run; a new value
+ * queued as node i's child, an escape recorded.  Was the program refused by the sandbox? */
+static int run_edge(sctx *x, int i, int kind, PyObject *key, const uint8_t *pre, size_t prelen,
+                    const uint8_t *mid, size_t midlen, const uint8_t *tr, size_t trlen)
 {
     snode *n = &nodes[i];
     uint8_t code[CODE_MAX];
-    if (x->rc || !trlen || prelen + n->len + trlen + 8 + 2 + sizeof gen_tail > CODE_MAX)
+    if (x->rc || !trlen || prelen + midlen + trlen + 8 + 2 + sizeof gen_tail > CODE_MAX)
         return 0;
-    memcpy(code, pre, prelen);
-    memcpy(code + prelen, n->code, n->len);
-    memcpy(code + prelen + n->len, tr, trlen);
-    size_t len = prelen + n->len + trlen;
+    if (prelen) /* memcpy from NULL is undefined even for 0 bytes */
+        memcpy(code, pre, prelen);
+    memcpy(code + prelen, mid, midlen);
+    memcpy(code + prelen + midlen, tr, trlen);
+    size_t len = prelen + midlen + trlen;
     static gc_verdict out;
     gc_strbuf sb;
     PyObject *v;
@@ -314,10 +336,19 @@ static int edge_around(sctx *x, int i, int kind, PyObject *key, const uint8_t *p
         x->rc = record(x, code, len, &out, hole);
     else if (v && !gc_sweep_transient(v) && nnodes >= x->o->max_nodes)
         x->st->cut_nodes++;
-    else if (v && !gc_sweep_transient(v) && !visited(x, v, hole))
+    else if (v && !gc_sweep_transient(v) && !visited(x, v, hole)) {
         push(v, key, i, kind, n->depth + 1, hole, code, len); /* kept alive from here on */
+        note_formatter(x, (int)nnodes - 1);
+    }
     Py_XDECREF(v);
     return refused;
+}
+
+/* node i's expression wrapped in 'pre' and 'tr' (bytes before and after it). */
+static int edge_around(sctx *x, int i, int kind, PyObject *key, const uint8_t *pre, size_t prelen,
+                       const uint8_t *tr, size_t trlen)
+{
+    return run_edge(x, i, kind, key, pre, prelen, nodes[i].code, nodes[i].len, tr, trlen);
 }
 
 /* node i's expression followed by 'tr'. */
@@ -331,7 +362,7 @@ static int edge(sctx *x, int i, int kind, PyObject *key, const uint8_t *tr, size
  * CVE-2025-9959: dunder attributes checked, calls of dunder methods not):
  * `X.__getattribute__('name')`, and for a class `type.__getattribute__(X, 'name')` (a
  * class's own __getattribute__ wants an instance).  Generic: any name, any value. */
-static void dunder_edge(sctx *x, int i, PyObject *name, int call)
+static int dunder_edge(sctx *x, int i, PyObject *name, int call)
 {
     Py_ssize_t sz;
     const char *s = PyUnicode_AsUTF8AndSize(name, &sz);
@@ -340,20 +371,108 @@ static void dunder_edge(sctx *x, int i, PyObject *name, int call)
     int cls = PyType_Check(nodes[i].obj);
     if (!s || (cls && nodes[i].len && nodes[i].code[0] == GC_P_DEF)) { /* a block can't be an argument */
         PyErr_Clear();
-        return;
+        return 1;
     }
     if (cls)
         prelen = put_str(pre, put_str(pre, 0, GC_P_NAME, "type", 4), GC_P_ATTR, "__getattribute__", 16);
     n = cls ? 0 : put_str(tr, 0, GC_P_ATTR, "__getattribute__", 16);
     if (!(n = put_str(tr, n, GC_P_STR, s, (size_t)sz)))
-        return;
+        return 1;
     tr[n++] = GC_P_CALL;
     tr[n++] = cls ? 2 : 1;
     if (call) {
         tr[n++] = GC_P_CALL;
         tr[n++] = 0;
     }
-    edge_around(x, i, call ? GC_EDGE_CALL : GC_EDGE_ATTR, call ? NULL : name, pre, prelen, tr, n);
+    return edge_around(x, i, call ? GC_EDGE_CALL : GC_EDGE_ATTR, call ? NULL : name, pre, prelen, tr, n);
+}
+
+/* The host's string.Formatter class (borrowed, kept), or NULL. */
+static PyObject *formatter_class(void)
+{
+    static PyObject *cls;
+    if (!cls) {
+        PyObject *m = PyImport_ImportModule("string");
+        cls = m ? PyObject_GetAttrString(m, "Formatter") : NULL;
+        Py_XDECREF(m);
+        PyErr_Clear();
+    }
+    return cls && PyType_Check(cls) ? cls : NULL;
+}
+
+/* Can node i's expression stand inside another (not a generator block)? */
+static int inline_ok(int i)
+{
+    return nodes[i].len && nodes[i].code[0] != GC_P_DEF;
+}
+
+/* The field-walk form of `.name`, for a `_` name the sandbox refuses or the dialect cannot
+ * write (the class of RestrictedPython's CVE-2023-41039: a format field's `.attr` parts are
+ * resolved in the host, where no attribute guard runs), once a string.Formatter F is a node:
+ * `F.get_field('0.PATH', [X], None)[0]` gives back X.PATH itself, X being node i, or the
+ * node node i was walked from (its path one part longer).  Asked before F is found, it
+ * waits until F is. */
+static void field_edge(sctx *x, int i, PyObject *name)
+{
+    if (formatter < 0) {
+        if (npending == cappending) {
+            cappending = cappending ? cappending * 2 : 256;
+            pending = gc_xrealloc(pending, (size_t)cappending * sizeof *pending);
+        }
+        Py_INCREF(name);
+        pending[npending++] = (pfield){i, name};
+        return;
+    }
+    int r = nodes[i].fpath ? nodes[i].froot : i;
+    const char *s = PyUnicode_AsUTF8(name);
+    char path[GC_P_MAX_STRLEN + 1];
+    int w = s ? snprintf(path, sizeof path, "0.%s%s%s", nodes[i].fpath ? nodes[i].fpath : "",
+                         nodes[i].fpath ? "." : "", s)
+              : -1;
+    PyErr_Clear();
+    if (w < 0 || (size_t)w >= sizeof path || !inline_ok(r) || !inline_ok((int)formatter))
+        return;
+    const snode *f = &nodes[formatter];
+    uint8_t pre[CODE_MAX], tr[8];
+    size_t n = f->len < CODE_MAX - 16 - GC_P_MAX_STRLEN ? f->len : 0;
+    if (!n)
+        return;
+    memcpy(pre, f->code, n);
+    n = put_str(pre, n, GC_P_ATTR, "get_field", 9);
+    n = n ? put_str(pre, n, GC_P_STR, path, (size_t)w) : 0;
+    static const uint8_t args[] = {GC_P_LIST, 1, GC_P_NONE, GC_P_CALL, 3, GC_P_INT, 0, GC_P_ITEM};
+    memcpy(tr, args, sizeof args);
+    long before = nnodes;
+    if (n)
+        run_edge(x, i, GC_EDGE_ATTR, name, pre, n, nodes[r].code, nodes[r].len, tr, sizeof args);
+    if (nnodes > before) {
+        nodes[nnodes - 1].froot = r;
+        nodes[nnodes - 1].fpath = gc_xstrdup(path + 2);
+    }
+}
+
+/* Is node i the sweep's first string.Formatter?  Then the field walks asked for so far run
+ * (from the edge that found it: a formatter at the depth bound serves all the same). */
+static void note_formatter(sctx *x, int i)
+{
+    PyObject *fc = formatter_class();
+    if (formatter >= 0 || !fc || !inline_ok(i) || !PyObject_TypeCheck(nodes[i].obj, (PyTypeObject *)fc))
+        return;
+    formatter = i;
+    for (long k = 0; k < npending && !x->rc; k++)
+        field_edge(x, pending[k].node, pending[k].name);
+    for (long k = 0; k < npending; k++)
+        Py_DECREF(pending[k].name);
+    npending = 0;
+}
+
+/* A `_` name, an ASCII identifier a format field can hold as an attribute part? */
+static int field_name(PyObject *name)
+{
+    Py_ssize_t sz;
+    const char *s = PyUnicode_Check(name) ? PyUnicode_AsUTF8AndSize(name, &sz) : NULL;
+    PyErr_Clear();
+    return s && s[0] == '_' && sz < GC_P_MAX_STRLEN - 2 && PyUnicode_IS_ASCII(name) && PyUnicode_IsIdentifier(name);
 }
 
 int gc_source_writable(const gc_target *t, PyObject *name)
@@ -412,30 +531,30 @@ static int is_scalar_or_container(PyObject *v)
            PyAnySet_Check(v);
 }
 
-static void expand_attrs(sctx *x, int i, PyObject *v)
+/* `.name`; for a `_` name the sandbox refuses, its dunder-call form, then (refused too, or
+ * a name the dialect cannot write) its field-walk form. */
+static void attr_edges(sctx *x, int i, PyObject *name)
 {
-    if (is_scalar_or_container(v)) {
-        if (!(x->t->spec.adapter.dialect & GC_DIALECT_NO_UNDERSCORE)) {
-            uint8_t tr[16];
-            PyObject *name = PyUnicode_FromString("__class__");
-            if (name && edge(x, i, GC_EDGE_ATTR, name, tr, put_str(tr, 0, GC_P_ATTR, "__class__", 9)))
-                dunder_edge(x, i, name, 0);
-            Py_XDECREF(name);
-        }
+    if (!gc_source_writable(x->t, name)) {
+        if (field_name(name))
+            field_edge(x, i, name);
         return;
     }
-    PyObject *names = attr_names(v);
-    for (Py_ssize_t k = 0; names && k < PyList_GET_SIZE(names); k++) {
-        PyObject *name = PyList_GET_ITEM(names, k);
-        if (!gc_source_writable(x->t, name))
-            continue;
-        Py_ssize_t sz;
-        const char *s = PyUnicode_AsUTF8AndSize(name, &sz);
-        uint8_t tr[2 + GC_P_MAX_STRLEN];
-        if (edge(x, i, GC_EDGE_ATTR, name, tr, put_str(tr, 0, GC_P_ATTR, s, (size_t)sz)) && s[0] == '_')
-            dunder_edge(x, i, name, 0);
-    }
+    Py_ssize_t sz;
+    const char *s = PyUnicode_AsUTF8AndSize(name, &sz);
+    uint8_t tr[2 + GC_P_MAX_STRLEN];
+    if (edge(x, i, GC_EDGE_ATTR, name, tr, put_str(tr, 0, GC_P_ATTR, s, (size_t)sz)) && s[0] == '_' &&
+        dunder_edge(x, i, name, 0) && field_name(name))
+        field_edge(x, i, name);
+}
+
+static void expand_attrs(sctx *x, int i, PyObject *v)
+{
+    PyObject *names = is_scalar_or_container(v) ? Py_BuildValue("[s]", "__class__") : attr_names(v);
+    for (Py_ssize_t k = 0; names && k < PyList_GET_SIZE(names); k++)
+        attr_edges(x, i, PyList_GET_ITEM(names, k));
     Py_XDECREF(names);
+    PyErr_Clear();
 }
 
 /* `[key]`: a str key of printable ASCII, or an int that fits the IR's literal. */
@@ -512,9 +631,19 @@ static void expand_calls(sctx *x, int i, PyObject *v)
     }
 }
 
+/* `X()` of the host's string.Formatter class itself (object's constructor: no user code). */
+static void formatter_call(sctx *x, int i, PyObject *v)
+{
+    static const uint8_t tr[] = {GC_P_CALL, 0};
+    if (v == formatter_class())
+        edge(x, i, GC_EDGE_CALL, NULL, tr, sizeof tr);
+}
+
 static void expand(sctx *x, int i)
 {
     PyObject *v = nodes[i].obj;
+    note_formatter(x, i);
+    formatter_call(x, i, v);
     expand_attrs(x, i, v);
     expand_items(x, i, v);
     expand_calls(x, i, v);

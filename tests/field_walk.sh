@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The field-walk form of an attribute step (source_sweep.c): in a sandbox that refuses every
+# `_` name in code but hands out the string module, string.Formatter().get_field resolves a
+# format field's `.attr` parts in the host (the class of RestrictedPython's CVE-2023-41039).
+# tests/fixtures/source/field-walk is a sandbox of that class (no_underscore dialect).  The
+# sweep finds the Formatter (string.Formatter(), two steps from a root), walks `_` names as
+# fields of the program's own values, one part longer per step, prints programs the sandbox
+# accepts, and they replay as escapes; the walk is the same twice.
+source "$(dirname "$0")/lib.sh" "$@"
+T=$SRC/tests/fixtures/source/field-walk
+expect_exit 1 "sweep through format fields" -- "$GC" sweep "$T" --depth 3 -q
+"$GC" sweep "$T" --depth 3 -q >"$WORK/sweep1" 2>/dev/null # stdout: the report
+expect_grep "^write +1 +1 yes +builtin_function_or_method \. __self__$" "a builtin's module"
+expect_fgrep "via result = string.Formatter().get_field('0.__self__', [print], None)[0].open" \
+  "one field part from a root, then an attribute the dialect writes"
+expect_grep "^write +1 +1 yes +gate function \. __globals__$" "the sandbox's own function"
+expect_fgrep "via result = string.Formatter().get_field('0.__class__.__init__.__builtins__', [config], None)[0]" \
+  "three field parts: the path grows a part a step"
+expect_grep "^5 hole\(s\)" "five holes"
+"$GC" sweep "$T" --depth 3 -q >"$WORK/sweep2" 2>/dev/null
+if [[ -s $WORK/sweep1 ]] && cmp -s "$WORK/sweep1" "$WORK/sweep2"; then ok; else fail "two sweeps differ"; diff "$WORK/sweep1" "$WORK/sweep2" | head >&2; fi
+printf "result = string.Formatter().get_field('0.__self__', [print], None)[0].open\n" >"$WORK/self.py"
+printf "result = string.Formatter().get_field('0.__class__.__init__.__builtins__', [config], None)[0]\n" >"$WORK/init.py"
+expect_exit 1 "the printed programs replay" -- "$GC" replay "$T" "$WORK/self.py" "$WORK/init.py"
+expect_grep "self.py: gatecrash: ESCAPE reach write builtins.open" "the module's open"
+expect_grep "init.py: gatecrash: ESCAPE reach write builtins.open" "the function's builtins"
+printf "result = print.__self__\n" >"$WORK/plain.py"
+expect_exit 0 "the attribute in code is refused" -- "$GC" replay "$T" "$WORK/plain.py"
+expect_grep "refused by the sandbox: Refused" "refused"
+# without a Formatter among the nodes no field walk runs: the dunder-call fixture's sweep
+# prints no get_field program
+"$GC" sweep "$SRC/tests/fixtures/source/dunder-call" --depth 2 -q >"$WORK/out" 2>&1
+expect_no_grep "get_field" "no field walk without a Formatter"
+finish
