@@ -406,6 +406,15 @@ static int inline_ok(int i)
     return nodes[i].len && nodes[i].code[0] != GC_P_DEF;
 }
 
+/* Is v.name a method made afresh on each access (a slot wrapper or a C method of v's class,
+ * v no class)?  The walk would check it and not expand it, so a field walk skips it.  Looked
+ * up in the class's dicts only: no code of v runs. */
+static int fresh_method(PyObject *v, PyObject *name)
+{
+    PyObject *d = PyType_Check(v) ? NULL : _PyType_Lookup(Py_TYPE(v), name); /* borrowed */
+    return d && (Py_IS_TYPE(d, &PyWrapperDescr_Type) || Py_IS_TYPE(d, &PyMethodDescr_Type));
+}
+
 /* The field-walk form of `.name`, for a `_` name the sandbox refuses or the dialect cannot
  * write (the class of RestrictedPython's CVE-2023-41039: a format field's `.attr` parts are
  * resolved in the host, where no attribute guard runs), once a string.Formatter F is a node:
@@ -414,6 +423,8 @@ static int inline_ok(int i)
  * waits until F is. */
 static void field_edge(sctx *x, int i, PyObject *name)
 {
+    if (fresh_method(nodes[i].obj, name))
+        return;
     if (formatter < 0) {
         if (npending == cappending) {
             cappending = cappending ? cappending * 2 : 256;
