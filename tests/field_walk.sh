@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The field-walk form of an attribute step (source_sweep.c): in a sandbox that refuses every
 # `_` name in code but hands out the string module, string.Formatter().get_field resolves a
-# format field's `.attr` parts in the host (the class of RestrictedPython's CVE-2023-41039).
+# format field's `.attr` parts in the host (the class of RestrictedPython's CVE-2023-41039);
+# handing out operator instead, operator.attrgetter does the same walk.
 # tests/fixtures/source/field-walk is a sandbox of that class (no_underscore dialect).  The
 # sweep finds the Formatter (string.Formatter(), two steps from a root), walks `_` names as
 # fields of the program's own values, one part longer per step, prints programs the sandbox
@@ -27,8 +28,14 @@ expect_grep "init.py: gatecrash: ESCAPE reach write builtins.open" "the function
 printf "result = print.__self__\n" >"$WORK/plain.py"
 expect_exit 0 "the attribute in code is refused" -- "$GC" replay "$T" "$WORK/plain.py"
 expect_grep "refused by the sandbox: Refused" "refused"
-# without a Formatter among the nodes no field walk runs: the dunder-call fixture's sweep
+# the same sandbox handing out operator: the walk goes through operator.attrgetter
+A=$SRC/tests/fixtures/source/attrgetter
+expect_exit 1 "sweep through attrgetter" -- "$GC" sweep "$A" --depth 3 -q
+expect_fgrep "via result = operator.attrgetter('__self__')(print).open" "attrgetter, one part"
+expect_fgrep "via result = operator.attrgetter('__class__.__init__.__builtins__')(config)" "attrgetter, three parts"
+expect_no_grep "get_field" "no Formatter there"
+# without a resolver among the nodes no field walk runs: the dunder-call fixture's sweep
 # prints no get_field program
 "$GC" sweep "$SRC/tests/fixtures/source/dunder-call" --depth 2 -q >"$WORK/out" 2>&1
-expect_no_grep "get_field" "no field walk without a Formatter"
+expect_no_grep "get_field|attrgetter" "no field walk without a resolver"
 finish

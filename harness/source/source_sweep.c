@@ -38,10 +38,11 @@
  *     `type.__getattribute__(X, 'name')`, then `()` for a call — for checkers that look at
  *     attribute names but not at what a call of a dunder method fetches;
  *   - the field-walk form of a `_` attribute the sandbox refused or the dialect cannot write,
- *     once a string.Formatter is a node (`string.Formatter()` is a safe call of the class
- *     itself): `F.get_field('0._name', [X], None)[0]`, the path one part longer a step below
- *     a value that came from a field walk (`'0._a._b'` from X) — for sandboxes whose
- *     checks see the program's code but not a format field, resolved in the host.
+ *     once a path resolver (resolvers[]) is a node: `F.get_field('0._name', [X], None)[0]`
+ *     of a string.Formatter F (`string.Formatter()` is a safe call of the class itself), or
+ *     `operator.attrgetter('_name')(X)`, the path one part longer a step below a value
+ *     that came from a field walk (`'0._a._b'` from X) — for sandboxes whose checks see the
+ *     program's code but not a path given as data, resolved in the host.
  * A returned value is a node the first time it is seen (by identity, kept alive, per hole
  * with a hole rule); bound methods and method wrappers, made afresh on every access, are
  * checked by the oracles but not expanded.  A program that escapes is a leaf: it is run a
@@ -105,12 +106,13 @@ static int nfinds, capfinds;
 static const char *(*last_names)(void *ctx, int hole);
 static void *last_names_ctx;
 static long frontier_end; /* the queue's length when the last complete level ended */
-static long formatter = -1; /* the first node that is a string.Formatter (field walks) */
+static long resolver = -1; /* the first node that is a path resolver (field walks) */
+static int rkind;           /* its row of resolvers[] */
 typedef struct {
     int node;
     PyObject *name; /* strong */
 } pfield;
-static pfield *pending; /* the field walks asked for before a formatter was found */
+static pfield *pending; /* the field walks asked for before a resolver was found */
 static long npending, cappending;
 
 /* ---- the value evaluate gave back ---- */
@@ -224,7 +226,7 @@ static void sweep_reset(void)
     for (long i = 0; i < npending; i++)
         Py_DECREF(pending[i].name);
     npending = 0;
-    formatter = -1;
+    resolver = -1;
     nnodes = 0;
     nfinds = 0;
     frontier_end = 0;
@@ -304,7 +306,7 @@ static int record(sctx *x, const uint8_t *code, size_t len, const gc_verdict *fi
     return rc;
 }
 
-static void note_formatter(sctx *x, int i);
+static void note_resolver(sctx *x, int i);
 
 /* One edge of node i: the expression 'code' (pre, mid and tr, joined), run; a new value
  * queued as node i's child, an escape recorded.  Was the program refused by the sandbox? */
@@ -338,7 +340,7 @@ static int run_edge(sctx *x, int i, int kind, PyObject *key, const uint8_t *pre,
         x->st->cut_nodes++;
     else if (v && !gc_sweep_transient(v) && !visited(x, v, hole)) {
         push(v, key, i, kind, n->depth + 1, hole, code, len); /* kept alive from here on */
-        note_formatter(x, (int)nnodes - 1);
+        note_resolver(x, (int)nnodes - 1);
     }
     Py_XDECREF(v);
     return refused;
@@ -387,17 +389,39 @@ static int dunder_edge(sctx *x, int i, PyObject *name, int call)
     return edge_around(x, i, call ? GC_EDGE_CALL : GC_EDGE_ATTR, call ? NULL : name, pre, prelen, tr, n);
 }
 
-/* The host's string.Formatter class (borrowed, kept), or NULL. */
-static PyObject *formatter_class(void)
+/* The path resolvers of field walks: host objects that take a dotted path as data and give
+ * back the object at its end, resolved in the host where no attribute check of the sandbox
+ * runs.  A program is the resolver's expression, 'mid1', the path (after 'prefix') as a
+ * string, 'mid2', X's expression, 'tail'.  Each row is a published class:
+ *   - string.Formatter().get_field('0.PATH', [X], None)[0]: RestrictedPython's
+ *     CVE-2023-41039 (format fields);
+ *   - operator.attrgetter('PATH')(X): the same walk through attrgetter, reported against
+ *     RestrictedPython after its string.Formatter fix (attrgetter, itemgetter, methodcaller). */
+typedef struct {
+    const char *module, *cls;
+    int instance; /* the resolver is an instance of the class (made by calling the class) */
+    const char *prefix;
+    uint8_t mid1[12], nmid1, mid2[4], nmid2, tail[10], ntail;
+} path_resolver;
+
+static const path_resolver resolvers[] = {
+    {"string", "Formatter", 1, "0.", {GC_P_ATTR, 9, 'g', 'e', 't', '_', 'f', 'i', 'e', 'l', 'd'}, 11, {0}, 0,
+     {GC_P_LIST, 1, GC_P_NONE, GC_P_CALL, 3, GC_P_INT, 0, GC_P_ITEM}, 8},
+    {"operator", "attrgetter", 0, "", {0}, 0, {GC_P_CALL, 1}, 2, {GC_P_CALL, 1}, 2},
+};
+#define NRESOLVERS (int)(sizeof resolvers / sizeof *resolvers)
+
+/* The host's class of resolvers[k] (borrowed, kept), or NULL. */
+static PyObject *resolver_class(int k)
 {
-    static PyObject *cls;
-    if (!cls) {
-        PyObject *m = PyImport_ImportModule("string");
-        cls = m ? PyObject_GetAttrString(m, "Formatter") : NULL;
+    static PyObject *cls[NRESOLVERS];
+    if (!cls[k]) {
+        PyObject *m = PyImport_ImportModule(resolvers[k].module);
+        cls[k] = m ? PyObject_GetAttrString(m, resolvers[k].cls) : NULL;
         Py_XDECREF(m);
         PyErr_Clear();
     }
-    return cls && PyType_Check(cls) ? cls : NULL;
+    return cls[k] && PyType_Check(cls[k]) ? cls[k] : NULL;
 }
 
 /* Can node i's expression stand inside another (not a generator block)? */
@@ -416,16 +440,14 @@ static int fresh_method(PyObject *v, PyObject *name)
 }
 
 /* The field-walk form of `.name`, for a `_` name the sandbox refuses or the dialect cannot
- * write (the class of RestrictedPython's CVE-2023-41039: a format field's `.attr` parts are
- * resolved in the host, where no attribute guard runs), once a string.Formatter F is a node:
- * `F.get_field('0.PATH', [X], None)[0]` gives back X.PATH itself, X being node i, or the
- * node node i was walked from (its path one part longer).  Asked before F is found, it
- * waits until F is. */
+ * write, once a path resolver is a node (resolvers[]): X.PATH given back whole, X being node
+ * i, or the node node i was walked from (its path one part longer).  Asked before a
+ * resolver is found, it waits until one is. */
 static void field_edge(sctx *x, int i, PyObject *name)
 {
     if (fresh_method(nodes[i].obj, name))
         return;
-    if (formatter < 0) {
+    if (resolver < 0) {
         if (npending == cappending) {
             cappending = cappending ? cappending * 2 : 256;
             pending = gc_xrealloc(pending, (size_t)cappending * sizeof *pending);
@@ -434,42 +456,48 @@ static void field_edge(sctx *x, int i, PyObject *name)
         pending[npending++] = (pfield){i, name};
         return;
     }
+    const path_resolver *rs = &resolvers[rkind];
     int r = nodes[i].fpath ? nodes[i].froot : i;
     const char *s = PyUnicode_AsUTF8(name);
     char path[GC_P_MAX_STRLEN + 1];
-    int w = s ? snprintf(path, sizeof path, "0.%s%s%s", nodes[i].fpath ? nodes[i].fpath : "",
+    size_t skip = strlen(rs->prefix);
+    int w = s ? snprintf(path, sizeof path, "%s%s%s%s", rs->prefix, nodes[i].fpath ? nodes[i].fpath : "",
                          nodes[i].fpath ? "." : "", s)
               : -1;
     PyErr_Clear();
-    if (w < 0 || (size_t)w >= sizeof path || !inline_ok(r) || !inline_ok((int)formatter))
+    const snode *f = &nodes[resolver];
+    if (w < 0 || (size_t)w >= sizeof path || !inline_ok(r) || !inline_ok((int)resolver) ||
+        f->len + rs->nmid1 + 2 + (size_t)w + rs->nmid2 > CODE_MAX)
         return;
-    const snode *f = &nodes[formatter];
-    uint8_t pre[CODE_MAX], tr[8];
-    size_t n = f->len < CODE_MAX - 16 - GC_P_MAX_STRLEN ? f->len : 0;
-    if (!n)
+    uint8_t pre[CODE_MAX];
+    memcpy(pre, f->code, f->len);
+    memcpy(pre + f->len, rs->mid1, rs->nmid1);
+    size_t n = put_str(pre, f->len + rs->nmid1, GC_P_STR, path, (size_t)w);
+    if (!n || n + rs->nmid2 > CODE_MAX)
         return;
-    memcpy(pre, f->code, n);
-    n = put_str(pre, n, GC_P_ATTR, "get_field", 9);
-    n = n ? put_str(pre, n, GC_P_STR, path, (size_t)w) : 0;
-    static const uint8_t args[] = {GC_P_LIST, 1, GC_P_NONE, GC_P_CALL, 3, GC_P_INT, 0, GC_P_ITEM};
-    memcpy(tr, args, sizeof args);
+    memcpy(pre + n, rs->mid2, rs->nmid2);
     long before = nnodes;
-    if (n)
-        run_edge(x, i, GC_EDGE_ATTR, name, pre, n, nodes[r].code, nodes[r].len, tr, sizeof args);
+    run_edge(x, i, GC_EDGE_ATTR, name, pre, n + rs->nmid2, nodes[r].code, nodes[r].len, rs->tail, rs->ntail);
     if (nnodes > before) {
         nodes[nnodes - 1].froot = r;
-        nodes[nnodes - 1].fpath = gc_xstrdup(path + 2);
+        nodes[nnodes - 1].fpath = gc_xstrdup(path + skip);
     }
 }
 
-/* Is node i the sweep's first string.Formatter?  Then the field walks asked for so far run
- * (from the edge that found it: a formatter at the depth bound serves all the same). */
-static void note_formatter(sctx *x, int i)
+/* Is node i the sweep's first path resolver?  Then the field walks asked for so far run
+ * (from the edge that found it: a resolver at the depth bound serves all the same). */
+static void note_resolver(sctx *x, int i)
 {
-    PyObject *fc = formatter_class();
-    if (formatter >= 0 || !fc || !inline_ok(i) || !PyObject_TypeCheck(nodes[i].obj, (PyTypeObject *)fc))
+    int k = 0;
+    for (; resolver < 0 && inline_ok(i) && k < NRESOLVERS; k++) {
+        PyObject *c = resolver_class(k);
+        if (c && (resolvers[k].instance ? PyObject_TypeCheck(nodes[i].obj, (PyTypeObject *)c) : nodes[i].obj == c))
+            break;
+    }
+    if (resolver >= 0 || !inline_ok(i) || k == NRESOLVERS)
         return;
-    formatter = i;
+    resolver = i;
+    rkind = k;
     for (long k = 0; k < npending && !x->rc; k++)
         field_edge(x, pending[k].node, pending[k].name);
     for (long k = 0; k < npending; k++)
@@ -642,19 +670,21 @@ static void expand_calls(sctx *x, int i, PyObject *v)
     }
 }
 
-/* `X()` of the host's string.Formatter class itself (object's constructor: no user code). */
-static void formatter_call(sctx *x, int i, PyObject *v)
+/* `X()` of a resolver's class whose instance is the resolver (string.Formatter: object's
+ * constructor, no user code). */
+static void resolver_call(sctx *x, int i, PyObject *v)
 {
     static const uint8_t tr[] = {GC_P_CALL, 0};
-    if (v == formatter_class())
-        edge(x, i, GC_EDGE_CALL, NULL, tr, sizeof tr);
+    for (int k = 0; k < NRESOLVERS; k++)
+        if (resolvers[k].instance && v == resolver_class(k))
+            edge(x, i, GC_EDGE_CALL, NULL, tr, sizeof tr);
 }
 
 static void expand(sctx *x, int i)
 {
     PyObject *v = nodes[i].obj;
-    note_formatter(x, i);
-    formatter_call(x, i, v);
+    note_resolver(x, i);
+    resolver_call(x, i, v);
     expand_attrs(x, i, v);
     expand_items(x, i, v);
     expand_calls(x, i, v);
