@@ -10,7 +10,6 @@
 source "$(dirname "$0")/lib.sh" "$@"
 T=$SRC/tests/fixtures/source/field-walk
 expect_exit 1 "sweep through format fields" -- "$GC" sweep "$T" --depth 3 -q
-"$GC" sweep "$T" --depth 3 -q >"$WORK/sweep1" 2>/dev/null # stdout: the report
 expect_grep "^write +1 +1 yes +builtin_function_or_method \. __self__$" "a builtin's module"
 expect_fgrep "via result = string.Formatter().get_field('0.__self__', [print], None)[0].open" \
   "one field part from a root, then an attribute the dialect writes"
@@ -18,16 +17,13 @@ expect_grep "^write +1 +1 yes +gate function \. __globals__$" "the sandbox's own
 expect_fgrep "via result = string.Formatter().get_field('0.__class__.__init__.__builtins__', [config], None)[0]" \
   "three field parts: the path grows a part a step"
 expect_grep "^5 hole\(s\)" "five holes"
-"$GC" sweep "$T" --depth 3 -q >"$WORK/sweep2" 2>/dev/null
-if [[ -s $WORK/sweep1 ]] && cmp -s "$WORK/sweep1" "$WORK/sweep2"; then ok; else fail "two sweeps differ"; diff "$WORK/sweep1" "$WORK/sweep2" | head >&2; fi
-printf "result = string.Formatter().get_field('0.__self__', [print], None)[0].open\n" >"$WORK/self.py"
-printf "result = string.Formatter().get_field('0.__class__.__init__.__builtins__', [config], None)[0]\n" >"$WORK/init.py"
-expect_exit 1 "the printed programs replay" -- "$GC" replay "$T" "$WORK/self.py" "$WORK/init.py"
-expect_grep "self.py: gatecrash: ESCAPE reach write builtins.open" "the module's open"
-expect_grep "init.py: gatecrash: ESCAPE reach write builtins.open" "the function's builtins"
-printf "result = print.__self__\n" >"$WORK/plain.py"
-expect_exit 0 "the attribute in code is refused" -- "$GC" replay "$T" "$WORK/plain.py"
-expect_grep "refused by the sandbox: Refused" "refused"
+expect_same_sweep "$T" 3
+expect_program 1 "$T" "result = string.Formatter().get_field('0.__self__', [print], None)[0].open"
+expect_grep "gatecrash: ESCAPE reach write builtins.open" "the module's open"
+expect_program 1 "$T" "result = string.Formatter().get_field('0.__class__.__init__.__builtins__', [config], None)[0]"
+expect_grep "gatecrash: ESCAPE reach write builtins.open" "the function's builtins"
+expect_program 0 "$T" "result = print.__self__"
+expect_grep "refused by the sandbox: Refused" "the attribute in code is refused"
 # the same sandbox handing out operator: the walk goes through operator.attrgetter
 A=$SRC/tests/fixtures/source/attrgetter
 expect_exit 1 "sweep through attrgetter" -- "$GC" sweep "$A" --depth 3 -q

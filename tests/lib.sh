@@ -55,6 +55,20 @@ expect_count() { # expect_count N PATTERN DESCRIPTION
   n=$(grep -cE -- "$2" "$WORK/out")
   if [[ $n -eq $1 ]]; then ok; else fail "$3: $n lines match /$2/, want $1"; fi
 }
+# expect_same_sweep TARGET DEPTH: two sweeps print the same report (stdout), not empty
+expect_same_sweep() {
+  "$GC" sweep "$1" --depth "$2" -q >"$WORK/sweep1" 2>/dev/null
+  "$GC" sweep "$1" --depth "$2" -q >"$WORK/sweep2" 2>/dev/null
+  if [[ -s $WORK/sweep1 ]] && cmp -s "$WORK/sweep1" "$WORK/sweep2"; then ok; else
+    fail "two sweeps of $1 differ"; diff "$WORK/sweep1" "$WORK/sweep2" | head >&2
+  fi
+}
+# expect_program CODE TARGET PROGRAM: the one-line PROGRAM replayed on TARGET exits CODE
+# (its output in $WORK/out)
+expect_program() {
+  printf '%s\n' "$3" >"$WORK/program.py"
+  expect_exit "$1" "replay of [$3]" -- "$GC" replay "$2" "$WORK/program.py"
+}
 # The end of every test: its counts, then its status: 1 when an assertion failed, else 77
 # when a part of it was skipped (skip_part), else 0.  77 is ctest's SKIP_RETURN_CODE for the
 # shell tests (tests/CMakeLists.txt): a test that could not run all of its checks shows as
