@@ -18,7 +18,10 @@
  *     result = f()
  * A generic root: any sandbox that lets a program write a generator hands it out (its
  * f_back leads to the frames that run the program, then the host's); it is no advisory's
- * payload, and a sandbox that refuses gi_frame refuses the root.  Edges of a node (a program whose returned value is new), in this order:
+ * payload, and a sandbox that refuses gi_frame refuses the root.  In such a dialect also the
+ * exception root (exc_root): what `[].pop()` raises, caught by `except Exception as e:`,
+ * the expression `e`; its traceback's frames are those that ran the call (the program's, or
+ * a host evaluator's).  Edges of a node (a program whose returned value is new), in this order:
  *   - `.name` for every name of dir(value) the dialect writes as an attribute (with
  *     "no_underscore", none starting with '_': the sandbox refuses those, and their
  *     getattr(x, '_name') form too) — except on containers and scalars (str, bytes, int,
@@ -73,6 +76,8 @@ typedef struct {
     int hole;
     uint8_t *code;      /* the expression's bytes (program.h) */
     size_t len;
+    size_t blen;        /* code's first blen bytes are statements before the expression
+                           (the exception root's try/except); an edge keeps them first */
     int froot;          /* from a field walk: the node it walked from (else -1) */
     char *fpath;        /* malloc'd: the walk's path below that node (`a.b`), or NULL */
 } snode;
@@ -169,6 +174,15 @@ static const uint8_t gen_root[] = {GC_P_DEF, 1, 'f', GC_P_NAME, 1, 'g', GC_P_ATT
  *     for r in g:
  *         return r
  * result = f() */
+/* The exception root: what an ordinary failing call raises, caught (its traceback's frames
+ * are those that ran the call: the program's, or the host's evaluator's):
+ *     try:
+ *         [].pop()
+ *     except Exception as e:
+ *         result = e<trailers>
+ * Generic like the generator root: no advisory's payload, any sandbox with try/except. */
+static const uint8_t exc_root[] = {GC_P_TRY,    GC_P_LIST, 0,         GC_P_ATTR, 3, 'p', 'o', 'p', GC_P_CALL, 0,
+                                   GC_P_EXPR,   GC_P_EXCEPT, 1,        'e',       GC_P_NAME, 1, 'e'};
 static const uint8_t gen_tail[] = {GC_P_INT,  1, GC_P_LIST, 1,   GC_P_GEN, 1,        'x',      GC_P_ASSIGN, 1, 'g',
                                    GC_P_NAME, 1, 'g',       GC_P_FOR, 1,   'r',      GC_P_NAME, 1,          'r',
                                    GC_P_RETURN, GC_P_END,   GC_P_END, GC_P_NAME, 1, 'f', GC_P_CALL, 0};
@@ -233,7 +247,7 @@ static void sweep_reset(void)
 }
 
 static void push(PyObject *obj, PyObject *key, int parent, int kind, int depth, int hole, const uint8_t *code,
-                 size_t len)
+                 size_t len, size_t blen)
 {
     if (nnodes == capnodes) {
         capnodes = capnodes ? capnodes * 2 : 1024;
@@ -243,7 +257,7 @@ static void push(PyObject *obj, PyObject *key, int parent, int kind, int depth, 
     Py_XINCREF(key);
     uint8_t *c = gc_xmalloc(len + 1);
     memcpy(c, code, len);
-    nodes[nnodes++] = (snode){obj, key, parent, (unsigned char)kind, (unsigned char)depth, hole, c, len, -1, NULL};
+    nodes[nnodes++] = (snode){obj, key, parent, (unsigned char)kind, (unsigned char)depth, hole, c, len, blen, -1, NULL};
 }
 
 /* Seen (v, hole) before?  Marks it seen. */
@@ -308,20 +322,24 @@ static int record(sctx *x, const uint8_t *code, size_t len, const gc_verdict *fi
 
 static void note_resolver(sctx *x, int i);
 
-/* One edge of node i: the expression 'code' (pre, mid and tr, joined), run; a new value
- * queued as node i's child, an escape recorded.  Was the program refused by the sandbox? */
-static int run_edge(sctx *x, int i, int kind, PyObject *key, const uint8_t *pre, size_t prelen,
-                    const uint8_t *mid, size_t midlen, const uint8_t *tr, size_t trlen)
+/* One edge of node i: the program of blk (statements), then the expression of pre, mid and
+ * tr, joined; run; a new value queued as node i's child, an escape recorded.  Was the
+ * program refused by the sandbox? */
+static int run_edge(sctx *x, int i, int kind, PyObject *key, const uint8_t *blk, size_t blklen, const uint8_t *pre,
+                    size_t prelen, const uint8_t *mid, size_t midlen, const uint8_t *tr, size_t trlen)
 {
     snode *n = &nodes[i];
     uint8_t code[CODE_MAX];
-    if (x->rc || !trlen || prelen + midlen + trlen + 8 + 2 + sizeof gen_tail > CODE_MAX)
+    if (x->rc || !trlen || blklen + prelen + midlen + trlen + 8 + 2 + sizeof gen_tail > CODE_MAX)
         return 0;
-    if (prelen) /* memcpy from NULL is undefined even for 0 bytes */
-        memcpy(code, pre, prelen);
-    memcpy(code + prelen, mid, midlen);
-    memcpy(code + prelen + midlen, tr, trlen);
-    size_t len = prelen + midlen + trlen;
+    size_t len = 0;
+    const uint8_t *part[] = {blk, pre, mid, tr};
+    size_t plen[] = {blklen, prelen, midlen, trlen};
+    for (int k = 0; k < 4; k++)
+        if (plen[k]) { /* memcpy from NULL is undefined even for 0 bytes */
+            memcpy(code + len, part[k], plen[k]);
+            len += plen[k];
+        }
     static gc_verdict out;
     gc_strbuf sb;
     PyObject *v;
@@ -339,7 +357,7 @@ static int run_edge(sctx *x, int i, int kind, PyObject *key, const uint8_t *pre,
     else if (v && !gc_sweep_transient(v) && nnodes >= x->o->max_nodes)
         x->st->cut_nodes++;
     else if (v && !gc_sweep_transient(v) && !visited(x, v, hole)) {
-        push(v, key, i, kind, n->depth + 1, hole, code, len); /* kept alive from here on */
+        push(v, key, i, kind, n->depth + 1, hole, code, len, blklen); /* kept alive from here on */
         note_resolver(x, (int)nnodes - 1);
     }
     Py_XDECREF(v);
@@ -350,7 +368,8 @@ static int run_edge(sctx *x, int i, int kind, PyObject *key, const uint8_t *pre,
 static int edge_around(sctx *x, int i, int kind, PyObject *key, const uint8_t *pre, size_t prelen,
                        const uint8_t *tr, size_t trlen)
 {
-    return run_edge(x, i, kind, key, pre, prelen, nodes[i].code, nodes[i].len, tr, trlen);
+    const snode *n = &nodes[i];
+    return run_edge(x, i, kind, key, n->code, n->blen, pre, prelen, n->code + n->blen, n->len - n->blen, tr, trlen);
 }
 
 /* node i's expression followed by 'tr'. */
@@ -465,19 +484,21 @@ static void field_edge(sctx *x, int i, PyObject *name)
                          nodes[i].fpath ? "." : "", s)
               : -1;
     PyErr_Clear();
-    const snode *f = &nodes[resolver];
-    if (w < 0 || (size_t)w >= sizeof path || !inline_ok(r) || !inline_ok((int)resolver) ||
-        f->len + rs->nmid1 + 2 + (size_t)w + rs->nmid2 > CODE_MAX)
+    const snode *f = &nodes[resolver], *xr = &nodes[r];
+    size_t flen = f->len - f->blen; /* a resolver with statements of its own can't join X's */
+    if (w < 0 || (size_t)w >= sizeof path || !inline_ok(r) || !inline_ok((int)resolver) || f->blen ||
+        flen + rs->nmid1 + 2 + (size_t)w + rs->nmid2 > CODE_MAX)
         return;
     uint8_t pre[CODE_MAX];
-    memcpy(pre, f->code, f->len);
-    memcpy(pre + f->len, rs->mid1, rs->nmid1);
-    size_t n = put_str(pre, f->len + rs->nmid1, GC_P_STR, path, (size_t)w);
+    memcpy(pre, f->code, flen);
+    memcpy(pre + flen, rs->mid1, rs->nmid1);
+    size_t n = put_str(pre, flen + rs->nmid1, GC_P_STR, path, (size_t)w);
     if (!n || n + rs->nmid2 > CODE_MAX)
         return;
     memcpy(pre + n, rs->mid2, rs->nmid2);
     long before = nnodes;
-    run_edge(x, i, GC_EDGE_ATTR, name, pre, n + rs->nmid2, nodes[r].code, nodes[r].len, rs->tail, rs->ntail);
+    run_edge(x, i, GC_EDGE_ATTR, name, xr->code, xr->blen, pre, n + rs->nmid2, xr->code + xr->blen, xr->len - xr->blen,
+             rs->tail, rs->ntail);
     if (nnodes > before) {
         nodes[nnodes - 1].froot = r;
         nodes[nnodes - 1].fpath = gc_xstrdup(path + skip);
@@ -762,6 +783,10 @@ static size_t root_code(PyObject *name, int literal, uint8_t *code)
         memcpy(code, gen_root, sizeof gen_root);
         return sizeof gen_root;
     }
+    if (literal == 5) {
+        memcpy(code, exc_root, sizeof exc_root);
+        return sizeof exc_root;
+    }
     if (literal >= 0) {
         memcpy(code, lit[literal], 2);
         return 2;
@@ -795,8 +820,8 @@ PyObject *gc_source_roots_ns(gc_target *t, char *err, size_t errlen)
  * recorded; the generator's frame only in a dialect with statements.  0 or an exit code. */
 static int push_roots(sctx *x)
 {
-    static const char *lit_names[] = {"''", "0", "[]", "()", "gi_frame"};
-    int nlits = x->t->spec.adapter.dialect & GC_DIALECT_EXPRESSION ? 4 : 5;
+    static const char *lit_names[] = {"''", "0", "[]", "()", "gi_frame", "e"};
+    int nlits = x->t->spec.adapter.dialect & GC_DIALECT_EXPRESSION ? 4 : 6;
     char err[512];
     PyObject *names = root_names(x->t, err, sizeof err);
     if (!names) {
@@ -830,7 +855,7 @@ static int push_roots(sctx *x)
             if (out.escaped)
                 x->rc = record(x, code, len, &out, h);
             else if (!visited(x, v, h))
-                push(v, name, -1, ROOT, 0, h, code, len);
+                push(v, name, -1, ROOT, 0, h, code, len, lit == 5 ? sizeof exc_root - 3 : 0);
         }
         Py_XDECREF(v);
         if (lit >= 0)
