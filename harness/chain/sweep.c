@@ -743,7 +743,7 @@ int gc_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st)
     gc_limits_hard_code = GC_EXIT_TARGET; /* the gate's code, as when its import cannot be stopped */
     gc_oracle_reset_input();
     gc_state_begin();
-    int walked = gc_sweep_levels(o, st, &(gc_sweep_walker){queued, walk_nodes, &x}, start, &frontier_end);
+    int walked = gc_sweep_levels(o, st, &(gc_sweep_walker){queued, walk_nodes, &x, NULL}, start, &frontier_end);
     gc_limits_hard_what = "the input";
     gc_limits_hard_code = GC_EXIT_HARNESS;
     if (walked != 0)

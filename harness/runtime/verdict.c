@@ -60,13 +60,19 @@ int gc_sweep_out_of_time(const gc_sweep_opts *o, double start, double now)
     return (o->seconds > 0 && now - start >= (double)o->seconds) || (o->budget > 0 && now - start >= o->budget);
 }
 
-/* Does a level of n nodes end within the budget?  Its time projected from the level
- * before's (prev_t seconds for prev_n nodes); the first level always starts. */
+/* Does a level of work n end within the budget?  Its time projected from the level
+ * before's (prev_t seconds for work prev_n); the first level always starts. */
 static int level_fits(const gc_sweep_opts *o, double start, double prev_t, long prev_n, long n)
 {
     if (o->budget <= 0 || prev_n == 0)
         return 1;
     return gc_now_s() + prev_t * (double)n / (double)prev_n <= start + o->budget;
+}
+
+/* The work of nodes [from, to): the walker's estimate, else their count. */
+static long level_work(const gc_sweep_walker *w, long from, long to)
+{
+    return w->work ? w->work(w->ctx, from, to) : to - from;
 }
 
 int gc_sweep_levels(const gc_sweep_opts *o, gc_sweep_stats *st, const gc_sweep_walker *w, double start,
@@ -82,7 +88,8 @@ int gc_sweep_levels(const gc_sweep_opts *o, gc_sweep_stats *st, const gc_sweep_w
             st->levels = o->depth; /* (levels past it only count their nodes) */
             break;
         }
-        if (level <= o->depth && !level_fits(o, start, prev_t, prev_n, to - from)) {
+        long work = level_work(w, from, to);
+        if (level <= o->depth && !level_fits(o, start, prev_t, prev_n, work)) {
             st->cut_budget = 1;
             break;
         }
@@ -90,7 +97,7 @@ int gc_sweep_levels(const gc_sweep_opts *o, gc_sweep_stats *st, const gc_sweep_w
         if ((rc = w->walk(w->ctx, from, to)) != 0 || st->cut_time)
             break;
         prev_t = gc_now_s() - t0;
-        prev_n = to - from;
+        prev_n = work;
         from = to;
         *complete_end = w->queued(w->ctx);
         if (level <= o->depth)

@@ -122,11 +122,15 @@ typedef struct {
  * bound (gc_sweep_out_of_time) sets st->cut_time, or it fails (an exit code, returned).
  * 'start' is when the sweep started (gc_now_s: its budget's).  Calls o->level as
  * gc_sweep_opts says; *complete_end: the queue's length when the last
- * complete level ended (what a frontier takes: the nodes a cut level queued are left out). */
+ * complete level ended (what a frontier takes: the nodes a cut level queued are left out).
+ * 'work' (NULL: a level's work is its node count) estimates the inputs nodes [from, to)
+ * will run, for the budget's projection: a level of many cheap nodes (scalars, values with
+ * few attributes) after one of a few large ones (modules) is not projected as long. */
 typedef struct {
     long (*queued)(void *ctx);
     int (*walk)(void *ctx, long from, long to);
     void *ctx;
+    long (*work)(void *ctx, long from, long to);
 } gc_sweep_walker;
 int gc_sweep_levels(const gc_sweep_opts *o, gc_sweep_stats *st, const gc_sweep_walker *w, double start,
                     long *complete_end);
