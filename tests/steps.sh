@@ -14,6 +14,11 @@ expect_grep "two.py: gatecrash: ESCAPE reach spawn os.system via .* \(in the val
   "two steps: the second step's value"
 expect_exit 0 "the same in one step" -- "$GC" replay -q "$T" "$WORK/one.py"
 expect_grep "one.py: blocked \(refused by the sandbox: Refused\)" "one step: refused"
+# a top-level try/except is one statement: no step marker before its except clause (the
+# encoding of: try: [].pop() / except Exception as e: / result = e); split, it would not compile
+printf '\x10\x06\x00\x08\x03pop\x0a\x00\x0d\x11\x01e\x00\x01e\x0e\x06result' >"$WORK/crash-try"
+expect_exit 0 "a try/except in a steps dialect" -- "$GC" replay -q --raw "$T" "$WORK/crash-try"
+expect_no_grep "SyntaxError" "the except clause stays with its try"
 # a crash input (the program encoding of: g = getattr; result = g(tool, '_run')), triaged
 printf '\x00\x07getattr\x0e\x01g\x00\x01g\x00\x04tool\x01\x04_run\x0a\x02\x0e\x06result' >"$WORK/crash-steps"
 expect_exit 0 "triage of a two-step crash input" -- "$GC" triage "$T" --out "$WORK/cases" "$WORK/crash-steps"

@@ -459,7 +459,8 @@ void gc_program_print(const gc_program *p, unsigned dialect, gc_strbuf *out)
     }
     unsigned steps = GC_DIALECT_STEPS(dialect), top = 0;
     for (int i = 0; i < p->nstmts; i++) {
-        if (p->s[i].depth == 0 && top++ > 0 && top <= steps)
+        /* an except clause is part of its try statement: no step starts there */
+        if (p->s[i].depth == 0 && p->s[i].op != GC_P_EXCEPT && top++ > 0 && top <= steps)
             gc_sb_puts(out, GC_STEP_MARKER "\n");
         print_stmt(p, &p->s[i], dialect, out);
         close_blocks(p, i, out);
