@@ -3,7 +3,8 @@
  * Owns: the one way the harness allocates memory it cannot go on without: gc_xmalloc,
  * gc_xcalloc, gc_xrealloc and gc_xstrdup return what malloc, calloc, realloc and strdup
  * return, or print one line and abort (the harness cannot report anything useful without
- * memory).  Not for allocator hooks that must fail softly (timelimit.c's bound on Python's allocations returns NULL). */
+ * memory).  Not for allocator hooks that must fail softly (timelimit.c's bound on Python's
+ * allocations returns NULL). */
 #ifndef GATECRASH_XALLOC_H
 #define GATECRASH_XALLOC_H
 

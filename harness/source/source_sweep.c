@@ -186,6 +186,7 @@ static const uint8_t gen_root[] = {GC_P_DEF, 1, 'f', GC_P_NAME, 1, 'g', GC_P_ATT
  * Generic like the generator root: no advisory's payload, any sandbox with try/except. */
 static const uint8_t exc_root[] = {GC_P_TRY,    GC_P_LIST, 0,         GC_P_ATTR, 3, 'p', 'o', 'p', GC_P_CALL, 0,
                                    GC_P_EXPR,   GC_P_EXCEPT, 1,        'e',       GC_P_NAME, 1, 'e'};
+#define EXC_ROOT_BLEN (sizeof exc_root - 3) /* its statements: all but the expression `e` */
 static const uint8_t gen_tail[] = {GC_P_INT,  1, GC_P_LIST, 1,   GC_P_GEN, 1,        'x',      GC_P_ASSIGN, 1, 'g',
                                    GC_P_NAME, 1, 'g',       GC_P_FOR, 1,   'r',      GC_P_NAME, 1,          'r',
                                    GC_P_RETURN, GC_P_END,   GC_P_END, GC_P_NAME, 1, 'f', GC_P_CALL, 0};
@@ -382,6 +383,12 @@ static int edge(sctx *x, int i, int kind, PyObject *key, const uint8_t *tr, size
     return edge_around(x, i, kind, key, NULL, 0, tr, trlen);
 }
 
+/* Can node i's expression stand inside another (not a generator block)? */
+static int inline_ok(int i)
+{
+    return nodes[i].len && nodes[i].code[0] != GC_P_DEF;
+}
+
 /* The dunder-call form of `.name` (then `()` when 'call'), for a sandbox that refuses the
  * attribute but not a call of the value's own __getattribute__ (the class of smolagents'
  * CVE-2025-9959: dunder attributes checked, calls of dunder methods not):
@@ -394,7 +401,7 @@ static int dunder_edge(sctx *x, int i, PyObject *name, int call)
     uint8_t pre[32], tr[8 + GC_P_MAX_STRLEN];
     size_t prelen = 0, n;
     int cls = PyType_Check(nodes[i].obj);
-    if (!s || (cls && nodes[i].len && nodes[i].code[0] == GC_P_DEF)) { /* a block can't be an argument */
+    if (!s || (cls && !inline_ok(i))) { /* a block can't be an argument */
         PyErr_Clear();
         return 1;
     }
@@ -445,12 +452,6 @@ static PyObject *resolver_class(int k)
         PyErr_Clear();
     }
     return cls[k] && PyType_Check(cls[k]) ? cls[k] : NULL;
-}
-
-/* Can node i's expression stand inside another (not a generator block)? */
-static int inline_ok(int i)
-{
-    return nodes[i].len && nodes[i].code[0] != GC_P_DEF;
 }
 
 /* Is v.name a method made afresh on each access (a slot wrapper or a C method of v's class,
@@ -508,19 +509,29 @@ static size_t readback_code(uint8_t *code, const char *path, const uint8_t *xexp
 static int probe_readback(sctx *x)
 {
     static const uint8_t zero[] = {GC_P_INT, 0};
+    if (x->t->spec.adapter.dialect & GC_DIALECT_EXPRESSION)
+        return 0;
     uint8_t code[CODE_MAX];
     size_t blen, len = readback_code(code, "__class__", zero, sizeof zero, &blen);
     static gc_verdict out;
     gc_strbuf sb;
     PyObject *v = NULL;
-    if (x->t->spec.adapter.dialect & GC_DIALECT_EXPRESSION)
-        return 0;
     x->st->edges++;
     int rc = run_code(x->t, code, len, &out, &v, &sb);
     gc_sb_free(&sb);
     error_readback = !rc && !out.escaped && v == (PyObject *)&PyLong_Type;
     Py_XDECREF(v);
     return rc;
+}
+
+/* The node an edge just queued (if it queued one since 'before') came from a field walk:
+ * from node r, by 'path'. */
+static void walked_from(long before, int r, const char *path)
+{
+    if (nnodes > before) {
+        nodes[nnodes - 1].froot = r;
+        nodes[nnodes - 1].fpath = gc_xstrdup(path);
+    }
 }
 
 /* The error-readback form of `.name` (readback_code), X being node i or the node its walk
@@ -536,10 +547,7 @@ static void readback_edge(sctx *x, int i, PyObject *name)
     long before = nnodes;
     if (len)
         run_edge(x, i, GC_EDGE_ATTR, name, code, blen, NULL, 0, code + blen, 3, code + blen + 3, len - blen - 3);
-    if (nnodes > before) {
-        nodes[nnodes - 1].froot = r;
-        nodes[nnodes - 1].fpath = gc_xstrdup(path);
-    }
+    walked_from(before, r, path);
 }
 
 /* The field-walk form of `.name`, for a `_` name the sandbox refuses or the dialect cannot
@@ -568,37 +576,36 @@ static void field_edge(sctx *x, int i, PyObject *name)
     size_t skip = strlen(rs->prefix);
     int r, w = field_path(i, name, rs->prefix, path, &r);
     const snode *f = &nodes[resolver], *xr = &nodes[r];
-    size_t flen = f->len - f->blen; /* a resolver with statements of its own can't join X's */
+    /* f->blen: a resolver with statements of its own can't join X's */
     if (w < 0 || !inline_ok(r) || !inline_ok((int)resolver) || f->blen ||
-        flen + rs->nmid1 + 2 + (size_t)w + rs->nmid2 > CODE_MAX)
+        f->len + rs->nmid1 + 2 + (size_t)w + rs->nmid2 > CODE_MAX)
         return;
     uint8_t pre[CODE_MAX];
-    memcpy(pre, f->code, flen);
-    memcpy(pre + flen, rs->mid1, rs->nmid1);
-    size_t n = put_str(pre, flen + rs->nmid1, GC_P_STR, path, (size_t)w);
+    memcpy(pre, f->code, f->len);
+    memcpy(pre + f->len, rs->mid1, rs->nmid1);
+    size_t n = put_str(pre, f->len + rs->nmid1, GC_P_STR, path, (size_t)w);
     if (!n || n + rs->nmid2 > CODE_MAX)
         return;
     memcpy(pre + n, rs->mid2, rs->nmid2);
     long before = nnodes;
     run_edge(x, i, GC_EDGE_ATTR, name, xr->code, xr->blen, pre, n + rs->nmid2, xr->code + xr->blen, xr->len - xr->blen,
              rs->tail, rs->ntail);
-    if (nnodes > before) {
-        nodes[nnodes - 1].froot = r;
-        nodes[nnodes - 1].fpath = gc_xstrdup(path + skip);
-    }
+    walked_from(before, r, path + skip);
 }
 
 /* Is node i the sweep's first path resolver?  Then the field walks asked for so far run
  * (from the edge that found it: a resolver at the depth bound serves all the same). */
 static void note_resolver(sctx *x, int i)
 {
+    if (resolver >= 0 || !inline_ok(i))
+        return;
     int k = 0;
-    for (; resolver < 0 && inline_ok(i) && k < NRESOLVERS; k++) {
+    for (; k < NRESOLVERS; k++) {
         PyObject *c = resolver_class(k);
         if (c && (resolvers[k].instance ? PyObject_TypeCheck(nodes[i].obj, (PyTypeObject *)c) : nodes[i].obj == c))
             break;
     }
-    if (resolver >= 0 || !inline_ok(i) || k == NRESOLVERS)
+    if (k == NRESOLVERS)
         return;
     resolver = i;
     rkind = k;
@@ -938,7 +945,7 @@ static int push_roots(sctx *x)
             if (out.escaped)
                 x->rc = record(x, code, len, &out, h);
             else if (!visited(x, v, h))
-                push(v, name, -1, ROOT, 0, h, code, len, lit == 5 ? sizeof exc_root - 3 : 0);
+                push(v, name, -1, ROOT, 0, h, code, len, lit == 5 ? EXC_ROOT_BLEN : 0);
         }
         Py_XDECREF(v);
         if (lit >= 0)
