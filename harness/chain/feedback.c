@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "hash.h"
+#include "monitor.h"
 #include "oracle.h"
 #include "ptrmap.h"
 #include "state.h"
@@ -253,12 +254,11 @@ static PyObject *gate_eval(PyThreadState *ts, struct _PyInterpreterFrame *f, int
 static int start_gate_feedback(void) { return 0; }
 #else
 /* 3.12+: PEP 669 (the c_tracefunc above is only a shim over it there, and writing it does
- * nothing).  A sys.monitoring tool of gatecrash's own, whose PY_START and LINE events are
+ * nothing).  On gatecrash's sys.monitoring tool (monitor.h), PY_START and LINE events are
  * set locally on each code object of the gate the first time a frame of it starts; no
  * other code is instrumented.  Its callbacks are C functions: the same features as 3.11's
  * trace function (the function entered, each line run). */
-static PyObject *set_local_events; /* sys.monitoring.set_local_events, taken at start */
-static int tool_id = -1;
+static int monitoring_on;
 #define GC_SEEN_CODES 1024
 static PyObject *seen_codes[GC_SEEN_CODES]; /* gate code objects given local events (strong) */
 
@@ -283,68 +283,29 @@ static PyMethodDef callbacks[] = {
     {"gatecrash_gate_line", (PyCFunction)(void (*)(void))on_line, METH_FASTCALL, NULL},
 };
 
-/* sys.monitoring.register_callback is audited: the oracle refuses it for chains, so the
- * harness's own calls run disarmed. */
 static int start_gate_feedback(void)
 {
-    if (tool_id >= 0)
-        return set_local_events ? 0 : -1;
-    int armed = gc_orc.armed, rc = -1;
-    gc_orc.armed = 0;
-    PyObject *events = NULL, *r = NULL, *monitoring = Py_XNewRef(PySys_GetObject("monitoring"));
-    events = monitoring ? PyObject_GetAttrString(monitoring, "events") : NULL;
-    for (int id = 4; events && id >= 3 && tool_id < 0; id--) { /* 3 and 4 have no assigned role */
-        r = PyObject_CallMethod(monitoring, "use_tool_id", "is", id, "gatecrash");
-        if (r)
-            tool_id = id;
-        Py_XDECREF(r);
-        PyErr_Clear();
-    }
-    static const char *const names[2] = {"PY_START", "LINE"};
-    for (int i = 0; tool_id >= 0 && i < 2; i++) {
-        PyObject *ev = PyObject_GetAttrString(events, names[i]);
-        PyObject *fn = ev ? PyCFunction_New(&callbacks[i], NULL) : NULL;
-        r = fn ? PyObject_CallMethod(monitoring, "register_callback", "iOO", tool_id, ev, fn) : NULL;
-        rc = r ? 0 : -1;
-        Py_XDECREF(r);
-        Py_XDECREF(fn);
-        Py_XDECREF(ev);
-        if (rc)
-            break;
-    }
-    set_local_events = rc ? NULL : PyObject_GetAttrString(monitoring, "set_local_events");
-    rc = set_local_events ? 0 : -1;
-    Py_XDECREF(events);
-    Py_XDECREF(monitoring);
-    PyErr_Clear();
-    gc_orc.armed = armed;
-    return rc;
+    if (!monitoring_on)
+        monitoring_on = gc_monitor_on(GC_MON_PY_START, &callbacks[0]) == 0 &&
+                        gc_monitor_on(GC_MON_LINE, &callbacks[1]) == 0 ? 1 : -1;
+    return monitoring_on > 0 ? 0 : -1;
 }
-
-/* PY_START | LINE, from sys.monitoring.events (the values are fixed by PEP 669) */
-#define GC_GATE_EVENTS ((1 << 0) | (1 << 5))
 
 static void watch_code(struct _PyInterpreterFrame *f)
 {
-    PyObject *exc = PyErr_GetRaisedException(); /* a frame resumed by throw() carries one */
     PyObject *co = PyUnstable_InterpreterFrame_GetCode(f);
     size_t slot = ((uintptr_t)co >> 4) % GC_SEEN_CODES, probes = 0;
     while (co && seen_codes[slot] && seen_codes[slot] != co && ++probes < GC_SEEN_CODES)
         slot = (slot + 1) % GC_SEEN_CODES;
-    if (co && seen_codes[slot] != co) {
-        PyObject *r = PyObject_CallFunction(set_local_events, "iOi", tool_id, co, GC_GATE_EVENTS);
-        if (r && !seen_codes[slot])
-            seen_codes[slot] = Py_NewRef(co); /* (a full table: set again each time) */
-        Py_XDECREF(r);
-        PyErr_Clear();
-    }
+    if (co && seen_codes[slot] != co &&
+        gc_monitor_local(co, (1 << GC_MON_PY_START) | (1 << GC_MON_LINE)) == 0 && !seen_codes[slot])
+        seen_codes[slot] = Py_NewRef(co); /* (a full table: set again each time) */
     Py_XDECREF(co);
-    PyErr_SetRaisedException(exc);
 }
 
 static PyObject *gate_eval(PyThreadState *ts, struct _PyInterpreterFrame *f, int throwflag)
 {
-    if (f->f_globals == gate_dict && gc_feedback_enabled && set_local_events)
+    if (f->f_globals == gate_dict && gc_feedback_enabled && monitoring_on > 0)
         watch_code(f);
     return _PyEval_EvalFrameDefault(ts, f, throwflag);
 }
