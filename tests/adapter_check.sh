@@ -32,8 +32,10 @@ printf 'def evaluate(s):\n    sys.addaudithook(lambda e, a: None)\n    return ru
 printf 'def evaluate(s):\n    sys.setprofile(None)\n    return run(s)\n' | adapter evalprofile '["Refused"]' '[]'
 printf 'def evaluate(s):\n    os.chdir(%s)\n    return run(s)\n' "'$WORK/elsewhere'" | adapter evalchdir '["Refused"]' '[]'
 printf 'def evaluate(s):\n    if os.fork() == 0:\n        os._exit(0)\n    return run(s)\n' | adapter fork '["Refused"]' '[]'
-printf 'def h(e, a):\n    if e == "sys.setprofile":\n        raise RuntimeError("no")\nsys.addaudithook(h)\ndef evaluate(s): return run(s)\n' |
+printf 'def h(e, a):\n    if e in ("sys.setprofile", "sys.monitoring.register_callback"):\n        raise RuntimeError("no")\nsys.addaudithook(h)\ndef evaluate(s): return run(s)\n' |
   adapter importhook '["Refused"]' '[]'
+printf 'def h(e, a):\n    if e == "sys.setprofile":\n        raise RuntimeError("no")\nsys.addaudithook(h)\ndef evaluate(s): return run(s)\n' |
+  adapter importprofile '["Refused"]' '[]'
 printf 'os.chdir(%s)\ndef evaluate(s): return run(s)\n' "'$WORK/elsewhere'" | adapter importchdir '["Refused"]' '[]'
 printf 'def evaluate(s):\n    sys.stdout = io.StringIO()\n    return run(s)\n' | adapter stdout '["Refused"]' '[]'
 printf 'def roots(): return ["len", "missing"]\ndef evaluate(s): return run(s)\n' | adapter badroots '["Refused"]' '[]'
@@ -65,7 +67,15 @@ fatal evalhook "refused by the harness \(sys.addaudithook\)"
 fatal evalprofile "refused by the harness \(sys.setprofile\)"
 fatal evalchdir "refused by the harness \(os.chdir\)"
 fatal fork "is an escape \(reach spawn os.fork"
-fatal importhook "the C-call guard cannot be installed: an audit hook refuses sys.setprofile"
+fatal importhook "the C-call guard cannot be installed: an audit hook refuses (sys.monitoring.register_callback and )?sys.setprofile"
+# 3.12+: the guard is a sys.monitoring tool's CALL event (harness/source/source.c), so a hook
+# refusing sys.setprofile alone takes nothing from it; on 3.11 it is the profile function
+if [[ $PYVER == 3.11 ]]; then
+  fatal importprofile "the C-call guard cannot be installed: an audit hook refuses sys.setprofile"
+else
+  expect_exit 0 "3.12+: a hook refusing sys.setprofile alone" -- "$GC" check "$WORK/importprofile"
+  expect_grep "^check: the adapter is usable$" "3.12+: the guard needs no profile function"
+fi
 
 # named CODE WHAT TARGET PATTERN: check exits CODE with a line matching PATTERN
 named() { expect_exit "$1" "$2" -- "$GC" check "$3"; expect_grep "$4" "$2: named"; }

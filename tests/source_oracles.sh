@@ -37,6 +37,19 @@ expect_exit 1 "effect mode" -- "$GC" "${R[@]}" --mode effect "$P/called.py"
 expect_fgrep "called.py: gatecrash: ESCAPE effect spawn os.system" "effect mode"
 [[ ! -e $WORK/spawned ]] && ok || fail "effect mode: $WORK/spawned exists"
 expect_exit 0 "effect mode: a returned primitive is no effect" -- "$GC" "${R[@]}" --mode effect "$P/returned.py"
+# 3.12+: the C-call guard is a CALL event of gatecrash's sys.monitoring tool, no profile
+# function (harness/source/source.c); a program cannot switch the tool off (freeing it would
+# leave every later input unguarded), and the guard still stops the call after the attempt
+printf 'import sys\nm = sys.monitoring\nresult = m.get_tool(4), m.get_events(4) & m.events.CALL, sys.getprofile()\nassert result == ("gatecrash", m.events.CALL, None), result\n' >"$P/monitored.py"
+printf 'import sys\nfor i in range(6):\n    try:\n        sys.monitoring.set_events(i, 0)\n    except BaseException:\n        pass\n    try:\n        sys.monitoring.free_tool_id(i)\n    except BaseException:\n        pass\nresult = run("touch %s/spawned")\n' "$WORK" >"$P/tool_off.py"
+if [[ $PYVER != 3.11 ]]; then
+  expect_exit 0 "3.12+: the guard is a sys.monitoring tool" -- "$GC" "${R[@]}" "$P/monitored.py"
+  expect_fgrep "monitored.py: blocked (returned tuple)" "3.12+: gatecrash's tool has the CALL event during the evaluation"
+fi
+expect_exit 1 "the tool cannot be switched off" -- "$GC" "${R[@]}" "$P/tool_off.py" "$P/called.py"
+expect_grep "tool_off\.py: gatecrash: ESCAPE reach spawn os\.system via .+ \(called inside the evaluation \(C-call guard\)\)$" "after an attempt to switch the tool off"
+expect_grep "called\.py: gatecrash: ESCAPE reach spawn os\.system via .+ \(called inside the evaluation \(C-call guard\)\)$" "the next input is guarded"
+[[ ! -e $WORK/spawned ]] && ok || fail "the tool was switched off: $WORK/spawned exists"
 # the inline form gives the same verdicts
 expect_exit 1 "inline form" -- "$GC" replay -q --adapter "$T/adapter.py" --requires '{"subprocess": false}' "$P/called.py"
 expect_grep "ESCAPE reach spawn os\.system via .+ \(called inside" "inline form"

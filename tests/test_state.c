@@ -73,6 +73,18 @@ static void expect_repaired(const char *text, const char *what)
           out.escaped ? "escaped" : "blocked", out.state_repairs, out.state_note);
 }
 
+/* A hostile input the harness refuses before it changes anything: no repair, nothing differs. */
+static void expect_refused(const char *text, const char *what)
+{
+    run(text);
+    CHECK(!out.escaped && strstr(out.refused, what) && out.state_repairs == 0,
+          "%s: want it refused by the harness (%s), got \"%s\", %d repairs (%s)", text, what, out.refused,
+          out.state_repairs, out.state_note);
+    char left[512];
+    differs(left, sizeof left);
+    CHECK(left[0] == '\0', "%s: the next input would see %s", text, left);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -106,7 +118,7 @@ int main(int argc, char **argv)
                         "__builtins__['__import__']('sys').monitoring.set_events(3, 32)",
                         "sys.monitoring tool");
         expect_repaired("__builtins__['__import__']('_lsprof').Profiler().enable()", "sys.monitoring tool");
-        int own = -1; /* gatecrash's own tool: freed, or given global events, it comes back as it was */
+        int own = -1; /* gatecrash's own tool: neither freed nor given global events (refused) */
         PyObject *mon = PySys_GetObject("monitoring");
         for (int id = 0; mon && id < 6 && own < 0; id++) {
             PyObject *n = PyObject_CallMethod(mon, "get_tool", "i", id);
@@ -117,14 +129,14 @@ int main(int argc, char **argv)
         CHECK(own >= 0, "gatecrash's own monitoring tool is in use");
         char text[256];
         snprintf(text, sizeof text, "__builtins__['__import__']('sys').monitoring.free_tool_id(%d)", own);
-        expect_repaired(text, "sys.monitoring tool");
+        expect_refused(text, "sys.monitoring.free_tool_id");
         snprintf(text, sizeof text, "__builtins__['__import__']('sys').monitoring.set_events(%d, 32)", own);
-        expect_repaired(text, "sys.monitoring tool");
+        expect_refused(text, "sys.monitoring.set_events");
         PyObject *n = own >= 0 ? PyObject_CallMethod(mon, "get_tool", "i", own) : NULL;
         PyObject *ev = own >= 0 ? PyObject_CallMethod(mon, "get_events", "i", own) : NULL;
         CHECK(n && PyUnicode_Check(n) && PyUnicode_CompareWithASCIIString(n, "gatecrash") == 0 && ev &&
                   PyLong_AsLong(ev) == 0,
-              "gatecrash's own tool survives the repairs, with no global events");
+              "gatecrash's own tool survives, with no global events");
         Py_XDECREF(n);
         Py_XDECREF(ev);
         PyErr_Clear();

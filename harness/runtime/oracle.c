@@ -868,9 +868,36 @@ int gc_oracle_judged_by_event(const gc_prim *p)
 }
 
 /* See oracle.h. */
+/* The C functions called that are no primitive, by their method definition: the C-call
+ * guard's common case is one probe.  The same for every function object made from a
+ * definition (keys_of: a C function's or method descriptor's row is always found by its
+ * definition too), and sound for the process: the table is complete once loaded, and a
+ * definition remembered here is never a primitive's (those stay alive from the load on). */
+#define GC_PLAIN_DEFS 4096
+static const PyMethodDef *plain_defs[GC_PLAIN_DEFS];
+
+static const PyMethodDef *def_of(PyObject *f)
+{
+    return PyCFunction_Check(f)                  ? ((PyCFunctionObject *)f)->m_ml
+           : Py_IS_TYPE(f, &PyMethodDescr_Type) ? ((PyMethodDescrObject *)f)->d_method
+                                                : NULL;
+}
+
+static const PyMethodDef **plain_slot(const PyMethodDef *def)
+{
+    return &plain_defs[((uintptr_t)def >> 4) & (GC_PLAIN_DEFS - 1)];
+}
+
 const char *gc_oracle_guard_call(PyObject *f, const char *detail)
 {
+    const PyMethodDef *def = def_of(f);
+    if (def && *plain_slot(def) == def)
+        return NULL;
     const gc_prim *p = gc_oracle_lookup(f);
+    if (!p && def) {
+        *plain_slot(def) = def; /* (no row: gc_oracle_refuse_call refuses nothing either) */
+        return NULL;
+    }
     if (p && gc_orc.mode == GC_MODE_REACH && p->spec->cap != GC_CAP_HARNESS &&
         gc_policy_forbids(&gc_orc.policy, p->spec->cap) && !gc_oracle_judged_by_event(p)) {
         if (!gc_orc.escape.set)

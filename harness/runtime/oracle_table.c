@@ -96,6 +96,10 @@ const gc_prim_spec gc_prim_table[] = {
     {"sys", "setdlopenflags", HX, 0}, {"sys", "set_asyncgen_hooks", HX, 0},
     {"sys", "set_coroutine_origin_tracking_depth", HX, 0}, {"sys", "breakpointhook", HX, 0},
     {"sys", "_clear_type_cache", HX, 0}, {"sys", "set_int_max_str_digits", HX, 0},
+    /* 3.12+: what would switch gatecrash's own sys.monitoring tool off mid-input (the C-call
+     * guard and the line feedback are its events: monitor.h); none is audited */
+    {"sys", "monitoring.set_events", HX, 0}, {"sys", "monitoring.set_local_events", HX, 0},
+    {"sys", "monitoring.free_tool_id", HX, 0},
     {"time", "sleep", HX, 0},
     /* CPython 3.11 lets these types be called directly and leaves the object half made:
      * its first use dereferences NULL (found by the constants-only ablation: a class walk

@@ -13,6 +13,7 @@
  *     from 3.12; the Python-level function exists on every version).
  *   - gc_set_profile_all / gc_set_trace_all: a profile or trace function on every thread
  *     (3.12+: PyEval_Set*AllThreads; 3.11: _PyEval_SetProfile/_PyEval_SetTrace per thread).
+ *   - sys.monitoring (3.12+) has no version differences the harness meets: monitor.h.
  * Private APIs used directly, the same on 3.11, 3.12 and 3.13 (declared in Include/cpython/,
  * exported): the PEP 523 frame hook (_PyInterpreterState_Get/SetEvalFrameFunc,
  * _PyEval_EvalFrameDefault: state.c, feedback.c), _PyType_Lookup and _PyObject_GetDictPtr
@@ -50,7 +51,8 @@ static inline PyObject *gc_type_dict(PyTypeObject *tp)
 #endif
 
 /* A profile or trace function on every thread of the interpreter (the C-call guard and the
- * line trace of source mode: source.c, source_feedback.c).  3.12+: PyEval_SetProfileAllThreads
+ * line trace of source mode where they are no sys.monitoring events: 3.11, or no tool id
+ * free; source.c, source_feedback.c).  3.12+: PyEval_SetProfileAllThreads
  * and PyEval_SetTraceAllThreads (public); 3.11 has neither: _PyEval_SetProfile and
  * _PyEval_SetTrace (exported, Include/cpython/ceval.h) on each thread state, with the GIL held
  * (the list cannot change under it).  Each raises the sys.setprofile / sys.settrace audit

@@ -83,11 +83,15 @@ static int noop_hook(PyObject *o, PyFrameObject *f, int what, PyObject *arg)
     return 0;
 }
 
-/* Can the C-call guard (a profile function) and the line trace be installed here?  An audit
- * hook the adapter or its sandbox added at import may refuse sys.setprofile/sys.settrace,
- * and CPython then leaves the function unset with no error the caller sees. */
+/* Can the C-call guard and the line trace be installed here?  3.12+: as a sys.monitoring
+ * tool's events (source.c), else as a profile and a trace function.  An audit hook the
+ * adapter or its sandbox added at import may refuse sys.monitoring.register_callback and
+ * sys.setprofile/sys.settrace, and CPython then leaves the function unset with no error the
+ * caller sees. */
 static void probe_hooks(reporter *p)
 {
+    if (gc_source_monitored())
+        return;
     PyThreadState *ts = PyThreadState_Get();
     PyEval_SetProfile(noop_hook, NULL);
     int prof = ts->c_profilefunc == noop_hook;
@@ -96,14 +100,20 @@ static void probe_hooks(reporter *p)
     int trace = ts->c_tracefunc == noop_hook;
     PyEval_SetTrace(NULL, NULL);
     PyErr_Clear();
+    const char *also = PY_VERSION_HEX >= 0x030c0000 ? "sys.monitoring.register_callback and " : "";
+    char line[300];
+    snprintf(line, sizeof line,
+             "the C-call guard cannot be installed: an audit hook refuses %ssys.setprofile (the adapter's or its "
+             "sandbox's, added at import); a primitive called would go unseen",
+             also);
     if (!prof)
-        problem(p, 1, "setprofile",
-                "the C-call guard cannot be installed: an audit hook refuses sys.setprofile (the adapter's or "
-                "its sandbox's, added at import); a primitive called would go unseen");
+        problem(p, 1, "setprofile", line);
+    snprintf(line, sizeof line,
+             "the line trace cannot be installed: an audit hook refuses %ssys.settrace (added at import); the "
+             "fuzzer gets no line feedback from the sandbox",
+             also);
     if (!trace)
-        problem(p, 0, "settrace",
-                "the line trace cannot be installed: an audit hook refuses sys.settrace (added at import); "
-                "the fuzzer gets no line feedback from the sandbox");
+        problem(p, 0, "settrace", line);
 }
 
 /* ---- the benign programs ---- */

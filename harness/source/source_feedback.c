@@ -7,7 +7,10 @@
 #include <string.h>
 
 #include "hash.h"
+#include "monitor.h"
+#include "oracle.h"
 #include "pycompat.h"
+#include "state.h"
 
 #define GC_SF_COUNTERS 8192
 
@@ -53,19 +56,20 @@ void gc_source_feedback_start(const char *adapter, int trace, int values, gc_pm_
 enum { OWN_PROGRAM, OWN_ADAPTER, OWN_SANDBOX, OWN_OTHER };
 static const char *const owner_names[] = {"program", "adapter", "sandbox", "other"};
 
-/* Whose a code object is, and (key) its identity that is the same in every process. */
-static int code_info(PyCodeObject *co, uint32_t *key)
+/* The code objects seen, by address: whose, their key, and whether their frames are watched
+ * (3.12+: local events set).  Each entry holds its code object, so an address is never
+ * another code's while it is here. */
+static struct code_entry {
+    PyObject *co;
+    uint32_t key;
+    int own, watched;
+} codes[1024];
+
+static struct code_entry *code_entry(PyCodeObject *co)
 {
-    static struct {
-        PyCodeObject *co;
-        uint32_t key;
-        int own;
-    } cache[1024];
-    size_t slot = ((uintptr_t)co >> 4) & 1023;
-    if (cache[slot].co == co) {
-        *key = cache[slot].key;
-        return cache[slot].own;
-    }
+    struct code_entry *e = &codes[((uintptr_t)co >> 4) & 1023];
+    if (e->co == (PyObject *)co)
+        return e;
     const char *f = PyUnicode_Check(co->co_filename) ? PyUnicode_AsUTF8(co->co_filename) : NULL;
     const char *qn = PyUnicode_Check(co->co_qualname) ? PyUnicode_AsUTF8(co->co_qualname) : NULL;
     PyErr_Clear();
@@ -77,18 +81,38 @@ static int code_info(PyCodeObject *co, uint32_t *key)
     /* the program's code by name alone: where it starts changes with every edit */
     uint32_t line = own == OWN_PROGRAM ? 0 : (uint32_t)co->co_firstlineno;
     uint32_t k = gc_fnv1a32_str(gc_fnv1a32_str(0x5eedu ^ line, qn ? qn : "?"), owner_names[own]);
-    cache[slot].co = co, cache[slot].key = k, cache[slot].own = own;
-    *key = k;
-    return own;
+    Py_XSETREF(e->co, Py_NewRef((PyObject *)co));
+    e->key = k, e->own = own, e->watched = 0;
+    return e;
+}
+
+/* Whose a code object is, and (key) its identity that is the same in every process. */
+static int code_info(PyCodeObject *co, uint32_t *key)
+{
+    struct code_entry *e = code_entry(co);
+    *key = e->key;
+    return e->own;
 }
 
 static void learn_locals(PyFrameObject *fr);
 
 /* ---- the sandbox's lines ---- */
 
-/* Lines of the sandbox's and the adapter's code; any other frame is told at its start to
- * send no line events (f_trace_lines), so the program's and the standard library's lines
- * cost one call each frame, not one each line. */
+/* The features of the sandbox's and the adapter's code: each function entered (line 0) and
+ * each line run. */
+static void hit_line(PyCodeObject *co, int line)
+{
+    uint32_t key;
+    int own = code_info(co, &key);
+    if (own == OWN_SANDBOX || own == OWN_ADAPTER)
+        hit(key * 31u + (uint32_t)line);
+}
+
+static int monitored; /* 3.12+: the features come from sys.monitoring events, not a trace */
+
+/* 3.11 (and 3.12+ without a free tool id): a trace function.  Any frame but the sandbox's
+ * and the adapter's is told at its start to send no line events (f_trace_lines), so the
+ * program's and the standard library's lines cost one call each frame, not one each line. */
 static int line_trace(PyObject *obj, PyFrameObject *fr, int what, PyObject *arg)
 {
     (void)obj, (void)arg;
@@ -97,34 +121,124 @@ static int line_trace(PyObject *obj, PyFrameObject *fr, int what, PyObject *arg)
     PyCodeObject *co = PyFrame_GetCode(fr);
     uint32_t key;
     int own = code_info(co, &key);
-    Py_DECREF(co);
     if (what == PyTrace_RETURN) {
         if (own == OWN_PROGRAM && dict)
             learn_locals(fr);
-        return 0;
-    }
-    if (own == OWN_SANDBOX || own == OWN_ADAPTER)
-        hit(key * 31u + (uint32_t)(what == PyTrace_LINE ? PyFrame_GetLineNumber(fr) : 0));
-    else if (what == PyTrace_CALL && PyObject_SetAttrString((PyObject *)fr, "f_trace_lines", Py_False) < 0)
+    } else if (own == OWN_SANDBOX || own == OWN_ADAPTER) {
+        hit_line(co, what == PyTrace_LINE ? PyFrame_GetLineNumber(fr) : 0);
+    } else if (what == PyTrace_CALL && PyObject_SetAttrString((PyObject *)fr, "f_trace_lines", Py_False) < 0) {
         PyErr_Clear();
+    }
+    Py_DECREF(co);
     return 0;
 }
 
+#if GC_MONITORING
+/* 3.12+: events of gatecrash's sys.monitoring tool (monitor.h), set locally on the code
+ * objects whose features count, as their first frame starts (watch_frame): PY_START and
+ * LINE on the sandbox's and the adapter's, PY_RETURN and PY_YIELD on the program's (its
+ * names' kinds); PY_UNWIND (a program frame left by an exception) is global.  No other code
+ * is instrumented for them.  Disabling a location after its first event and restarting them
+ * all before the next input (sys.monitoring.restart_events) costs more than it saves: the
+ * restart makes every code object the next input runs instrument itself again (on
+ * RestrictedPython, 3.12: 45 us an evaluation against 25 us with every line's event). */
+static PyObject *on_start(PyObject *self, PyObject *const *args, Py_ssize_t n)
+{
+    (void)self;
+    if (n < 1 || !gc_orc.in_chain || !PyCode_Check(args[0]))
+        Py_RETURN_NONE;
+    hit_line((PyCodeObject *)args[0], 0);
+    Py_RETURN_NONE;
+}
+
+static PyObject *on_line(PyObject *self, PyObject *const *args, Py_ssize_t n)
+{
+    (void)self;
+    if (n < 2 || !gc_orc.in_chain || !PyCode_Check(args[0]))
+        Py_RETURN_NONE;
+    hit_line((PyCodeObject *)args[0], (int)PyLong_AsLong(args[1]));
+    PyErr_Clear();
+    Py_RETURN_NONE;
+}
+
+/* PY_RETURN, PY_YIELD, PY_UNWIND (code, offset, value): a program frame leaving; the frame
+ * is still the thread's current one. */
+static PyObject *on_leave(PyObject *self, PyObject *const *args, Py_ssize_t n)
+{
+    (void)self;
+    uint32_t key;
+    PyFrameObject *fr = n >= 1 && gc_orc.in_chain && dict && PyCode_Check(args[0]) &&
+                                code_info((PyCodeObject *)args[0], &key) == OWN_PROGRAM
+                            ? PyEval_GetFrame()
+                            : NULL;
+    PyCodeObject *co = fr ? PyFrame_GetCode(fr) : NULL;
+    if (co && (PyObject *)co == args[0])
+        learn_locals(fr);
+    Py_XDECREF(co);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef monitor_defs[] = {
+    {"gatecrash_sandbox_start", (PyCFunction)(void (*)(void))on_start, METH_FASTCALL, NULL},
+    {"gatecrash_sandbox_line", (PyCFunction)(void (*)(void))on_line, METH_FASTCALL, NULL},
+    {"gatecrash_program_leave", (PyCFunction)(void (*)(void))on_leave, METH_FASTCALL, NULL},
+};
+
+int gc_source_feedback_monitor(void)
+{
+    static const int events[][2] = {{GC_MON_PY_START, 0}, {GC_MON_LINE, 1},       {GC_MON_PY_RETURN, 2},
+                                    {GC_MON_PY_YIELD, 2}, {GC_MON_PY_UNWIND, 2}};
+    for (size_t i = 0; i < sizeof events / sizeof events[0]; i++)
+        if (gc_monitor_on(events[i][0], &monitor_defs[events[i][1]]) < 0)
+            return -1;
+    monitored = 1;
+    return 1 << GC_MON_PY_UNWIND;
+}
+
+/* Every frame, as it starts (state.c's frame hook): its code's local events, once. */
+static PyObject *watch_frame(PyThreadState *ts, struct _PyInterpreterFrame *f, int throwflag)
+{
+    PyObject *exc = PyErr_GetRaisedException(); /* a frame resumed by throw() carries one */
+    PyCodeObject *co = (PyCodeObject *)PyUnstable_InterpreterFrame_GetCode(f);
+    struct code_entry *e = co ? code_entry(co) : NULL;
+    if (e && !e->watched) {
+        e->watched = 1;
+        int mask = e->own == OWN_SANDBOX || e->own == OWN_ADAPTER ? (1 << GC_MON_PY_START) | (1 << GC_MON_LINE)
+                   : e->own == OWN_PROGRAM && dict              ? (1 << GC_MON_PY_RETURN) | (1 << GC_MON_PY_YIELD)
+                                                                : 0;
+        if (mask)
+            gc_monitor_local((PyObject *)co, mask);
+    }
+    Py_XDECREF(co);
+    PyErr_SetRaisedException(exc);
+    return _PyEval_EvalFrameDefault(ts, f, throwflag);
+}
+#else
+int gc_source_feedback_monitor(void) { return -1; }
+#endif
+
 void gc_source_feedback_begin(void)
 {
-    if (trace_on)
-        gc_set_trace_all(line_trace);
+    if (!trace_on)
+        return;
+#if GC_MONITORING
+    if (monitored) {
+        gc_state_frame_observer = watch_frame;
+        return;
+    }
+#endif
+    gc_set_trace_all(line_trace);
 }
 
 void gc_source_feedback_thread(void)
 {
-    if (trace_on && PyThreadState_Get()->c_tracefunc != line_trace)
+    if (trace_on && !monitored && PyThreadState_Get()->c_tracefunc != line_trace)
         PyEval_SetTrace(line_trace, NULL);
 }
 
 void gc_source_feedback_end(void)
 {
-    if (trace_on)
+    if (trace_on && !monitored)
         gc_set_trace_all(NULL);
 }
 

@@ -3,8 +3,9 @@
  * Owns: source mode's features in libFuzzer's extra counters and its harvest.
  *   - coverage of the sandbox's own code: each line run in a code object whose file is the
  *     adapter or beneath a site-packages folder (the sandbox package: its AST checks and
- *     visitors are where it decides), from a C trace function (PyEval_SetTrace) that source.c
- *     turns on around each evaluate, on every thread the evaluation runs on;
+ *     visitors are where it decides): on 3.12+ from sys.monitoring events on those code
+ *     objects alone (monitor.h), on 3.11 from a C trace function (PyEval_SetTrace) that
+ *     source.c turns on around each evaluate; on every thread the evaluation runs on;
  *   - what came back: refusal, exception type or value, and the kinds of value reached in a
  *     bounded search of it (containers, exception attributes): a type, a module by name,
  *     and for frames, functions, generators and code the code's name and whose it is — the
@@ -29,6 +30,10 @@
 /* Switch on: 'trace' the sandbox's lines (the adapter file 'adapter', site-packages), 'values'
  * the outcome's features, and harvest into 'dict' (NULL: no harvest). */
 void gc_source_feedback_start(const char *adapter, int trace, int values, gc_pm_dict *dict);
+/* 3.12+: register the line feedback's callbacks on gatecrash's sys.monitoring tool (source.c
+ * calls it once, before the first input); the global events it needs, or -1 (no tool: the
+ * trace function is used).  -1 on 3.11. */
+int gc_source_feedback_monitor(void);
 /* Around one evaluate (source.c): the line trace on and off, on every thread; _thread: on
  * the calling thread, one the evaluation started.  No-ops when not started. */
 void gc_source_feedback_begin(void);
