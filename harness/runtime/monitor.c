@@ -4,9 +4,9 @@
 #if GC_MONITORING
 #include "oracle.h"
 
-PyObject *gc_monitor_disable, *gc_monitor_missing;
+PyObject *gc_monitor_missing;
 static int tool = -1, refused;
-static PyObject *mon, *set_local_fn, *restart_fn; /* sys.monitoring and two of its functions */
+static PyObject *mon, *set_local_fn; /* sys.monitoring and its set_local_events */
 
 /* The harness's own sys.monitoring calls: never judged as an input's. */
 static PyObject *own_call(const char *method, const char *fmt, ...)
@@ -40,12 +40,10 @@ static int claim(void)
         tool = r ? id : -1;
         Py_XDECREF(r);
     }
-    gc_monitor_disable = PyObject_GetAttrString(mon, "DISABLE");
     gc_monitor_missing = PyObject_GetAttrString(mon, "MISSING");
     set_local_fn = PyObject_GetAttrString(mon, "set_local_events");
-    restart_fn = PyObject_GetAttrString(mon, "restart_events");
     PyErr_Clear();
-    if (tool < 0 || !gc_monitor_disable || !gc_monitor_missing || !set_local_fn || !restart_fn)
+    if (tool < 0 || !gc_monitor_missing || !set_local_fn)
         return tool = -1;
     refused = 0;
     return 0;
@@ -86,11 +84,4 @@ int gc_monitor_local(PyObject *code, int mask)
     return r ? 0 : -1;
 }
 
-void gc_monitor_restart(void)
-{
-    if (tool < 0)
-        return;
-    Py_XDECREF(PyObject_CallNoArgs(restart_fn));
-    PyErr_Clear();
-}
 #endif

@@ -32,11 +32,9 @@ int gc_monitor_on(int event, PyMethodDef *def);
 int gc_monitor_global(int mask);
 int gc_monitor_local(PyObject *code, int mask);
 
-/* sys.monitoring.restart_events(): what callbacks disabled fires again. */
-void gc_monitor_restart(void);
-
-/* sys.monitoring.DISABLE and MISSING (borrowed; valid once gc_monitor_on succeeded). */
-extern PyObject *gc_monitor_disable, *gc_monitor_missing;
+/* sys.monitoring.MISSING, a CALL event's arg0 when the call has none (valid once
+ * gc_monitor_on succeeded). */
+extern PyObject *gc_monitor_missing;
 #endif
 
 #endif
