@@ -450,7 +450,13 @@ static PyObject *walk(PyObject *v, Py_ssize_t limit, int *mapping)
 
 static int name_of(PyObject *x, int dotted, char *buf, size_t len)
 {
-    PyObject *n = PyObject_GetAttrString(x, dotted ? "__qualname__" : "__name__");
+    /* A class whose metaclass is type itself: the name type's own __name__/__qualname__
+     * getters give (they are data descriptors of type, so nothing in the class's dict
+     * overrides them), read without an attribute lookup: a [@name] step asks it of every
+     * __subclasses__() entry, and the lookup was fuzz_gate's largest harness function. */
+    PyTypeObject *tp = Py_IS_TYPE(x, &PyType_Type) ? (PyTypeObject *)x : NULL;
+    PyObject *n = tp ? (dotted ? PyType_GetQualName(tp) : PyType_GetName(tp))
+                     : PyObject_GetAttrString(x, dotted ? "__qualname__" : "__name__");
     int ok = 0;
     if (n && PyUnicode_Check(n)) {
         Py_ssize_t sz;
