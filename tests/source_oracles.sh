@@ -50,6 +50,13 @@ expect_exit 1 "the tool cannot be switched off" -- "$GC" "${R[@]}" "$P/tool_off.
 expect_grep "tool_off\.py: gatecrash: ESCAPE reach spawn os\.system via .+ \(called inside the evaluation \(C-call guard\)\)$" "after an attempt to switch the tool off"
 expect_grep "called\.py: gatecrash: ESCAPE reach spawn os\.system via .+ \(called inside the evaluation \(C-call guard\)\)$" "the next input is guarded"
 [[ ! -e $WORK/spawned ]] && ok || fail "the tool was switched off: $WORK/spawned exists"
+# the hole of an escape stopped mid-program (triage/source_holes.c): the final statement
+# walks to nothing, so the walk of the statement before it names the hole, as the table
+# and the cases group by it (before: no hole, grouped by signature)
+printf 'run("true")\nresult = 1\n' >"$P/mid_program.py"
+expect_exit 1 "an escape mid-program" -- "$GC" replay -q --json "$T" "$P/mid_program.py"
+grep '^{' "$WORK/out" | "$PY" -c 'import json,sys; j=json.loads(sys.stdin.readline()); assert j["hole"]=="namespace run" and j["signature"]=="source:reach:os.system", j' &&
+  ok || fail "an escape mid-program: its hole is named from the statement that reached it: $(grep '^{' "$WORK/out")"
 # the inline form gives the same verdicts
 expect_exit 1 "inline form" -- "$GC" replay -q --adapter "$T/adapter.py" --requires '{"subprocess": false}' "$P/called.py"
 expect_grep "ESCAPE reach spawn os\.system via .+ \(called inside" "inline form"

@@ -1,8 +1,9 @@
 /* source_holes.c — see source_holes.h.  A program's walk is read with CPython's own parser
  * (ast), the language the sandbox itself parses: its final expression, from the outside
  * in, while it is an attribute, a subscript by a literal, getattr(x, 'name') or a call.
- * What the walk does not see: the statements before the final one (their values are
- * only the walk's root), a final expression that is a display or an operator, and the
+ * When the final statement's walk names no hole, the statement before it is tried, and so
+ * on (an escape stopped mid-program).  What a walk does not see: the statements before it
+ * (their values are only the walk's root), an expression that is a display or an operator, and the
  * steps of a format-string field walk (str.format takes them, the sandbox never returns
  * them). */
 #include "source_holes.h"
@@ -12,6 +13,8 @@
 #include <string.h>
 
 #include "program.h"
+
+#define GC_HOLE_STATEMENTS 16 /* statements from the end whose walks may name the hole */
 
 /* The walk: nodes[0] the final expression, nodes[k + 1] what step k (kinds[k], keys[k])
  * is taken on; the last node is its root. */
@@ -77,9 +80,11 @@ static PyObject *step_in(PyObject *ast, PyObject *n, walk *w)
     return inner;
 }
 
-/* Parse 'text' as the dialect reads it and take its final expression's walk.  0, or -1
- * when there is no final expression. */
-static int read_walk(PyObject *ast, const gc_target *t, PyObject *text, walk *w)
+/* Parse 'text' as the dialect reads it and take the walk of the expression of its statement
+ * 'back' from the end (0: the final one; the statements after it are left out of every
+ * prefix).  0, -1 when that statement has no expression, -2 when the program has no such
+ * statement. */
+static int read_walk(PyObject *ast, const gc_target *t, PyObject *text, Py_ssize_t back, walk *w)
 {
     int expr_only = (t->spec.adapter.dialect & GC_DIALECT_EXPRESSION) != 0;
     PyObject *parse = PyObject_GetAttrString(ast, "parse"), *args = Py_BuildValue("(O)", text);
@@ -89,11 +94,13 @@ static int read_walk(PyObject *ast, const gc_target *t, PyObject *text, walk *w)
     Py_XDECREF(args);
     Py_XDECREF(parse);
     PyObject *body = tree ? field(tree, "body") : NULL, *e = NULL;
+    int missing = !body || (expr_only ? back > 0 : !PyList_Check(body) || PyList_GET_SIZE(body) <= back);
     w->head = PyUnicode_FromString("");
-    if (body && expr_only) {
+    if (missing) {
+    } else if (expr_only) {
         e = Py_NewRef(body);
-    } else if (body && PyList_Check(body) && PyList_GET_SIZE(body) > 0) {
-        PyObject *last = PyList_GET_ITEM(body, PyList_GET_SIZE(body) - 1);
+    } else {
+        PyObject *last = PyList_GET_ITEM(body, PyList_GET_SIZE(body) - 1 - back);
         PyObject *lineno = field(last, "lineno");
         PyObject *lines = PyUnicode_Splitlines(text, 1);
         Py_ssize_t before = lineno ? PyLong_AsSsize_t(lineno) - 1 : 0;
@@ -112,7 +119,7 @@ static int read_walk(PyObject *ast, const gc_target *t, PyObject *text, walk *w)
     Py_XDECREF(tree);
     PyErr_Clear();
     if (!e || !w->head)
-        return (Py_XDECREF(e), -1);
+        return (Py_XDECREF(e), missing ? -2 : -1);
     PyList_Append(w->nodes, e);
     for (PyObject *n = e, *in; (in = step_in(ast, n, w)); n = in)
         Py_DECREF(in);
@@ -221,17 +228,25 @@ int gc_source_hole_of_program(gc_target *t, const char *src, size_t len, gc_verd
     int rc = gc_source_run(t, src, len, out, note, sizeof note, err, errlen);
     if (rc || !out->escaped)
         return rc ? rc : -1;
-    walk w = {PyList_New(0), PyList_New(0), PyList_New(0), NULL};
     PyObject *ast = PyImport_ImportModule("ast");
     PyObject *text = PyUnicode_DecodeUTF8(src, (Py_ssize_t)len, "strict");
     PyObject *ns = gc_source_roots_ns(t, err, errlen);
     PyErr_Clear();
-    if (ast && text && ns && w.nodes && w.kinds && w.keys && read_walk(ast, t, text, &w) == 0)
-        rc = name_walk(ast, t, &w, ns, name, namelen, err, errlen);
-    Py_XDECREF(w.nodes);
-    Py_XDECREF(w.kinds);
-    Py_XDECREF(w.keys);
-    Py_XDECREF(w.head);
+    /* The final statement's walk, else the walk of the one before it, and so on (an escape
+     * the C-call guard stopped in the middle of a program ends in statements that do not
+     * walk to it): the first statement whose walk names a hole. */
+    for (Py_ssize_t back = 0, more = 1; ast && text && ns && more && !rc && !name[0] && back < GC_HOLE_STATEMENTS;
+         back++) {
+        walk w = {PyList_New(0), PyList_New(0), PyList_New(0), NULL};
+        int got = w.nodes && w.kinds && w.keys ? read_walk(ast, t, text, back, &w) : -2;
+        more = got != -2;
+        if (got == 0)
+            rc = name_walk(ast, t, &w, ns, name, namelen, err, errlen);
+        Py_XDECREF(w.nodes);
+        Py_XDECREF(w.kinds);
+        Py_XDECREF(w.keys);
+        Py_XDECREF(w.head);
+    }
     Py_XDECREF(ns);
     Py_XDECREF(text);
     Py_XDECREF(ast);

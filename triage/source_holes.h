@@ -16,7 +16,8 @@
  * evaluate, the statements before it kept; the first edge on it that gc_hole_edge names,
  * with what the roots give back as the namespace.  0 and 'name' filled when it escapes
  * ("" when no edge of the walk is a hole: a final expression that is no walk, or a prefix
- * the sandbox will not give back), -1 when it does not escape, or an exit code (err). */
+ * the sandbox will not give back; then the statement before the final one is tried the
+ * same way, its prefixes the program up to it, and so on back), -1 when it does not escape, or an exit code (err). */
 int gc_source_hole_of_program(gc_target *t, const char *src, size_t len, gc_verdict *out, char *name,
                               size_t namelen, char *err, size_t errlen);
 
