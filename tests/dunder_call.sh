@@ -18,6 +18,16 @@ expect_program 1 "$T" "result = len.__getattribute__('__self__').open"
 expect_grep "gatecrash: ESCAPE reach write builtins.open" "the module's open"
 expect_program 1 "$T" "result = type.__getattribute__(type.__getattribute__(type, '__base__'), '__subclasses__')()"
 expect_grep "gatecrash: ESCAPE reach spawn subprocess.Popen" "Popen among the subclasses"
+# a program's hole (triage/source_holes.c) reads the dunder-call forms as the attributes they
+# take, as the sweep names them: the campaign table and triage group by it
+hole_of() { # PROGRAM -> the hole replay --json names
+  printf '%s\n' "$1" >"$WORK/hole.py"
+  "$GC" replay -q --json "$T" "$WORK/hole.py" 2>/dev/null | grep '^{' | "$PY" -c 'import json,sys; print(json.loads(sys.stdin.readline())["hole"])'
+}
+[[ $(hole_of "result = type.__getattribute__(type.__getattribute__(type, '__base__'), '__subclasses__')()") == "type . __subclasses__()" ]] &&
+  ok || fail "the class walk's hole, from its program: $(hole_of "result = type.__getattribute__(type.__getattribute__(type, '__base__'), '__subclasses__')()")"
+[[ $(hole_of "result = len.__getattribute__('__self__').open") == "builtin_function_or_method . __self__" ]] &&
+  ok || fail "the builtin's module, from its program: $(hole_of "result = len.__getattribute__('__self__').open")"
 expect_program 0 "$T" "result = len.__self__"
 expect_grep "refused by the sandbox: Refused" "the plain attribute is refused"
 finish

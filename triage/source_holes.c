@@ -59,10 +59,22 @@ static PyObject *step_in(PyObject *ast, PyObject *n, walk *w)
         PyObject *fid = f && isa(ast, f, "Name") ? field(f, "id") : NULL;
         PyObject *a1 = args && PyList_Check(args) && PyList_GET_SIZE(args) == 2 ? PyList_GET_ITEM(args, 1) : NULL;
         PyObject *c = a1 && isa(ast, a1, "Constant") ? field(a1, "value") : NULL;
+        /* the dunder-call forms of an attribute (source_sweep.c writes them where the
+         * dialect refuses the plain one): X.__getattribute__('n'), type.__getattribute__(C, 'n') */
+        PyObject *fattr = f && isa(ast, f, "Attribute") ? field(f, "attr") : NULL;
+        int dunder = fattr && PyUnicode_CompareWithASCIIString(fattr, "__getattribute__") == 0;
+        PyObject *a0 = args && PyList_Check(args) && PyList_GET_SIZE(args) == 1 ? PyList_GET_ITEM(args, 0) : NULL;
+        PyObject *c0 = dunder && a0 && isa(ast, a0, "Constant") ? field(a0, "value") : NULL;
         if (fid && PyUnicode_CompareWithASCIIString(fid, "getattr") == 0 && c && PyUnicode_Check(c))
+            inner = Py_NewRef(PyList_GET_ITEM(args, 0)), key = Py_NewRef(c), kind = GC_T_ATTR;
+        else if (c0 && PyUnicode_Check(c0))
+            inner = field(f, "value"), key = Py_NewRef(c0), kind = GC_T_ATTR;
+        else if (dunder && c && PyUnicode_Check(c))
             inner = Py_NewRef(PyList_GET_ITEM(args, 0)), key = Py_NewRef(c), kind = GC_T_ATTR;
         else if (f)
             inner = Py_NewRef(f), kind = GC_T_CALL;
+        Py_XDECREF(c0);
+        Py_XDECREF(fattr);
         Py_XDECREF(c);
         Py_XDECREF(fid);
         Py_XDECREF(args);
@@ -142,6 +154,12 @@ static PyObject *prefix_value(PyObject *ast, gc_target *t, const walk *w, PyObje
     PyErr_Clear();
     if (s)
         *rc = gc_source_value(t, s, (size_t)len, &out, &v, note, sizeof note, err, errlen);
+    /* a step target gives back the tuple of its parts' values: the prefix is the last part */
+    Py_ssize_t parts = 1;
+    for (const char *m = s; m && (m = strstr(m, "\n" GC_STEP_MARKER "\n")); m++)
+        parts++;
+    if (v && parts > 1 && PyTuple_Check(v) && PyTuple_GET_SIZE(v) == parts)
+        Py_SETREF(v, Py_NewRef(PyTuple_GET_ITEM(v, parts - 1)));
     Py_XDECREF(prog);
     Py_XDECREF(src);
     return v;
@@ -196,7 +214,13 @@ static int name_walk(PyObject *ast, gc_target *t, const walk *w, PyObject *ns, c
         key_text(PyList_GET_ITEM(w->keys, k), key, sizeof key);
         int kind = (int)PyLong_AsLong(PyList_GET_ITEM(w->kinds, k));
         PyObject *dst = prefix_value(ast, t, w, PyList_GET_ITEM(w->nodes, k), &rc, err, errlen);
-        int bound = kind == GC_T_CALL && from && bound_like(cur, from); /* X.pop(): an edge out of X */
+        /* X.m refused where X.m() is not (a sandbox that lets dunder methods be called, not
+         * read): the attribute's edge out of X ends at the call's value */
+        int called = !dst && !rc && kind == GC_T_ATTR && k >= 1 &&
+                     PyLong_AsLong(PyList_GET_ITEM(w->kinds, k - 1)) == GC_T_CALL;
+        if (called) /* the edge keeps its name (`type . __subclasses__()`), the call's value its end */
+            dst = prefix_value(ast, t, w, PyList_GET_ITEM(w->nodes, --k), &rc, err, errlen);
+        int bound = kind == GC_T_CALL && from && !called && bound_like(cur, from); /* X.pop(): an edge out of X */
         int r = rc      ? 0
                 : bound ? gc_hole_edge(ns, file, from2, from2_key[0] ? from2_key : NULL, from,
                                        PyModule_Check(from) ? GC_T_ATTR : GC_T_ITEM_INT, "", dst, h, sizeof h)
