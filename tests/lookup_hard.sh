@@ -25,16 +25,18 @@ expect_grep "replayed 6: 0 escaped, 6 blocked" "all six blocked"
 # A bounded campaign finds the alias, a call with a string only the gate module's data names
 # (harvest.c).  One job in record mode is deterministic for a build and an OUT path's length
 # (a scratch path is a harvested word); 600,000 inputs found it on seeds 1 and 2 here (inputs
-# 8,350-459,057 on 7 other runs), so seed 2 runs only when seed 1 misses.  Before the classes
-# baseline (feedback.c) a 300,000-input run had missed it on 4 seeds.  The same campaign
-# without harvested arguments does not find it.
+# 8,350-459,057 on 7 other runs).  Which seeds find it within the bound moves with the binary
+# and the checkout's path: a clean clone of 35f10d1 in /tmp missed on seeds 1, 2 and 3 and
+# found it on 4 and 5, so up to four seeds run, each only when the one before missed.
+# Before the classes baseline (feedback.c) a 300,000-input run had missed it on 4 seeds.
+# The same campaign without harvested arguments does not find it.
 need fuzz_gate || { finish; exit; }
 found=0
-for s in 1 2; do
+for s in 1 2 3 4; do
   expect_exit 1 "a bounded campaign (seed $s) escapes" -- "$GC" fuzz "$T" --runs 600000 --seed "$s" --out "$WORK/fz$s"
   grep -qxF "_Tool tool ()<module>" <(cut -f3 "$WORK/fz$s/finds.tsv") && { found=1; break; }
 done
-((found)) && ok || fail "600,000-input campaigns on seeds 1 and 2 found no call with the alias (hole _Tool tool ()<module>)"
+((found)) && ok || fail "600,000-input campaigns on seeds 1 to 4 found no call with the alias (hole _Tool tool ()<module>)"
 "$GC" fuzz "$T" --runs 600000 --seed 1 --out "$WORK/fz-off" --no-harvest >"$WORK/out" 2>&1
 expect_no_grep "_Tool tool \(\)<module>" "--no-harvest: the same campaign without harvested arguments does not"
 finish
