@@ -78,17 +78,17 @@ leak=$SRC/tests/fixtures/source/leak
 expect_exit 0 "leak --depth 1 --json: namespace run, the frame's globals, the builtins" -- "$PY" - "$WORK/l1" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
-assert [r["hole"] for r in j["holes"]] == ["frame . f_globals", "namespace run", "type object ()<reach>",
+assert [r["hole"] for r in j["holes"]] == ["frame . f_globals", "namespace run", "type . __subclasses__()",
                                            "(not named)", "namespace open"], j["holes"]
 pairs = sorted((e["primitive"], e["hole"]) for e in j["escapes"])
 assert pairs == [("builtins.open", ""), ("builtins.open", "frame . f_globals"),
                  ("builtins.open", "namespace open"), ("os.system", "frame . f_globals"),
-                 ("os.system", "namespace run"), ("subprocess.Popen", "type object ()<reach>")], pairs
+                 ("os.system", "namespace run"), ("subprocess.Popen", "type . __subclasses__()")], pairs
 root = [e for e in j["escapes"] if e["hole"] == "namespace run"][0]
 assert root["input"] == "result = run" and root["capability"] == "spawn", root
 implicit = [e["input"] for e in j["escapes"] if e["hole"] in ("namespace open", "")]
 assert sorted(implicit) == ["result = __builtins__", "result = open"], implicit
-walk = [e for e in j["escapes"] if e["hole"] == "type object ()<reach>"][0]
+walk = [e for e in j["escapes"] if e["hole"] == "type . __subclasses__()"][0]
 assert walk["input"] == "result = object.__subclasses__()", walk
 frame = [e for e in j["escapes"] if e["primitive"] == "builtins.open" and e["hole"] == "frame . f_globals"][0]
 assert "g.gi_frame.f_builtins for x in [1]" in frame["input"] and frame["input"].endswith("result = f()"), frame

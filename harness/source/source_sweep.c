@@ -416,7 +416,7 @@ static int dunder_edge(sctx *x, int i, PyObject *name, int call)
         tr[n++] = GC_P_CALL;
         tr[n++] = 0;
     }
-    return edge_around(x, i, call ? GC_EDGE_CALL : GC_EDGE_ATTR, call ? NULL : name, pre, prelen, tr, n);
+    return edge_around(x, i, GC_EDGE_ATTR, name, pre, prelen, tr, n); /* named as the attribute's edge */
 }
 
 /* The path resolvers of field walks: host objects that take a dotted path as data and give
@@ -774,7 +774,9 @@ static void expand_calls(sctx *x, int i, PyObject *v)
             tr[n++] = GC_P_CALL;
             tr[n++] = 0;
         }
-        if (n && edge(x, i, GC_EDGE_CALL, NULL, tr, n) && safe[k][0] == '_')
+        /* named as the attribute's edge, as the gate sweep and a replayed program name it
+         * (holes.h: `type . __subclasses__()`); the program is the call */
+        if (n && edge(x, i, GC_EDGE_ATTR, name, tr, n) && safe[k][0] == '_')
             dunder_edge(x, i, name, 1);
         Py_XDECREF(name);
         PyErr_Clear();
