@@ -332,9 +332,10 @@ void gc_holes_minimize_row(gc_target *t, const char *hole, char *input, size_t c
         return;
     same_hole s = {t, hole};
     gc_min_stats ms;
-    /* The campaign's jobs ran each input under fuzz_gate's 0.02 s limit (2 s in a bounded
-     * run), so a candidate that needs more than GC_MIN_ROW_LIMIT is no smaller escape of
-     * this hole.  Under the command's 2 s every candidate that reads a blocking property or
+    /* The campaign's jobs ran each input under fuzz_gate's 0.02 s limit, so a candidate
+     * that needs more than GC_MIN_ROW_LIMIT is no smaller escape of this hole (a bounded
+     * run's jobs had 2 s: there a candidate slower than this is passed over, and the row
+     * keeps its longer chain).  Under the command's 2 s every candidate that reads a blocking property or
      * calls a blocking function waited it out: 26 s of a 10 s campaign's table on
      * tests/fixtures/hostile/blocking (tests/known_hangs.sh). */
     double limit = gc_input_time_limit;

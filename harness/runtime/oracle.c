@@ -867,7 +867,6 @@ int gc_oracle_judged_by_event(const gc_prim *p)
     return p->spec->cap == GC_CAP_WRITE && !(p->spec->flags & GC_PRIM_UNAUDITED);
 }
 
-/* See oracle.h. */
 /* The C functions called that are no primitive, by their method definition: the C-call
  * guard's common case is one probe.  The same for every function object made from a
  * definition (keys_of: a C function's or method descriptor's row is always found by its
@@ -888,6 +887,7 @@ static const PyMethodDef **plain_slot(const PyMethodDef *def)
     return &plain_defs[((uintptr_t)def >> 4) & (GC_PLAIN_DEFS - 1)];
 }
 
+/* See oracle.h. */
 const char *gc_oracle_guard_call(PyObject *f, const char *detail)
 {
     const PyMethodDef *def = def_of(f);

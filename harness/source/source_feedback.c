@@ -98,16 +98,6 @@ static void learn_locals(PyFrameObject *fr);
 
 /* ---- the sandbox's lines ---- */
 
-/* The features of the sandbox's and the adapter's code: each function entered (line 0) and
- * each line run. */
-static void hit_line(PyCodeObject *co, int line)
-{
-    uint32_t key;
-    int own = code_info(co, &key);
-    if (own == OWN_SANDBOX || own == OWN_ADAPTER)
-        hit(key * 31u + (uint32_t)line);
-}
-
 static int monitored; /* 3.12+: the features come from sys.monitoring events, not a trace */
 
 /* 3.11 (and 3.12+ without a free tool id): a trace function.  Any frame but the sandbox's
@@ -125,7 +115,7 @@ static int line_trace(PyObject *obj, PyFrameObject *fr, int what, PyObject *arg)
         if (own == OWN_PROGRAM && dict)
             learn_locals(fr);
     } else if (own == OWN_SANDBOX || own == OWN_ADAPTER) {
-        hit_line(co, what == PyTrace_LINE ? PyFrame_GetLineNumber(fr) : 0);
+        hit(key * 31u + (uint32_t)(what == PyTrace_LINE ? PyFrame_GetLineNumber(fr) : 0));
     } else if (what == PyTrace_CALL && PyObject_SetAttrString((PyObject *)fr, "f_trace_lines", Py_False) < 0) {
         PyErr_Clear();
     }
@@ -142,6 +132,16 @@ static int line_trace(PyObject *obj, PyFrameObject *fr, int what, PyObject *arg)
  * all before the next input (sys.monitoring.restart_events) costs more than it saves: the
  * restart makes every code object the next input runs instrument itself again (on
  * RestrictedPython, 3.12: about 45 us an evaluation against 22-25 us with every line's event). */
+/* The features (as line_trace's) of the sandbox's and the adapter's code: each function entered (line 0) and
+ * each line run. */
+static void hit_line(PyCodeObject *co, int line)
+{
+    uint32_t key;
+    int own = code_info(co, &key);
+    if (own == OWN_SANDBOX || own == OWN_ADAPTER)
+        hit(key * 31u + (uint32_t)line);
+}
+
 static PyObject *on_start(PyObject *self, PyObject *const *args, Py_ssize_t n)
 {
     (void)self;
