@@ -9,6 +9,10 @@
 #   GHSA-xjw2-6jm9-rf67 (CVE-2023-41039): RestrictedPython 6.1 with utility_builtins, a
 #     string.Formatter field walk runs in the host (fixed in 6.2; 9.0 raises
 #     NotImplementedError for string.Formatter, which the program does not catch);
+#   GHSA-5rfv-66g4-jr8h (CVE-2024-47532): RestrictedPython 7.2 with utility_builtins, an
+#     AttributeError's obj gives back the string module behind its restricted view (fixed in
+#     7.3: the same host on the current release reads back the view, whose Formatter raises
+#     NotImplementedError);
 #   CVE-2025-9959: smolagents 1.20.0, dunder methods called unchecked walk to object's
 #     subclasses and call subprocess.Popen (fixed in 1.21.0).  Popen is a class, whose call
 #     the C-call guard does not see: its own sys.audit event judges it (source.c lets the
@@ -26,6 +30,15 @@ check() {  # check ADVISORY HISTORICAL CURRENT PRIMITIVE [HOW THE CURRENT ONE BL
 check ghsa-wqc8-x2pr-7jqh restrictedpython-6.0 restrictedpython "builtins\.open"
 check ghsa-44vg-5wv2-h2hg simpleeval-1.0.4 simpleeval-module "os\.system"
 check ghsa-xjw2-6jm9-rf67 restrictedpython-6.1-utility restrictedpython-utility "builtins\.open" "raised NotImplementedError"
+if target_installed restrictedpython-7.2-utility; then  # the fixed release: the same host, 9.0's venv
+  expect_exit 1 "ghsa-5rfv-66g4-jr8h on restrictedpython-7.2-utility" -- "$GC" replay -q \
+    --venv "$BIN/venvs/restrictedpython-7.2-utility" "$SRC/targets/restrictedpython-7.2-utility" "$adv/ghsa-5rfv-66g4-jr8h.py"
+  expect_grep "ghsa-5rfv-66g4-jr8h.py: gatecrash: ESCAPE reach write builtins\.open via .+ \(in the value evaluate gave back" \
+    "ghsa-5rfv-66g4-jr8h: the escape class"
+  expect_exit 0 "ghsa-5rfv-66g4-jr8h fixed, the same host" -- "$GC" replay -q --venv "$BIN/venvs/restrictedpython-utility" \
+    "$SRC/targets/restrictedpython-7.2-utility" "$adv/ghsa-5rfv-66g4-jr8h.py"
+  expect_grep "ghsa-5rfv-66g4-jr8h.py: blocked \(raised NotImplementedError" "ghsa-5rfv-66g4-jr8h: the view read back"
+fi
 if target_installed smolagents-1.20.0; then
   expect_exit 1 "cve-2025-9959 on smolagents-1.20.0" -- "$GC" replay -q --venv "$BIN/venvs/smolagents-1.20.0" "$SRC/targets/smolagents-1.20.0" "$adv/cve-2025-9959.py"
   expect_grep "cve-2025-9959.py: gatecrash: ESCAPE effect spawn subprocess\.Popen via " "cve-2025-9959: Popen's own audit event"

@@ -2,14 +2,14 @@
 # The bundled source targets (targets/restrictedpython, targets/simpleeval, their adapter
 # variants -utility and -module, smolagents, whose executor runs each program in a worker
 # thread, and the historical releases restrictedpython-6.0, restrictedpython-6.1-utility,
-# simpleeval-1.0.4 and smolagents-1.20.0, and asteval with numpy, whose RuntimeWarnings are
+# restrictedpython-7.2-utility, simpleeval-1.0.4 and smolagents-1.20.0, and asteval with numpy, whose RuntimeWarnings are
 # among its known-safe programs; venvs made by the source_venvs set-up, ci/target-venv.sh): every
 # known-safe program of tests/fixtures/source/safe/<project> is blocked or refused, none an
 # escape (0 false positives), and the sandbox package comes from the venv, not from the
 # interpreter's own path.
 source "$(dirname "$0")/lib.sh" "$@"
 for name in restrictedpython restrictedpython-utility restrictedpython-6.0 restrictedpython-6.1-utility \
-            simpleeval simpleeval-module simpleeval-1.0.4 smolagents smolagents-1.20.0 asteval; do
+            restrictedpython-7.2-utility simpleeval simpleeval-module simpleeval-1.0.4 smolagents smolagents-1.20.0 asteval; do
   target_installed "$name" || continue
   progs=("$SRC/tests/fixtures/source/safe/${name%%-*}"/*.py)
   expect_exit 0 "$name: safe programs" -- "$GC" replay -q --venv "$BIN/venvs/$name" "$SRC/targets/$name" "${progs[@]}"

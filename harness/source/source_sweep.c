@@ -47,7 +47,10 @@
  *     that came from a field walk (`'0._a._b'` from X) — for sandboxes whose checks see the
  *     program's code but not a path given as data, resolved in the host; with no resolver
  *     yet, where the sandbox passes one probe (probe_readback), the error-readback form
- *     `try: '{0._name._gatecrash}'.format(X)` / `except Exception as e:` / `e.obj`.
+ *     `try: '{0._name._gatecrash}'.format(X)` / `except Exception as e:` / `e.obj`;
+ *   - in a statement dialect, the lookup readback (lookup_readback) of a value no scalar or
+ *     container: what a failed lookup of a name it lacks stopped at, read back from the
+ *     AttributeError into a name; a forwarding proxy gives what it wraps.
  * A returned value is a node the first time it is seen (by identity, kept alive, per hole
  * with a hole rule); bound methods and method wrappers, made afresh on every access, are
  * checked by the oracles but not expanded.  A program that escapes is a leaf: it is run a
@@ -82,6 +85,8 @@ typedef struct {
                            (the exception root's try/except); an edge keeps them first */
     int froot;          /* from a field walk: the node it walked from (else -1) */
     char *fpath;        /* malloc'd: the walk's path below that node (`a.b`), or NULL */
+    unsigned char closed; /* its statements (if any) close every block they open
+                             (lookup_readback): other statements may follow them */
 } snode;
 
 typedef struct {
@@ -262,7 +267,7 @@ static void push(PyObject *obj, PyObject *key, int parent, int kind, int depth, 
     Py_XINCREF(key);
     uint8_t *c = gc_xmalloc(len + 1);
     memcpy(c, code, len);
-    nodes[nnodes++] = (snode){obj, key, parent, (unsigned char)kind, (unsigned char)depth, hole, c, len, blen, -1, NULL};
+    nodes[nnodes++] = (snode){obj, key, parent, (unsigned char)kind, (unsigned char)depth, hole, c, len, blen, -1, NULL, blen == 0};
 }
 
 /* Seen (v, hole) before?  Marks it seen. */
@@ -362,7 +367,10 @@ static int run_edge(sctx *x, int i, int kind, PyObject *key, const uint8_t *blk,
     else if (v && !gc_sweep_transient(v) && nnodes >= x->o->max_nodes)
         x->st->cut_nodes++;
     else if (v && !gc_sweep_transient(v) && !visited(x, v, hole)) {
+        int own = blk == n->code && blklen == n->blen, closed = n->closed; /* push moves nodes */
         push(v, key, i, kind, n->depth + 1, hole, code, len, blklen); /* kept alive from here on */
+        if (own) /* node i's own statements */
+            nodes[nnodes - 1].closed = (unsigned char)closed;
         note_resolver(x, (int)nnodes - 1);
     }
     Py_XDECREF(v);
@@ -576,20 +584,28 @@ static void field_edge(sctx *x, int i, PyObject *name)
     size_t skip = strlen(rs->prefix);
     int r, w = field_path(i, name, rs->prefix, path, &r);
     const snode *f = &nodes[resolver], *xr = &nodes[r];
-    /* f->blen: a resolver with statements of its own can't join X's */
-    if (w < 0 || !inline_ok(r) || !inline_ok((int)resolver) || f->blen ||
-        f->len + rs->nmid1 + 2 + (size_t)w + rs->nmid2 > CODE_MAX)
+    size_t fexpr = f->len - f->blen;
+    /* a resolver's statements go first, so they must close their blocks (lookup_readback) */
+    if (w < 0 || !inline_ok(r) || !inline_ok((int)resolver) || !f->closed ||
+        f->len + xr->blen + rs->nmid1 + 2 + (size_t)w + rs->nmid2 > CODE_MAX)
         return;
-    uint8_t pre[CODE_MAX];
-    memcpy(pre, f->code, f->len);
-    memcpy(pre + f->len, rs->mid1, rs->nmid1);
-    size_t n = put_str(pre, f->len + rs->nmid1, GC_P_STR, path, (size_t)w);
+    uint8_t blk[CODE_MAX], pre[CODE_MAX];
+    /* X's statements may start with the resolver's own (both from one readback): once */
+    size_t fblen = xr->blen >= f->blen && memcmp(xr->code, f->code, f->blen) == 0 ? 0 : f->blen;
+    memcpy(blk, f->code, fblen);
+    memcpy(blk + fblen, xr->code, xr->blen);
+    memcpy(pre, f->code + f->blen, fexpr);
+    memcpy(pre + fexpr, rs->mid1, rs->nmid1);
+    size_t n = put_str(pre, fexpr + rs->nmid1, GC_P_STR, path, (size_t)w);
     if (!n || n + rs->nmid2 > CODE_MAX)
         return;
     memcpy(pre + n, rs->mid2, rs->nmid2);
     long before = nnodes;
-    run_edge(x, i, GC_EDGE_ATTR, name, xr->code, xr->blen, pre, n + rs->nmid2, xr->code + xr->blen, xr->len - xr->blen,
-             rs->tail, rs->ntail);
+    unsigned char closed = xr->closed; /* run_edge may move nodes */
+    run_edge(x, i, GC_EDGE_ATTR, name, blk, fblen + xr->blen, pre, n + rs->nmid2, xr->code + xr->blen,
+             xr->len - xr->blen, rs->tail, rs->ntail);
+    if (nnodes > before)
+        nodes[nnodes - 1].closed = closed;
     walked_from(before, r, path + skip);
 }
 
@@ -793,11 +809,55 @@ static void resolver_call(sctx *x, int i, PyObject *v)
             edge(x, i, GC_EDGE_CALL, NULL, tr, sizeof tr);
 }
 
+/* What a failed lookup on node i's value stopped at, read back from its AttributeError
+ * (a statement dialect):
+ *     try:
+ *         X.gatecrash
+ *     except Exception as e:
+ *         oI = e.obj
+ *     result = oI
+ * A value whose lookups are delegated (a proxy's __getattr__ that calls getattr on what it
+ * wraps, a module's __getattr__, a lazy loader) gives back the object behind it: the class
+ * of RestrictedPython's CVE-2024-47532 (utility_builtins' restricted view of `string`).
+ * Generic: any value not a scalar or container (on which the lookup fails on itself, a
+ * node already); the block closes, so a resolver's statements may stand before others. */
+static void lookup_readback(sctx *x, int i)
+{
+    const snode *n = &nodes[i];
+    uint8_t code[CODE_MAX];
+    char var[16];
+    size_t expr = n->len - n->blen, len = n->blen + 1, blen;
+    if ((x->t->spec.adapter.dialect & GC_DIALECT_EXPRESSION) || !inline_ok(i) || is_scalar_or_container(n->obj) ||
+        n->len + 48 > CODE_MAX)
+        return;
+    int w = snprintf(var, sizeof var, "o%d", i);
+    memcpy(code, n->code, n->blen);
+    code[n->blen] = GC_P_TRY;
+    memcpy(code + len, n->code + n->blen, expr);
+    len = put_str(code, len + expr, GC_P_ATTR, "gatecrash", 9);
+    code[len++] = GC_P_EXPR;
+    len = put_str(code, put_str(code, put_str(code, len, GC_P_EXCEPT, "e", 1), GC_P_NAME, "e", 1), GC_P_ATTR, "obj", 3);
+    len = put_str(code, len, GC_P_ASSIGN, var, (size_t)w);
+    code[len++] = GC_P_END;
+    blen = len;
+    len = put_str(code, len, GC_P_NAME, var, (size_t)w);
+    PyObject *key = PyUnicode_FromString("obj");
+    long before = nnodes;
+    unsigned char closed = n->closed; /* run_edge may move nodes */
+    if (key)
+        run_edge(x, i, GC_EDGE_ATTR, key, code, blen, NULL, 0, NULL, 0, code + blen, len - blen);
+    if (nnodes > before)
+        nodes[nnodes - 1].closed = closed;
+    Py_XDECREF(key);
+    PyErr_Clear();
+}
+
 static void expand(sctx *x, int i)
 {
     PyObject *v = nodes[i].obj;
     note_resolver(x, i);
     resolver_call(x, i, v);
+    lookup_readback(x, i);
     expand_attrs(x, i, v);
     expand_items(x, i, v);
     expand_calls(x, i, v);

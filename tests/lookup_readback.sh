@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The lookup readback of the source sweep (source_sweep.c, lookup_readback): in a statement
+# dialect each value that is no scalar or container is asked for a name it lacks, and the
+# AttributeError caught is read back (`e.obj`).  A value that forwards lookups to what it
+# wraps gives that object back.  tests/fixtures/source/lookup-readback hands out a view of
+# the string module that refuses its Formatter; the readback gives the module, whose
+# Formatter then walks format fields in the host (the class of RestrictedPython's
+# CVE-2024-47532).  The readback's statements close their block, so the Formatter's program
+# stands before the field walk's own value.
+source "$(dirname "$0")/lib.sh" "$@"
+T=$SRC/tests/fixtures/source/lookup-readback
+expect_program 0 "$T" "result = string.Formatter"
+expect_grep "refused by the sandbox: Refused" "the view refuses the Formatter"
+expect_exit 1 "sweep through the readback" -- "$GC" sweep "$T" --depth 3 -q
+expect_grep "^write +1 +1 yes +ModuleView string \.<module>$" "the view's module, read back"
+expect_fgrep "    o4 = e.obj" "the readback's statement"
+expect_fgrep "result = o4.Formatter().get_field('0.__self__', [len], None)[0].open" \
+  "the module's Formatter, then a field walk and an attribute"
+expect_grep "^6 hole\(s\)" "six holes"
+expect_same_sweep "$T" 3
+printf "try:\n    string.gatecrash\nexcept Exception as e:\n    o4 = e.obj\nresult = o4.Formatter().get_field('0.__self__', [len], None)[0].open\n" >"$WORK/rb.py"
+expect_exit 1 "the printed program replays" -- "$GC" replay "$T" "$WORK/rb.py"
+expect_grep "ESCAPE reach write builtins.open" "the builtins module's open"
+# a value that does not forward gives itself back: no node, no hole at depth 2
+expect_exit 0 "nothing two steps deep" -- "$GC" sweep "$T" --depth 2 -q
+expect_grep "^0 hole\(s\)" "no hole"
+finish
