@@ -164,11 +164,12 @@ int cli_campaign_start(gc_target *t, const gc_session_opts *o, cli_campaign *k, 
 #define SEED_SWEEP_NODES 500000
 #define SEED_SWEEP_MAX 2000
 
-/* A tenth of the campaign's seconds, at least the mode's floor, never more than half of
- * them (the floor alone when the campaign has no time bound). */
-static double presweep_budget(long seconds, long floor_s)
+/* The mode's share of the campaign's seconds, at least the mode's floor, never
+ * more than half of them (the floor alone when the campaign has no time bound). */
+static double presweep_budget(long seconds, const gc_mode_ops *m)
 {
-    double b = seconds / 10.0 > (double)floor_s ? seconds / 10.0 : (double)floor_s;
+    double share = (double)seconds * m->presweep_share, floor_s = (double)m->presweep_seconds;
+    double b = share > floor_s ? share : floor_s;
     return seconds > 0 && b > seconds / 2.0 ? seconds / 2.0 : b;
 }
 
@@ -215,7 +216,7 @@ static int mode_presweep(void *ctx, gc_target *t, const gc_presweep_sink *sink, 
     int depth = k->seed_sweep_depth < GC_MAX_TRAILERS ? (int)k->seed_sweep_depth : GC_MAX_TRAILERS;
     gc_sweep_opts so = {.depth = depth, .max_nodes = SEED_SWEEP_NODES, .quiet = 1,
                         .no_report = 1, .level = presweep_level, .level_ctx = &lv,
-                        .budget = presweep_budget(k->c.seconds, m->presweep_seconds)};
+                        .budget = presweep_budget(k->c.seconds, m)};
     gc_holes_sweep_setup(&so, t, NULL); /* an escape per signature and hole, as `sweep` finds them */
     gc_sweep_stats st;
     double t0 = gc_now_s();

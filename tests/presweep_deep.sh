@@ -39,7 +39,7 @@ expect_grep '^\[sweep\] depth 3 of 3 complete in ' "capped: the sweep stops at d
 expect_no_grep 'found by the sweep\)$' "capped: no hole from a depth-3 sweep"
 
 # the budget (tests/fixtures/slow-levels: depth 1 takes 40 ms, 2 0.3 s, 3 2.5 s, 4 20 s, by
-# its gate's sleeps): a tenth of --time, at least 2 s; a level whose projected time passes
+# its gate's sleeps): a tenth of --time, at least 2 s (a source target's: two fifths); a level whose projected time passes
 # it does not start, and each level's new holes are reported as that level completes
 S=$SRC/tests/fixtures/slow-levels
 "$GC" fuzz "$S" --time 10 --runs 20 --out "$WORK/slow" >/dev/null 2>"$WORK/out"
@@ -55,4 +55,11 @@ t2=$(awk -F'\t' '$5 == "tree.a.runner" { print $1 }' "$WORK/slow60/finds.tsv")
 t3=$(awk -F'\t' '$5 == "tree.a.cfg.writer" { print $1 }' "$WORK/slow60/finds.tsv")
 [[ -n $t2 && -n $t3 && $(echo "$t3 - $t2 >= 2" | bc) == 1 ]] && ok ||
   fail "slow, --time 60: depth 2's hole when depth 2 completed ($t2 s), depth 3's when it did ($t3 s)"
+# a source target's budget is two fifths of --time (at least 10 s): tests/fixtures/source/
+# slow-levels' sixth level, over 15 s, is projected past the 12 s of --time 30
+if need fuzz_source; then
+  "$GC" fuzz "$SRC/tests/fixtures/source/slow-levels" --time 30 --runs 20 --out "$WORK/slowsrc" >/dev/null 2>"$WORK/out"
+  expect_grep '^\[sweep\] depth [0-9] of 6 complete in [0-9.]+s, [0-9]+ nodes; depth [0-9] not started: its projected time passes the 12\.0s budget$' \
+    "slow source, --time 30: a 12 s budget"
+fi
 finish

@@ -127,6 +127,7 @@ const gc_mode_ops gc_chain_mode = {
     .sweep_depth = 3,
     .presweep_depth = 8,
     .presweep_seconds = 2,
+    .presweep_share = 0.1,
     .collect = gc_collect_inputs,
     .replay = chain_replay,
     .hole = chain_hole,
@@ -201,6 +202,11 @@ const gc_mode_ops gc_source_mode = {
     .sweep_depth = GC_SOURCE_SWEEP_DEPTH,
     .presweep_depth = 6,
     .presweep_seconds = 10, /* programs run through evaluate are slower than chains */
+    /* two fifths: on a slow sandbox the source sweep's next level finds holes the fuzzer
+     * does not find within the campaign (smolagents-1.20.0's depth 4, docs/PERFORMANCE.md),
+     * and a campaign three times a sweep's time has room for that sweep and its
+     * projection's error */
+    .presweep_share = 0.4,
     .collect = gc_collect_programs,
     .replay = source_replay,
     .hole = source_hole,

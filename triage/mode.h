@@ -40,7 +40,8 @@ typedef struct gc_mode_ops {
     const char *seeds;      /* the repository's seed folder (under GATECRASH_SOURCE_DIR) */
     int sweep_depth;        /* `sweep`'s default depth */
     int presweep_depth;     /* the campaign's opening sweep's default depth (it deepens to it) */
-    long presweep_seconds;  /* the floor of its budget (a tenth of the campaign's --time) */
+    long presweep_seconds;  /* the floor of its budget */
+    double presweep_share;  /* its budget: this share of the campaign's --time */
     /* The inputs a FILE|DIR argument holds, appended to 'out' (a folder's chain files, or
      * its programs).  0, or -1 when it is unreadable. */
     int (*collect)(const char *arg, gc_strlist *out);
