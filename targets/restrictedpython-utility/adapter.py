@@ -12,11 +12,15 @@ from RestrictedPython.Eval import default_guarded_getitem, default_guarded_getit
 from RestrictedPython.Guards import full_write_guard, guarded_iter_unpack_sequence, safer_getattr
 
 
+# the host's attribute guard (targets/restrictedpython-7.2-utility sets its own)
+GETATTR = safer_getattr
+
+
 def _globals():
     glb = dict(safe_globals)
     glb.update(utility_builtins)
     glb.update(
-        _getattr_=safer_getattr,
+        _getattr_=GETATTR,
         _getitem_=default_guarded_getitem,
         _getiter_=default_guarded_getiter,
         _iter_unpack_sequence_=guarded_iter_unpack_sequence,
