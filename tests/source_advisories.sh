@@ -19,26 +19,20 @@
 #     standard library's sys.audit through), so this fails if that event is refused.
 source "$(dirname "$0")/lib.sh" "$@"
 adv=$SRC/tests/fixtures/source/advisory
-check() {  # check ADVISORY HISTORICAL CURRENT PRIMITIVE [HOW THE CURRENT ONE BLOCKS IT]
+check() {  # check ADVISORY HISTORICAL CURRENT "CAPABILITY PRIMITIVE" [HOW THE CURRENT ONE BLOCKS IT] [CURRENT'S VENV]
   target_installed "$2" || return 0
-  local blocked=${5:-refused by the sandbox: }
+  local blocked=${5:-refused by the sandbox: } venv=${6:-$3}
   expect_exit 1 "$1 on $2" -- "$GC" replay -q --venv "$BIN/venvs/$2" "$SRC/targets/$2" "$adv/$1.py"
-  expect_grep "$1.py: gatecrash: ESCAPE reach [a-z]+ $4 via .+ \(in the value evaluate gave back" "$1 on $2: the escape class"
-  expect_exit 0 "$1 on $3" -- "$GC" replay -q --venv "$BIN/venvs/$3" "$SRC/targets/$3" "$adv/$1.py"
-  expect_grep "$1.py: blocked \($blocked" "$1 on $3: blocked"
+  expect_grep "$1.py: gatecrash: ESCAPE reach $4 via .+ \(in the value evaluate gave back" "$1 on $2: the escape class"
+  expect_exit 0 "$1 on $3 ($venv)" -- "$GC" replay -q --venv "$BIN/venvs/$venv" "$SRC/targets/$3" "$adv/$1.py"
+  expect_grep "$1.py: blocked \($blocked" "$1 on $3 ($venv): blocked"
 }
-check ghsa-wqc8-x2pr-7jqh restrictedpython-6.0 restrictedpython "builtins\.open"
-check ghsa-44vg-5wv2-h2hg simpleeval-1.0.4 simpleeval-module "os\.system"
-check ghsa-xjw2-6jm9-rf67 restrictedpython-6.1-utility restrictedpython-utility "builtins\.open" "raised NotImplementedError"
-if target_installed restrictedpython-7.2-utility; then  # the fixed release: the same host, 9.0's venv
-  expect_exit 1 "ghsa-5rfv-66g4-jr8h on restrictedpython-7.2-utility" -- "$GC" replay -q \
-    --venv "$BIN/venvs/restrictedpython-7.2-utility" "$SRC/targets/restrictedpython-7.2-utility" "$adv/ghsa-5rfv-66g4-jr8h.py"
-  expect_grep "ghsa-5rfv-66g4-jr8h.py: gatecrash: ESCAPE reach write builtins\.open via .+ \(in the value evaluate gave back" \
-    "ghsa-5rfv-66g4-jr8h: the escape class"
-  expect_exit 0 "ghsa-5rfv-66g4-jr8h fixed, the same host" -- "$GC" replay -q --venv "$BIN/venvs/restrictedpython-utility" \
-    "$SRC/targets/restrictedpython-7.2-utility" "$adv/ghsa-5rfv-66g4-jr8h.py"
-  expect_grep "ghsa-5rfv-66g4-jr8h.py: blocked \(raised NotImplementedError" "ghsa-5rfv-66g4-jr8h: the view read back"
-fi
+check ghsa-wqc8-x2pr-7jqh restrictedpython-6.0 restrictedpython "write builtins\.open"
+check ghsa-44vg-5wv2-h2hg simpleeval-1.0.4 simpleeval-module "spawn os\.system"
+check ghsa-xjw2-6jm9-rf67 restrictedpython-6.1-utility restrictedpython-utility "write builtins\.open" "raised NotImplementedError"
+# the fixed release: the same host on the current release's venv
+check ghsa-5rfv-66g4-jr8h restrictedpython-7.2-utility restrictedpython-7.2-utility "write builtins\.open" \
+  "raised NotImplementedError" restrictedpython-utility
 if target_installed smolagents-1.20.0; then
   expect_exit 1 "cve-2025-9959 on smolagents-1.20.0" -- "$GC" replay -q --venv "$BIN/venvs/smolagents-1.20.0" "$SRC/targets/smolagents-1.20.0" "$adv/cve-2025-9959.py"
   expect_grep "cve-2025-9959.py: gatecrash: ESCAPE effect spawn subprocess\.Popen via " "cve-2025-9959: Popen's own audit event"

@@ -132,8 +132,8 @@ static int line_trace(PyObject *obj, PyFrameObject *fr, int what, PyObject *arg)
  * all before the next input (sys.monitoring.restart_events) costs more than it saves: the
  * restart makes every code object the next input runs instrument itself again (on
  * RestrictedPython, 3.12: about 45 us an evaluation against 22-25 us with every line's event). */
-/* The features (as line_trace's) of the sandbox's and the adapter's code: each function entered (line 0) and
- * each line run. */
+/* The features (as line_trace's) of the sandbox's and the adapter's code: each function
+ * entered (line 0) and each line run. */
 static void hit_line(PyCodeObject *co, int line)
 {
     uint32_t key;

@@ -841,15 +841,16 @@ static void lookup_readback(sctx *x, int i)
     code[len++] = GC_P_END;
     blen = len;
     len = put_str(code, len, GC_P_NAME, var, (size_t)w);
-    PyObject *key = PyUnicode_FromString("obj");
+    static PyObject *key; /* the edge's name, made once (kept) */
+    if (!key && !(key = PyUnicode_InternFromString("obj"))) {
+        PyErr_Clear();
+        return;
+    }
     long before = nnodes;
     unsigned char closed = n->closed; /* run_edge may move nodes */
-    if (key)
-        run_edge(x, i, GC_EDGE_ATTR, key, code, blen, NULL, 0, NULL, 0, code + blen, len - blen);
+    run_edge(x, i, GC_EDGE_ATTR, key, code, blen, NULL, 0, NULL, 0, code + blen, len - blen);
     if (nnodes > before)
         nodes[nnodes - 1].closed = closed;
-    Py_XDECREF(key);
-    PyErr_Clear();
 }
 
 static void expand(sctx *x, int i)
