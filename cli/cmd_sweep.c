@@ -81,6 +81,18 @@ static void save_sweep_find(void *ctx, gc_target *t, const gc_chain *c, const gc
     gc_triage_save(t, s->to, c, out, origin, &ms, &s->sum);
 }
 
+/* A level complete (or cut short, at the end): one line on stderr with the signatures
+ * found so far, so a sweep shows what each depth added as it goes. */
+static void sweep_level_line(void *ctx, int level, int complete)
+{
+    const gc_mode_ops *m = ctx;
+    gc_finding *f;
+    int n = m->sweep_findings(&f);
+    free(f);
+    fprintf(stderr, "[sweep] depth %d %s: %d escape(s) found so far\n", level, complete ? "complete" : "cut short",
+            n);
+}
+
 /* The sweep on the started target (cli_run_confined), in its mode, by hole or flat (the
  * holes in a->closed closed), its finds saved into save_abs with --save; the exit code. */
 static int sweep_saving(gc_target *t, void *ctx)
@@ -93,8 +105,12 @@ static int sweep_saving(gc_target *t, void *ctx)
     char exe[PATH_MAX], found_by[64];
     gc_exe_path(exe, sizeof exe); /* to re-run cases in fresh processes */
     snprintf(found_by, sizeof found_by, "gatecrash sweep (depth %d)", so->depth);
-    gc_triage_opts to = {exe, &a->o, a->save_abs, found_by, 0, 0};
+    gc_triage_opts to = {.exe = exe, .target = &a->o, .outdir = a->save_abs, .found_by = found_by};
     sweep_saver saver = {&to, so->depth, {0}};
+    if (!so->quiet) {
+        so->level = sweep_level_line;
+        so->level_ctx = (void *)m;
+    }
     so->save = a->save ? save_sweep_find : NULL;
     so->save_ctx = &saver;
     gc_sweep_stats st;

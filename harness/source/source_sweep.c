@@ -87,6 +87,7 @@ typedef struct {
     char *fpath;        /* malloc'd: the walk's path below that node (`a.b`), or NULL */
     unsigned char closed; /* its statements (if any) close every block they open
                              (lookup_readback): other statements may follow them */
+    unsigned char early;  /* expanded ahead of its level (walk_nodes: a late shallow node) */
 } snode;
 
 typedef struct {
@@ -267,7 +268,7 @@ static void push(PyObject *obj, PyObject *key, int parent, int kind, int depth, 
     Py_XINCREF(key);
     uint8_t *c = gc_xmalloc(len + 1);
     memcpy(c, code, len);
-    nodes[nnodes++] = (snode){obj, key, parent, (unsigned char)kind, (unsigned char)depth, hole, c, len, blen, -1, NULL, blen == 0};
+    nodes[nnodes++] = (snode){obj, key, parent, (unsigned char)kind, (unsigned char)depth, hole, c, len, blen, -1, NULL, blen == 0, 0};
 }
 
 /* Seen (v, hole) before?  Marks it seen. */
@@ -1032,29 +1033,51 @@ static int cmp_found(const void *a, const void *b)
 
 /* ---- the sweep ---- */
 
+/* Node i expanded, its progress shown; 1 when the time bound stops the walk. */
+static int walk_one(sctx *x, long i)
+{
+    if (nodes[i].depth >= x->o->depth) {
+        x->st->cut_depth++;
+        return 0;
+    }
+    if (nodes[i].early || gc_sweep_transient(nodes[i].obj))
+        return 0;
+    expand(x, (int)i);
+    double now = gc_now_s();
+    if (now - x->last >= 2 && !x->o->quiet) {
+        fprintf(stderr, "[sweep %5.1fs] depth %d, nodes %ld/%ld, programs %ld (%.0f/s), escapes %d\n",
+                now - x->start, nodes[i].depth, i, nnodes, x->st->edges, x->st->edges / (now - x->start), nfinds);
+        x->last = now;
+    }
+    if (gc_sweep_out_of_time(x->o, x->start, now)) {
+        x->st->cut_time = 1;
+        return 1;
+    }
+    return 0;
+}
+
 /* One level of the walk (gc_sweep_levels): nodes [from, to) expanded within the depth and
- * time bounds.  0 or an exit code. */
+ * time bounds.  Then the late shallow nodes: a field walk waits for the sweep's first path
+ * resolver (note_resolver), so the walks asked for at shallower depths run when it is found,
+ * and queue their values behind this level's, at their own depth.  Those queued no deeper
+ * than this level's nodes are expanded now (marked early, the next level skips them): the
+ * level is complete only with them, and a budget that cannot fit the next level still
+ * covers them.  0 or an exit code. */
 static int walk_nodes(void *ctx, long from, long to)
 {
     sctx *x = ctx;
-    for (long i = from; i < to && !x->rc; i++) {
-        if (nodes[i].depth >= x->o->depth) {
-            x->st->cut_depth++;
+    int level = 0;
+    for (long i = from; i < to; i++)
+        level = nodes[i].depth > level ? nodes[i].depth : level;
+    for (long i = from; i < to && !x->rc; i++)
+        if (walk_one(x, i))
+            return x->rc;
+    for (long i = to; i < nnodes && !x->rc; i++) {
+        if (nodes[i].depth > level || nodes[i].early)
             continue;
-        }
-        if (gc_sweep_transient(nodes[i].obj))
-            continue;
-        expand(x, (int)i);
-        double now = gc_now_s();
-        if (now - x->last >= 2 && !x->o->quiet) {
-            fprintf(stderr, "[sweep %5.1fs] depth %d, nodes %ld/%ld, programs %ld (%.0f/s), escapes %d\n",
-                    now - x->start, nodes[i].depth, i, nnodes, x->st->edges, x->st->edges / (now - x->start), nfinds);
-            x->last = now;
-        }
-        if (gc_sweep_out_of_time(x->o, x->start, now)) {
-            x->st->cut_time = 1;
-            break;
-        }
+        if (walk_one(x, i))
+            return x->rc;
+        nodes[i].early = 1;
     }
     return x->rc;
 }
@@ -1068,7 +1091,7 @@ static long level_work(void *ctx, long from, long to)
     long n = to - from, step = n > 256 ? n / 256 : 1, sampled = 0, work = 0;
     for (long i = from; i < to; i += step, sampled++) {
         PyObject *v = nodes[i].obj;
-        if (nodes[i].depth >= x->o->depth || gc_sweep_transient(v))
+        if (nodes[i].depth >= x->o->depth || nodes[i].early || gc_sweep_transient(v))
             continue;
         Py_ssize_t items = PyList_Check(v) || PyTuple_Check(v) || PyDict_Check(v) ? PyObject_Length(v) : 0;
         PyObject *d = is_scalar_or_container(v) ? NULL : PyObject_Dir(v);
