@@ -70,11 +70,14 @@ static int triage_into_cases(gc_target *t, triage_args *a, const char *scratch)
     int rc = cli_case_folder(a->outdir, t->spec.name, out_abs);
     if (!rc && !(rc = cli_confine_to((const char *[]){scratch, out_abs, NULL}))) {
         gc_exe_path(exe, sizeof exe); /* to re-run cases in fresh processes */
-        gc_triage_opts to = {exe, &a->o, out_abs, a->found_by, 0, a->standalone};
+        gc_triage_opts to = {.exe = exe, .target = &a->o, .outdir = out_abs, .found_by = a->found_by,
+                             .standalone = a->standalone};
         for (int i = 0; i < a->files.n; i++) {
+            to.next = i + 1 < a->files.n ? a->files.v[i + 1] : NULL;
             gc_mode_ops_of(t->spec.kind)->triage_one(t, &to, a->files.v[i], &sum);
             fflush(stdout);
         }
+        gc_confirm_ahead(NULL, NULL, NULL, 0); /* one the last input did not take */
     }
     cli_remove_scratch(scratch);
     if (!rc)

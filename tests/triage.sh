@@ -129,6 +129,21 @@ new=$(cat "$WORK/ta.log" "$WORK/tb.log" | grep -c '^new ')
 [[ $new -eq 5 ]] && ok || fail "the two runs reported $new new cases, want 5 (each once)"
 expect_exit 0 "concurrently saved cases replay" -- "$GC" replay -q --expect escape "$SRC/targets/station-1.5.0" "$WORK/conc"
 
+# each input's fresh-process run starts while the one before is minimized (gc_confirm_ahead):
+# the verdicts stay each input's own, in order, with one that does not escape and garbage
+# between escapes
+mkdir -p "$WORK/mix"
+printf 'subprocess.os.system\n' >"$WORK/mix/a-escape"
+printf 'os.path\n' >"$WORK/mix/b-blocked"
+printf 'subprocess.os.popen\n' >"$WORK/mix/c-escape"
+printf '\xff\xfe\x00\x01' >"$WORK/mix/d-garbage"
+printf 'os.path.sep\n' >"$WORK/mix/e-blocked"
+printf 'subprocess.os.system\n' >"$WORK/mix/f-escape"
+expect_exit 0 "triage of a mixed folder" -- "$GC" triage "$SRC/targets/station-1.5.0" --out "$WORK/esc-mix" "$WORK/mix"
+got=$(grep -oE '^[a-z]+ +[a-f]-[a-z]+' "$WORK/out" | tr -s ' ' | paste -sd, -)
+want="new a-escape,flaky b-blocked,new c-escape,rejected d-garbage,flaky e-blocked,known f-escape"
+[[ $got == "$want" ]] && ok || fail "mixed folder: verdicts [$got], want [$want]"
+
 # garbage is rejected, a crash that does not reproduce is flaky; neither is saved
 mkdir -p "$WORK/bad"
 printf '\xff\xfe\x00\x01' >"$WORK/bad/garbage"

@@ -341,6 +341,8 @@ void gc_source_triage_one(gc_target *t, const gc_triage_opts *o, const char *pat
     }
     /* 1. it must escape in a fresh process, decoded as the fuzzer decoded it */
     int fr = gc_confirm_fresh(o->exe, o->target, path, 1, NULL, 0);
+    if (o->next) /* the next input's run, while this one is minimized (gc_confirm_ahead) */
+        gc_confirm_ahead(o->exe, o->target, o->next, 1);
     /* 2. the program minimized here, each candidate run through evaluate */
     static uint8_t best[GC_P_MAX_INPUT];
     static gc_verdict out;

@@ -142,15 +142,18 @@ static int portable(const gc_triage_opts *o, gc_target *t, const gc_chain *c, co
     gc_sb_free(&body);
     int ok = gc_write_atomic(probe, py.data, py.len, 0) == 0;
     static const char *seeds[] = {"PYTHONHASHSEED=1", "PYTHONHASHSEED=2"};
-    for (int i = 0; ok && i < 2; i++) {
+    pid_t pid[2] = {-1, -1};
+    int nul = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    for (int i = 0; ok && i < 2; i++) { /* both at once: a second core runs the second */
         const char *argv[] = {"timeout", "-s", "KILL", "60", "env", seeds[i], GATECRASH_PYTHON, "-s",
                               probe, t->spec.sandbox, NULL};
-        int nul = open("/dev/null", O_WRONLY | O_CLOEXEC);
-        pid_t pid = gc_spawn((char *const *)argv, NULL, nul, nul);
-        if (nul >= 0)
-            close(nul);
-        int status = 0;
-        ok = pid > 0 && gc_spawn_wait(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 1;
+        pid[i] = gc_spawn((char *const *)argv, NULL, nul, nul);
+    }
+    if (nul >= 0)
+        close(nul);
+    for (int i = 0; i < 2; i++) {
+        int status = 0, waited = pid[i] > 0 && gc_spawn_wait(pid[i], &status, 0) == pid[i];
+        ok = ok && waited && WIFEXITED(status) && WEXITSTATUS(status) == 1;
     }
     unlink(probe);
     gc_sb_free(&py);
@@ -258,6 +261,17 @@ static void case_text(const gc_target *t, const gc_outcome *o, const gc_chain *c
     gc_chain_print(c, out);
 }
 
+/* The next crash input's fresh-process run started (gc_confirm_ahead): it runs while this
+ * one is minimized and its reproducer checked, on another core. */
+static void start_next(const gc_triage_opts *o)
+{
+    static gc_chain c;
+    char resolved[4096];
+    int from = o->next ? gc_crash_chain(o->next, &c, resolved, sizeof resolved) : -1;
+    if (from >= 0 && c.nstmts > 0)
+        gc_confirm_ahead(o->exe, o->target, from ? resolved : o->next, !from);
+}
+
 void gc_triage_one(gc_target *t, const gc_triage_opts *o, const char *path, gc_triage_summary *sum)
 {
     gc_clean_stale(o->outdir);
@@ -281,6 +295,7 @@ void gc_triage_one(gc_target *t, const gc_triage_opts *o, const char *path, gc_t
     char fresh_sig[256] = "";
     int fr = from ? gc_confirm_fresh(o->exe, o->target, resolved, 0, fresh_sig, sizeof fresh_sig)
                   : gc_confirm_fresh(o->exe, o->target, path, 1, fresh_sig, sizeof fresh_sig);
+    start_next(o);
     if (fr != 1) {
         printf("flaky     %s: %s in a fresh process%s\n", base, fr == 0 ? "does not escape" : "could not be run",
                from ? " (its resolved chain)" : " (no resolved chain recorded: its raw bytes)");

@@ -25,6 +25,8 @@ typedef struct {
     const char *found_by;       /* "libFuzzer", "AFL++", "sweep", … for the header */
     int quiet;
     int standalone;             /* also write <slug>.py, the standalone reproducer */
+    const char *next;           /* the input triaged after this one (NULL: none): its fresh-process
+                                   run starts once this one's is done (replay.h gc_confirm_ahead) */
 } gc_triage_opts;
 
 /* Triage one crash input; prints one line about it and updates the summary. */

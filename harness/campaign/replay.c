@@ -137,8 +137,9 @@ static int target_args(const gc_session_opts *t, const char **argv, int i)
     return i;
 }
 
-int gc_confirm_fresh(const char *exe, const gc_session_opts *target, const char *file, int raw, char *sig,
-                     size_t siglen)
+/* `exe replay --json -q` on one file started, its stdout the returned pipe's read end (*fd):
+ * the pid, or -1. */
+static pid_t fresh_start(const char *exe, const gc_session_opts *target, const char *file, int raw, int *fd)
 {
     const char *argv[16];
     int n = 0;
@@ -159,17 +160,22 @@ int gc_confirm_fresh(const char *exe, const gc_session_opts *target, const char 
     if (nul >= 0)
         close(nul);
     close(pfd[1]);
-    if (pid < 0) {
+    if (pid < 0)
         close(pfd[0]);
-        return -1;
-    }
+    *fd = pfd[0];
+    return pid;
+}
+
+/* Its output read to the end, the process waited for, the verdict: as gc_confirm_fresh. */
+static int fresh_finish(pid_t pid, int fd, char *sig, size_t siglen)
+{
     char buf[16384];
     size_t have = 0;
     ssize_t r;
-    while ((r = read(pfd[0], buf + have, sizeof buf - 1 - have)) > 0)
+    while ((r = read(fd, buf + have, sizeof buf - 1 - have)) > 0)
         have += (size_t)r;
     buf[have] = '\0';
-    close(pfd[0]);
+    close(fd);
     int status = 0;
     gc_spawn_wait(pid, &status, 0);
     if (!WIFEXITED(status) || WEXITSTATUS(status) > 1)
@@ -194,4 +200,37 @@ int gc_confirm_fresh(const char *exe, const gc_session_opts *target, const char 
         cJSON_Delete(j);
     }
     return 1;
+}
+
+/* The run started ahead (gc_confirm_ahead): its file, how it is read, its process. */
+static struct {
+    char file[4096];
+    int raw, fd;
+    pid_t pid;
+} ahead = {.pid = -1};
+
+void gc_confirm_ahead(const char *exe, const gc_session_opts *target, const char *file, int raw)
+{
+    if (ahead.pid > 0) /* not asked for: its verdict is dropped */
+        fresh_finish(ahead.pid, ahead.fd, NULL, 0);
+    ahead.pid = -1;
+    if (!file || snprintf(ahead.file, sizeof ahead.file, "%s", file) >= (int)sizeof ahead.file)
+        return;
+    ahead.raw = raw;
+    ahead.pid = fresh_start(exe, target, file, raw, &ahead.fd);
+}
+
+int gc_confirm_fresh(const char *exe, const gc_session_opts *target, const char *file, int raw, char *sig,
+                     size_t siglen)
+{
+    int fd;
+    pid_t pid;
+    if (ahead.pid > 0 && ahead.raw == raw && strcmp(ahead.file, file) == 0) {
+        pid = ahead.pid;
+        fd = ahead.fd;
+        ahead.pid = -1;
+    } else if ((pid = fresh_start(exe, target, file, raw, &fd)) < 0) {
+        return -1;
+    }
+    return fresh_finish(pid, fd, sig, siglen);
 }

@@ -45,5 +45,9 @@ int gc_replay_source(gc_target *t, const char *path, int raw, gc_strbuf *src, gc
  * it escaped and fills sig (may be NULL), 0 if not, -1 if the run failed. */
 int gc_confirm_fresh(const char *exe, const gc_session_opts *target, const char *file, int raw, char *sig,
                      size_t siglen);
+/* The same run started now, for a gc_confirm_fresh of the same file and 'raw' to come: it
+ * then reads this run's verdict instead of starting one, and the two overlap.  One is held;
+ * starting another (or passing file NULL) waits for the one held and drops its verdict. */
+void gc_confirm_ahead(const char *exe, const gc_session_opts *target, const char *file, int raw);
 
 #endif
