@@ -472,6 +472,36 @@ static int name_of(PyObject *x, int dotted, char *buf, size_t len)
     return ok;
 }
 
+/* Is x's __name__ (__qualname__ if dotted) 'name'?  A class whose metaclass is type itself is
+ * compared where type's getters read it (a heap type's ht_name/ht_qualname, a static type's
+ * tp_name after its last dot) with no string made: a [@name] step asks it of every
+ * __subclasses__() entry, and a [#K] resolved to [@name] of every entry before it (10% of
+ * fuzz_gate's time through name_of, docs/PERFORMANCE.md).
+ * Others as name_of gives it. */
+static int name_is(PyObject *x, int dotted, const char *name, size_t nlen)
+{
+    const char *s;
+    Py_ssize_t sz;
+    if (Py_IS_TYPE(x, &PyType_Type)) {
+        PyTypeObject *tp = (PyTypeObject *)x;
+        if (tp->tp_flags & Py_TPFLAGS_HEAPTYPE) {
+            PyObject *n = dotted ? ((PyHeapTypeObject *)tp)->ht_qualname : ((PyHeapTypeObject *)tp)->ht_name;
+            s = n && PyUnicode_Check(n) ? PyUnicode_AsUTF8AndSize(n, &sz) : NULL;
+            if (!s) {
+                PyErr_Clear();
+                return 0;
+            }
+        } else {
+            s = strrchr(tp->tp_name, '.');
+            s = s ? s + 1 : tp->tp_name;
+            sz = (Py_ssize_t)strlen(s);
+        }
+        return (size_t)sz == nlen && memcmp(s, name, nlen) == 0 && is_identifier(s, sz, dotted);
+    }
+    char buf[GC_MAX_NAME + 1];
+    return name_of(x, dotted, buf, sizeof buf) && strlen(buf) == nlen && memcmp(buf, name, nlen) == 0;
+}
+
 /* The element (or mapping value) whose __name__ (__qualname__ if dotted) is 'name'. */
 static PyObject *find_named(PyObject *v, const char *name, size_t nlen)
 {
@@ -488,8 +518,7 @@ static PyObject *find_named(PyObject *v, const char *name, size_t nlen)
             PyErr_Clear();
             continue;
         }
-        char buf[GC_MAX_NAME + 1];
-        if (name_of(val, dotted, buf, sizeof buf) && strlen(buf) == nlen && memcmp(buf, name, nlen) == 0)
+        if (name_is(val, dotted, name, nlen))
             found = val;
         else
             Py_DECREF(val);
@@ -546,11 +575,8 @@ static PyObject *nth_item(PyObject *v, long k, gc_chain *rc, gc_trailer *rt)
             named = dotted = 1; /* [@A.B] replays by __qualname__ */
         if (named) {
             int first = 1; /* portable only if the name finds this very element first */
-            for (Py_ssize_t i = 0; i < idx && first; i++) {
-                char other[GC_MAX_NAME + 1];
-                if (name_of(PyList_GET_ITEM(items, i), dotted, other, sizeof other) && strcmp(other, buf) == 0)
-                    first = 0;
-            }
+            for (Py_ssize_t i = 0; i < idx && first; i++)
+                first = !name_is(PyList_GET_ITEM(items, i), dotted, buf, strlen(buf));
             if (first && gc_chain_intern(rc, buf, strlen(buf), &rt->s) == 0)
                 rt->kind = GC_T_NAMED;
             else
