@@ -16,7 +16,8 @@ expect_fgrep "via result = string.Formatter().get_field('0.__self__', [print], N
 expect_grep "^write +1 +1 yes +gate function \. __globals__$" "the sandbox's own function"
 expect_fgrep "via result = string.Formatter().get_field('0.__class__.__init__.__builtins__', [config], None)[0]" \
   "three field parts: the path grows a part a step"
-expect_grep "^5 hole\(s\)" "five holes"
+expect_grep "^write +1 +1 yes +module string \.<module>$" "the module's own __builtins__, the builtins' namespace"
+expect_grep "^4 hole\(s\)" "four holes"
 expect_same_sweep "$T" 3
 expect_program 1 "$T" "result = string.Formatter().get_field('0.__self__', [print], None)[0].open"
 expect_grep "gatecrash: ESCAPE reach write builtins.open" "the module's open"

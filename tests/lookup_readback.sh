@@ -16,14 +16,14 @@ expect_grep "^write +1 +1 yes +ModuleView string \.<module>$" "the view's module
 expect_fgrep "    o4 = e.obj" "the readback's statement"
 expect_fgrep "result = o4.Formatter().get_field('0.__self__', [len], None)[0].open" \
   "the module's Formatter, then a field walk and an attribute"
-expect_grep "^6 hole\(s\)" "six holes"
+expect_grep "^5 hole\(s\)" "five holes"
 expect_same_sweep "$T" 3
 # the Formatter is found at depth 3, after the field walks asked for at depths 1 and 2: their
 # values are expanded within that level (walk_nodes), so depth 3 is complete with every hole,
 # and a campaign whose budget cannot fit depth 4 still has them all
 expect_exit 1 "sweep, its levels shown" -- "$GC" sweep "$T" --depth 3
 expect_grep "^\[sweep\] depth 2 complete: 0 escape\(s\) found so far$" "nothing by depth 2"
-expect_grep "^\[sweep\] depth 3 complete: 6 escape\(s\) found so far$" "all six by the end of depth 3"
+expect_grep "^\[sweep\] depth 3 complete: 5 escape\(s\) found so far$" "all five by the end of depth 3"
 printf "try:\n    string.gatecrash\nexcept Exception as e:\n    o4 = e.obj\nresult = o4.Formatter().get_field('0.__self__', [len], None)[0].open\n" >"$WORK/rb.py"
 expect_exit 1 "the printed program replays" -- "$GC" replay "$T" "$WORK/rb.py"
 expect_grep "ESCAPE reach write builtins.open" "the builtins module's open"

@@ -39,6 +39,16 @@ static int real_module(PyObject *v)
     return m == v;
 }
 
+/* v is the namespace of a real module (its __dict__; a module's __builtins__ is the
+ * builtins module's): reaching it reaches that module. */
+static int real_module_dict(PyObject *v)
+{
+    PyObject *name = PyDict_Check(v) ? PyDict_GetItemString(v, "__name__") : NULL; /* borrowed */
+    PyObject *m = name && PyUnicode_Check(name) ? PyDict_GetItemWithError(PyImport_GetModuleDict(), name) : NULL;
+    PyErr_Clear();
+    return m && real_module(m) && PyModule_GetDict(m) == v;
+}
+
 static int is_gate_function(PyObject *gate_file, PyObject *f)
 {
     if (!PyFunction_Check(f) || !gate_file)
@@ -159,7 +169,7 @@ int gc_hole_edge(PyObject *ns, PyObject *gate_file, PyObject *from, const char *
     if (attr && bridge_attr(gate_file, src, key, dst, name, len))
         return 1;
     const char *edge = attr ? "." : kind == GC_T_CALL ? "()" : "[]";
-    const char *what = forbidden(dst) ? "<primitive>" : real_module(dst) ? "<module>" : NULL;
+    const char *what = forbidden(dst) ? "<primitive>" : real_module(dst) || real_module_dict(dst) ? "<module>" : NULL;
     if (!what)
         return 0;
     char owner[GC_HOLE_NAME - 16];
