@@ -37,7 +37,7 @@ unsigned gc_backstop_take_dirty(void)
 static unsigned watched_bit(int nr)
 {
     switch (nr) {
-    case SYS_rt_sigaction: return GC_DIRTY_SIGNALS;
+    case SYS_rt_sigaction: case SYS_rt_sigprocmask: return GC_DIRTY_SIGNALS;
     case SYS_close: case SYS_dup2: case SYS_dup3: case SYS_close_range: return GC_DIRTY_FDS;
     case SYS_chdir: case SYS_fchdir: return GC_DIRTY_CWD;
     case SYS_umask: return GC_DIRTY_UMASK;
@@ -156,11 +156,13 @@ static void *supervise(void *arg)
 
 int gc_backstop_armed(void) { return armed; }
 
-/* watched (state.c's dirty bits): a new signal action; 0-2 closed or replaced; the
+/* watched (state.c's dirty bits): a new signal action or mask; 0-2 closed or replaced; the
  * working folder; the umask.  0 or -errno. */
 static int add_watch_rules(scmp_filter_ctx ctx)
 {
     int rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(rt_sigaction), 1, SCMP_A1(SCMP_CMP_NE, 0, 0));
+    if (rc == 0) /* a new signal mask (a set given; reading the mask passes none) */
+        rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(rt_sigprocmask), 1, SCMP_A1(SCMP_CMP_NE, 0, 0));
     if (rc == 0)
         rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(close), 1, SCMP_A0(SCMP_CMP_LE, 2, 0));
     if (rc == 0)

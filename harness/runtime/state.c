@@ -1331,9 +1331,10 @@ static const state_check checks[] = {
     {"gc disabled", 0, gc_off, gc_on, NULL, NULL},
     {"gc frozen", 0, gc_frozen, gc_unfreeze, NULL, NULL},
     {"umask", GC_DIRTY_UMASK, umask_changed, umask_was_reset, NULL, NULL},
-    {"signal mask", 0, mask_changed, restore_mask, NULL, NULL},
+    {"signal mask", GC_DIRTY_SIGNALS, mask_changed, restore_mask, NULL, NULL},
     {"signal handlers", GC_DIRTY_SIGNALS, actions_changed, restore_actions, NULL, NULL},
-    {"signal handlers", 0, timer_handler_changed, restore_timer_handler, NULL, NULL},
+    /* (signal.signal sets the disposition too, every time: CPython's PyOS_setsig) */
+    {"signal handlers", GC_DIRTY_SIGNALS, timer_handler_changed, restore_timer_handler, NULL, NULL},
     {"locale", 0, locale_changed, restore_locale, NULL, NULL},
 };
 
