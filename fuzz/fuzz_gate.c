@@ -276,8 +276,7 @@ static struct {
 } kind_cache[KIND_CACHE];
 static int mutating; /* a mutation is under way: the probes may use the caches */
 
-/* 64-bit FNV-1a of the bytes: the probe cache's key (| 1, so never 0) and record mode's
- * crash-HASH name. */
+/* 64-bit FNV-1a of the bytes: record mode's crash-HASH name. */
 static uint64_t fnv_bytes(const uint8_t *d, size_t n)
 {
     uint64_t h = GC_FNV64_OFFSET;
@@ -286,35 +285,38 @@ static uint64_t fnv_bytes(const uint8_t *d, size_t n)
     return h;
 }
 
-static uint64_t hash_input(const uint8_t *d, size_t n) { return fnv_bytes(d, n) | 1; }
-
-/* The caches' key of chain c: the hash of its printed form, which is the input's bytes for
- * the inputs the chain mutator made (a mutation extends a chain step by step, so the chain
- * probed is not always the input being mutated).  0 when the probe is not for the last
- * statement or no mutation is under way. */
+/* The caches' key of chain c: its hash (gc_chain_hash), the same for the chain an input
+ * decodes to when it runs and when it is mutated (a mutation extends a chain step by step,
+ * so the chain probed is not always the input being mutated).  0 when the probe is not for
+ * the last statement or no mutation is under way. */
 static uint64_t chain_key(const gc_chain *c, int stmt)
 {
-    if (!mutating || stmt != c->nstmts - 1)
-        return 0;
-    gc_strbuf sb;
-    gc_sb_init(&sb);
-    gc_chain_print(c, &sb);
-    uint64_t h = hash_input((const uint8_t *)sb.data, sb.len);
-    gc_sb_free(&sb);
-    return h;
+    return mutating && stmt == c->nstmts - 1 ? gc_chain_hash(c) : 0;
+}
+
+/* A probe's run of chain c, cb seeing its steps: -1 when it failed or escaped.  The
+ * Python-side features are off: the engine clears them before the input it runs next, so
+ * what a probe would set is never read. */
+static int probe_run(const gc_chain *c, gc_step_cb cb)
+{
+    static gc_outcome out;
+    char err[256];
+    arm_backstop();
+    int fb = gc_feedback_enabled;
+    gc_feedback_enabled = 0;
+    int rc = run_limited(c, &out, cb, err, sizeof err);
+    gc_feedback_enabled = fb;
+    return rc != 0 || out.escaped ? -1 : 0;
 }
 
 static gc_value_kind probe(const gc_chain *c, int stmt)
 {
-    static gc_outcome out;
-    char err[256];
     uint64_t key = chain_key(c, stmt);
     if (key && kind_cache[key % KIND_CACHE].h == key)
         return (gc_value_kind)kind_cache[key % KIND_CACHE].kind;
-    arm_backstop();
     probe_stmt = stmt;
     probe_kind = GC_VK_NONE;
-    if (run_limited(c, &out, probe_step, err, sizeof err) != 0 || out.escaped)
+    if (probe_run(c, probe_step) != 0)
         probe_kind = GC_VK_NONE;
     if (key) {
         kind_cache[key % KIND_CACHE].h = key;
@@ -344,22 +346,23 @@ static void detail_step(void *ctx, const gc_step_info *s)
 
 static int detail_probe(const gc_chain *c, int stmt, gc_probe_detail *d)
 {
-    static gc_outcome out;
-    char err[256];
     uint64_t key = chain_key(c, stmt);
     if (key && detail_cache[key % DETAIL_CACHE].h == key) {
         *d = detail_cache[key % DETAIL_CACHE].d;
         return 0;
     }
-    arm_backstop();
     probe_stmt = stmt;
     memset(d, 0, sizeof *d);
     detail_out = d;
-    if (run_limited(c, &out, detail_step, err, sizeof err) != 0 || out.escaped)
+    if (probe_run(c, detail_step) != 0)
         d->kind = GC_VK_NONE;
     if (key) {
         detail_cache[key % DETAIL_CACHE].h = key;
         detail_cache[key % DETAIL_CACHE].d = *d;
+    }
+    if (key && d->kind != GC_VK_NONE) { /* the statement's end: what the probe would say */
+        kind_cache[key % KIND_CACHE].h = key;
+        kind_cache[key % KIND_CACHE].kind = (unsigned char)d->kind;
     }
     return 0;
 }
@@ -508,7 +511,7 @@ static void report_escape(const uint8_t *data, size_t size, const gc_outcome *o)
 }
 
 /* Run the decoded chain, feeding the probe cache; exits on a harness error. */
-static void run_chain(const uint8_t *data, size_t size, gc_chain *chain, gc_outcome *outcome)
+static void run_chain(gc_chain *chain, gc_outcome *outcome)
 {
     char err[512];
     arm_backstop();
@@ -526,7 +529,7 @@ static void run_chain(const uint8_t *data, size_t size, gc_chain *chain, gc_outc
     int rc = run_limited(chain, outcome, cfg.chain_mutator ? probe_step : NULL, err, sizeof err);
     in_input = 0;
     if (cfg.chain_mutator) { /* for the probe, when this input is mutated */
-        uint64_t h = hash_input(data, size);
+        uint64_t h = gc_chain_hash(chain);
         kind_cache[h % KIND_CACHE].h = h;
         kind_cache[h % KIND_CACHE].kind = (unsigned char)(outcome->escaped ? GC_VK_NONE : probe_kind);
     }
@@ -546,7 +549,7 @@ int gc_fuzz_test_one_input(const uint8_t *data, size_t size)
     if (chain.nstmts == 0)
         return GC_FUZZ_REJECT; /* nothing to run: do not add to the corpus */
     evaluated++;
-    run_chain(data, size, &chain, &outcome);
+    run_chain(&chain, &outcome);
     if (outcome.timed_out && !outcome.escaped) {
         if (cfg.trace_timeouts) /* which chains block (docs/PERFORMANCE.md, "time limit") */
             trace_chain(stderr, outcome.known_hang ? "gatecrash: KNOWN-HANG via " : "gatecrash: TIMEOUT via ", &chain);

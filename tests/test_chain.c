@@ -2,6 +2,7 @@
  * errors, lenient decoding of garbage, bounds, and the printer round trip. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 
 #include "chain.h"
@@ -34,7 +35,17 @@ static void round_trip(const char *text, const char *expect)
     gc_chain_print(&a, &sb);
     rc = gc_chain_parse((const uint8_t *)sb.data, sb.len, GC_PARSE_STRICT, &b, &err);
     CHECK(rc == 0 && gc_chain_equal(&a, &b), "round trip of %s changed it", text);
+    CHECK(gc_chain_hash(&a) == gc_chain_hash(&b), "round trip of %s changed its hash", text);
     gc_sb_free(&sb);
+}
+
+/* the probe caches' key: the same chain written twice hashes equal, another chain not */
+static void hashes(const char *x, const char *y, int same)
+{
+    gc_chain_parse((const uint8_t *)x, strlen(x), GC_PARSE_LENIENT, &a, NULL);
+    gc_chain_parse((const uint8_t *)y, strlen(y), GC_PARSE_LENIENT, &b, NULL);
+    CHECK((gc_chain_hash(&a) == gc_chain_hash(&b)) == same, "hash of [%s] and [%s]: %s", x, y,
+          same ? "differ" : "equal");
 }
 
 static void strict_error_n(const char *text, size_t len, int line, int col, const char *msg)
@@ -70,6 +81,25 @@ int main(void)
     round_trip("__builtins__['__import__']('sys')", "__builtins__['__import__']('sys')");
     round_trip("x(1, -2, None, True, False, \"s\")", "x(1, -2, None, True, False, 's')");
     round_trip("x[3][-1]", "x[3][-1]");
+    round_trip("x[0].#0[#0](0, 10, -10)", "x[0].#0[#0](0, 10, -10)");
+    hashes("a.b( 1,'s' )  # c\n_.d", "a.b(1, 's'); _.d", 1);
+    hashes("a.b", "a.c", 0);
+    hashes("a[1]", "a[2]", 0);
+    hashes("a.#1", "a[#1]", 0);
+    hashes("f('x')", "f('y')", 0);
+    hashes("f(1)", "f(None)", 0);
+    hashes("a; _.b", "a.b", 0);
+    {
+        gc_strbuf sb;
+        gc_sb_init(&sb);
+        gc_sb_put_long(&sb, LONG_MIN);
+        gc_sb_putc(&sb, ' ');
+        gc_sb_put_long(&sb, LONG_MAX);
+        char want[64];
+        snprintf(want, sizeof want, "%ld %ld", LONG_MIN, LONG_MAX);
+        CHECK(strcmp(sb.data, want) == 0, "put_long: got [%s] want [%s]", sb.data, want);
+        gc_sb_free(&sb);
+    }
     round_trip("os.#12[#3][@_wrap_close][@Popen.__init__]", "os.#12[#3][@_wrap_close][@Popen.__init__]");
     round_trip("a.b  # comment\n\n_.c\n", "a.b; _.c");
     round_trip("a; _.b;_()", "a; _.b; _()");

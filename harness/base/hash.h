@@ -1,8 +1,9 @@
 /* hash.h — the harness's non-cryptographic hash.
  *
  * Owns: FNV-1a, the one hash the harness uses for ids that must not change between runs or
- * builds: the 64-bit variant (the probe cache's key and a recorded input's crash-HASH name in
- * fuzz_gate.c, over bytes; the list-content fingerprint in nscache.c, over whole pointer values)
+ * builds: the 64-bit variant (a recorded input's crash-HASH name in fuzz_gate.c, over bytes;
+ * a chain's hash in chain.c, the probe caches' key; the list-content fingerprint in nscache.c,
+ * over whole pointer values)
  * and the 32-bit variant over C strings (feedback.c's feature ids, chained from a start the
  * caller chooses).  Header-only: the callers are on the per-input path.
  *

@@ -51,6 +51,18 @@ void gc_sb_puts(gc_strbuf *sb, const char *s) { gc_sb_putn(sb, s, strlen(s)); }
 
 void gc_sb_putc(gc_strbuf *sb, char c) { gc_sb_putn(sb, &c, 1); }
 
+void gc_sb_put_long(gc_strbuf *sb, long v)
+{
+    char buf[24], *p = buf + sizeof buf;
+    unsigned long u = v < 0 ? 0ul - (unsigned long)v : (unsigned long)v;
+    do
+        *--p = (char)('0' + u % 10);
+    while (u /= 10);
+    if (v < 0)
+        *--p = '-';
+    gc_sb_putn(sb, p, (size_t)(buf + sizeof buf - p));
+}
+
 void gc_sb_vprintf(gc_strbuf *sb, const char *fmt, va_list ap)
 {
     va_list ap2;

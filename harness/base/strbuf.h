@@ -22,6 +22,8 @@ void gc_sb_clear(gc_strbuf *sb);
 void gc_sb_putn(gc_strbuf *sb, const char *s, size_t n);
 void gc_sb_puts(gc_strbuf *sb, const char *s);
 void gc_sb_putc(gc_strbuf *sb, char c);
+/* v in decimal, as "%ld" prints it (the chain printer's indices: no format parsed) */
+void gc_sb_put_long(gc_strbuf *sb, long v);
 void gc_sb_printf(gc_strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void gc_sb_vprintf(gc_strbuf *sb, const char *fmt, va_list ap);
 

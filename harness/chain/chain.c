@@ -5,6 +5,8 @@
  * crash or hang on fuzz input (it has its own libFuzzer target, fuzz/fuzz_decoder.c). */
 #include "chain.h"
 
+#include "hash.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -604,6 +606,52 @@ int gc_chain_equal(const gc_chain *a, const gc_chain *b)
     return 1;
 }
 
+/* FNV-1a over what gc_chain_equal compares, so equal chains hash equal */
+static uint64_t hash_str(uint64_t h, const gc_chain *c, gc_str s)
+{
+    const char *p = gc_chain_str(c, s);
+    h = gc_fnv1a64_step(h, s.len);
+    for (uint32_t i = 0; i < s.len; i++)
+        h = gc_fnv1a64_step(h, (uint8_t)p[i]);
+    return h;
+}
+
+static uint64_t hash_trailer(uint64_t h, const gc_chain *c, const gc_trailer *t)
+{
+    h = gc_fnv1a64_step(h, (uint64_t)t->kind);
+    switch (t->kind) {
+    case GC_T_ATTR: case GC_T_ITEM_STR: case GC_T_NAMED: return hash_str(h, c, t->s);
+    case GC_T_ITEM_INT: case GC_T_DIR: case GC_T_NTH: return gc_fnv1a64_step(h, (uint64_t)t->k);
+    case GC_T_CALL:
+        h = gc_fnv1a64_step(h, (uint64_t)t->nargs);
+        for (int k = 0; k < t->nargs; k++) {
+            const gc_arg *a = &t->args[k];
+            h = gc_fnv1a64_step(h, (uint64_t)a->kind);
+            if (a->kind == GC_ARG_INT)
+                h = gc_fnv1a64_step(h, (uint64_t)a->ival);
+            if (a->kind == GC_ARG_STR)
+                h = hash_str(h, c, a->s);
+        }
+        return h;
+    }
+    return h;
+}
+
+uint64_t gc_chain_hash(const gc_chain *c)
+{
+    uint64_t h = gc_fnv1a64_step(GC_FNV64_OFFSET, (uint64_t)c->nstmts);
+    for (int i = 0; i < c->nstmts; i++) {
+        const gc_stmt *st = &c->s[i];
+        h = gc_fnv1a64_step(h, (uint64_t)st->is_prev);
+        h = gc_fnv1a64_step(h, (uint64_t)st->ntrailers);
+        if (!st->is_prev)
+            h = hash_str(h, c, st->root);
+        for (int j = 0; j < st->ntrailers; j++)
+            h = hash_trailer(h, c, &st->t[j]);
+    }
+    return h | 1; /* never 0: a cache's empty slot */
+}
+
 int gc_chain_trailer_count(const gc_chain *c)
 {
     int n = 0;
@@ -658,7 +706,7 @@ static void print_arg(const gc_chain *c, const gc_arg *a, gc_strbuf *out)
 {
     switch (a->kind) {
     case GC_ARG_STR: gc_chain_print_string(gc_chain_str(c, a->s), a->s.len, out); break;
-    case GC_ARG_INT: gc_sb_printf(out, "%ld", a->ival); break;
+    case GC_ARG_INT: gc_sb_put_long(out, a->ival); break;
     case GC_ARG_NONE: gc_sb_puts(out, "None"); break;
     case GC_ARG_TRUE: gc_sb_puts(out, "True"); break;
     case GC_ARG_FALSE: gc_sb_puts(out, "False"); break;
@@ -678,9 +726,12 @@ static void print_trailer(const gc_chain *c, const gc_trailer *t, gc_strbuf *out
         gc_chain_print_string(gc_chain_str(c, t->s), t->s.len, out);
         gc_sb_putc(out, ']');
         break;
-    case GC_T_ITEM_INT: gc_sb_printf(out, "[%ld]", t->k); break;
-    case GC_T_DIR: gc_sb_printf(out, ".#%ld", t->k); break;
-    case GC_T_NTH: gc_sb_printf(out, "[#%ld]", t->k); break;
+    case GC_T_ITEM_INT: case GC_T_DIR: case GC_T_NTH:
+        gc_sb_puts(out, t->kind == GC_T_ITEM_INT ? "[" : t->kind == GC_T_DIR ? ".#" : "[#");
+        gc_sb_put_long(out, t->k);
+        if (t->kind != GC_T_DIR)
+            gc_sb_putc(out, ']');
+        break;
     case GC_T_NAMED:
         gc_sb_puts(out, "[@");
         gc_sb_putn(out, gc_chain_str(c, t->s), t->s.len);

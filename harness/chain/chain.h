@@ -121,6 +121,9 @@ void gc_chain_copy(gc_chain *dst, const gc_chain *src);
 const char *gc_chain_str(const gc_chain *c, gc_str s); /* not NUL-terminated: use len */
 int gc_chain_intern(gc_chain *c, const char *s, size_t len, gc_str *out);
 int gc_chain_equal(const gc_chain *a, const gc_chain *b);
+/* A hash of what gc_chain_equal compares (equal chains, equal hashes; never 0): the probe
+ * caches' key, with no printing */
+uint64_t gc_chain_hash(const gc_chain *c);
 int gc_trailer_equal(const gc_chain *a, const gc_trailer *s, const gc_chain *b, const gc_trailer *t);
 int gc_chain_trailer_count(const gc_chain *c);
 /* The number of '_' arguments of trailer t (0 unless it is a call). */

@@ -418,6 +418,18 @@ static int sort_by_name(PyObject *list)
 static PyObject *walk(PyObject *v, Py_ssize_t limit, int *mapping)
 {
     *mapping = is_mapping(v);
+    /* an exact list, tuple or dict iterates as its items in order, running no code: copied
+     * at once (a __subclasses__() list of hundreds, walked by every [@name] and [#K]) */
+    if (PyList_CheckExact(v) || PyTuple_CheckExact(v)) {
+        Py_ssize_t n = Py_SIZE(v) < limit ? Py_SIZE(v) : limit;
+        PyObject *out = PyList_New(n);
+        PyObject **from = PyList_CheckExact(v) ? ((PyListObject *)v)->ob_item : ((PyTupleObject *)v)->ob_item;
+        for (Py_ssize_t i = 0; out && i < n; i++)
+            PyList_SET_ITEM(out, i, Py_NewRef(from[i]));
+        return out;
+    }
+    if (PyDict_CheckExact(v) && PyDict_GET_SIZE(v) <= limit)
+        return PyDict_Keys(v);
     PyObject *src = v;
     PyObject *keys = NULL;
     if (*mapping && !PyDict_Check(v)) {
