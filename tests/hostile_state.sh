@@ -20,7 +20,7 @@ expect_exit 1 "probe() sees damage done earlier in the same input" -- "$GC" repl
 expect_exit 0 "no hostile chain's damage reaches the next input (replay)" -- "$GC" replay -q "$T" "${args[@]}"
 expect_count "$n" "probe.chain: blocked" "every probe after a hostile chain is blocked"
 expect_no_grep "ESCAPE" "nothing escapes"
-for name in modules-clear modules-replace environ-data environ-attr environ-dict delattr setattr gate-globals \
+for name in modules-clear modules-replace environ-data environ-attr environ-dict delattr setattr module-key gate-globals \
             gate-cache gate-items gate-proxy gate-settings gate-class warnings set-clear signal-gate signal-mask \
             thread-gate; do
   expect_grep "$name.chain: note: interpreter state changed by the chain and repaired" "$name is detected and repaired"

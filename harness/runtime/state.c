@@ -874,7 +874,9 @@ static void note_add(char *note, size_t len, const char *what)
 
 /* Put back every key the snapshot has.  Keys the chain added are dropped only when
  * 'drop_added' (os.environ): sys.modules and module namespaces grow legitimately through
- * lazy imports and caches. */
+ * lazy imports and caches, but never by a key that is not a str, and such a key breaks
+ * every later dir() of the module ('<' between str and bool: a gate's install that lists a
+ * module's names, every .#K on it), so those are dropped always. */
 static int restore_dict(watched_dict *w, int drop_added)
 {
     int changed = 0;
@@ -888,11 +890,11 @@ static int restore_dict(watched_dict *w, int drop_added)
             changed = 1;
         }
     }
-    if (drop_added && PyDict_GET_SIZE(w->dict) != PyDict_GET_SIZE(w->snap)) {
+    if (PyDict_GET_SIZE(w->dict) != PyDict_GET_SIZE(w->snap)) {
         PyObject *keys = PyDict_Keys(w->dict);
         for (Py_ssize_t i = 0; keys && i < PyList_GET_SIZE(keys); i++) {
             PyObject *key = PyList_GET_ITEM(keys, i);
-            if (!PyDict_Contains(w->snap, key)) {
+            if ((drop_added || !PyUnicode_Check(key)) && !PyDict_Contains(w->snap, key)) {
                 PyDict_DelItem(w->dict, key);
                 changed = 1;
             }
