@@ -276,6 +276,12 @@ static struct {
 } kind_cache[KIND_CACHE];
 static int mutating; /* a mutation is under way: the probes may use the caches */
 
+static void remember_kind(uint64_t key, gc_value_kind kind)
+{
+    kind_cache[key % KIND_CACHE].h = key;
+    kind_cache[key % KIND_CACHE].kind = (unsigned char)kind;
+}
+
 /* 64-bit FNV-1a of the bytes: record mode's crash-HASH name. */
 static uint64_t fnv_bytes(const uint8_t *d, size_t n)
 {
@@ -318,10 +324,8 @@ static gc_value_kind probe(const gc_chain *c, int stmt)
     probe_kind = GC_VK_NONE;
     if (probe_run(c, probe_step) != 0)
         probe_kind = GC_VK_NONE;
-    if (key) {
-        kind_cache[key % KIND_CACHE].h = key;
-        kind_cache[key % KIND_CACHE].kind = (unsigned char)probe_kind;
-    }
+    if (key)
+        remember_kind(key, probe_kind);
     return probe_kind;
 }
 
@@ -360,10 +364,8 @@ static int detail_probe(const gc_chain *c, int stmt, gc_probe_detail *d)
         detail_cache[key % DETAIL_CACHE].h = key;
         detail_cache[key % DETAIL_CACHE].d = *d;
     }
-    if (key && d->kind != GC_VK_NONE) { /* the statement's end: what the probe would say */
-        kind_cache[key % KIND_CACHE].h = key;
-        kind_cache[key % KIND_CACHE].kind = (unsigned char)d->kind;
-    }
+    if (key && d->kind != GC_VK_NONE) /* the statement's end: what the probe would say */
+        remember_kind(key, d->kind);
     return 0;
 }
 
@@ -529,9 +531,7 @@ static void run_chain(gc_chain *chain, gc_outcome *outcome)
     int rc = run_limited(chain, outcome, cfg.chain_mutator ? probe_step : NULL, err, sizeof err);
     in_input = 0;
     if (cfg.chain_mutator) { /* for the probe, when this input is mutated */
-        uint64_t h = gc_chain_hash(chain);
-        kind_cache[h % KIND_CACHE].h = h;
-        kind_cache[h % KIND_CACHE].kind = (unsigned char)(outcome->escaped ? GC_VK_NONE : probe_kind);
+        remember_kind(gc_chain_hash(chain), outcome->escaped ? GC_VK_NONE : probe_kind);
     }
     if (rc) {
         gc_die_msg("%s (after %lu inputs)", err, execs);

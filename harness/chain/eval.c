@@ -423,7 +423,7 @@ static PyObject *walk(PyObject *v, Py_ssize_t limit, int *mapping)
     if (PyList_CheckExact(v) || PyTuple_CheckExact(v)) {
         Py_ssize_t n = Py_SIZE(v) < limit ? Py_SIZE(v) : limit;
         PyObject *out = PyList_New(n);
-        PyObject **from = PyList_CheckExact(v) ? ((PyListObject *)v)->ob_item : ((PyTupleObject *)v)->ob_item;
+        PyObject **from = PySequence_Fast_ITEMS(v);
         for (Py_ssize_t i = 0; out && i < n; i++)
             PyList_SET_ITEM(out, i, Py_NewRef(from[i]));
         return out;

@@ -23,8 +23,9 @@
  *
  * The same filter also reports, without stopping them, the system calls that change the
  * process state state.c must put back after an input: setting a signal disposition or mask
- * (rt_sigaction with a new action, rt_sigprocmask with a new set), closing or replacing descriptors 0-2 (close, dup2,
- * dup3, close_range from 0-2), chdir, fchdir and umask, and (when Landlock confines) a
+ * (rt_sigaction with a new action, rt_sigprocmask with a new set), closing or replacing
+ * descriptors 0-2 (close, dup2, dup3, close_range from 0-2), chdir, fchdir and umask, and
+ * (when Landlock confines) a
  * write-type path call let through (GC_DIRTY_FILES: something may be left in scratch).  The supervisor marks them dirty
  * and lets the call run (SECCOMP_USER_NOTIF_FLAG_CONTINUE).  So the check after an input
  * skips some forty system calls (one sigaction per signal, fstat of 0-2, getcwd, umask)
