@@ -62,6 +62,6 @@ pkgs+=("libclang-rt-$major-dev")
 
 # the rest (python3-matplotlib: the plots, run with the distribution's python3; python3-venv:
 # the venv of the Python test tools, pytest; chromium: report.html rendered by a test)
-pkgs+=(cmake make libcjson-dev libseccomp-dev libssl-dev afl++ strace python3-matplotlib zip unzip
+pkgs+=(cmake make libcjson-dev libseccomp-dev libffi-dev libssl-dev afl++ strace python3-matplotlib zip unzip
        python3-venv chromium)
 install "${pkgs[@]}"

@@ -2,11 +2,11 @@
 # `gatecrash check` (probe.h) on adapters a newcomer might write, each a variant of one tiny
 # exec-based sandbox made here: a good one is usable (exit 0); one whose value never comes
 # back, one that refuses everything, one that calls a harness-refused function (its own audit
-# hook, a profile function, a thread, a chdir) on every program, one that forks, one whose
-# import-time audit hook refuses the C-call guard: exit 3 with one line naming the fault, and
-# `sweep` and `fuzz` stop with that line before they run a program.  Problems that do not
-# stop fuzzing (state it leaves, roots that name nothing, no "refusals") are one line each,
-# exit 0.  Nothing outside scratch is written.
+# hook, a profile function, a thread, a chdir) on every program, one that forks: exit 3 with
+# one line naming the fault, and `sweep` and `fuzz` stop with that line before they run a
+# program.  Problems that do not stop fuzzing (state it leaves, roots that name nothing, no
+# "refusals", an import-time audit hook refusing the line feedback's hooks) are one line
+# each, exit 0.  Nothing outside scratch is written.
 source "$(dirname "$0")/lib.sh" "$@"
 base='import io, os, sys, threading, time
 class Refused(Exception):
@@ -32,7 +32,7 @@ printf 'def evaluate(s):\n    sys.addaudithook(lambda e, a: None)\n    return ru
 printf 'def evaluate(s):\n    sys.setprofile(None)\n    return run(s)\n' | adapter evalprofile '["Refused"]' '[]'
 printf 'def evaluate(s):\n    os.chdir(%s)\n    return run(s)\n' "'$WORK/elsewhere'" | adapter evalchdir '["Refused"]' '[]'
 printf 'def evaluate(s):\n    if os.fork() == 0:\n        os._exit(0)\n    return run(s)\n' | adapter fork '["Refused"]' '[]'
-printf 'def h(e, a):\n    if e in ("sys.setprofile", "sys.monitoring.register_callback"):\n        raise RuntimeError("no")\nsys.addaudithook(h)\ndef evaluate(s): return run(s)\n' |
+printf 'def h(e, a):\n    if e in ("sys.setprofile", "sys.settrace", "sys.monitoring.register_callback"):\n        raise RuntimeError("no")\nsys.addaudithook(h)\ndef evaluate(s): return run(s)\n' |
   adapter importhook '["Refused"]' '[]'
 printf 'def h(e, a):\n    if e == "sys.setprofile":\n        raise RuntimeError("no")\nsys.addaudithook(h)\ndef evaluate(s): return run(s)\n' |
   adapter importprofile '["Refused"]' '[]'
@@ -49,6 +49,8 @@ expect_grep "^probes: 5 of 5 programs gave their value; 0 problems$" "good: ever
 expect_grep "^time: [0-9]+ us an evaluation" "good: time per evaluation"
 expect_grep "^roots: 1 named, 1 the dialect can write, 1 of those give a value$" "good: roots"
 
+# named CODE WHAT TARGET PATTERN: check exits CODE with a line matching PATTERN
+named() { expect_exit "$1" "$2" -- "$GC" check "$3"; expect_grep "$4" "$2: named"; }
 # fatal <name> <pattern> <what>: check, sweep and fuzz all stop with exit 3 and the line
 fatal() {
   expect_exit 3 "$1: check" -- "$GC" check "$WORK/$1"
@@ -67,18 +69,14 @@ fatal evalhook "refused by the harness \(sys.addaudithook\)"
 fatal evalprofile "refused by the harness \(sys.setprofile\)"
 fatal evalchdir "refused by the harness \(os.chdir\)"
 fatal fork "is an escape \(reach spawn os.fork"
-fatal importhook "the C-call guard cannot be installed: an audit hook refuses (sys.monitoring.register_callback and )?sys.setprofile"
-# 3.12+: the guard is a sys.monitoring tool's CALL event (harness/source/source.c), so a hook
-# refusing sys.setprofile alone takes nothing from it; on 3.11 it is the profile function
-if [[ $PYVER == 3.11 ]]; then
-  fatal importprofile "the C-call guard cannot be installed: an audit hook refuses sys.setprofile"
-else
-  expect_exit 0 "3.12+: a hook refusing sys.setprofile alone" -- "$GC" check "$WORK/importprofile"
-  expect_grep "^check: the adapter is usable$" "3.12+: the guard needs no profile function"
-fi
+# the C-call guard is in the primitives' own entry points (harness/runtime/callguard.h): no
+# hook refuses it.  A hook refusing the line feedback's hooks costs feedback only: one line
+named 0 "a hook refusing every hook" "$WORK/importhook" \
+  "^problem: the line trace cannot be installed: an audit hook refuses (sys.monitoring.register_callback and )?sys.settrace"
+expect_grep "^check: usable, with the problems above$" "a hook refusing every hook: usable"
+named 0 "a hook refusing sys.setprofile" "$WORK/importprofile" "^check: the adapter is usable$"
+expect_grep "^probes: 5 of 5 programs gave their value; 0 problems$" "a hook refusing sys.setprofile: no problem"
 
-# named CODE WHAT TARGET PATTERN: check exits CODE with a line matching PATTERN
-named() { expect_exit "$1" "$2" -- "$GC" check "$3"; expect_grep "$4" "$2: named"; }
 named 0 "chdir at import" "$WORK/importchdir" \
   "^problem: evaluate\('result = 1'\) left state the harness repairs after every input \(.*working"
 named 0 "sys.stdout replaced" "$WORK/stdout" "^problem: .*left state the harness repairs after every input \(sys"

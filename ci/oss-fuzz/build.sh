@@ -110,11 +110,11 @@ for src in driver fuzz_gate; do
 done
 
 # Link: the engine, the version script (libFuzzer's string-compare interceptors stay
-# local), libpython/cjson/seccomp/libcrypto found at run time in $OUT/lib.
+# local), libpython/cjson/seccomp/libffi/libcrypto found at run time in $OUT/lib.
 # shellcheck disable=SC2086 # $LIB_FUZZING_ENGINE may hold several words
 $CC "${driver_cflags[@]}" "$obj/driver.o" "$obj/fuzz_gate.o" "${objs[@]}" $LIB_FUZZING_ENGINE \
   -Wl,--version-script="$root/fuzz/fuzz_gate.map" \
-  "${py_ldflags[@]}" -lcjson -lseccomp -lcrypto -lrt -lm -ldl -lpthread \
+  "${py_ldflags[@]}" -lcjson -lseccomp -lffi -lcrypto -lrt -lm -ldl -lpthread \
   -Wl,-rpath,'$ORIGIN/lib' -o "$OUT/fuzz_gate"
 
 # Shared libraries the runner image may lack: everything but the C library family.

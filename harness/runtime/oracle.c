@@ -114,6 +114,9 @@ static void add_prim(const gc_prim_spec *spec, const char *name, PyObject *obj)
     gc_prim *p = &prims[nprims];
     p->spec = spec;
     snprintf(p->name, sizeof p->name, "%s", name);
+    p->def = PyCFunction_Check(obj)                  ? ((PyCFunctionObject *)obj)->m_ml
+             : Py_IS_TYPE(obj, &PyMethodDescr_Type) ? ((PyMethodDescrObject *)obj)->d_method
+                                                    : NULL;
     const void *keys[3];
     int n = keys_of(obj, keys);
     for (int i = 0; i < n; i++)
@@ -194,6 +197,10 @@ int gc_oracle_load_table(char *err, size_t errlen)
     gc_orc.armed = 1;
     return 0;
 }
+
+int gc_oracle_prim_count(void) { return nprims; }
+
+const gc_prim *gc_oracle_prim(int i) { return &prims[i]; }
 
 const gc_prim *gc_oracle_lookup(PyObject *v)
 {
@@ -867,60 +874,9 @@ int gc_oracle_judged_by_event(const gc_prim *p)
     return p->spec->cap == GC_CAP_WRITE && !(p->spec->flags & GC_PRIM_UNAUDITED);
 }
 
-/* The C functions called that are no primitive, by their method definition: the C-call
- * guard's common case is one probe.  The same for every function object made from a
- * definition (keys_of: a C function's or method descriptor's row is always found by its
- * definition too), and sound for the process: the table is complete once loaded, and a
- * definition remembered here is never a primitive's (those stay alive from the load on). */
-#define GC_PLAIN_DEFS 4096
-static const PyMethodDef *plain_defs[GC_PLAIN_DEFS];
-
-static const PyMethodDef *def_of(PyObject *f)
+/* gc_oracle_refuse_call's rule for the primitive p. */
+static const char *refuse_prim(const gc_prim *p)
 {
-    return PyCFunction_Check(f)                  ? ((PyCFunctionObject *)f)->m_ml
-           : Py_IS_TYPE(f, &PyMethodDescr_Type) ? ((PyMethodDescrObject *)f)->d_method
-                                                : NULL;
-}
-
-static const PyMethodDef **plain_slot(const PyMethodDef *def)
-{
-    return &plain_defs[((uintptr_t)def >> 4) & (GC_PLAIN_DEFS - 1)];
-}
-
-/* See oracle.h. */
-const char *gc_oracle_guard_call(PyObject *f, const char *detail)
-{
-    const PyMethodDef *def = def_of(f);
-    if (def && *plain_slot(def) == def)
-        return NULL;
-    const gc_prim *p = gc_oracle_lookup(f);
-    if (!p && def) {
-        *plain_slot(def) = def; /* (no row: gc_oracle_refuse_call refuses nothing either) */
-        return NULL;
-    }
-    if (p && gc_orc.mode == GC_MODE_REACH && p->spec->cap != GC_CAP_HARNESS &&
-        gc_policy_forbids(&gc_orc.policy, p->spec->cap) && !gc_oracle_judged_by_event(p)) {
-        if (!gc_orc.escape.set)
-            gc_oracle_set_escape(GC_KIND_REACH, p->spec->cap, p->name, detail);
-        block(p->name);
-        return p->name;
-    }
-    if (p && (p->spec->flags & (GC_PRIM_CODE | GC_PRIM_THREAD)))
-        return NULL;
-    const char *why = gc_oracle_refuse_call(f);
-    if (why) {
-        gc_oracle_set_refused(why);
-        block(why);
-    }
-    return why;
-}
-
-/* See oracle.h. */
-const char *gc_oracle_refuse_call(PyObject *f)
-{
-    const gc_prim *p = callee_prim(f);
-    if (!p)
-        return NULL;
     if (p->spec->cap == GC_CAP_HARNESS)
         return p->name;
     int forbidden = gc_policy_forbids(&gc_orc.policy, p->spec->cap);
@@ -937,4 +893,38 @@ const char *gc_oracle_refuse_call(PyObject *f)
     if (gc_oracle_judged_by_event(p))
         return NULL; /* writes: the audit hook judges their arguments, confines them to scratch */
     return p->name; /* unaudited */
+}
+
+/* See oracle.h. */
+const char *gc_oracle_guard_prim(const gc_prim *p, const char *detail)
+{
+    if (gc_orc.mode == GC_MODE_REACH && p->spec->cap != GC_CAP_HARNESS &&
+        gc_policy_forbids(&gc_orc.policy, p->spec->cap) && !gc_oracle_judged_by_event(p)) {
+        if (!gc_orc.escape.set)
+            gc_oracle_set_escape(GC_KIND_REACH, p->spec->cap, p->name, detail);
+        block(p->name);
+        return p->name;
+    }
+    if (p->spec->flags & (GC_PRIM_CODE | GC_PRIM_THREAD))
+        return NULL;
+    const char *why = refuse_prim(p);
+    if (why) {
+        gc_oracle_set_refused(why);
+        block(why);
+    }
+    return why;
+}
+
+/* See oracle.h. */
+const char *gc_oracle_guard_call(PyObject *f, const char *detail)
+{
+    const gc_prim *p = callee_prim(f);
+    return p ? gc_oracle_guard_prim(p, detail) : NULL;
+}
+
+/* See oracle.h. */
+const char *gc_oracle_refuse_call(PyObject *f)
+{
+    const gc_prim *p = callee_prim(f);
+    return p ? refuse_prim(p) : NULL;
 }

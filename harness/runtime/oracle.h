@@ -54,7 +54,8 @@ extern const size_t gc_prim_table_len;
 
 typedef struct {
     const gc_prim_spec *spec;
-    char name[96]; /* "os.system" */
+    char name[96];    /* "os.system" */
+    PyMethodDef *def; /* a C function's or method descriptor's definition, else NULL */
 } gc_prim;
 
 typedef struct {
@@ -97,6 +98,10 @@ int gc_oracle_load_table(char *err, size_t errlen);
 /* In effect mode, after the gate's first install: append the judging hook after the gate's. */
 int gc_oracle_add_tail_hook(char *err, size_t errlen);
 
+/* The table's rows, in load order: how many, and the i-th (0 <= i < count). */
+int gc_oracle_prim_count(void);
+const gc_prim *gc_oracle_prim(int i);
+
 /* Reach oracle: the primitive 'v' is (by identity, code object or C method table), or NULL. */
 const gc_prim *gc_oracle_lookup(PyObject *v);
 int gc_policy_forbids(const gc_policy *p, gc_cap cap);
@@ -113,11 +118,13 @@ void gc_oracle_set_refused(const char *what);
  * record an escape (effect mode: a forbidden primitive that CPython does not audit).  Both
  * modes' evaluators refuse by this one rule before a call. */
 const char *gc_oracle_refuse_call(PyObject *f);
-/* The C-call guard's rule for a call of f about to run inside an input (source.c's profile
- * function; a thread's function at its start, oracle.c): in reach mode a forbidden primitive
- * is the escape ('detail' says where), unless its audit event judges it; code strings and
- * thread starts run; otherwise gc_oracle_refuse_call's refusals.  The name of what was
- * stopped, with gatecrash.Blocked set, or NULL. */
+/* The C-call guard's rule for a call of primitive p about to run inside an input (source.c's
+ * judge of callguard.h's closures; a thread's function at its start, oracle.c): in reach
+ * mode a forbidden primitive is the escape ('detail' says where), unless its audit event
+ * judges it; code strings and thread starts run; otherwise gc_oracle_refuse_call's
+ * refusals.  The name of what was stopped, with gatecrash.Blocked set, or NULL.
+ * gc_oracle_guard_call is the same rule for a callable f (NULL when f is no primitive). */
+const char *gc_oracle_guard_prim(const gc_prim *p, const char *detail);
 const char *gc_oracle_guard_call(PyObject *f, const char *detail);
 /* Is a call of p judged by its audit event, not by the call itself?  True for the write
  * primitives CPython audits: their event carries the arguments the call will use (open's

@@ -19,6 +19,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "callguard.h"
 #include "fsutil.h"
 #include "interp.h"
 #include "timelimit.h"
@@ -534,7 +535,7 @@ int gc_target_open(gc_target *t, const gc_target_spec *spec, const char *scratch
         return GC_EXIT_USAGE;
     gc_orc.policy = t->policy;
     /* The real primitives are captured before any gate code runs. */
-    if (gc_oracle_load_table(err, errlen) < 0)
+    if (gc_oracle_load_table(err, errlen) < 0 || gc_callguard_place(err, errlen) < 0)
         return GC_EXIT_HARNESS;
     gc_policy_finish(&t->policy);
     gc_orc.policy = t->policy;

@@ -83,35 +83,25 @@ static int noop_hook(PyObject *o, PyFrameObject *f, int what, PyObject *arg)
     return 0;
 }
 
-/* Can the C-call guard and the line trace be installed here?  3.12+: as a sys.monitoring
- * tool's events (source.c), else as a profile and a trace function.  An audit hook the
- * adapter or its sandbox added at import may refuse sys.monitoring.register_callback and
- * sys.setprofile/sys.settrace, and CPython then leaves the function unset with no error the
- * caller sees. */
+/* Can the line feedback be installed here?  3.12+: as a sys.monitoring tool's events
+ * (source.c), else as a trace function.  An audit hook the adapter or its sandbox added at
+ * import may refuse sys.monitoring.register_callback and sys.settrace, and CPython then
+ * leaves the function unset with no error the caller sees.  (The C-call guard needs no
+ * hook: it is in the primitives' own entry points, runtime/callguard.h.) */
 static void probe_hooks(reporter *p)
 {
     if (gc_source_monitored())
         return;
     PyThreadState *ts = PyThreadState_Get();
-    PyEval_SetProfile(noop_hook, NULL);
-    int prof = ts->c_profilefunc == noop_hook;
-    PyEval_SetProfile(NULL, NULL);
     PyEval_SetTrace(noop_hook, NULL);
     int trace = ts->c_tracefunc == noop_hook;
     PyEval_SetTrace(NULL, NULL);
     PyErr_Clear();
-    const char *also = PY_VERSION_HEX >= 0x030c0000 ? "sys.monitoring.register_callback and " : "";
     char line[300];
-    snprintf(line, sizeof line,
-             "the C-call guard cannot be installed: an audit hook refuses %ssys.setprofile (the adapter's or its "
-             "sandbox's, added at import); a primitive called would go unseen",
-             also);
-    if (!prof)
-        problem(p, 1, "setprofile", line);
     snprintf(line, sizeof line,
              "the line trace cannot be installed: an audit hook refuses %ssys.settrace (added at import); the "
              "fuzzer gets no line feedback from the sandbox",
-             also);
+             PY_VERSION_HEX >= 0x030c0000 ? "sys.monitoring.register_callback and " : "");
     if (!trace)
         problem(p, 0, "settrace", line);
 }

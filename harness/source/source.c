@@ -2,23 +2,19 @@
  * is (by file path, its folder on sys.path) and bound by adapter.c; this file runs programs
  * through it.
  *
- * The C-call guard sees the callable of every C-level call made from Python code before the
- * call runs, so a forbidden primitive called anywhere inside the evaluation (the program's
- * code, the sandbox's own, code the sandbox compiled) is stopped and reported, audited or
- * not.  On 3.12 and later it is a CALL event of gatecrash's sys.monitoring tool (monitor.h):
- * global, on every thread, set once before the first input and left on (a C callback that
- * returns at once between inputs), so no code is instrumented again per input.  On 3.11, or
- * when no tool id is free, it is a profile function (PyEval_SetProfile, PyTrace_C_CALL) put on
- * every thread around each evaluate.  Either way it sees what the profile event saw: a C
- * function, or a method descriptor called on a value (a class call, Popen, is none: its own
- * audit event judges it).  Neither has the call's arguments: a write primitive CPython audits
- * runs on to its audit event, which has them and is judged like a gate's (oracle.c).
+ * The C-call guard sees every call of a primitive C function or method descriptor inside
+ * the evaluation before the call runs: the program's code, the sandbox's own, code the
+ * sandbox compiled, and C code calling it (map(os.write, ...)).  It is a libffi closure in
+ * each primitive's entry point (runtime/callguard.h), so no other call pays for it; this
+ * file sets its judge while evaluate runs.  A class call (Popen) is no C function call: its
+ * own audit event judges it.  A write primitive CPython audits runs on to its audit event,
+ * which has the call's arguments and is judged like a gate's (oracle.c).
  *
  * Threads are part of the evaluation: a sandbox that runs the program in a worker (an agent
  * executor's ThreadPoolExecutor, for its timeout) is evaluated as deployed.  Thread starts
- * are allowed (GC_PRIM_THREAD); sys.monitoring's events fire on every thread; the profile
- * function and the line trace are put on every thread when evaluate starts (pycompat.h:
- * gc_set_profile_all), and on a thread started during it at its first Python frame (state.c's
+ * are allowed (GC_PRIM_THREAD); the guard's closures and sys.monitoring's events fire on
+ * every thread; 3.11's line trace is put on every thread when evaluate starts (pycompat.h:
+ * gc_set_trace_all), and on a thread started during it at its first Python frame (state.c's
  * frame hook calls on_thread_frame), before any of its code runs; the time limit reaches
  * them (timelimit.c), and those still alive when the input ends are stopped (state.c). */
 #include "source.h"
@@ -27,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "callguard.h"
 #include "interp.h"
 #include "monitor.h"
 #include "pycompat.h"
@@ -36,8 +33,22 @@
 
 /* ---- the C-call guard ---- */
 
-/* Is 'frame' the standard library's own code (its module's top-level name is in
- * sys.stdlib_module_names)? */
+/* sys.audit's method definition (what the oracle table knows it by), read before the first
+ * program runs (call_evaluate). */
+static PyMethodDef *sys_audit_def;
+
+/* The judge of every primitive C function's calls (callguard.h) while evaluate runs, on
+ * any of its threads, before the call runs: stopped by the oracle's rule
+ * (gc_oracle_guard_prim), -1 with the refusal raised.  Reach mode: a forbidden primitive
+ * called is the escape, unless its audit event judges it (a write primitive CPython audits:
+ * the event has the arguments, so linecache's open(path, 'rb') under a warning is no escape
+ * and open(path, 'w') still is); otherwise the evaluator's own refusals apply.
+ *
+ * sys.audit called by the standard library's own code (the calling frame's module's
+ * top-level name is in sys.stdlib_module_names): subprocess.Popen audits its spawn in
+ * Python, and that event is what judges it.  Let through, the audit hook sees the event.
+ * Called by anything else (the program, or the sandbox on its behalf) it could forge an
+ * event, and stays refused. */
 static int stdlib_frame(PyFrameObject *frame)
 {
     static PyObject *stdlib;
@@ -55,73 +66,25 @@ static int stdlib_frame(PyFrameObject *frame)
     return in;
 }
 
-/* sys.audit's method definition (what the oracle table knows it by), read before the first
- * program runs (call_evaluate): a pointer compare on every C call, no table lookup. */
-static PyMethodDef *sys_audit_def;
-
-/* sys.audit called by the standard library's own code: subprocess.Popen audits its spawn in
- * Python, and that event is what judges it (a class call is no C call the guard sees).  Let
- * through, the audit hook sees the event.  Called by anything else (the program, or the
- * sandbox on its behalf) it could forge an event, and stays refused.  'frame' NULL: the
- * current one, taken only for sys.audit (3.12+ makes a frame object when it is asked for). */
-static int stdlib_audit(PyObject *f, PyFrameObject *frame)
+static int judge(const gc_prim *p)
 {
-    return sys_audit_def && PyCFunction_Check(f) && ((PyCFunctionObject *)f)->m_ml == sys_audit_def &&
-           stdlib_frame(frame ? frame : PyEval_GetFrame());
-}
-
-/* A C call made from Python code inside the evaluation, on any of its threads, before it
- * runs, from 'frame' (NULL: the current one): stopped by the oracle's rule (gc_oracle_guard_call), -1 with the
- * refusal raised.  Reach mode: a forbidden primitive called is the escape, unless its audit
- * event judges it (a write primitive CPython audits: the event has the arguments this one
- * lacks, so linecache's open(path, 'rb') under a warning is no escape and open(path, 'w')
- * still is); otherwise the evaluator's own refusals apply. */
-static int guard(PyObject *f, PyFrameObject *frame)
-{
-    if (stdlib_audit(f, frame))
+    if (!gc_orc.in_chain || (p->def == sys_audit_def && stdlib_frame(PyEval_GetFrame())))
         return 0;
-    return gc_oracle_guard_call(f, "called inside the evaluation (C-call guard)") ? -1 : 0;
+    return gc_oracle_guard_prim(p, "called inside the evaluation (C-call guard)") ? -1 : 0;
 }
 
-/* 3.11 (and 3.12+ without a free tool id): the profile function. */
-static int call_guard(PyObject *obj, PyFrameObject *frame, int what, PyObject *arg)
-{
-    (void)obj;
-    if (what != PyTrace_C_CALL || !gc_orc.in_chain || !arg)
-        return 0;
-    return guard(arg, frame);
-}
-
-static int monitored; /* the guard is a sys.monitoring CALL event */
+static int monitored; /* the line feedback is sys.monitoring events */
 
 #if GC_MONITORING
-/* CALL(code, offset, callable, arg0): the calls the profile event reports (CPython's own
- * shim over this event makes the same choice), and a bound method whose function is a C
- * function (types.MethodType(os.system, ...)), which the shim passes by. */
-static PyObject *on_call(PyObject *self, PyObject *const *args, Py_ssize_t n)
-{
-    (void)self;
-    if (!gc_orc.in_chain || n < 4)
-        Py_RETURN_NONE;
-    PyObject *f = PyMethod_Check(args[2]) ? PyMethod_GET_FUNCTION(args[2]) : args[2];
-    int c_call = PyCFunction_Check(f) || (Py_IS_TYPE(f, &PyMethodDescr_Type) && args[3] != gc_monitor_missing);
-    if (c_call && guard(f, NULL) < 0)
-        return NULL;
-    Py_RETURN_NONE;
-}
-
-static PyMethodDef on_call_def = {"gatecrash_call_guard", (PyCFunction)(void (*)(void))on_call, METH_FASTCALL, NULL};
-
 /* Once, before the first input's state is taken (state.c records the tool's global events
- * then): the CALL event, and the line feedback's callbacks on the same tool. */
+ * then): the line feedback's callbacks and its global event. */
 static void monitor_start(void)
 {
     static int started;
     if (started++)
         return;
     int mask = gc_source_feedback_monitor();
-    monitored = mask >= 0 && gc_monitor_on(GC_MON_CALL, &on_call_def) == 0 &&
-                gc_monitor_global(mask | (1 << GC_MON_CALL)) == 0;
+    monitored = mask >= 0 && gc_monitor_global(mask) == 0;
 }
 #else
 static void monitor_start(void) {}
@@ -220,47 +183,44 @@ static void describe(const gc_target *t, PyObject *r, PyObject *exc, char *note,
     PyErr_Clear();
 }
 
-/* A frame starting on a thread other than the inputs' while evaluate runs (the profile
- * function's way only): a thread it started gets the guard and the line trace before its
- * first line (their sys.setprofile and sys.settrace audit events are the harness's own). */
+/* A frame starting on a thread other than the inputs' while evaluate runs (3.11's line
+ * trace only): a thread it started gets the line trace before its first line (its
+ * sys.settrace audit event is the harness's own). */
 static void on_thread_frame(PyThreadState *ts)
 {
-    /* Installing them raises their audit events, and a Python audit hook (one a library of
-     * the sandbox added) starts a frame on this thread: without this flag that frame would
-     * install them again, recursing until the stack ran out (seen on 3.12 and 3.13 with
-     * smolagents 1.26.0's worker threads). */
+    /* Installing it raises its audit event, and a Python audit hook (one a library of the
+     * sandbox added) starts a frame on this thread: without this flag that frame would
+     * install it again, recursing until the stack ran out (seen with smolagents 1.26.0's
+     * worker threads). */
     static _Thread_local int installing;
-    if (ts->c_profilefunc == call_guard || installing)
+    (void)ts;
+    if (installing)
         return;
     installing = 1;
     gc_oracle_own_event = 1;
-    PyEval_SetProfile(call_guard, NULL);
     gc_source_feedback_thread();
     gc_oracle_own_event = 0;
     installing = 0;
 }
 
-/* evaluate(src) with the guard on every thread; the value, or NULL with the exception in *exc. */
+/* evaluate(src) under the guard's judge; the value, or NULL with the exception in *exc. */
 static PyObject *call_evaluate(gc_target *t, PyObject *src, PyObject **exc)
 {
     if (!sys_audit_def) {
         PyObject *audit = PySys_GetObject("audit"); /* borrowed */
         sys_audit_def = audit && PyCFunction_Check(audit) ? ((PyCFunctionObject *)audit)->m_ml : NULL;
     }
-    if (!monitored) {
-        gc_set_profile_all(call_guard); /* before in_chain: its audit event is the harness's */
+    if (!monitored)
         gc_state_thread_observer = on_thread_frame;
-    }
-    gc_source_feedback_begin(); /* the same for the sandbox's line feedback */
+    gc_source_feedback_begin(); /* before in_chain: its audit event is the harness's */
+    gc_callguard_judge = judge;
     gc_orc.in_chain = 1;
     PyObject *r = PyObject_CallOneArg(t->adapter.eval_fn, src);
     gc_orc.in_chain = 0;
+    gc_callguard_judge = NULL;
     *exc = r ? NULL : gc_exception_value();
     gc_source_feedback_end();
-    if (!monitored) {
-        gc_state_thread_observer = NULL;
-        gc_set_profile_all(NULL);
-    }
+    gc_state_thread_observer = NULL;
     return r;
 }
 

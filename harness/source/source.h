@@ -18,9 +18,9 @@
 #define GC_SOURCE_SEARCH_DEPTH 6
 #define GC_SOURCE_SEARCH_NODES 4096
 
-/* Is the C-call guard (and the line feedback) a sys.monitoring tool's events (3.12+, a tool
- * id free and its callbacks registered), not a profile function?  Registers them the first
- * time, as the first gc_source_run does. */
+/* Is the line feedback a sys.monitoring tool's events (3.12+, a tool id free and its
+ * callbacks registered), not a trace function?  Registers them the first time, as the
+ * first gc_source_run does. */
 int gc_source_monitored(void);
 
 /* One program through evaluate, under the oracles, time limits and state check.  'note'
