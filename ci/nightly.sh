@@ -10,6 +10,8 @@
 #   --jobs N     JOBS     parallel jobs (nproc)
 #   --engine E   ENGINE   libfuzzer (default) or afl (`gatecrash fuzz --engine afl`)
 #   --seed N     SEED     engine seed (0: the engine picks)
+#   --sweep-depth N  SWEEP_DEPTH  the opening sweep's deepest level (gatecrash fuzz
+#                         --seed-sweep-depth; unset: gatecrash's default; 0: the engine alone)
 #   --runs N     RUNS     stop after N inputs (unset: no bound).  With --jobs 1 the campaign
 #                         is then deterministic: the same night twice finds the same escapes
 #   --corpus D   CORPUS   corpus kept between nights (nightly/<name>/corpus); restored as seeds
@@ -32,16 +34,17 @@ set -euo pipefail
 
 die() { echo "nightly: error: $*" >&2; exit "${2:-2}"; }
 
-TIME=${TIME:-600} JOBS=${JOBS:-$(nproc)} ENGINE=${ENGINE:-libfuzzer} SEED=${SEED:-0} RUNS=${RUNS:-}
+TIME=${TIME:-600} JOBS=${JOBS:-$(nproc)} ENGINE=${ENGINE:-libfuzzer} SEED=${SEED:-0} RUNS=${RUNS:-} SWEEP_DEPTH=${SWEEP_DEPTH:-}
 CRASHES=${CRASHES:-} CORPUS=${CORPUS:-} ESCAPES=${ESCAPES:-} REPORT=${REPORT:-} SKIP_BUILD=${SKIP_BUILD:-0}
 target= sandbox= requires=
 while (($#)); do
   case $1 in
-    --time|--jobs|--engine|--seed|--runs|--corpus|--escapes|--report|--crashes|--sandbox|--requires)
+    --time|--jobs|--engine|--seed|--runs|--sweep-depth|--corpus|--escapes|--report|--crashes|--sandbox|--requires)
       (($# >= 2)) || die "$1 needs a value"
       v=$2
       case $1 in
         --time) TIME=$v ;; --jobs) JOBS=$v ;; --engine) ENGINE=$v ;; --seed) SEED=$v ;; --runs) RUNS=$v ;;
+        --sweep-depth) SWEEP_DEPTH=$v ;;
         --corpus) CORPUS=$v ;; --crashes) CRASHES=$v ;; --escapes) ESCAPES=$v ;; --report) REPORT=$v ;;
         --sandbox) sandbox=$v ;; --requires) requires=$v ;;
       esac
@@ -52,7 +55,7 @@ while (($#)); do
     *) [[ -z $target ]] || die "one target only (got $target and $1)"; target=$1; shift ;;
   esac
 done
-[[ -n $target || -n $sandbox || -n $requires ]] || die "usage: ci/nightly.sh [--time S] [--jobs N] [--engine libfuzzer|afl] [--corpus DIR] [--escapes DIR] [--report DIR] TARGET_DIR|--sandbox PATH --requires JSON|@FILE"
+[[ -n $target || -n $sandbox || -n $requires ]] || die "usage: ci/nightly.sh [--time S] [--jobs N] [--sweep-depth N] [--engine libfuzzer|afl] [--corpus DIR] [--escapes DIR] [--report DIR] TARGET_DIR|--sandbox PATH --requires JSON|@FILE"
 if [[ -n $sandbox || -n $requires ]]; then
   [[ -n $sandbox && -n $requires && -z $target ]] || die "--sandbox and --requires go together, instead of TARGET_DIR"
   [[ -f $sandbox ]] || die "sandbox module $sandbox not found" 3
@@ -60,7 +63,7 @@ else
   [[ -f $target/target.json ]] || die "$target has no target.json"
 fi
 [[ $ENGINE == libfuzzer || $ENGINE == afl ]] || die "ENGINE must be libfuzzer or afl, not $ENGINE"
-for n in "$TIME" "$JOBS" "$SEED" ${RUNS:+"$RUNS"}; do [[ $n =~ ^[0-9]+$ ]] || die "not a number: $n"; done
+for n in "$TIME" "$JOBS" "$SEED" ${RUNS:+"$RUNS"} ${SWEEP_DEPTH:+"$SWEEP_DEPTH"}; do [[ $n =~ ^[0-9]+$ ]] || die "not a number: $n"; done
 
 py=/usr/bin/python3
 [[ -x $py ]] || die "/usr/bin/python3 not found (bash ci/install-deps.sh)"
@@ -111,6 +114,7 @@ echo "nightly: $name: fuzzing ${TIME}s with $JOBS job(s) on $ENGINE from $(ls "$
 # 2. fuzz
 args=("${tgt[@]}" --time "$TIME" --jobs "$JOBS" --seed "$SEED" --corpus "$camp/seeds" --out "$camp/run")
 [[ -n $RUNS ]] && args+=(--runs "$RUNS")
+[[ -n $SWEEP_DEPTH ]] && args+=(--seed-sweep-depth "$SWEEP_DEPTH")
 [[ $ENGINE != libfuzzer ]] && args+=(--engine "$ENGINE")
 set +e
 "$gc" fuzz "${args[@]}" >"$camp/fuzz.txt"

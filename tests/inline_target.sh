@@ -49,7 +49,7 @@ if need fuzz_gate_afl afl-fuzz; then
   expect_no_grep "did not run|merge failed" "AFL++: no engine error"
 fi
 
-expect_exit 1 "ci/nightly.sh, inline target" -- env BUILD_DIR="$BIN" bash "$SRC/ci/nightly.sh" --no-build --time 300 \
+expect_exit 1 "ci/nightly.sh, inline target" -- env BUILD_DIR="$BIN" bash "$SRC/ci/nightly.sh" --no-build --time 300 --sweep-depth 3 \
   --runs 3000 --seed 1 --jobs 1 "${T[@]}" --escapes "$WORK/esc" --report "$WORK/nightly" --corpus "$WORK/ncorpus"
 expect_grep "NEW escape signature" "nightly: new escapes"
 [[ -n $(ls "$WORK"/esc/*.chain 2>/dev/null) ]] && ok || fail "nightly saved no case"

@@ -14,6 +14,8 @@ expect_exit 2 "--time 0 without --crashes" -- bash "$SRC/ci/nightly.sh" --no-bui
 expect_exit 2 "bad engine" -- env ENGINE=honggfuzz bash "$SRC/ci/nightly.sh" --no-build "$SRC/targets/audit-gate"
 expect_grep "^nightly: error: ENGINE must be" "one-line error"
 expect_exit 2 "no target" -- bash "$SRC/ci/nightly.sh" --no-build
+expect_exit 2 "a sweep depth that is no number" -- bash "$SRC/ci/nightly.sh" --no-build --sweep-depth x "$SRC/targets/audit-gate"
+expect_grep "^nightly: error: not a number: x" "one line naming it"
 need fuzz_gate || { finish; exit; }
 nightly() { # nightly REPORT CORPUS
   env BUILD_DIR="$BIN" bash "$SRC/ci/nightly.sh" --no-build --time 120 --runs 10000 --seed 1 --jobs 1 \
