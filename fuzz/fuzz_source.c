@@ -3,7 +3,8 @@
  * program, printed in the target's dialect and run under the source-mode oracles; an escape
  * is a finding (its line, the program's source and a DEDUP_TOKEN on stderr).  Options:
  * --target=DIR (required), --venv=DIR, --print-dict (the static words and roots at start),
- * --print-programs (each program and what came back), --print-kinds (the harvested word
+ * --print-programs (each program, what came back and the kinds of value it reached: the
+ * mutator's focus), --print-kinds (the harvested word
  * lists at exit), --no-feedback, --no-harvest (the
  * ablations).  Mutation edits the program (program_mutator.h) with a dictionary of the
  * adapter's roots(), the sandbox package's own string constants (its blocklists) harvested
@@ -215,6 +216,13 @@ static void remember_kinds(const uint8_t *d, size_t n)
     size_t slot = h % NREACHED;
     reached[slot].h = h;
     reached[slot].n = (uint8_t)gc_source_feedback_kinds(reached[slot].kind, GC_PM_MAX_FOCUS);
+    if (!print_programs || !reached[slot].n)
+        return;
+    fprintf(stderr, "gatecrash: reached:");
+    for (int i = 0; i < reached[slot].n; i++)
+        fprintf(stderr, "%s %s", i ? "," : "", reached[slot].kind[i] < dict.nkinds
+                                                   ? dict.kind[reached[slot].kind[i]].name : "?");
+    fputc('\n', stderr);
 }
 
 /* ---- the frontier: the last inputs that reached a new kind of value ---- */
@@ -308,10 +316,10 @@ int gc_fuzz_test_one_input(const uint8_t *data, size_t size)
         exit(rc);
     }
     inputs++;
-    remember_kinds(data, size);
-    remember_frontier(data, size);
     if (print_programs)
         fprintf(stderr, "gatecrash: program (%s):\n%s", note, src.data);
+    remember_kinds(data, size);
+    remember_frontier(data, size);
     int verdict = out.timed_out || out.oom ? GC_FUZZ_REJECT : GC_FUZZ_KEEP;
     if (out.escaped) {
         escapes++;

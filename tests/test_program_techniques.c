@@ -155,6 +155,50 @@ static void composed(void)
     gc_sb_free(&sb), gc_sb_free(&nu);
 }
 
+/* Walk feedback (source_feedback.h): a field path known to reach a kind of value grows by a
+ * word of that kind, `[w]` on a module's namespace; without the path's kind the same words
+ * are drawn rarely, and never as a key. */
+static int field_grows(const gc_pm_dict *d, const uint8_t *seed, size_t n0, const char *want)
+{
+    static uint8_t buf[512];
+    gc_strbuf sb;
+    gc_sb_init(&sb);
+    uint32_t rng = 3;
+    int hits = 0;
+    for (int run = 0; run < 400; run++) {
+        memcpy(buf, seed, n0);
+        size_t n = gc_program_technique(buf, n0, sizeof buf, gc_xorshift32(&rng), d, GC_PM_T_FORMAT_WALK);
+        if (!n)
+            continue;
+        gc_program_decode(buf, n, &p);
+        gc_sb_clear(&sb);
+        gc_program_print(&p, 0, &sb);
+        hits += strstr(sb.data, want) != NULL;
+    }
+    gc_sb_free(&sb);
+    return hits;
+}
+
+static void walk_kinds(void)
+{
+    static gc_pm_dict with, without;
+    static const char *const kinds[][2] = {{"function", "__globals__"}, {"function", "__code__"},
+                                           {GC_PM_GLOBALS_KIND "host", "os"}, {"int", "real"},
+                                           {"int", "imag"}, {"str", "upper"}};
+    for (int i = 0; i < 6; i++)
+        gc_pm_dict_add_kind(&with, kinds[i][0], kinds[i][1]), gc_pm_dict_add_kind(&without, kinds[i][0], kinds[i][1]);
+    gc_pm_dict_name_kind(&with, "{y.z", gc_pm_dict_kind(&with, "function"));
+    gc_pm_dict_name_kind(&with, "{y.z.__globals__", gc_pm_dict_kind(&with, GC_PM_GLOBALS_KIND "host"));
+    static const uint8_t yz[] = {OP(NAME), 1, 'x', OP(FIELD), 3, 'y', '.', 'z', OP(ASSIGN), RESULT};
+    static const uint8_t yzg[] = {OP(NAME), 1, 'x', OP(FIELD), 15, 'y', '.', 'z', '.', '_', '_', 'g', 'l', 'o', 'b',
+                                  'a', 'l', 's', '_', '_', OP(ASSIGN), RESULT};
+    int a = field_grows(&with, yz, sizeof yz, "'{0.y.z.__globals__}'"), b = field_grows(&without, yz, sizeof yz, "'{0.y.z.__globals__}'");
+    CHECK(a > 40 && a > 3 * b, "a path of kind function grows by its words: %d of 400 with the path's kind, %d without", a, b);
+    a = field_grows(&with, yzg, sizeof yzg, "'{0.y.z.__globals__[os]}'");
+    b = field_grows(&without, yzg, sizeof yzg, "[os]}'");
+    CHECK(a > 60 && b == 0, "a module's namespace grows by a key: %d of 400, %d without", a, b);
+}
+
 /* The first edits fuzz_source makes: each root alone, the implicit ones first. */
 static void root_programs(void)
 {
@@ -188,6 +232,7 @@ int main(void)
     dict.no_underscore = 1;
     each_technique();
     composed();
+    walk_kinds();
     root_programs();
     Py_FinalizeEx();
     return check_summary();

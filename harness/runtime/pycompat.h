@@ -13,6 +13,8 @@
  *     from 3.12; the Python-level function exists on every version).
  *   - gc_set_profile_all / gc_set_trace_all: a profile or trace function on every thread
  *     (3.12+: PyEval_Set*AllThreads; 3.11: _PyEval_SetProfile/_PyEval_SetTrace per thread).
+ *   - gc_mappingproxy_mapping: what a mappingproxy wraps (its struct is private in every
+ *     version, Objects/descrobject.c; its one field is the same in 3.11-3.13).
  *   - sys.monitoring (3.12+) has no version differences the harness meets: monitor.h.
  * Private APIs used directly, the same on 3.11, 3.12 and 3.13 (declared in Include/cpython/,
  * exported): the PEP 523 frame hook (_PyInterpreterState_Get/SetEvalFrameFunc,
@@ -44,6 +46,17 @@ static inline PyObject *gc_type_dict(PyTypeObject *tp)
 #else
     return tp->tp_dict;
 #endif
+}
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *mapping;
+} gc_mappingproxy;
+
+/* A mappingproxy's mapping, borrowed (walk_feedback.c reads a class's __dict__ with it). */
+static inline PyObject *gc_mappingproxy_mapping(PyObject *proxy)
+{
+    return ((gc_mappingproxy *)proxy)->mapping;
 }
 
 #if PY_VERSION_HEX < 0x030d0000

@@ -73,19 +73,28 @@ int gc_pm_dict_add_implicit(gc_pm_dict *d, const char *w)
     return add_to(d->implicit, &d->nimplicit, GC_PM_MAX_IMPLICIT, k);
 }
 
+/* By an open-addressed table of the names (every value a walk or an outcome reaches asks). */
 int gc_pm_dict_kind(gc_pm_dict *d, const char *kind)
 {
-    int k = 0;
-    while (k < d->nkinds && strncmp(d->kind[k].name, kind, sizeof d->kind[k].name - 1) != 0)
-        k++;
-    if (k == d->nkinds) {
-        if (k >= GC_PM_MAX_KINDS)
-            return -1;
-        snprintf(d->kind[k].name, sizeof d->kind[k].name, "%s", kind);
-        d->kind[k].n = 0;
-        d->nkinds++;
+    char cut[sizeof d->kind[0].name];
+    snprintf(cut, sizeof cut, "%s", kind);
+    uint32_t h = gc_fnv1a32_str(GC_FNV32_OFFSET, cut);
+    size_t nslots = sizeof d->kslot / sizeof d->kslot[0];
+    for (size_t probe = 0; probe < nslots; probe++) {
+        uint16_t *sl = &d->kslot[(h + probe) % nslots];
+        if (*sl && strcmp(d->kind[*sl - 1].name, cut) == 0)
+            return *sl - 1;
+        if (!*sl) {
+            if (d->nkinds >= GC_PM_MAX_KINDS)
+                return -1;
+            int k = d->nkinds++;
+            memcpy(d->kind[k].name, cut, sizeof cut);
+            d->kind[k].n = 0;
+            *sl = (uint16_t)(k + 1);
+            return k;
+        }
     }
-    return k;
+    return -1;
 }
 
 void gc_pm_dict_name_kind(gc_pm_dict *d, const char *name, int k)
@@ -671,13 +680,33 @@ static size_t ident_copy(const char *w, char *out, size_t cap)
     return n;
 }
 
-/* One field part, '.w' three times in four, else '[k]' (a small index or a word), appended
- * to field[*len] when it fits. */
+/* The kind the field path field[len] reached when an input ran it (walk feedback: the
+ * dictionary's `{PATH` key; a leading index and '.' are not part of the path), or -1. */
+static int field_kind(const gc_pm_dict *d, const char *field, size_t len)
+{
+    while (len && *field >= '0' && *field <= '9')
+        field++, len--;
+    if (len && *field == '.')
+        field++, len--;
+    char key[64];
+    if (!d || !len || len + 2 > sizeof key)
+        return -1;
+    snprintf(key, sizeof key, "{%.*s", (int)len, field);
+    return kind_of_name(d, key, len + 1);
+}
+
+/* One field part appended to field[*len] when it fits: three times in four, when the path
+ * is known to reach a kind of value, a word of that kind ('[w]' on a module's namespace,
+ * else '.w'); else '.w' three times in four, or '[k]' (a small index or a word). */
 static void field_part(edit *x, char *field, size_t *len)
 {
     char w[GC_P_MAX_STRLEN], part[GC_P_MAX_STRLEN + 4];
-    int n;
-    if (rnd(x, 4))
+    int n, k = field_kind(x->d, field, *len), kn = k >= 0 ? x->d->kind[k].n : 0;
+    if (kn && rnd(x, 4)) {
+        int keys = strncmp(x->d->kind[k].name, GC_PM_GLOBALS_KIND, strlen(GC_PM_GLOBALS_KIND)) == 0;
+        const char *kw = x->d->word[x->d->kind[k].w[rnd(x, (uint32_t)kn)]];
+        n = ident_copy(kw, w, sizeof w) ? snprintf(part, sizeof part, keys ? "[%s]" : ".%s", w) : 0;
+    } else if (rnd(x, 4))
         n = ident_copy(data_word(x), w, sizeof w) ? snprintf(part, sizeof part, ".%s", w) : 0;
     else if (rnd(x, 2))
         n = snprintf(part, sizeof part, "[%u]", (unsigned)rnd(x, 3));

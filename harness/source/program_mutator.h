@@ -25,6 +25,9 @@
 #define GC_PM_KIND_WORDS 1024
 #define GC_PM_MAX_FOCUS 8
 #define GC_PM_MAX_OUTPUT 512  /* bytes: an edit past it is not made (escapes are short programs) */
+/* The kinds of a loaded module's namespace (a function's __globals__), "globals of module os":
+ * their words are its keys, so a field part on one is `[w]`, not `.w`. */
+#define GC_PM_GLOBALS_KIND "globals of module "
 
 /* Names and strings the edits use; words longer than GC_P_MAX_STRLEN are cut.
  *   pool   strings and names of any use (constants, dict keys): literals, item keys, attributes
@@ -52,6 +55,7 @@ typedef struct {
         int n;
         uint16_t w[GC_PM_KIND_WORDS];
     } kind[GC_PM_MAX_KINDS];
+    uint16_t kslot[4 * GC_PM_MAX_KINDS]; /* open addressing over kind names: index + 1, 0 empty */
     int nfocus, no_underscore;
     uint16_t focus[GC_PM_MAX_FOCUS];
     int16_t name_kind[GC_PM_MAX_WORDS]; /* by word index: kind index + 1, 0 unknown */

@@ -11,6 +11,7 @@
 #include "oracle.h"
 #include "pycompat.h"
 #include "state.h"
+#include "walk_feedback.h"
 
 #define GC_SF_COUNTERS 8192
 
@@ -29,6 +30,11 @@ static void hit(uint32_t h)
 /* Value features ever hit in this process, and whether the last outcome hit a new one. */
 static uint8_t ever[GC_SF_COUNTERS / 8];
 static int new_value;
+
+/* The mutator's focus: the dictionary's kinds the outcome reached, and where the input's
+ * walks in the host ended (one slot a walk, its deepest kind). */
+static uint16_t last_kinds[GC_PM_MAX_FOCUS], walk_kinds[GC_PM_MAX_FOCUS];
+static int nlast, nwalk;
 
 static void hit_value(uint32_t h)
 {
@@ -49,6 +55,8 @@ void gc_source_feedback_start(const char *adapter, int trace, int values, gc_pm_
     trace_on = trace;
     values_on = values;
     dict = d;
+    if (values || d)
+        gc_walk_feedback_place();
 }
 
 /* ---- whose code ---- */
@@ -219,6 +227,9 @@ int gc_source_feedback_monitor(void) { return -1; }
 
 void gc_source_feedback_begin(void)
 {
+    nlast = nwalk = 0;
+    new_value = 0;
+    gc_walk_feedback_reset();
     if (!trace_on)
         return;
 #if GC_MONITORING
@@ -245,15 +256,16 @@ void gc_source_feedback_end(void)
 /* ---- what came back ---- */
 
 /* The names a value of this kind has, read from dicts (no code runs): a module's own, a
- * class's and its metaclass's along their MROs, else its type's along the MRO. */
+ * class's and its metaclass's along their MROs, a module's namespace's keys (GC_PM_GLOBALS_KIND),
+ * else its type's along the MRO. */
 static void harvest_names(PyObject *o, const char *kind)
 {
     PyObject *dicts[64];
-    int nd = 0;
-    if (PyModule_Check(o))
-        dicts[nd++] = PyModule_GetDict(o);
+    int nd = 0, globals = strncmp(kind, GC_PM_GLOBALS_KIND, strlen(GC_PM_GLOBALS_KIND)) == 0;
+    if (PyModule_Check(o) || globals)
+        dicts[nd++] = globals ? o : PyModule_GetDict(o);
     PyTypeObject *types[2] = {PyType_Check(o) ? (PyTypeObject *)o : Py_TYPE(o), PyType_Check(o) ? Py_TYPE(o) : NULL};
-    for (int t = 0; t < 2 && types[t]; t++) {
+    for (int t = 0; t < 2 && types[t] && !globals; t++) {
         PyObject *mro = types[t]->tp_mro;
         for (Py_ssize_t i = 0; mro && PyTuple_Check(mro) && i < PyTuple_GET_SIZE(mro) && nd < 64; i++)
             dicts[nd++] = gc_type_dict((PyTypeObject *)PyTuple_GET_ITEM(mro, i));
@@ -325,6 +337,23 @@ static uint32_t frame_feature(uint32_t h, PyFrameObject *f)
     return h;
 }
 
+/* Is o a loaded module's namespace (a function's __globals__, a frame's f_globals)?  Its kind
+ * then into 'kind': GC_PM_GLOBALS_KIND and the module's name. */
+static int globals_kind(PyObject *o, char *kind, size_t n)
+{
+    static PyObject *key;
+    if (!key)
+        key = PyUnicode_InternFromString("__name__");
+    PyObject *name = key && PyDict_CheckExact(o) ? PyDict_GetItemWithError(o, key) : NULL;
+    PyObject *mods = PyImport_GetModuleDict();
+    PyObject *m = name && PyUnicode_Check(name) && PyDict_Check(mods) ? PyDict_GetItemWithError(mods, name) : NULL;
+    const char *s = m && PyModule_Check(m) && PyModule_GetDict(m) == o ? PyUnicode_AsUTF8(name) : NULL;
+    PyErr_Clear();
+    if (s)
+        snprintf(kind, n, GC_PM_GLOBALS_KIND "%s", s);
+    return s != NULL;
+}
+
 /* The value's feature (its kind, and for code-carrying values the code's name and owner);
  * its kind's name into 'kind'. */
 static uint32_t value_feature(PyObject *o, char *kind, size_t n)
@@ -337,7 +366,7 @@ static uint32_t value_feature(PyObject *o, char *kind, size_t n)
         PyErr_Clear();
     } else if (PyType_Check(o)) {
         snprintf(kind, n, "class %s", ((PyTypeObject *)o)->tp_name);
-    } else {
+    } else if (!globals_kind(o, kind, n)) {
         snprintf(kind, n, "%s", Py_TYPE(o)->tp_name);
         if (PyFrame_Check(o))
             return frame_feature(gc_fnv1a32_str(0xfea7u, kind), (PyFrameObject *)o);
@@ -363,13 +392,18 @@ typedef struct {
     int nodes;
 } walk_ctx;
 
-static uint16_t last_kinds[GC_PM_MAX_FOCUS];
-static int nlast;
-
+/* The outcome's kinds first, then where the input's walks ended. */
 int gc_source_feedback_kinds(uint16_t *out, int max)
 {
     int n = nlast < max ? nlast : max;
     memcpy(out, last_kinds, (size_t)n * sizeof *out);
+    for (int i = 0; i < nwalk && n < max; i++) {
+        int dup = 0;
+        for (int j = 0; j < n; j++)
+            dup |= out[j] == walk_kinds[i];
+        if (!dup)
+            out[n++] = walk_kinds[i];
+    }
     return n;
 }
 
@@ -466,6 +500,55 @@ static void learn_locals(PyFrameObject *fr)
 #endif
 }
 
+int gc_source_feedback_in_program(int depth)
+{
+    PyFrameObject *f = PyEval_GetFrame(); /* borrowed */
+    Py_XINCREF(f);
+    int in = 0;
+    for (int i = 0; f && i < depth && !in; i++) {
+        PyCodeObject *co = PyFrame_GetCode(f);
+        uint32_t key;
+        in = code_info(co, &key) == OWN_PROGRAM;
+        Py_DECREF(co);
+        PyFrameObject *back = PyFrame_GetBack(f);
+        Py_DECREF(f);
+        f = back;
+    }
+    Py_XDECREF(f);
+    return in;
+}
+
+/* At most this many walk paths are kept as keys of the dictionary (its words are shared). */
+#define MAX_PATH_KEYS 1024
+
+uint32_t gc_source_feedback_reached(PyObject *o, uint32_t h, int part, const char *path, int *slot)
+{
+    static int npaths;
+    char kind[96];
+    h = h * 31u + value_feature(o, kind, sizeof kind) + (uint32_t)part;
+    if (values_on && part > 0)
+        hit_value(h);
+    if (!dict)
+        return h;
+    if (!seen_kind(kind))
+        harvest_names(o, kind);
+    int k = gc_pm_dict_kind(dict, kind);
+    if (k >= 0 && path && *path && npaths < MAX_PATH_KEYS) {
+        char key[64];
+        snprintf(key, sizeof key, "{%s", path);
+        int before = dict->n;
+        gc_pm_dict_name_kind(dict, key, k);
+        npaths += dict->n > before;
+    }
+    if (k >= 0 && slot && !PyDict_Check(o) && !PyList_Check(o) && !PyTuple_Check(o)) {
+        if (*slot < 0 && nwalk < GC_PM_MAX_FOCUS)
+            *slot = nwalk++;
+        if (*slot >= 0)
+            walk_kinds[*slot] = (uint16_t)k;
+    }
+    return h;
+}
+
 void gc_source_feedback_outcome(PyObject *value, PyObject *exc, int refused)
 {
     if (!values_on && !dict)
@@ -474,8 +557,6 @@ void gc_source_feedback_outcome(PyObject *value, PyObject *exc, int refused)
     if (values_on)
         hit(h);
     walk_ctx w = {GC_SF_NODES};
-    nlast = 0;
-    new_value = 0;
     if (!refused && (value || exc))
         visit(&w, value ? value : exc, 0, 0);
     PyErr_Clear();

@@ -14,6 +14,11 @@
  *   - the harvest: the attribute names of each kind of value reached (its type's and its
  *     own dict's keys, a module's names: read from the dicts, no code runs) into that kind's
  *     word list of the mutator's dictionary, dict keys and exception names into its pool.
+ *   - inside walks the host runs for the program (walk_feedback.c: str.format's fields,
+ *     getattr chains): each object a walk passed through, its kind chained to the kinds
+ *     before it, as a feature; its kind's names harvested ('_' ones too: a field is data);
+ *     the kind each path reached kept in the dictionary under `{PATH` (the mutator's next
+ *     field part); where each walk ended, in the mutator's focus after the outcome's kinds.
  * Features are hashed from names, never addresses.  Off (no trace, no features, no words)
  * until gc_source_feedback_start. */
 #ifndef GATECRASH_SOURCE_FEEDBACK_H
@@ -42,6 +47,16 @@ void gc_source_feedback_end(void);
 /* What evaluate gave back: its value, or the exception it raised ('refused': the sandbox's
  * own refusal).  Called with no exception set; leaves none. */
 void gc_source_feedback_outcome(PyObject *value, PyObject *exc, int refused);
+/* A value a walk in the host reached (walk_feedback.c): its feature, chained to the walk's
+ * 'h' so far ('part': its index in the walk, 0 its base, which is no feature of its own),
+ * hit while an input runs; its kind's names harvested; with 'path' (the parts below the
+ * base, as a field writes them: `a.b[k]`) the kind kept as that path's; with 'slot' (-1 at
+ * a walk's start, then what it was set to) the kind as where the walk ended so far.  The
+ * new h. */
+uint32_t gc_source_feedback_reached(PyObject *o, uint32_t h, int part, const char *path, int *slot);
+/* Is the program's own code among the calling thread's 'depth' innermost frames (a call
+ * made for it: its code, a guard it calls, a standard-library function it calls)? */
+int gc_source_feedback_in_program(int depth);
 /* Did the last outcome reach a kind of value (a feature of it) no earlier one had? */
 int gc_source_feedback_new_value(void);
 /* The dictionary's kinds (indices) the last outcome reached, at most 'max': how many. */

@@ -1,0 +1,358 @@
+/* walk_feedback.c — see walk_feedback.h.
+ *
+ * Why wrappers in the definitions: str.format resolves its fields inside C
+ * (Objects/stringlib/unicode_format.h calls PyObject_GetAttr and PyObject_GetItem), where no
+ * event, trace or audit hook sees the objects a field passes through; the only place that
+ * sees the call at all, whoever makes it, is the method's entry point.  CPython reads
+ * ml_meth at every call (a method descriptor's and a builtin's vectorcall, the specialised
+ * CALL instructions), so replacing it is seen by every call; the signatures are fixed by
+ * the definitions' METH_ flags, checked before anything is replaced. */
+#include "walk_feedback.h"
+
+#include <Python.h>
+#include <string.h>
+
+#include "oracle.h"
+#include "pycompat.h"
+#include "source_feedback.h"
+
+#define MAX_FIELDS 8 /* fields of one format string observed */
+#define MAX_PARTS 8  /* parts of one walk observed */
+#define PATH_LEN 62  /* a path key's bytes (the dictionary's words hold 63) */
+
+static PyCFunction orig_format, orig_format_map, orig_getattr;
+static PyObject *parser, *splitter; /* _string.formatter_parser, formatter_field_name_split */
+static PyObject *ast_node;          /* _ast.AST: the sandbox's own view of the program */
+static int busy;                     /* the observer is running: a call it makes is not observed */
+
+/* The parts of a walk below its base, as a format field writes them: `a.b[k]`. */
+typedef struct {
+    char s[PATH_LEN + 2];
+    size_t n;
+    int ok;
+} path_t;
+
+static void path_add(path_t *p, int is_attr, PyObject *key)
+{
+    char part[PATH_LEN + 2];
+    int n = -1;
+    const char *s = PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
+    if (PyLong_Check(key))
+        n = snprintf(part, sizeof part, "[%ld]", PyLong_AsLong(key));
+    else if (s)
+        n = snprintf(part, sizeof part, is_attr ? (p->n ? ".%s" : "%s") : "[%s]", s);
+    PyErr_Clear();
+    if (n <= 0 || p->n + (size_t)n > PATH_LEN) {
+        p->ok = 0;
+        return;
+    }
+    memcpy(p->s + p->n, part, (size_t)n + 1);
+    p->n += (size_t)n;
+}
+
+/* ---- lookups that run no Python code ---- */
+
+/* A descriptor of CPython's own kinds, whose __get__ is C that runs no Python code. */
+static int plain_descr(PyObject *d)
+{
+    PyTypeObject *t = Py_TYPE(d);
+    return t == &PyMemberDescr_Type || t == &PyGetSetDescr_Type || t == &PyMethodDescr_Type ||
+           t == &PyClassMethodDescr_Type || t == &PyWrapperDescr_Type || t == &PyFunction_Type ||
+           t == &PyStaticMethod_Type;
+}
+
+/* d as a lookup on o (NULL: on the class tp) binds it: new, or NULL when binding it could run
+ * Python code or failed. */
+static PyObject *bind(PyObject *d, PyObject *o, PyTypeObject *tp)
+{
+    descrgetfunc get = Py_TYPE(d)->tp_descr_get;
+    if (!get)
+        return Py_NewRef(d);
+    PyObject *r = plain_descr(d) ? get(d, o, (PyObject *)tp) : NULL;
+    PyErr_Clear();
+    return r;
+}
+
+static int data_descr(PyObject *d)
+{
+    return Py_TYPE(d)->tp_descr_set != NULL;
+}
+
+/* o's own dict's value for name (borrowed), or NULL. */
+static PyObject *own_value(PyObject *o, PyObject *name)
+{
+    PyObject *dict = PyModule_Check(o) ? PyModule_GetDict(o) : NULL;
+    if (!dict) {
+        PyObject **dp = _PyObject_GetDictPtr(o);
+        dict = dp ? *dp : NULL;
+    }
+    PyObject *v = dict && PyDict_Check(dict) ? PyDict_GetItemWithError(dict, name) : NULL;
+    PyErr_Clear();
+    return v;
+}
+
+/* A class's attribute as type's lookup finds it: the metaclass's data descriptors, the MRO,
+ * then the metaclass's others. */
+static PyObject *class_attr(PyTypeObject *c, PyObject *name)
+{
+    PyTypeObject *meta = Py_TYPE(c);
+    PyObject *md = _PyType_Lookup(meta, name), *a = _PyType_Lookup(c, name), *r = NULL;
+    Py_XINCREF(md), Py_XINCREF(a);
+    if (md && data_descr(md))
+        r = bind(md, (PyObject *)c, meta);
+    else if (a)
+        r = bind(a, NULL, c);
+    else if (md)
+        r = bind(md, (PyObject *)c, meta);
+    Py_XDECREF(md), Py_XDECREF(a);
+    return r;
+}
+
+/* getattr(o, name) where it is a generic lookup that runs no Python code: new, or NULL (a
+ * __getattribute__ or __getattr__ of the class, a property, no such name). */
+static PyObject *static_attr(PyObject *o, PyObject *name)
+{
+    PyTypeObject *tp = Py_TYPE(o);
+    PyObject *d = NULL, *r = NULL;
+    if (!PyUnicode_Check(name))
+        return NULL;
+    if (PyType_Check(o))
+        return tp->tp_getattro == PyType_Type.tp_getattro ? class_attr((PyTypeObject *)o, name) : NULL;
+    if (PyMethod_Check(o)) { /* method_getattro: the method type's own names, then the function's */
+        d = _PyType_Lookup(tp, name);
+        return d ? bind(d, o, tp) : static_attr(PyMethod_GET_FUNCTION(o), name);
+    }
+    if (tp->tp_getattro != PyObject_GenericGetAttr && !(PyModule_Check(o) && tp->tp_getattro == PyModule_Type.tp_getattro))
+        return NULL;
+    d = Py_XNewRef(_PyType_Lookup(tp, name));
+    PyObject *own = d && data_descr(d) ? NULL : own_value(o, name);
+    if (d && data_descr(d))
+        r = bind(d, o, tp);
+    else if (own)
+        r = Py_NewRef(own);
+    else if (d)
+        r = bind(d, o, tp);
+    Py_XDECREF(d);
+    return r;
+}
+
+/* o[key] where o is a dict (or a class's mappingproxy of one), a list or a tuple: new, or
+ * NULL.  'ints_index': an int key indexes a sequence only (a format field's `[0]`). */
+static PyObject *static_item(PyObject *o, PyObject *key, int ints_index)
+{
+    if (Py_IS_TYPE(o, &PyDictProxy_Type))
+        o = gc_mappingproxy_mapping(o);
+    PyObject *v = NULL;
+    if (PyDict_CheckExact(o) && !(ints_index && PyLong_Check(key)))
+        v = PyDict_GetItemWithError(o, key);
+    else if ((PyList_CheckExact(o) || PyTuple_CheckExact(o)) && PyLong_Check(key)) {
+        Py_ssize_t i = PyLong_AsSsize_t(key);
+        v = i >= 0 && i < PySequence_Fast_GET_SIZE(o) ? PySequence_Fast_GET_ITEM(o, i) : NULL;
+    }
+    PyErr_Clear();
+    return Py_XNewRef(v);
+}
+
+/* ---- a format string's fields ---- */
+
+/* One field: its base (first: an index, '' the next automatic one, or a name), then each part
+ * (is_attr, key) of rest, reported as reached; the walk ends where a lookup would run code. */
+static void walk_field(PyObject *first, PyObject *rest, PyObject *args, PyObject *kwargs, Py_ssize_t *autonum)
+{
+    PyObject *obj = NULL;
+    if (kwargs && !args) /* format_map: the mapping's item */
+        obj = static_item(kwargs, first, 0);
+    else if (PyLong_Check(first) || (PyUnicode_Check(first) && PyUnicode_GET_LENGTH(first) == 0)) {
+        Py_ssize_t i = PyLong_Check(first) ? PyLong_AsSsize_t(first) : (*autonum)++;
+        obj = i >= 0 && i < PyTuple_GET_SIZE(args) ? Py_NewRef(PyTuple_GET_ITEM(args, i)) : NULL;
+    } else if (kwargs)
+        obj = static_item(kwargs, first, 0);
+    PyErr_Clear();
+    path_t path = {"", 0, 1};
+    int slot = -1;
+    uint32_t h = obj ? gc_source_feedback_reached(obj, 0xf0a7u, 0, NULL, NULL) : 0;
+    PyObject *part;
+    for (int i = 1; obj && i <= MAX_PARTS && (part = PyIter_Next(rest)); i++) {
+        int is_attr = PyTuple_Check(part) && PyTuple_GET_SIZE(part) == 2 && PyObject_IsTrue(PyTuple_GET_ITEM(part, 0)) == 1;
+        PyObject *key = PyTuple_Check(part) && PyTuple_GET_SIZE(part) == 2 ? PyTuple_GET_ITEM(part, 1) : NULL;
+        PyObject *next = !key ? NULL : is_attr ? static_attr(obj, key) : static_item(obj, key, 1);
+        if (key)
+            path_add(&path, is_attr, key);
+        Py_DECREF(part);
+        Py_SETREF(obj, next);
+        if (obj)
+            h = gc_source_feedback_reached(obj, h, i, path.ok ? path.s : NULL, &slot);
+    }
+    Py_XDECREF(obj);
+    PyErr_Clear();
+}
+
+/* The fields of fmt, formatted with args and kwargs (format_map: args NULL, kwargs the
+ * mapping). */
+static void walk_fields(PyObject *fmt, PyObject *args, PyObject *kwargs)
+{
+    PyObject *it = PyObject_CallOneArg(parser, fmt), *lit;
+    Py_ssize_t autonum = 0;
+    for (int n = 0; it && n < MAX_FIELDS && (lit = PyIter_Next(it));) {
+        PyObject *field = PyTuple_Check(lit) && PyTuple_GET_SIZE(lit) == 4 ? PyTuple_GET_ITEM(lit, 1) : NULL;
+        PyObject *split = field && PyUnicode_Check(field) ? PyObject_CallOneArg(splitter, field) : NULL;
+        if (split && PyTuple_Check(split) && PyTuple_GET_SIZE(split) == 2) {
+            walk_field(PyTuple_GET_ITEM(split, 0), PyTuple_GET_ITEM(split, 1), args, kwargs, &autonum);
+            n++;
+        }
+        Py_XDECREF(split);
+        Py_DECREF(lit);
+    }
+    Py_XDECREF(it);
+    PyErr_Clear();
+}
+
+/* ---- getattr chains ---- */
+
+/* The chain the last getattr extended: its result (compared by address and type, never
+ * dereferenced: no reference is held from one call to the next), feature, parts and path. */
+static struct {
+    PyObject *last;
+    PyTypeObject *type;
+    uint32_t h;
+    int part, slot;
+    path_t path;
+} chain;
+
+void gc_walk_feedback_reset(void)
+{
+    chain.last = NULL;
+}
+
+static void walk_getattr(PyObject *o, PyObject *name, PyObject *r)
+{
+    if (chain.last != o || chain.type != Py_TYPE(o) || chain.part >= MAX_PARTS) {
+        chain.h = gc_source_feedback_reached(o, 0x6e77u, 0, NULL, NULL);
+        chain.part = 0, chain.slot = -1;
+        chain.path = (path_t){"", 0, 1};
+    }
+    path_add(&chain.path, 1, name);
+    chain.h = gc_source_feedback_reached(r, chain.h, ++chain.part, chain.path.ok ? chain.path.s : NULL, &chain.slot);
+    chain.last = r, chain.type = Py_TYPE(r);
+}
+
+/* ---- the wrappers ---- */
+
+/* Observe while an evaluation runs, and not the observer's own calls. */
+static int observing(void)
+{
+    return gc_orc.in_chain && !busy;
+}
+
+#if PY_VERSION_HEX >= 0x030c0000
+#define SAVE_ERR() PyObject *saved_ = PyErr_GetRaisedException()
+#define RESTORE_ERR() PyErr_SetRaisedException(saved_)
+#else
+#define SAVE_ERR()                                                                                                     \
+    PyObject *st_, *sv_, *stb_;                                                                                        \
+    PyErr_Fetch(&st_, &sv_, &stb_)
+#define RESTORE_ERR() PyErr_Restore(st_, sv_, stb_)
+#endif
+
+static PyObject *format_wrap(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+    PyObject *r = ((PyCFunctionWithKeywords)(void (*)(void))orig_format)(self, args, kwargs);
+    if (observing() && PyTuple_Check(args)) {
+        SAVE_ERR();
+        busy = 1;
+        walk_fields(self, args, kwargs);
+        busy = 0;
+        RESTORE_ERR();
+    }
+    return r;
+}
+
+static PyObject *format_map_wrap(PyObject *self, PyObject *mapping)
+{
+    PyObject *r = orig_format_map(self, mapping);
+    if (observing()) {
+        SAVE_ERR();
+        busy = 1;
+        walk_fields(self, NULL, mapping);
+        busy = 0;
+        RESTORE_ERR();
+    }
+    return r;
+}
+
+/* Is the getattr made for the program (its code among the 6 innermost frames: the program
+ * itself, a guard or a library function it called; not a sandbox's own machinery, its AST
+ * visitor's getattr(self, 'visit_' + name)) and not by the import system (a module's repr
+ * reads its __spec__)? */
+static int program_call(void)
+{
+    PyFrameObject *f = PyEval_GetFrame(); /* borrowed */
+    PyCodeObject *co = f ? PyFrame_GetCode(f) : NULL;
+    const char *file = co && PyUnicode_Check(co->co_filename) ? PyUnicode_AsUTF8(co->co_filename) : NULL;
+    int importing = file && strncmp(file, "<frozen importlib", 17) == 0;
+    Py_XDECREF(co);
+    PyErr_Clear();
+    return !importing && gc_source_feedback_in_program(6);
+}
+
+static PyObject *getattr_wrap(PyObject *self, PyObject *const *args, Py_ssize_t n)
+{
+    PyObject *r = ((PyObject * (*)(PyObject *, PyObject *const *, Py_ssize_t))(void (*)(void)) orig_getattr)(self, args, n);
+    /* a syntax tree's nodes are what a sandbox reads of the program (ast.walk's getattr),
+     * no walk of the program's */
+    if (r && n >= 2 && observing() && !(ast_node && (PyObject_TypeCheck(args[0], (PyTypeObject *)ast_node) ||
+                                                      PyObject_TypeCheck(r, (PyTypeObject *)ast_node))) &&
+        program_call()) {
+        SAVE_ERR();
+        busy = 1;
+        walk_getattr(args[0], args[1], r);
+        busy = 0;
+        RESTORE_ERR();
+    }
+    return r;
+}
+
+/* def's entry point replaced by wrap when its flags are 'flags': the original, or NULL. */
+static PyCFunction replace(PyMethodDef *def, int flags, PyCFunction wrap)
+{
+    if (!def || (def->ml_flags & ~(METH_COEXIST)) != flags)
+        return NULL;
+    PyCFunction orig = def->ml_meth;
+    def->ml_meth = wrap;
+    return orig;
+}
+
+static PyMethodDef *str_method(const char *name)
+{
+    PyObject *d = PyDict_GetItemString(gc_type_dict(&PyUnicode_Type), name); /* borrowed */
+    return d && Py_IS_TYPE(d, &PyMethodDescr_Type) ? ((PyMethodDescrObject *)d)->d_method : NULL;
+}
+
+int gc_walk_feedback_place(void)
+{
+    static int placed, rc;
+    if (placed++)
+        return rc;
+    PyObject *m = PyImport_ImportModule("_string");
+    parser = m ? PyObject_GetAttrString(m, "formatter_parser") : NULL;
+    splitter = m ? PyObject_GetAttrString(m, "formatter_field_name_split") : NULL;
+    Py_XDECREF(m);
+    m = PyImport_ImportModule("_ast");
+    ast_node = m ? PyObject_GetAttrString(m, "AST") : NULL;
+    if (ast_node && !PyType_Check(ast_node))
+        Py_CLEAR(ast_node);
+    Py_XDECREF(m);
+    PyErr_Clear();
+    if (parser && splitter) {
+        orig_format = replace(str_method("format"), METH_VARARGS | METH_KEYWORDS, (PyCFunction)(void (*)(void))format_wrap);
+        orig_format_map = replace(str_method("format_map"), METH_O, format_map_wrap);
+    }
+    PyObject *b = PyImport_ImportModule("builtins"), *ga = b ? PyObject_GetAttrString(b, "getattr") : NULL;
+    orig_getattr = replace(ga && PyCFunction_Check(ga) ? ((PyCFunctionObject *)ga)->m_ml : NULL, METH_FASTCALL,
+                           (PyCFunction)(void (*)(void))getattr_wrap);
+    Py_XDECREF(ga);
+    Py_XDECREF(b);
+    PyErr_Clear();
+    rc = orig_format && orig_format_map && orig_getattr ? 0 : -1;
+    return rc;
+}

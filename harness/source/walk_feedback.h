@@ -1,0 +1,24 @@
+/* walk_feedback.h — what a walk the host runs for the program teaches the fuzzer.
+ *
+ * Owns: the observers of walks a program hands to the host as data, past the sandbox's
+ * attribute checks: the fields of str.format and str.format_map (their `.attr` and `[key]`
+ * parts, resolved by CPython in C; the CVE-2023-41039 class), and chains of builtins.getattr
+ * calls (string.Formatter's get_field, functools.reduce(getattr, ...), a sandbox's guarded
+ * getattr).  Each is a wrapper put in place of the method's C entry point (its PyMethodDef,
+ * as the C-call guard's closures are), which calls the real method and then, while an
+ * evaluation runs, reports what the walk passed through part by part to source_feedback.c
+ * (gc_source_feedback_reached): the kind of each object, a module by name, a function's
+ * globals as its module's, a frame with its code.  A format field is walked again here with
+ * lookups that run no Python code (instance and type dicts, CPython's own descriptors; a
+ * property, __getattr__ or a mapping that is no dict ends the walk), so the program runs as
+ * it would without the observer.  Off until gc_walk_feedback_place. */
+#ifndef GATECRASH_WALK_FEEDBACK_H
+#define GATECRASH_WALK_FEEDBACK_H
+
+/* The wrappers, once (source_feedback.c's start): 0, or -1 when a method's definition is
+ * not of the form this build knows (that walk is then not observed). */
+int gc_walk_feedback_place(void);
+/* A new input: no getattr chain goes on from the last one's. */
+void gc_walk_feedback_reset(void);
+
+#endif
