@@ -29,6 +29,7 @@
 #include "session.h"
 #include "source.h"
 #include "source_feedback.h"
+#include "walk_feedback.h"
 
 static gc_target target;
 static unsigned long inputs, escapes;
@@ -189,6 +190,8 @@ int gc_fuzz_initialize(int *argc, char ***argv)
     }
     dict.no_underscore = (target.spec.adapter.dialect & GC_DIALECT_NO_UNDERSCORE) != 0;
     gc_source_feedback_start(target.spec.sandbox, !no_feedback, !no_feedback, no_harvest ? NULL : &dict);
+    if (!no_feedback || !no_harvest)
+        gc_walk_feedback_place();
     atexit(gc_fuzz_cleanup);
     return 0;
 }

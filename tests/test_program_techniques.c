@@ -1,7 +1,7 @@
 /* test_program_techniques.c — the named technique edits (program_mutator.h): each one, from
  * generic seed programs, makes the shape of its published class (a format-field walk, an
  * object read back from an exception, a call with the program's own values, a frame walk, a
- * class picked by name, a dunder method called), with every output canonical and compiling
+ * class picked by name, a dunder method called, a path resolver of the standard library), with every output canonical and compiling
  * in every dialect; they compose with each other, and gc_program_mutate draws them.  Each
  * count below is 0 when its technique is left out. */
 #include <Python.h>
@@ -118,6 +118,11 @@ static void each_technique(void)
     expect(GC_PM_T_FRAME_WALK, frame, 11);
     expect(GC_PM_T_CLASS_BY_NAME, by_name, 3);
     expect(GC_PM_T_DUNDER_CALL, dunder, 5);
+    static const char *const resolver[] = {"string.Formatter().get_field('0.", "', [x], None)[0]",
+                                           "string.Formatter().vformat('{0.", "operator.attrgetter('",
+                                           "operator.itemgetter('", "operator.methodcaller('",
+                                           "functools.reduce(getattr, ['", "~string.Formatter().get_field('0._hidden"};
+    expect(GC_PM_T_PATH_RESOLVER, resolver, 8);
     CHECK(gc_program_technique((uint8_t[]){OP(NONE)}, 1, 16, 1, &dict, GC_PM_NTECHNIQUES) == 0,
           "no technique past the last");
 }
@@ -229,6 +234,17 @@ int main(void)
     gc_pm_dict_add_kind(&dict, "class pkg.Widget", "_hidden");
     gc_pm_dict_add_kind(&dict, "module pkg", "Widget");
     gc_pm_dict_add_root(&dict, "x");
+    /* roots seen holding modules with path resolvers */
+    static const char *const holders[][2] = {{"string", "Formatter"}, {"operator", "attrgetter"},
+                                             {"operator", "itemgetter"}, {"operator", "methodcaller"},
+                                             {"functools", "reduce"}};
+    for (int i = 0; i < 5; i++) {
+        char kind[32];
+        snprintf(kind, sizeof kind, "module %s", holders[i][0]);
+        gc_pm_dict_add_kind(&dict, kind, holders[i][1]);
+        gc_pm_dict_add_root(&dict, holders[i][0]);
+        gc_pm_dict_name_kind(&dict, holders[i][0], gc_pm_dict_kind(&dict, kind));
+    }
     dict.no_underscore = 1;
     each_technique();
     composed();

@@ -1014,24 +1014,101 @@ static int dunder_call(edit *x)
     return top < 0 ? 0 : take_place(x, k, first_on(p, top, k), top);
 }
 
+/* Does kind k's word list hold w? */
+static int kind_has(const gc_pm_dict *d, int k, const char *w)
+{
+    for (int i = 0; i < d->kind[k].n; i++)
+        if (strcmp(d->word[d->kind[k].w[i]], w) == 0)
+            return 1;
+    return 0;
+}
+
+/* A name node of a root (implicit or not) the program was seen holding a value that has
+ * the attribute w (a module with a path resolver: its kind's words), or -1. */
+static int holder_of(edit *x, const char *w)
+{
+    const gc_pm_dict *d = x->d;
+    int n = d ? d->nroots + d->nimplicit : 0, from = (int)rnd(x, (uint32_t)(n ? n : 1));
+    for (int j = 0; j < n; j++) {
+        int i = (from + j) % n;
+        const char *name = d->word[i < d->nroots ? d->root[i] : d->implicit[i - d->nroots]];
+        int k = kind_of_name(d, name, strlen(name));
+        if (k >= 0 && kind_has(d, k, w))
+            return name_node(x->p, name);
+    }
+    return -1;
+}
+
+/* A string literal node of s[len], or -1. */
+static int str_node(gc_program *p, const char *s, size_t len)
+{
+    return new_node(p, GC_P_STR, 0, NULL, new_str(p, s, len));
+}
+
+/* Path resolvers, where a root holds one: the standard-library functions that walk a path
+ * given as data, or give back what they were handed, in the host past a sandbox's attribute
+ * checks (the string.Formatter API, RestrictedPython's CVE-2023-41039; operator's getters
+ * and functools.reduce(getattr, ...), reported against it after that fix).  A value k
+ * becomes M.Formatter().get_field('0.P', [k], None)[0], M.Formatter().vformat('{0.P}', [k],
+ * None), M.attrgetter('P')(k), M.itemgetter('w')(k), M.methodcaller('w')(k) or
+ * M.reduce(getattr, ['w'], k): M a root seen holding a module that has the resolver, P one
+ * or two field parts (of the kind the path reached, when known: walk feedback). */
+static int path_resolver(edit *x)
+{
+    static const char *const resolver[] = {"Formatter", "Formatter", "attrgetter", "itemgetter", "methodcaller",
+                                           "reduce"};
+    gc_program *p = x->p;
+    int form = (int)rnd(x, 6), k = pick_node(x, 0, 0), m = k < 0 ? -1 : holder_of(x, resolver[form]);
+    if (m < 0)
+        return 0;
+    char path[GC_P_MAX_STRLEN + 2] = "0";
+    size_t len = 1;
+    field_part(x, path, &len);
+    if (rnd(x, 2))
+        field_part(x, path, &len);
+    const char *w = data_word(x), *sub = path + 1 + (path[1] == '.'); /* the parts alone */
+    int list = new_node(p, GC_P_LIST, 1, &k, (gc_p_str){0, 0}), first = list, top = -1;
+    if (form < 2) { /* M.Formatter().get_field(...)[0] / .vformat(...) */
+        char braced[GC_P_MAX_STRLEN + 4];
+        int bn = snprintf(braced, sizeof braced, "{%.*s}", (int)len, path);
+        int f = method_on(x, m, "Formatter", 0, -1), g = f < 0 ? -1 : method_on(x, f, form ? "vformat" : "get_field", -1, -1);
+        int call[4] = {g, form ? str_node(p, braced, (size_t)bn) : str_node(p, path, len), list,
+                       new_node(p, GC_P_NONE, 0, NULL, (gc_p_str){0, 0})};
+        top = g < 0 || call[1] < 0 || list < 0 || call[3] < 0 ? -1 : new_node(p, GC_P_CALL, 4, call, (gc_p_str){0, 0});
+        int item[2] = {top, new_node(p, GC_P_INT, 0, NULL, (gc_p_str){0, 0})};
+        top = form || top < 0 || item[1] < 0 ? top : new_node(p, GC_P_ITEM, 2, item, (gc_p_str){0, 0});
+    } else if (form < 5) { /* M.attrgetter('P')(k) / itemgetter / methodcaller */
+        int arg = form == 2 ? str_node(p, sub, strlen(sub)) : str_node(p, w, strlen(w));
+        int getter = arg < 0 ? -1 : method_on(x, m, resolver[form], 1, arg), call[2] = {getter, k};
+        top = first = getter < 0 ? -1 : new_node(p, GC_P_CALL, 2, call, (gc_p_str){0, 0});
+    } else { /* M.reduce(getattr, ['w'], k) */
+        int word = str_node(p, w, strlen(w)), words = word < 0 ? -1 : new_node(p, GC_P_LIST, 1, &word, (gc_p_str){0, 0});
+        int call[4] = {method_on(x, m, "reduce", -1, -1), name_node(p, "getattr"), words, k};
+        top = first = call[0] < 0 || call[1] < 0 || words < 0 ? -1 : new_node(p, GC_P_CALL, 4, call, (gc_p_str){0, 0});
+    }
+    return list < 0 ? 0 : take_place(x, k, first, top);
+}
+
 typedef int (*technique_fn)(edit *);
 static const technique_fn techniques[GC_PM_NTECHNIQUES] = {
     [GC_PM_T_FORMAT_WALK] = format_walk,     [GC_PM_T_EXCEPTION_READ] = exception_read,
     [GC_PM_T_OWN_VALUES] = call_own_values,  [GC_PM_T_FRAME_WALK] = frame_walk,
     [GC_PM_T_CLASS_BY_NAME] = class_by_name, [GC_PM_T_DUNDER_CALL] = dunder_call,
+    [GC_PM_T_PATH_RESOLVER] = path_resolver,
 };
 
 const char *const gc_pm_technique_name[GC_PM_NTECHNIQUES] = {
     [GC_PM_T_FORMAT_WALK] = "format-walk",     [GC_PM_T_EXCEPTION_READ] = "exception-read",
     [GC_PM_T_OWN_VALUES] = "own-values",       [GC_PM_T_FRAME_WALK] = "frame-walk",
     [GC_PM_T_CLASS_BY_NAME] = "class-by-name", [GC_PM_T_DUNDER_CALL] = "dunder-call",
+    [GC_PM_T_PATH_RESOLVER] = "path-resolver",
 };
 
 static int one_edit(edit *x)
 {
     uint32_t r = rnd(x, 24);
     if (r >= 18)
-        return techniques[(r - 18) % GC_PM_NTECHNIQUES](x);
+        return techniques[rnd(x, GC_PM_NTECHNIQUES)](x);
     switch (r) {
     case 0: return x->p->nstmts > 6 ? drop_stmt(x) : insert_stmt(x);
     case 1: return drop_stmt(x);

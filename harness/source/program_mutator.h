@@ -98,10 +98,13 @@ size_t gc_program_root_program(const gc_pm_dict *d, int k, uint8_t *out, size_t 
  *                   of the dictionary
  *   dunder-call     x.__getattribute__('w'), x.__dir__(), ... written as calls (the class of
  *                   smolagents' CVE-2025-9959)
+ *   path-resolver   M.Formatter().get_field('0.P', [x], None)[0], vformat, M.attrgetter('P')(x),
+ *                   itemgetter, methodcaller, M.reduce(getattr, ['w'], x): M a root seen
+ *                   holding a module that has the resolver
  * gc_program_mutate draws them among its edits; gc_program_technique applies one. */
 typedef enum {
     GC_PM_T_FORMAT_WALK, GC_PM_T_EXCEPTION_READ, GC_PM_T_OWN_VALUES, GC_PM_T_FRAME_WALK, GC_PM_T_CLASS_BY_NAME,
-    GC_PM_T_DUNDER_CALL, GC_PM_NTECHNIQUES
+    GC_PM_T_DUNDER_CALL, GC_PM_T_PATH_RESOLVER, GC_PM_NTECHNIQUES
 } gc_pm_technique;
 extern const char *const gc_pm_technique_name[GC_PM_NTECHNIQUES];
 

@@ -28,6 +28,7 @@
 #include "monitor.h"
 #include "pycompat.h"
 #include "source_feedback.h"
+#include "walk_feedback.h"
 #include "state.h"
 #include "timelimit.h"
 
@@ -213,6 +214,7 @@ static PyObject *call_evaluate(gc_target *t, PyObject *src, PyObject **exc)
     if (!monitored)
         gc_state_thread_observer = on_thread_frame;
     gc_source_feedback_begin(); /* before in_chain: its audit event is the harness's */
+    gc_walk_feedback_reset();
     gc_callguard_judge = judge;
     gc_orc.in_chain = 1;
     PyObject *r = PyObject_CallOneArg(t->adapter.eval_fn, src);

@@ -11,7 +11,6 @@
 #include "oracle.h"
 #include "pycompat.h"
 #include "state.h"
-#include "walk_feedback.h"
 
 #define GC_SF_COUNTERS 8192
 
@@ -55,8 +54,6 @@ void gc_source_feedback_start(const char *adapter, int trace, int values, gc_pm_
     trace_on = trace;
     values_on = values;
     dict = d;
-    if (values || d)
-        gc_walk_feedback_place();
 }
 
 /* ---- whose code ---- */
@@ -229,7 +226,6 @@ void gc_source_feedback_begin(void)
 {
     nlast = nwalk = 0;
     new_value = 0;
-    gc_walk_feedback_reset();
     if (!trace_on)
         return;
 #if GC_MONITORING

@@ -11,7 +11,9 @@
  * globals as its module's, a frame with its code.  A format field is walked again here with
  * lookups that run no Python code (instance and type dicts, CPython's own descriptors; a
  * property, __getattr__ or a mapping that is no dict ends the walk), so the program runs as
- * it would without the observer.  Off until gc_walk_feedback_place. */
+ * it would without the observer.  getattr is observed only when made for the program (its
+ * code among the innermost frames), not by the import system.  Off until
+ * gc_walk_feedback_place (fuzz_source.c); source.c resets it before each evaluation. */
 #ifndef GATECRASH_WALK_FEEDBACK_H
 #define GATECRASH_WALK_FEEDBACK_H
 
