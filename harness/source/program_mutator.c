@@ -104,6 +104,24 @@ void gc_pm_dict_name_kind(gc_pm_dict *d, const char *name, int k)
         d->name_kind[w] = (int16_t)(k + 1);
 }
 
+/* A walk path's key among the dictionary's words: '{' (no name has one) and the path. */
+static int path_key(char *key, size_t cap, const char *path, size_t len)
+{
+    if (!len || len + 2 > cap)
+        return 0;
+    snprintf(key, cap, "{%.*s", (int)len, path);
+    return 1;
+}
+
+int gc_pm_dict_path_kind(gc_pm_dict *d, const char *path, int k)
+{
+    char key[64];
+    int before = d->n;
+    if (path_key(key, sizeof key, path, strlen(path)))
+        gc_pm_dict_name_kind(d, key, k);
+    return d->n > before;
+}
+
 /* The kind a name was seen holding, or -1. */
 static int kind_of_name(const gc_pm_dict *d, const char *s, size_t len)
 {
@@ -689,10 +707,7 @@ static int field_kind(const gc_pm_dict *d, const char *field, size_t len)
     if (len && *field == '.')
         field++, len--;
     char key[64];
-    if (!d || !len || len + 2 > sizeof key)
-        return -1;
-    snprintf(key, sizeof key, "{%.*s", (int)len, field);
-    return kind_of_name(d, key, len + 1);
+    return d && path_key(key, sizeof key, field, len) ? kind_of_name(d, key, len + 1) : -1;
 }
 
 /* One field part appended to field[*len] when it fits: three times in four, when the path
@@ -703,7 +718,7 @@ static void field_part(edit *x, char *field, size_t *len)
     char w[GC_P_MAX_STRLEN], part[GC_P_MAX_STRLEN + 4];
     int n, k = field_kind(x->d, field, *len), kn = k >= 0 ? x->d->kind[k].n : 0;
     if (kn && rnd(x, 4)) {
-        int keys = strncmp(x->d->kind[k].name, GC_PM_GLOBALS_KIND, strlen(GC_PM_GLOBALS_KIND)) == 0;
+        int keys = gc_pm_kind_is_globals(x->d->kind[k].name);
         const char *kw = x->d->word[x->d->kind[k].w[rnd(x, (uint32_t)kn)]];
         n = ident_copy(kw, w, sizeof w) ? snprintf(part, sizeof part, keys ? "[%s]" : ".%s", w) : 0;
     } else if (rnd(x, 4))
@@ -1067,8 +1082,9 @@ static int path_resolver(edit *x)
     if (rnd(x, 2))
         field_part(x, path, &len);
     const char *w = data_word(x), *sub = path + 1 + (path[1] == '.'); /* the parts alone */
-    int list = new_node(p, GC_P_LIST, 1, &k, (gc_p_str){0, 0}), first = list, top = -1;
+    int first = -1, top = -1;
     if (form < 2) { /* M.Formatter().get_field(...)[0] / .vformat(...) */
+        int list = first = new_node(p, GC_P_LIST, 1, &k, (gc_p_str){0, 0});
         char braced[GC_P_MAX_STRLEN + 4];
         int bn = snprintf(braced, sizeof braced, "{%.*s}", (int)len, path);
         int f = method_on(x, m, "Formatter", 0, -1), g = f < 0 ? -1 : method_on(x, f, form ? "vformat" : "get_field", -1, -1);
@@ -1086,7 +1102,7 @@ static int path_resolver(edit *x)
         int call[4] = {method_on(x, m, "reduce", -1, -1), name_node(p, "getattr"), words, k};
         top = first = call[0] < 0 || call[1] < 0 || words < 0 ? -1 : new_node(p, GC_P_CALL, 4, call, (gc_p_str){0, 0});
     }
-    return list < 0 ? 0 : take_place(x, k, first, top);
+    return take_place(x, k, first, top);
 }
 
 typedef int (*technique_fn)(edit *);

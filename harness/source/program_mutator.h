@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define GC_PM_MAX_WORDS 8192  /* distinct words, all lists together */
 #define GC_PM_MAX_ROOTS 128
@@ -28,6 +29,10 @@
 /* The kinds of a loaded module's namespace (a function's __globals__), "globals of module os":
  * their words are its keys, so a field part on one is `[w]`, not `.w`. */
 #define GC_PM_GLOBALS_KIND "globals of module "
+static inline int gc_pm_kind_is_globals(const char *kind)
+{
+    return strncmp(kind, GC_PM_GLOBALS_KIND, sizeof GC_PM_GLOBALS_KIND - 1) == 0;
+}
 
 /* Names and strings the edits use; words longer than GC_P_MAX_STRLEN are cut.
  *   pool   strings and names of any use (constants, dict keys): literals, item keys, attributes
@@ -72,6 +77,10 @@ int gc_pm_dict_add_implicit(gc_pm_dict *d, const char *w);
 int gc_pm_dict_kind(gc_pm_dict *d, const char *kind);
 /* The name 'name' was seen holding a value of kind k (gc_pm_dict_kind's index). */
 void gc_pm_dict_name_kind(gc_pm_dict *d, const char *name, int k);
+/* The walk path 'path' (its parts below the walk's base as a field writes them, `a.b[k]`)
+ * was seen reaching a value of kind k: the next field part on it is drawn from k's words.
+ * 1 when the path was new to the dictionary. */
+int gc_pm_dict_path_kind(gc_pm_dict *d, const char *path, int k);
 /* w into the word list of 'kind' (made when new and there is room): 1 if added. */
 int gc_pm_dict_add_kind(gc_pm_dict *d, const char *kind, const char *w);
 

@@ -257,7 +257,7 @@ void gc_source_feedback_end(void)
 static void harvest_names(PyObject *o, const char *kind)
 {
     PyObject *dicts[64];
-    int nd = 0, globals = strncmp(kind, GC_PM_GLOBALS_KIND, strlen(GC_PM_GLOBALS_KIND)) == 0;
+    int nd = 0, globals = gc_pm_kind_is_globals(kind);
     if (PyModule_Check(o) || globals)
         dicts[nd++] = globals ? o : PyModule_GetDict(o);
     PyTypeObject *types[2] = {PyType_Check(o) ? (PyTypeObject *)o : Py_TYPE(o), PyType_Check(o) ? Py_TYPE(o) : NULL};
@@ -316,18 +316,23 @@ static uint32_t code_feature(uint32_t h, PyObject *code)
     return own == OWN_PROGRAM || own == OWN_ADAPTER ? h * 131u + key : gc_fnv1a32_str(h, owner_names[own]);
 }
 
+/* The frame behind f (new, or NULL), f's reference given up: a walk back along f_back. */
+static PyFrameObject *back_of(PyFrameObject *f)
+{
+    PyFrameObject *back = PyFrame_GetBack(f);
+    Py_DECREF(f);
+    return back;
+}
+
 /* A frame's code and the code of the frames behind it (f_back, up to four): each hop of a
  * walk back, and a running generator's frame against a finished one's, is a new feature. */
 static uint32_t frame_feature(uint32_t h, PyFrameObject *f)
 {
     Py_XINCREF(f);
-    for (int i = 0; f && i < 5; i++) {
+    for (int i = 0; f && i < 5; i++, f = back_of(f)) {
         PyCodeObject *co = PyFrame_GetCode(f);
         h = code_feature(h * 7u + 1u, (PyObject *)co);
         Py_DECREF(co);
-        PyFrameObject *back = PyFrame_GetBack(f);
-        Py_DECREF(f);
-        f = back;
     }
     Py_XDECREF(f);
     return h;
@@ -405,6 +410,12 @@ int gc_source_feedback_kinds(uint16_t *out, int max)
 
 static void visit(walk_ctx *w, PyObject *o, int depth, uint32_t parent);
 
+/* Can a value of o's kind be the mutator's focus?  Containers are walked into, not on. */
+static int focusable(PyObject *o)
+{
+    return !PyList_Check(o) && !PyTuple_Check(o) && !PyDict_Check(o);
+}
+
 /* What o holds: a sequence's and a dict's items, an exception's values; each visited with
  * what holds it by category (1 sequence, 2 dict, 3 exception): [generator] is not a
  * generator, but a value wrapped in each exception class is not new each time. */
@@ -455,7 +466,7 @@ static void visit(walk_ctx *w, PyObject *o, int depth, uint32_t parent)
     int k = dict ? gc_pm_dict_kind(dict, kind) : -1, dup = 0;
     for (int i = 0; i < nlast; i++)
         dup |= last_kinds[i] == k;
-    if (k >= 0 && !dup && nlast < GC_PM_MAX_FOCUS && !PyList_Check(o) && !PyTuple_Check(o) && !PyDict_Check(o))
+    if (k >= 0 && !dup && nlast < GC_PM_MAX_FOCUS && focusable(o))
         last_kinds[nlast++] = (uint16_t)k;
     visit_items(w, o, depth);
 }
@@ -501,14 +512,11 @@ int gc_source_feedback_in_program(int depth)
     PyFrameObject *f = PyEval_GetFrame(); /* borrowed */
     Py_XINCREF(f);
     int in = 0;
-    for (int i = 0; f && i < depth && !in; i++) {
+    for (int i = 0; f && i < depth && !in; i++, f = back_of(f)) {
         PyCodeObject *co = PyFrame_GetCode(f);
         uint32_t key;
         in = code_info(co, &key) == OWN_PROGRAM;
         Py_DECREF(co);
-        PyFrameObject *back = PyFrame_GetBack(f);
-        Py_DECREF(f);
-        f = back;
     }
     Py_XDECREF(f);
     return in;
@@ -529,14 +537,9 @@ uint32_t gc_source_feedback_reached(PyObject *o, uint32_t h, int part, const cha
     if (!seen_kind(kind))
         harvest_names(o, kind);
     int k = gc_pm_dict_kind(dict, kind);
-    if (k >= 0 && path && *path && npaths < MAX_PATH_KEYS) {
-        char key[64];
-        snprintf(key, sizeof key, "{%s", path);
-        int before = dict->n;
-        gc_pm_dict_name_kind(dict, key, k);
-        npaths += dict->n > before;
-    }
-    if (k >= 0 && slot && !PyDict_Check(o) && !PyList_Check(o) && !PyTuple_Check(o)) {
+    if (k >= 0 && path && npaths < MAX_PATH_KEYS)
+        npaths += gc_pm_dict_path_kind(dict, path, k);
+    if (k >= 0 && slot && focusable(o)) {
         if (*slot < 0 && nwalk < GC_PM_MAX_FOCUS)
             *slot = nwalk++;
         if (*slot >= 0)

@@ -244,25 +244,40 @@ static int observing(void)
     return gc_orc.in_chain && !busy;
 }
 
+/* The exception the wrapped call left (a failed lookup's), kept aside while the observer runs. */
+typedef struct {
+    PyObject *type, *value, *tb;
+} pending;
+
+static pending observe_begin(void)
+{
+    pending e = {NULL, NULL, NULL};
 #if PY_VERSION_HEX >= 0x030c0000
-#define SAVE_ERR() PyObject *saved_ = PyErr_GetRaisedException()
-#define RESTORE_ERR() PyErr_SetRaisedException(saved_)
+    e.value = PyErr_GetRaisedException();
 #else
-#define SAVE_ERR()                                                                                                     \
-    PyObject *st_, *sv_, *stb_;                                                                                        \
-    PyErr_Fetch(&st_, &sv_, &stb_)
-#define RESTORE_ERR() PyErr_Restore(st_, sv_, stb_)
+    PyErr_Fetch(&e.type, &e.value, &e.tb);
 #endif
+    busy = 1;
+    return e;
+}
+
+static void observe_end(pending e)
+{
+    busy = 0;
+#if PY_VERSION_HEX >= 0x030c0000
+    PyErr_SetRaisedException(e.value);
+#else
+    PyErr_Restore(e.type, e.value, e.tb);
+#endif
+}
 
 static PyObject *format_wrap(PyObject *self, PyObject *args, PyObject *kwargs)
 {
     PyObject *r = ((PyCFunctionWithKeywords)(void (*)(void))orig_format)(self, args, kwargs);
     if (observing() && PyTuple_Check(args)) {
-        SAVE_ERR();
-        busy = 1;
+        pending e = observe_begin();
         walk_fields(self, args, kwargs);
-        busy = 0;
-        RESTORE_ERR();
+        observe_end(e);
     }
     return r;
 }
@@ -271,11 +286,9 @@ static PyObject *format_map_wrap(PyObject *self, PyObject *mapping)
 {
     PyObject *r = orig_format_map(self, mapping);
     if (observing()) {
-        SAVE_ERR();
-        busy = 1;
+        pending e = observe_begin();
         walk_fields(self, NULL, mapping);
-        busy = 0;
-        RESTORE_ERR();
+        observe_end(e);
     }
     return r;
 }
@@ -303,11 +316,9 @@ static PyObject *getattr_wrap(PyObject *self, PyObject *const *args, Py_ssize_t 
     if (r && n >= 2 && observing() && !(ast_node && (PyObject_TypeCheck(args[0], (PyTypeObject *)ast_node) ||
                                                       PyObject_TypeCheck(r, (PyTypeObject *)ast_node))) &&
         program_call()) {
-        SAVE_ERR();
-        busy = 1;
+        pending e = observe_begin();
         walk_getattr(args[0], args[1], r);
-        busy = 0;
-        RESTORE_ERR();
+        observe_end(e);
     }
     return r;
 }
