@@ -783,12 +783,12 @@ static void snapshot_tools(void)
     static const char *names[MON_N] = {"get_tool", "get_events", "use_tool_id", "free_tool_id", "set_events",
                                        "register_callback"};
     PyObject *mon = PySys_GetObject("monitoring"); /* borrowed */
-    for (int f = 0; mon && f < MON_N; f++)
-        mon_fn[f] = PyObject_GetAttrString(mon, names[f]);
+    for (int f = 0; mon && f < MON_N; f++) /* (Py_XSETREF: taken again, gc_state_signals_anew) */
+        Py_XSETREF(mon_fn[f], PyObject_GetAttrString(mon, names[f]));
     PyErr_Clear();
     for (int id = 0; id < GC_TOOLS; id++) {
-        id_args[id] = Py_BuildValue("(i)", id);
-        tool_name[id] = mon_call(MON_GET_TOOL, "(i)", id);
+        Py_XSETREF(id_args[id], Py_BuildValue("(i)", id));
+        Py_XSETREF(tool_name[id], mon_call(MON_GET_TOOL, "(i)", id));
         PyObject *ev = mon_call(MON_GET_EVENTS, "(i)", id);
         tool_events[id] = ev ? PyLong_AsLong(ev) : 0;
         Py_XDECREF(ev);
@@ -846,6 +846,12 @@ static void forget_changes(void)
     tags_at = global_dict_version();
 #endif
     clear_marks();
+}
+
+void gc_state_signals_anew(void)
+{
+    sig_snapped = 0;
+    Py_CLEAR(saved_py_handlers);
 }
 
 void gc_state_begin(void)

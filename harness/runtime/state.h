@@ -16,6 +16,10 @@
 
 int gc_state_snapshot(char *err, size_t errlen);
 void gc_state_begin(void); /* before a chain runs */
+/* The signal dispositions and sys.monitoring's tools are taken again at the next
+ * gc_state_begin: for a harness that evaluates at start-up, before the engine installs its
+ * handlers (else its crash handler would be "repaired" away after the first input). */
+void gc_state_signals_anew(void);
 /* After a chain: number of repairs made (0: untouched), -1 if state could not be restored.
  * 'note' names what changed. */
 int gc_state_end(char *note, size_t len);
