@@ -204,6 +204,52 @@ static void walk_kinds(void)
     CHECK(a > 60 && b == 0, "a module's namespace grows by a key: %d of 400, %d without", a, b);
 }
 
+/* How many of 400 path-resolver edits of seed[n0] under d print 'want'. */
+static int resolver_writes(const gc_pm_dict *d, const uint8_t *seed, size_t n0, const char *want)
+{
+    static uint8_t buf[512];
+    gc_strbuf sb;
+    gc_sb_init(&sb);
+    uint32_t rng = 5;
+    int hits = 0;
+    for (int run = 0; run < 400; run++) {
+        memcpy(buf, seed, n0);
+        size_t n = gc_program_technique(buf, n0, sizeof buf, gc_xorshift32(&rng), d, GC_PM_T_PATH_RESOLVER);
+        gc_program_decode(buf, n, &p);
+        gc_sb_clear(&sb);
+        gc_program_print(&p, 0, &sb);
+        hits += n && strstr(sb.data, want) != NULL;
+    }
+    gc_sb_free(&sb);
+    return hits;
+}
+
+/* A field's first part is drawn from the kind of the name it walks from, and half the
+ * time from that kind's leads (the words seen reaching a module, a namespace, a frame, a
+ * function or a primitive): 'id' (a builtin function, 31 names) walks '__self__'. */
+static void leads(void)
+{
+    static gc_pm_dict with, without;
+    gc_pm_dict *ds[2] = {&with, &without};
+    for (int i = 0; i < 2; i++) {
+        char w[16];
+        for (int j = 0; j < 30; j++)
+            snprintf(w, sizeof w, "name%d", j), gc_pm_dict_add_kind(ds[i], "builtin_function_or_method", w);
+        gc_pm_dict_add_kind(ds[i], "builtin_function_or_method", "__self__");
+        gc_pm_dict_add_kind(ds[i], "module string", "Formatter");
+        gc_pm_dict_add_root(ds[i], "string"), gc_pm_dict_add_root(ds[i], "id");
+        gc_pm_dict_name_kind(ds[i], "string", gc_pm_dict_kind(ds[i], "module string"));
+        gc_pm_dict_name_kind(ds[i], "id", gc_pm_dict_kind(ds[i], "builtin_function_or_method"));
+    }
+    int k = gc_pm_dict_kind(&with, "builtin_function_or_method");
+    CHECK(gc_pm_dict_add_lead(&with, k, "__self__") == 1 && gc_pm_dict_add_lead(&with, k, "__self__") == 0 &&
+              with.kind[k].n == 31, "a lead is added once, and is one of its kind's words");
+    static const uint8_t id[] = {OP(NAME), 2, 'i', 'd', OP(ASSIGN), RESULT};
+    int a = resolver_writes(&with, id, sizeof id, "('0.__self__"), b = resolver_writes(&without, id, sizeof id, "('0.__self__");
+    int c = resolver_writes(&with, id, sizeof id, "('{0.__self__");
+    CHECK(a > 40 && c > 40 && a > 4 * (b + 1), "get_field/vformat on id walk its lead first: %d and %d of 400, %d without the lead", a, c, b);
+}
+
 /* The first edits fuzz_source makes: each root alone, the implicit ones first. */
 static void root_programs(void)
 {
@@ -249,6 +295,7 @@ int main(void)
     each_technique();
     composed();
     walk_kinds();
+    leads();
     root_programs();
     Py_FinalizeEx();
     return check_summary();

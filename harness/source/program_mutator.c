@@ -89,7 +89,7 @@ int gc_pm_dict_kind(gc_pm_dict *d, const char *kind)
                 return -1;
             int k = d->nkinds++;
             memcpy(d->kind[k].name, cut, sizeof cut);
-            d->kind[k].n = 0;
+            d->kind[k].n = d->kind[k].nleads = 0;
             *sl = (uint16_t)(k + 1);
             return k;
         }
@@ -145,6 +145,15 @@ int gc_pm_dict_add_kind(gc_pm_dict *d, const char *kind, const char *w)
     return k < 0 ? 0 : add_to(d->kind[k].w, &d->kind[k].n, GC_PM_KIND_WORDS, intern(d, w));
 }
 
+int gc_pm_dict_add_lead(gc_pm_dict *d, int k, const char *w)
+{
+    if (k < 0 || k >= d->nkinds)
+        return 0;
+    int i = intern(d, w);
+    add_to(d->kind[k].w, &d->kind[k].n, GC_PM_KIND_WORDS, i);
+    return add_to(d->kind[k].lead, &d->kind[k].nleads, GC_PM_KIND_LEADS, i);
+}
+
 static uint32_t rnd(edit *x, uint32_t n)
 {
     return n ? gc_xorshift32(&x->rng) % n : 0;
@@ -171,14 +180,23 @@ static const char *root_word(edit *x)
     return d->word[d->root[rnd(x, (uint32_t)nr)]];
 }
 
+/* A word of kind k: half the time one of its leads, when it has some; NULL when it has none. */
+static const char *kind_any(edit *x, int k)
+{
+    const gc_pm_dict *d = x->d;
+    int n = k >= 0 && k < d->nkinds ? d->kind[k].n : 0, nl = n ? d->kind[k].nleads : 0;
+    if (nl && rnd(x, 2))
+        return d->word[d->kind[k].lead[rnd(x, (uint32_t)nl)]];
+    return n ? d->word[d->kind[k].w[rnd(x, (uint32_t)n)]] : NULL;
+}
+
 /* A word of kind k with no leading '_' when the dialect refuses those (a few draws), else
  * any of its words; NULL when there is none. */
 static const char *kind_word(edit *x, int k)
 {
-    int n = k < x->d->nkinds ? x->d->kind[k].n : 0;
-    for (int tries = 0; n && tries < 8; tries++) {
-        const char *w = x->d->word[x->d->kind[k].w[rnd(x, (uint32_t)n)]];
-        if (w[0] != '_' || (!x->d->no_underscore && tries > 0))
+    for (int tries = 0; tries < 8; tries++) {
+        const char *w = kind_any(x, k);
+        if (!w || w[0] != '_' || (!x->d->no_underscore && tries > 0))
             return w;
     }
     return NULL;
@@ -681,8 +699,9 @@ static const char *data_word(edit *x)
     if (x->d && x->d->nkinds && rnd(x, 4)) {
         int k = x->d->nfocus && rnd(x, 2) ? x->d->focus[rnd(x, (uint32_t)x->d->nfocus)]
                                           : (int)rnd(x, (uint32_t)x->d->nkinds);
-        if (x->d->kind[k].n)
-            return x->d->word[x->d->kind[k].w[rnd(x, (uint32_t)x->d->kind[k].n)]];
+        const char *w = kind_any(x, k);
+        if (w)
+            return w;
     }
     return word(x);
 }
@@ -710,16 +729,29 @@ static int field_kind(const gc_pm_dict *d, const char *field, size_t len)
     return d && path_key(key, sizeof key, field, len) ? kind_of_name(d, key, len + 1) : -1;
 }
 
+/* Does field[len] have no part yet (nothing, or only its leading index)? */
+static int field_empty(const char *field, size_t len)
+{
+    while (len && *field >= '0' && *field <= '9')
+        field++, len--;
+    return len == 0;
+}
+
 /* One field part appended to field[*len] when it fits: three times in four, when the path
- * is known to reach a kind of value, a word of that kind ('[w]' on a module's namespace,
- * else '.w'); else '.w' three times in four, or '[k]' (a small index or a word). */
-static void field_part(edit *x, char *field, size_t *len)
+ * is known to reach a kind of value (or, for its first part, when 'base' is a name node
+ * whose kind is known), a word of that kind ('[w]' on a module's namespace, else '.w');
+ * else '.w' three times in four, or '[k]' (a small index or a word). */
+static void field_part(edit *x, char *field, size_t *len, int base)
 {
     char w[GC_P_MAX_STRLEN], part[GC_P_MAX_STRLEN + 4];
-    int n, k = field_kind(x->d, field, *len), kn = k >= 0 ? x->d->kind[k].n : 0;
+    const gc_p_expr *b = base >= 0 ? &x->p->e[base] : NULL;
+    int n, k = field_kind(x->d, field, *len);
+    if (k < 0 && b && b->op == GC_P_NAME && x->d && field_empty(field, *len))
+        k = kind_of_name(x->d, x->p->arena + b->s.off, b->s.len);
+    int kn = k >= 0 ? x->d->kind[k].n : 0;
     if (kn && rnd(x, 4)) {
         int keys = gc_pm_kind_is_globals(x->d->kind[k].name);
-        const char *kw = x->d->word[x->d->kind[k].w[rnd(x, (uint32_t)kn)]];
+        const char *kw = kind_any(x, k);
         n = ident_copy(kw, w, sizeof w) ? snprintf(part, sizeof part, keys ? "[%s]" : ".%s", w) : 0;
     } else if (rnd(x, 4))
         n = ident_copy(data_word(x), w, sizeof w) ? snprintf(part, sizeof part, ".%s", w) : 0;
@@ -776,7 +808,7 @@ static int field_string(edit *x, int k)
     char field[GC_P_MAX_STRLEN];
     size_t len = path ? e->s.len : 1;
     memcpy(field, path ? s : "0", len);
-    field_part(x, field, &len);
+    field_part(x, field, &len, -1);
     e->s = new_str(x->p, field, len);
     return 1;
 }
@@ -801,7 +833,7 @@ static int format_walk(edit *x)
             return 1;
         }
         memcpy(field, p->arena + e->s.off, len = e->s.len);
-        field_part(x, field, &len);
+        field_part(x, field, &len, e->a[0]);
         e->s = new_str(p, field, len);
         return 1;
     }
@@ -815,7 +847,7 @@ static int format_walk(edit *x)
     }
     if ((k = pick_node(x, 0, 0)) < 0)
         return 0;
-    field_part(x, field, &len);
+    field_part(x, field, &len, k);
     int f = new_node(p, rnd(x, 4) ? GC_P_FIELD : GC_P_FMTMAP, 1, &k, new_str(p, field, len));
     return take_place(x, k, f, f);
 }
@@ -1078,9 +1110,9 @@ static int path_resolver(edit *x)
         return 0;
     char path[GC_P_MAX_STRLEN + 2] = "0";
     size_t len = 1;
-    field_part(x, path, &len);
+    field_part(x, path, &len, k);
     if (rnd(x, 2))
-        field_part(x, path, &len);
+        field_part(x, path, &len, k);
     const char *w = data_word(x), *sub = path + 1 + (path[1] == '.'); /* the parts alone */
     int first = -1, top = -1;
     if (form < 2) { /* M.Formatter().get_field(...)[0] / .vformat(...) */

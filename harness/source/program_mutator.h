@@ -24,6 +24,7 @@
 #define GC_PM_MAX_IMPLICIT 256 /* builtins by name, __builtins__ */
 #define GC_PM_MAX_KINDS 192   /* word lists by the kind of value they were harvested from */
 #define GC_PM_KIND_WORDS 1024
+#define GC_PM_KIND_LEADS 32  /* of a kind's words, those seen leading somewhere */
 #define GC_PM_MAX_FOCUS 8
 #define GC_PM_MAX_OUTPUT 512  /* bytes: an edit past it is not made (escapes are short programs) */
 /* The kinds of a loaded module's namespace (a function's __globals__), "globals of module os":
@@ -41,7 +42,9 @@ static inline int gc_pm_kind_is_globals(const char *kind)
  *          name, the types of literals among them, __builtins__): roots drawn a quarter of
  *          the time a root is, and the first one-token programs (gc_program_root_program)
  *   kinds  the attribute names of one kind of value (a type, or one module): what may
- *          follow a value of that kind
+ *          follow a value of that kind; its leads, those of them seen reaching a module, a
+ *          module's namespace, a frame, a function, a generator or a primitive (a walk's
+ *          part, a module's own value): drawn half the time a kind's word is
  *   focus  the kinds the input being edited reached when it ran (its caller sets them
  *          before each edit; containers left out: they are walked into, not on): an
  *          attribute is drawn from them first
@@ -59,6 +62,8 @@ typedef struct {
         char name[64];
         int n;
         uint16_t w[GC_PM_KIND_WORDS];
+        int nleads;
+        uint16_t lead[GC_PM_KIND_LEADS];
     } kind[GC_PM_MAX_KINDS];
     uint16_t kslot[4 * GC_PM_MAX_KINDS]; /* open addressing over kind names: index + 1, 0 empty */
     int nfocus, no_underscore;
@@ -83,6 +88,8 @@ void gc_pm_dict_name_kind(gc_pm_dict *d, const char *name, int k);
 int gc_pm_dict_path_kind(gc_pm_dict *d, const char *path, int k);
 /* w into the word list of 'kind' (made when new and there is room): 1 if added. */
 int gc_pm_dict_add_kind(gc_pm_dict *d, const char *kind, const char *w);
+/* w (a word of kind k, added to its words when not one) leads somewhere from k: 1 if new. */
+int gc_pm_dict_add_lead(gc_pm_dict *d, int k, const char *w);
 
 /* data (size bytes, room for max_size) mutated in place: the new size, or 0 when no edit
  * fit (the engine mutates instead).  d may be NULL (built-in words only). */

@@ -251,9 +251,34 @@ void gc_source_feedback_end(void)
 
 /* ---- what came back ---- */
 
+static int globals_kind(PyObject *o, char *kind, size_t n);
+
+/* Does a walk that reaches v get somewhere: a module, a module's namespace, a frame, a
+ * function (its globals), a generator or coroutine (its frame), or a primitive? */
+static int leads_somewhere(PyObject *v)
+{
+    char kind[96];
+    return PyModule_Check(v) || PyFrame_Check(v) || PyFunction_Check(v) || PyGen_Check(v) || PyCoro_CheckExact(v) ||
+           PyAsyncGen_CheckExact(v) || gc_oracle_lookup(v) || globals_kind(v, kind, sizeof kind);
+}
+
+/* Does o's attribute through the class dict entry v (a member or getset descriptor: C that
+ * reads a field or a getter of CPython's or an extension's, no Python code) lead somewhere? */
+static int descriptor_leads(PyObject *o, PyObject *v)
+{
+    if (!Py_IS_TYPE(v, &PyMemberDescr_Type) && !Py_IS_TYPE(v, &PyGetSetDescr_Type))
+        return 0;
+    PyObject *r = Py_TYPE(v)->tp_descr_get(v, o, (PyObject *)Py_TYPE(o));
+    int leads = r && leads_somewhere(r);
+    Py_XDECREF(r);
+    PyErr_Clear();
+    return leads;
+}
+
 /* The names a value of this kind has, read from dicts (no code runs): a module's own, a
  * class's and its metaclass's along their MROs, a module's namespace's keys (GC_PM_GLOBALS_KIND),
- * else its type's along the MRO. */
+ * else its type's along the MRO.  Its leads: the module's or namespace's keys whose value
+ * leads somewhere, and the descriptors that lead somewhere on o itself. */
 static void harvest_names(PyObject *o, const char *kind)
 {
     PyObject *dicts[64];
@@ -273,6 +298,9 @@ static void harvest_names(PyObject *o, const char *kind)
             const char *s = PyUnicode_Check(k) ? PyUnicode_AsUTF8(k) : NULL;
             if (s && strlen(s) < 64)
                 gc_pm_dict_add_kind(dict, kind, s);
+            int own = i == 0 && (PyModule_Check(o) || globals);
+            if (s && strlen(s) < 64 && (own ? leads_somewhere(v) : !PyType_Check(o) && descriptor_leads(o, v)))
+                gc_pm_dict_add_lead(dict, gc_pm_dict_kind(dict, kind), s);
             PyErr_Clear();
         }
     }
@@ -471,6 +499,29 @@ static void visit(walk_ctx *w, PyObject *o, int depth, uint32_t parent)
     visit_items(w, o, depth);
 }
 
+/* Name 'name' holds v: v's kind (its names harvested as any value reached's) is the name's,
+ * for the mutator's walks on it. */
+static void learn_name(const char *name, PyObject *v)
+{
+    char kind[96];
+    value_feature(v, kind, sizeof kind);
+    if (!seen_kind(kind))
+        harvest_names(v, kind);
+    gc_pm_dict_name_kind(dict, name, gc_pm_dict_kind(dict, kind));
+}
+
+void gc_source_feedback_learn_roots(PyObject *ns)
+{
+    PyObject *key, *value;
+    Py_ssize_t pos = 0;
+    while (dict && ns && PyDict_Next(ns, &pos, &key, &value)) {
+        const char *name = PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
+        if (name)
+            learn_name(name, value);
+    }
+    PyErr_Clear();
+}
+
 /* A program frame returning: the kind of value each of its names holds (read from its
  * locals; the values' kinds harvested as any value reached), for the mutator's walks on
  * those names. */
@@ -490,12 +541,7 @@ static void learn_locals(PyFrameObject *fr)
                                : NULL;
         if (!name)
             continue;
-        char kind[96];
-        PyObject *v = PyTuple_GET_ITEM(kv, 1);
-        value_feature(v, kind, sizeof kind);
-        if (!seen_kind(kind))
-            harvest_names(v, kind);
-        gc_pm_dict_name_kind(dict, name, gc_pm_dict_kind(dict, kind));
+        learn_name(name, PyTuple_GET_ITEM(kv, 1));
     }
     Py_XDECREF(items);
     Py_XDECREF(loc);
@@ -525,10 +571,23 @@ int gc_source_feedback_in_program(int depth)
 /* At most this many walk paths are kept as keys of the dictionary (its words are shared). */
 #define MAX_PATH_KEYS 1024
 
+/* The last part of a walk's path (`a.b[k]`: k), into out[n]: its length, 0 when none. */
+static size_t last_part(const char *path, char *out, size_t n)
+{
+    const char *dot = strrchr(path, '.'), *br = strrchr(path, '[');
+    const char *at = dot > br ? dot + 1 : br ? br + 1 : path;
+    size_t len = strcspn(at, "]");
+    if (!len || len >= n)
+        return 0;
+    memcpy(out, at, len);
+    out[len] = 0;
+    return len;
+}
+
 uint32_t gc_source_feedback_reached(PyObject *o, uint32_t h, int part, const char *path, int *slot)
 {
-    static int npaths;
-    char kind[96];
+    static int npaths, before = -1; /* the kind the walk's previous part reached */
+    char kind[96], w[64];
     h = h * 31u + value_feature(o, kind, sizeof kind) + (uint32_t)part;
     if (values_on && part > 0)
         hit_value(h);
@@ -537,6 +596,9 @@ uint32_t gc_source_feedback_reached(PyObject *o, uint32_t h, int part, const cha
     if (!seen_kind(kind))
         harvest_names(o, kind);
     int k = gc_pm_dict_kind(dict, kind);
+    if (part > 0 && before >= 0 && path && leads_somewhere(o) && last_part(path, w, sizeof w))
+        gc_pm_dict_add_lead(dict, before, w);
+    before = k;
     if (k >= 0 && path && npaths < MAX_PATH_KEYS)
         npaths += gc_pm_dict_path_kind(dict, path, k);
     if (k >= 0 && slot && focusable(o)) {

@@ -39,6 +39,9 @@ void gc_source_feedback_start(const char *adapter, int trace, int values, gc_pm_
  * calls it once, before the first input); the global events it needs, or -1 (no tool: the
  * trace function is used).  -1 on 3.11. */
 int gc_source_feedback_monitor(void);
+/* The roots' values (name: value, as gc_source_roots_ns gives them): each root's kind is
+ * the kind of its name, its names harvested, before any program names it. */
+void gc_source_feedback_learn_roots(PyObject *ns);
 /* Around one evaluate (source.c): the line trace on and off, on every thread; _thread: on
  * the calling thread, one the evaluation started.  No-ops when not started. */
 void gc_source_feedback_begin(void);
