@@ -14,7 +14,8 @@
  * when the engine edits that input again they are the mutator's focus; the last inputs that
  * reached a new kind of value are the frontier, edited half the time instead of the
  * engine's pick.  The first edits are one-token programs, one per root: the implicit ones
- * (builtins by name, __builtins__) first, then roots()'s. */
+ * (builtins by name, __builtins__) first, then roots()'s; then each technique once on each
+ * (first_stage). */
 #include <Python.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,8 @@
 #include "session.h"
 #include "source.h"
 #include "source_feedback.h"
+#include "source_sweep.h"
+#include "state.h"
 #include "walk_feedback.h"
 
 static gc_target target;
@@ -142,6 +145,23 @@ static void add_implicit_roots(int no_underscore)
     PyErr_Clear();
 }
 
+/* Each root of roots() evaluated alone once: the kind of value it names is its name's from
+ * the first edit on (the mutator's walks on it, the roots holding a path resolver), not only
+ * once a program has kept it in a variable.  roots() gave names already (add_roots), so a
+ * failure here only leaves the kinds unknown.  These are the process's first evaluations, so
+ * the state check takes the signal dispositions again at the first input: libFuzzer sets its
+ * handlers (its crash report, -error_exitcode) after start-up. */
+static void learn_roots(void)
+{
+    char err[512];
+    PyObject *ns = gc_source_roots_ns(&target, err, sizeof err);
+    if (ns)
+        gc_source_feedback_learn_roots(ns);
+    Py_XDECREF(ns);
+    PyErr_Clear();
+    gc_state_signals_anew();
+}
+
 int gc_fuzz_initialize(int *argc, char ***argv)
 {
     static gc_session_opts opts;
@@ -190,6 +210,8 @@ int gc_fuzz_initialize(int *argc, char ***argv)
     }
     dict.no_underscore = (target.spec.adapter.dialect & GC_DIALECT_NO_UNDERSCORE) != 0;
     gc_source_feedback_start(target.spec.sandbox, !no_feedback, !no_feedback, no_harvest ? NULL : &dict);
+    if (!no_harvest)
+        learn_roots();
     if (!no_feedback || !no_harvest)
         gc_walk_feedback_place();
     atexit(gc_fuzz_cleanup);
@@ -263,14 +285,35 @@ static size_t from_frontier(uint8_t *data, size_t size, size_t max_size, uint32_
     return frontier[k].n;
 }
 
-size_t gc_fuzz_mutate(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
+/* The first edits, a deterministic stage (as AFL's before its random one): each root alone,
+ * the implicit ones first; then each technique once on each root's program.  A root's kind
+ * is known by then (learn_roots), so a technique's first step is drawn from it: what one
+ * technique and a step reach from a root is tried in the campaign's first seconds, not left
+ * to the random stage's draws among every node of a long program.  0 when it is over. */
+static size_t first_stage(uint8_t *data, size_t max_size, unsigned int seed)
 {
-    static int next_root; /* the first edits: each root alone, the implicit ones first */
+    static int next_root, next_pair;
+    int nroots = dict.nimplicit + dict.nroots;
     size_t one = gc_program_root_program(&dict, next_root, data, max_size);
     if (one) {
         next_root++;
         return one;
     }
+    while (next_pair < nroots * GC_PM_NTECHNIQUES) {
+        int r = next_pair / GC_PM_NTECHNIQUES, t = next_pair % GC_PM_NTECHNIQUES;
+        next_pair++;
+        one = gc_program_root_program(&dict, r, data, max_size);
+        if (one && (one = gc_program_technique(data, one, max_size, seed, &dict, (gc_pm_technique)t)))
+            return one;
+    }
+    return 0;
+}
+
+size_t gc_fuzz_mutate(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
+{
+    size_t one = first_stage(data, max_size, seed);
+    if (one)
+        return one;
     size = from_frontier(data, size, max_size, seed);
     /* an input not run (the engine's second edit of one): the focus of the last one */
     uint64_t h = input_hash(data, size);
@@ -348,6 +391,8 @@ void gc_fuzz_cleanup(void)
         fprintf(stderr, "gatecrash: kind %s:", dict.kind[k].name);
         for (int i = 0; i < dict.kind[k].n; i++)
             fprintf(stderr, " %s", dict.word[dict.kind[k].w[i]]);
+        for (int i = 0; i < dict.kind[k].nleads; i++)
+            fprintf(stderr, "%s%s", i ? " " : "; leads: ", dict.word[dict.kind[k].lead[i]]);
         fputc('\n', stderr);
     }
 }
