@@ -4,7 +4,7 @@
 # For each libFuzzer seed 1..SEEDS, fuzz_source runs from corpus-source/ alone (a fresh
 # corpus folder, the seeds only; no dictionary file) until its first finding or MAXTIME
 # seconds.  One line per seed: seed, found or not, seconds, programs run, the escape line and
-# the program's last line; then found/SEEDS and the median time (a seed not found counts as
+# the program; then found/SEEDS and the median time (a seed not found counts as
 # MAXTIME).  Logs stay in ${OUT:-/tmp/gatecrash-rediscover}/TARGET-SEED.log.  FIRST=K starts
 # at seed K (two runs at a time: FIRST=1 ... 3 & FIRST=4 ... 2).
 set -euo pipefail
@@ -19,14 +19,15 @@ for seed in $(seq "${FIRST:-1}" $((${FIRST:-1} + seeds - 1))); do
   corpus=$out/$name-$seed.corpus log=$out/$name-$seed.log
   rm -rf "$corpus" && mkdir -p "$corpus"
   start=$(date +%s.%N)
-  "$build/fuzz_source" --target="$target" "${venv[@]}" -seed="$seed" -max_total_time="$maxtime" \
-    -error_exitcode=77 -artifact_prefix="$out/$name-$seed." "$corpus" corpus-source >"$log" 2>&1 || true
+  # (the subshell keeps bash's "Aborted" line for the finding's abort out of the table)
+  ("$build/fuzz_source" --target="$target" "${venv[@]}" -seed="$seed" -max_total_time="$maxtime" \
+    -error_exitcode=77 -artifact_prefix="$out/$name-$seed." "$corpus" corpus-source >"$log" 2>&1 || true) 2>/dev/null
   secs=$(echo "$(date +%s.%N) - $start" | bc)
   progs=$(grep -oE 'fuzz_source on [^:]+: [0-9]+ programs' "$log" | grep -oE '[0-9]+ programs' | tail -1)
   if grep -q '^gatecrash: ESCAPE' "$log"; then
     found=$((found + 1)) times+=("$secs")
     esc=$(grep -m1 '^gatecrash: ESCAPE' "$log" | cut -d' ' -f3-5)
-    prog=$(sed -n '/^program:$/,/^DEDUP_TOKEN/p' "$log" | sed '1d;$d' | tail -1)
+    prog=$(grep -m1 '^gatecrash: ESCAPE' "$log" | sed -n 's/^.* via \(.*\) (in .*$/\1/p')
     printf 'seed %s: found in %.0f s, %s: %s   %s\n' "$seed" "$secs" "$progs" "$esc" "$prog"
   else
     times+=("$maxtime")
