@@ -250,6 +250,50 @@ static void leads(void)
     CHECK(a > 40 && c > 40 && a > 4 * (b + 1), "get_field/vformat on id walk its lead first: %d and %d of 400, %d without the lead", a, c, b);
 }
 
+/* Of 400 exception-read edits of 'result = string' (string of a known kind, words Formatter
+ * and capwords), how many read AttributeError's .obj or .name back after a lookup of a name
+ * the kind lacks, and how many read them at all. */
+static int absent_lookups(const gc_pm_dict *d, int *reads)
+{
+    static const uint8_t seed[] = {OP(NAME), 6, 's', 't', 'r', 'i', 'n', 'g', OP(ASSIGN), RESULT};
+    static uint8_t buf[512];
+    gc_strbuf sb;
+    gc_sb_init(&sb);
+    uint32_t rng = 7;
+    int hits = 0;
+    *reads = 0;
+    for (int run = 0; run < 400; run++) {
+        memcpy(buf, seed, sizeof seed);
+        size_t n = gc_program_technique(buf, sizeof seed, sizeof buf, gc_xorshift32(&rng), d, GC_PM_T_EXCEPTION_READ);
+        gc_program_decode(buf, n, &p);
+        gc_sb_clear(&sb);
+        gc_program_print(&p, 0, &sb);
+        const char *look = strstr(sb.data, "    result = string.");
+        if (!n || (!strstr(sb.data, "result = e.obj\n") && !strstr(sb.data, "result = e.name\n")))
+            continue;
+        ++*reads;
+        if (look && strncmp(look + 20, "Formatter\n", 10) != 0 && strncmp(look + 20, "capwords\n", 9) != 0)
+            hits++;
+    }
+    gc_sb_free(&sb);
+    return hits;
+}
+
+/* AttributeError's readback (the CVE-2024-47532 class) needs a lookup that fails: before
+ * reading .obj or .name, the try's statement looks up, three times in four, a name the
+ * value's kind lacks (a view or a proxy forwards it to what it wraps, which raises). */
+static void absent_lookup(void)
+{
+    static gc_pm_dict d;
+    gc_pm_dict_add_kind(&d, "module string", "Formatter"), gc_pm_dict_add_kind(&d, "module string", "capwords");
+    gc_pm_dict_add_kind(&d, "int", "real"), gc_pm_dict_add_kind(&d, "int", "imag");
+    gc_pm_dict_add_root(&d, "string");
+    gc_pm_dict_name_kind(&d, "string", gc_pm_dict_kind(&d, "module string"));
+    int reads, hits = absent_lookups(&d, &reads);
+    CHECK(reads > 60 && hits * 2 > reads, "exception-read: %d of %d .obj/.name reads follow a lookup of a name string lacks",
+          hits, reads);
+}
+
 /* The first edits fuzz_source makes: each root alone, the implicit ones first. */
 static void root_programs(void)
 {
@@ -296,6 +340,7 @@ int main(void)
     composed();
     walk_kinds();
     leads();
+    absent_lookup();
     root_programs();
     Py_FinalizeEx();
     return check_summary();

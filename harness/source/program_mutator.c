@@ -205,6 +205,15 @@ static const char *kind_word(edit *x, int k)
 /* An attribute name for node 'on': three times in four from the kind its name was seen
  * holding (a name node); else two times in three from the word list of one kind of value
  * (three times in four one the input reached, when known), else any word. */
+/* Does kind k's word list hold w? */
+static int kind_has(const gc_pm_dict *d, int k, const char *w)
+{
+    for (int i = 0; i < d->kind[k].n; i++)
+        if (strcmp(d->word[d->kind[k].w[i]], w) == 0)
+            return 1;
+    return 0;
+}
+
 static const char *attr_word(edit *x, int on)
 {
     const gc_p_expr *e = &x->p->e[on];
@@ -370,11 +379,11 @@ static int change_expr(edit *x, int how)
     return 1;
 }
 
-static int exception_value(edit *x, int name);
+static int exception_value(edit *x, int name, const char *r);
 
-/* try: <statement> except Exception as e: result = e (with 'read': what the exception
- * carries, exception_value's) */
-static int try_reading(edit *x, int read)
+/* try: <statement> except Exception as e: result = e (with 'read', what the exception
+ * carries: result = e.<read>, exception_value's) */
+static int try_reading(edit *x, const char *read)
 {
     gc_program *p = x->p;
     int i = pick_expr_stmt(x);
@@ -382,7 +391,7 @@ static int try_reading(edit *x, int read)
         return 0;
     int name = new_node(p, GC_P_NAME, 0, NULL, new_str(p, "e", 1));
     if (name >= 0 && read)
-        name = exception_value(x, name);
+        name = exception_value(x, name, read);
     if (name < 0)
         return 0;
     uint8_t d = p->s[i].depth;
@@ -399,7 +408,7 @@ static int try_reading(edit *x, int read)
 
 static int wrap_in_try(edit *x)
 {
-    return try_reading(x, 0);
+    return try_reading(x, NULL);
 }
 
 /* A name node n becomes an alias: 'aK = n' first, then every use of n says aK. */
@@ -865,10 +874,11 @@ static int frame_tail(edit *x, int k)
 /* What an exception carries (the CVE-2024-47532 class: AttributeError.obj and .name,
  * KeyError/IndexError args, StopIteration.value, the traceback's frame), read from the
  * exception node 'name': the read's index, or -1. */
-static int exception_value(edit *x, int name)
+static const char *const exception_reads[] = {"obj", "name", "args", "value", "__traceback__", "__context__"};
+#define NREADS (sizeof exception_reads / sizeof exception_reads[0])
+
+static int exception_value(edit *x, int name, const char *r)
 {
-    static const char *const reads[] = {"obj", "name", "args", "value", "__traceback__", "__context__"};
-    const char *r = reads[rnd(x, 6)];
     int k = method_on(x, name, r, -1, -1), kids[2] = {k, -1};
     if (k >= 0 && r[0] == 'a') { /* args[0] */
         if ((kids[1] = new_node(x->p, GC_P_INT, 0, NULL, (gc_p_str){0, 0})) < 0)
@@ -880,30 +890,49 @@ static int exception_value(edit *x, int name)
     return k;
 }
 
+/* '.w' on node 'on' with a w its value most likely lacks (a data word not among the words
+ * of on's kind, when that is known; one the dialect can write), so that the lookup raises
+ * AttributeError, whose .obj and .name give back what the lookup went to: the object behind
+ * a proxy's or a view's __getattr__.  Its index, or -1. */
+static int absent_attr(edit *x, int on)
+{
+    const gc_p_expr *e = &x->p->e[on];
+    int k = x->d && e->op == GC_P_NAME ? kind_of_name(x->d, x->p->arena + e->s.off, e->s.len) : -1;
+    char w[GC_P_MAX_STRLEN];
+    for (int tries = 0; tries < 8; tries++)
+        if (ident_copy(data_word(x), w, sizeof w) && (w[0] != '_' || !x->d || !x->d->no_underscore) &&
+            (k < 0 || !kind_has(x->d, k, w)))
+            return method_on(x, on, w, -1, -1);
+    return -1;
+}
+
 /* Objects read back from exceptions: try: <statement, half the time one step longer, so
  * that it may fail there> except Exception as e: result = e.obj (or another read); or an
- * except the program has gets 'result = <its name>.<read>'. */
+ * except the program has gets 'result = <its name>.<read>'.  For AttributeError's reads
+ * (obj, name) the longer step is, three times in four, a name the value lacks. */
 static int exception_read(edit *x)
 {
     gc_program *p = x->p;
+    const char *r = exception_reads[rnd(x, NREADS)];
     int from = (int)rnd(x, (uint32_t)p->nstmts + 1), scan = rnd(x, 3) == 0;
     for (int k = 0; scan && k < p->nstmts; k++) {
         int i = (from + k) % p->nstmts;
         if (p->s[i].op != GC_P_EXCEPT)
             continue;
-        int name = new_node(p, GC_P_NAME, 0, NULL, p->s[i].s), read = name < 0 ? -1 : exception_value(x, name);
+        int name = new_node(p, GC_P_NAME, 0, NULL, p->s[i].s), read = name < 0 ? -1 : exception_value(x, name, r);
         if (read < 0 || !open_stmt(p, i + 1))
             return 0;
         p->s[i + 1] = (gc_p_stmt){.op = GC_P_ASSIGN, .depth = (uint8_t)(p->s[i].depth + 1), .expr = (uint16_t)read,
                                   .s = new_str(p, "result", 6)};
         return 1;
     }
-    if (rnd(x, 2)) {
-        int i = pick_expr_stmt(x), t = i < 0 ? -1 : trailer(x, p->s[i].expr);
+    int lookup = (r[0] == 'o' || r[0] == 'n') && rnd(x, 4);
+    if (lookup || rnd(x, 2)) {
+        int i = pick_expr_stmt(x), t = i < 0 ? -1 : lookup ? absent_attr(x, p->s[i].expr) : trailer(x, p->s[i].expr);
         if (t >= 0)
             p->s[i].expr = (uint16_t)t;
     }
-    return try_reading(x, 1);
+    return try_reading(x, r);
 }
 
 /* Does node i hold node k (itself included)?  'budget' bounds the visit. */
@@ -1059,15 +1088,6 @@ static int dunder_call(edit *x)
         p->e[arg].ival = 2;
     int top = method_on(x, k, methods[m], m < 2 || m == 4, arg);
     return top < 0 ? 0 : take_place(x, k, first_on(p, top, k), top);
-}
-
-/* Does kind k's word list hold w? */
-static int kind_has(const gc_pm_dict *d, int k, const char *w)
-{
-    for (int i = 0; i < d->kind[k].n; i++)
-        if (strcmp(d->word[d->kind[k].w[i]], w) == 0)
-            return 1;
-    return 0;
 }
 
 /* A name node of a root (implicit or not) the program was seen holding a value that has
