@@ -160,28 +160,43 @@ static void composed(void)
     gc_sb_free(&sb), gc_sb_free(&nu);
 }
 
+/* One edit of technique t on seed[n0] under d, printed into sb: its text, or NULL when the
+ * technique made none. */
+static const char *edit_once(const gc_pm_dict *d, const uint8_t *seed, size_t n0, gc_pm_technique t, uint32_t *rng,
+                             gc_strbuf *sb)
+{
+    static uint8_t buf[512];
+    memcpy(buf, seed, n0);
+    size_t n = gc_program_technique(buf, n0, sizeof buf, gc_xorshift32(rng), d, t);
+    if (!n)
+        return NULL;
+    gc_program_decode(buf, n, &p);
+    gc_sb_clear(sb);
+    gc_program_print(&p, 0, sb);
+    return sb->data;
+}
+
+/* How many of 400 edits of technique t on seed[n0] under d (rng its start) print 'want'. */
+static int edits_holding(const gc_pm_dict *d, const uint8_t *seed, size_t n0, gc_pm_technique t, uint32_t rng,
+                         const char *want)
+{
+    gc_strbuf sb;
+    gc_sb_init(&sb);
+    int hits = 0;
+    for (int run = 0; run < 400; run++) {
+        const char *text = edit_once(d, seed, n0, t, &rng, &sb);
+        hits += text && strstr(text, want) != NULL;
+    }
+    gc_sb_free(&sb);
+    return hits;
+}
+
 /* Walk feedback (source_feedback.h): a field path known to reach a kind of value grows by a
  * word of that kind, `[w]` on a module's namespace; without the path's kind the same words
  * are drawn rarely, and never as a key. */
 static int field_grows(const gc_pm_dict *d, const uint8_t *seed, size_t n0, const char *want)
 {
-    static uint8_t buf[512];
-    gc_strbuf sb;
-    gc_sb_init(&sb);
-    uint32_t rng = 3;
-    int hits = 0;
-    for (int run = 0; run < 400; run++) {
-        memcpy(buf, seed, n0);
-        size_t n = gc_program_technique(buf, n0, sizeof buf, gc_xorshift32(&rng), d, GC_PM_T_FORMAT_WALK);
-        if (!n)
-            continue;
-        gc_program_decode(buf, n, &p);
-        gc_sb_clear(&sb);
-        gc_program_print(&p, 0, &sb);
-        hits += strstr(sb.data, want) != NULL;
-    }
-    gc_sb_free(&sb);
-    return hits;
+    return edits_holding(d, seed, n0, GC_PM_T_FORMAT_WALK, 3, want);
 }
 
 static void walk_kinds(void)
@@ -207,21 +222,7 @@ static void walk_kinds(void)
 /* How many of 400 path-resolver edits of seed[n0] under d print 'want'. */
 static int resolver_writes(const gc_pm_dict *d, const uint8_t *seed, size_t n0, const char *want)
 {
-    static uint8_t buf[512];
-    gc_strbuf sb;
-    gc_sb_init(&sb);
-    uint32_t rng = 5;
-    int hits = 0;
-    for (int run = 0; run < 400; run++) {
-        memcpy(buf, seed, n0);
-        size_t n = gc_program_technique(buf, n0, sizeof buf, gc_xorshift32(&rng), d, GC_PM_T_PATH_RESOLVER);
-        gc_program_decode(buf, n, &p);
-        gc_sb_clear(&sb);
-        gc_program_print(&p, 0, &sb);
-        hits += n && strstr(sb.data, want) != NULL;
-    }
-    gc_sb_free(&sb);
-    return hits;
+    return edits_holding(d, seed, n0, GC_PM_T_PATH_RESOLVER, 5, want);
 }
 
 /* A field's first part is drawn from the kind of the name it walks from, and half the
@@ -256,22 +257,17 @@ static void leads(void)
 static int absent_lookups(const gc_pm_dict *d, int *reads)
 {
     static const uint8_t seed[] = {OP(NAME), 6, 's', 't', 'r', 'i', 'n', 'g', OP(ASSIGN), RESULT};
-    static uint8_t buf[512];
     gc_strbuf sb;
     gc_sb_init(&sb);
     uint32_t rng = 7;
     int hits = 0;
     *reads = 0;
     for (int run = 0; run < 400; run++) {
-        memcpy(buf, seed, sizeof seed);
-        size_t n = gc_program_technique(buf, sizeof seed, sizeof buf, gc_xorshift32(&rng), d, GC_PM_T_EXCEPTION_READ);
-        gc_program_decode(buf, n, &p);
-        gc_sb_clear(&sb);
-        gc_program_print(&p, 0, &sb);
-        const char *look = strstr(sb.data, "    result = string.");
-        if (!n || (!strstr(sb.data, "result = e.obj\n") && !strstr(sb.data, "result = e.name\n")))
+        const char *text = edit_once(d, seed, sizeof seed, GC_PM_T_EXCEPTION_READ, &rng, &sb);
+        if (!text || (!strstr(text, "result = e.obj\n") && !strstr(text, "result = e.name\n")))
             continue;
         ++*reads;
+        const char *look = strstr(text, "    result = string.");
         if (look && strncmp(look + 20, "Formatter\n", 10) != 0 && strncmp(look + 20, "capwords\n", 9) != 0)
             hits++;
     }
