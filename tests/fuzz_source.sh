@@ -83,21 +83,23 @@ fi
 # rediscovery of the format-string class (GHSA-xjw2-6jm9-rf67) on RestrictedPython 6.1 with
 # utility_builtins, in the deterministic first stage: each root's kind is known at start
 # (learn_roots), so a technique's first step on 'string' is a word of a module, and each
-# technique once on each root reaches Formatter's field walk from a function's __globals__
-# within ~2,500 programs (seeds 1, 3, 4, 5; none of 2 in 150 s without the stage).  Seeds 4
-# and 5 run only if the one before missed.
+# technique once on each root reaches Formatter's field walk through an underscore name the
+# dialect forbids in code (a function's __globals__, a module's __builtins__ or __dict__: which
+# one a seed finds first differs between builds) within ~2,500 programs (seeds 1, 3, 4, 5;
+# none of 2 in 150 s without the stage).  Seeds 3, 4 and 5 run only if the one before missed
+# the class (an escape of another class does not count).
 if target_installed restrictedpython-6.1-utility; then
-  for seed in 1 4 5; do
+  formatter="^gatecrash: ESCAPE reach write builtins[.]open via .*string[.]Formatter[(][)][.](vformat|get_field)[(]'[{]?0[.]__[a-z]+__"
+  for seed in 1 3 4 5; do
     rm -rf "$WORK/corpus" && mkdir -p "$WORK/corpus"
     "$BIN/fuzz_source" --target="$SRC/targets/restrictedpython-6.1-utility" --venv="$BIN/venvs/restrictedpython-6.1-utility" \
       -seed=$seed -runs=4000 -detect_leaks=0 -error_exitcode=77 -artifact_prefix="$WORK/" "$WORK/corpus" "$S" >"$WORK/out" 2>&1
     rc=$?
     echo "restrictedpython-6.1-utility, seed $seed: exit $rc"
-    [[ $rc == 77 ]] && grep -q "^gatecrash: ESCAPE" "$WORK/out" && break
+    [[ $rc == 77 ]] && grep -Eq "$formatter" "$WORK/out" && break
   done
-  [[ $rc == 77 ]] && ok || fail "restrictedpython-6.1-utility: exit $rc with seeds 1, 4 and 5, want 77 (an escape in the first stage)"
-  expect_grep "^gatecrash: ESCAPE reach write builtins[.]open via .*string[.]Formatter[(][)][.](vformat|get_field)[(]'[{]?0[.]__globals__" \
-    "restrictedpython-6.1-utility: a Formatter field walk through __globals__"
+  [[ $rc == 77 ]] && ok || fail "restrictedpython-6.1-utility: exit $rc with seeds 1, 3, 4 and 5, want 77 (an escape in the first stage)"
+  expect_grep "$formatter" "restrictedpython-6.1-utility: a Formatter field walk through an underscore name"
 fi
 # rediscovery (GHSA-44vg-5wv2-h2hg): 'path' is a root, the harvest of what 'path' returned
 # gives os (or genericpath, ...), of what that returned its primitives; 28,318 programs with
