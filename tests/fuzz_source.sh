@@ -101,6 +101,24 @@ if target_installed restrictedpython-6.1-utility; then
   [[ $rc == 77 ]] && ok || fail "restrictedpython-6.1-utility: exit $rc with seeds 1, 3, 4 and 5, want 77 (an escape in the first stage)"
   expect_grep "$formatter" "restrictedpython-6.1-utility: a Formatter field walk through an underscore name"
 fi
+# rediscovery of the AttributeError.obj class (GHSA-5rfv-66g4-jr8h) on RestrictedPython 7.2
+# with utility_builtins, in the first stage: 'string' is a view that refuses Formatter, its
+# lookup-readback ('string.gatecrash', AttributeError.obj) was learnt with the roots to be the
+# string module, so the path resolver is written on the readback (readback_root in
+# program_mutator.c): seeds 1, 3, 4 and 5 within ~2,500 programs; none of 5 in 120 s before.
+if target_installed restrictedpython-7.2-utility; then
+  readback="^gatecrash: ESCAPE reach write builtins[.]open via try: .*string[.]gatecrash .*held = e[.]obj .*held[.]Formatter[(][)][.](vformat|get_field)[(]'[{]?0[.]__[a-z]+__"
+  for seed in 1 3 4 5; do
+    rm -rf "$WORK/corpus" && mkdir -p "$WORK/corpus"
+    "$BIN/fuzz_source" --target="$SRC/targets/restrictedpython-7.2-utility" --venv="$BIN/venvs/restrictedpython-7.2-utility" \
+      -seed=$seed -runs=4000 -detect_leaks=0 -error_exitcode=77 -artifact_prefix="$WORK/" "$WORK/corpus" "$S" >"$WORK/out" 2>&1
+    rc=$?
+    echo "restrictedpython-7.2-utility, seed $seed: exit $rc"
+    [[ $rc == 77 ]] && grep -Eq "$readback" "$WORK/out" && break
+  done
+  [[ $rc == 77 ]] && ok || fail "restrictedpython-7.2-utility: exit $rc with seeds 1, 3, 4 and 5, want 77 (an escape in the first stage)"
+  expect_grep "$readback" "restrictedpython-7.2-utility: the Formatter on the string module read back from AttributeError.obj"
+fi
 # rediscovery (GHSA-44vg-5wv2-h2hg): 'path' is a root, the harvest of what 'path' returned
 # gives os (or genericpath, ...), of what that returned its primitives; 28,318 programs with
 # -seed=2 (path.os.spawnvp).  None

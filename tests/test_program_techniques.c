@@ -290,6 +290,46 @@ static void absent_lookup(void)
           hits, reads);
 }
 
+/* The readback composed with a path resolver (29.3): a program that reads AttributeError's
+ * .obj back, under a dictionary where no root is seen holding a resolver, gets the
+ * Formatter's field walk written on what it read back (the module behind a view). */
+static void readback_resolver(void)
+{
+    static gc_pm_dict d;
+    gc_pm_dict_add_kind(&d, "module pkg", "Widget");
+    gc_pm_dict_add_root(&d, "string");
+    /* try: / result = string.gatecrash / except Exception as e: / result = e.obj */
+    static const uint8_t seed[] = {OP(TRY), OP(NAME), 6, 's', 't', 'r', 'i', 'n', 'g', OP(ATTR), 9, 'g', 'a', 't', 'e',
+                                   'c', 'r', 'a', 's', 'h', OP(ASSIGN), RESULT, OP(EXCEPT), 1, 'e', OP(NAME), 1, 'e',
+                                   OP(ATTR), 3, 'o', 'b', 'j', OP(ASSIGN), RESULT, OP(END)};
+    static const uint8_t plain[] = {OP(NAME), 6, 's', 't', 'r', 'i', 'n', 'g', OP(ASSIGN), RESULT};
+    int a = resolver_writes(&d, seed, sizeof seed, "e.obj.Formatter().get_field('0."),
+        b = resolver_writes(&d, plain, sizeof plain, ".Formatter()");
+    CHECK(a > 20 && b == 0, "the Formatter on the readback: %d of 400 edits; %d without a readback", a, b);
+}
+
+/* A root whose lookup-readback was learnt to hold a resolver (the name "string.gatecrash"
+ * of kind module string, the view 'string' itself refusing Formatter): the readback is
+ * written first and the resolver on what it gave back, where no root and no read of the
+ * program's holds one. */
+static void readback_root(void)
+{
+    static gc_pm_dict with, without;
+    gc_pm_dict *ds[2] = {&with, &without};
+    for (int i = 0; i < 2; i++) {
+        gc_pm_dict_add_kind(ds[i], "module string", "Formatter");
+        gc_pm_dict_add_kind(ds[i], "_AttributeDelegator", "capwords");
+        gc_pm_dict_add_root(ds[i], "string"), gc_pm_dict_add_root(ds[i], "id");
+        gc_pm_dict_name_kind(ds[i], "string", gc_pm_dict_kind(ds[i], "_AttributeDelegator"));
+    }
+    gc_pm_dict_name_kind(&with, "string." GC_PM_ABSENT, gc_pm_dict_kind(&with, "module string"));
+    static const uint8_t id[] = {OP(NAME), 2, 'i', 'd', OP(ASSIGN), RESULT};
+    const char *want = "try:\n    result = string.gatecrash\nexcept Exception as e:\n    held = e.obj\n"
+                       "result = held.Formatter().get_field('0.";
+    int a = resolver_writes(&with, id, sizeof id, want), b = resolver_writes(&without, id, sizeof id, ".Formatter()");
+    CHECK(a > 20 && b == 0, "the readback of a root written before its resolver: %d of 400 edits; %d unlearnt", a, b);
+}
+
 /* The first edits fuzz_source makes: each root alone, the implicit ones first. */
 static void root_programs(void)
 {
@@ -337,6 +377,8 @@ int main(void)
     walk_kinds();
     leads();
     absent_lookup();
+    readback_resolver();
+    readback_root();
     root_programs();
     Py_FinalizeEx();
     return check_summary();

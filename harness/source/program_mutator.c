@@ -1106,6 +1106,71 @@ static int holder_of(edit *x, const char *w)
     return -1;
 }
 
+/* A root whose lookup-readback holds a value with the attribute w (the kind of
+ * "ROOT.gatecrash", learnt with the roots': the module behind a view or a proxy, which
+ * holds a path resolver the view refuses), the readback written first in the program:
+ *     try:
+ *         result = ROOT.gatecrash
+ *     except Exception as e:
+ *         held = e.obj
+ * and a name node of 'held'; -1 when no root's readback has w or the program is full. */
+static int readback_root(edit *x, const char *w)
+{
+    const gc_pm_dict *d = x->d;
+    gc_program *p = x->p;
+    int n = d ? d->nroots + d->nimplicit : 0, from = (int)rnd(x, (uint32_t)(n ? n : 1));
+    for (int j = 0; j < n && p->nstmts + 4 <= GC_P_MAX_STMTS; j++) {
+        int i = (from + j) % n;
+        const char *name = d->word[i < d->nroots ? d->root[i] : d->implicit[i - d->nroots]];
+        char key[GC_P_MAX_STRLEN + 1];
+        int len = snprintf(key, sizeof key, "%s.%s", name, GC_PM_ABSENT);
+        int k = len < (int)sizeof key ? kind_of_name(d, key, (size_t)len) : -1;
+        if (k < 0 || !kind_has(d, k, w))
+            continue;
+        int root = name_node(p, name), look = root < 0 ? -1 : method_on(x, root, GC_PM_ABSENT, -1, -1);
+        int e = name_node(p, "e"), read = e < 0 ? -1 : method_on(x, e, "obj", -1, -1), held = name_node(p, "held");
+        if (look < 0 || read < 0 || held < 0)
+            return -1;
+        for (int s = 0; s < 4; s++)
+            open_stmt(p, 0);
+        p->s[0] = (gc_p_stmt){.op = GC_P_TRY};
+        p->s[1] = (gc_p_stmt){.op = GC_P_ASSIGN, .depth = 1, .expr = (uint16_t)look, .s = new_str(p, "result", 6)};
+        p->s[2] = (gc_p_stmt){.op = GC_P_EXCEPT, .s = new_str(p, "e", 1)};
+        p->s[3] = (gc_p_stmt){.op = GC_P_ASSIGN, .depth = 1, .expr = (uint16_t)read, .s = new_str(p, "held", 4)};
+        return held;
+    }
+    return -1;
+}
+
+/* A read of AttributeError's .obj or .name in an except block (the statement right after
+ * 'except Exception as E:' whose expression is E.obj or E.name, exception-read's), its
+ * expression's index into *k and, a fresh copy of it, the holder's index; -1 when the
+ * program has none.  What a failed lookup gives back (the module behind a view) may hold a
+ * path resolver no root is seen holding. */
+static int readback_holder(edit *x, int *k)
+{
+    gc_program *p = x->p;
+    int from = (int)rnd(x, (uint32_t)(p->nstmts ? p->nstmts : 1));
+    for (int j = 0; j < p->nstmts; j++) {
+        int i = (from + j) % p->nstmts;
+        if (p->s[i].op != GC_P_EXCEPT || i + 1 >= p->nstmts || !has_expr(&p->s[i + 1]))
+            continue;
+        const gc_p_expr *r = &p->e[p->s[i + 1].expr], *e = r->n ? &p->e[r->a[0]] : NULL;
+        const char *a = p->arena + r->s.off;
+        if (r->op != GC_P_ATTR || !e || e->op != GC_P_NAME || e->s.len != p->s[i].s.len ||
+            memcmp(p->arena + e->s.off, p->arena + p->s[i].s.off, e->s.len) != 0 ||
+            !((r->s.len == 3 && memcmp(a, "obj", 3) == 0) || (r->s.len == 4 && memcmp(a, "name", 4) == 0)))
+            continue;
+        char attr[5], name[GC_P_MAX_STRLEN + 1];
+        snprintf(attr, sizeof attr, "%.*s", (int)r->s.len, a);
+        snprintf(name, sizeof name, "%.*s", (int)e->s.len, p->arena + e->s.off);
+        *k = p->s[i + 1].expr;
+        int n = name_node(p, name);
+        return n < 0 ? -1 : method_on(x, n, attr, -1, -1);
+    }
+    return -1;
+}
+
 /* A string literal node of s[len], or -1. */
 static int str_node(gc_program *p, const char *s, size_t len)
 {
@@ -1118,15 +1183,17 @@ static int str_node(gc_program *p, const char *s, size_t len)
  * and functools.reduce(getattr, ...), reported against it after that fix).  A value k
  * becomes M.Formatter().get_field('0.P', [k], None)[0], M.Formatter().vformat('{0.P}', [k],
  * None), M.attrgetter('P')(k), M.itemgetter('w')(k), M.methodcaller('w')(k) or
- * M.reduce(getattr, ['w'], k): M a root seen holding a module that has the resolver, P one
- * or two field parts (of the kind the path reached, when known: walk feedback). */
+ * M.reduce(getattr, ['w'], k): M a root seen holding a module that has the resolver; else a
+ * root's lookup-readback seen holding one, written first (readback_root); else, where the
+ * program reads AttributeError's .obj or .name back, that read (k is it too).  P one or two
+ * field parts (of the kind the path reached, when known: walk feedback). */
 static int path_resolver(edit *x)
 {
     static const char *const resolver[] = {"Formatter", "Formatter", "attrgetter", "itemgetter", "methodcaller",
                                            "reduce"};
     gc_program *p = x->p;
     int form = (int)rnd(x, 6), k = pick_node(x, 0, 0), m = k < 0 ? -1 : holder_of(x, resolver[form]);
-    if (m < 0)
+    if (m < 0 && (k < 0 || (m = readback_root(x, resolver[form])) < 0) && (m = readback_holder(x, &k)) < 0)
         return 0;
     char path[GC_P_MAX_STRLEN + 2] = "0";
     size_t len = 1;

@@ -34,6 +34,11 @@ static inline int gc_pm_kind_is_globals(const char *kind)
 {
     return strncmp(kind, GC_PM_GLOBALS_KIND, sizeof GC_PM_GLOBALS_KIND - 1) == 0;
 }
+/* The name a lookup-readback looks up (an attribute no object has, the source sweep's too),
+ * and the names key under which a root's readback is kept: the kind of AttributeError.obj
+ * after 'ROOT.gatecrash' (a view, a proxy or a lazy module that forwards the lookup gives
+ * back what it wraps) is the kind of the name "ROOT.gatecrash". */
+#define GC_PM_ABSENT "gatecrash"
 
 /* Names and strings the edits use; words longer than GC_P_MAX_STRLEN are cut.
  *   pool   strings and names of any use (constants, dict keys): literals, item keys, attributes
@@ -49,7 +54,8 @@ static inline int gc_pm_kind_is_globals(const char *kind)
  *          before each edit; containers left out: they are walked into, not on): an
  *          attribute is drawn from them first
  *   names  the kind of value a name of the program was seen to hold (its caller learns them
- *          from the program's frames): an attribute on that name is drawn from its kind
+ *          from the program's frames): an attribute on that name is drawn from its kind;
+ *          "ROOT.gatecrash" (GC_PM_ABSENT), the kind a root's lookup-readback gave back
  *   no_underscore  the target's dialect refuses '_' attribute names: kinds' words with one
  *          are not drawn (the pool's still are: getattr(e, '_a') is printed for them) */
 typedef struct {
