@@ -80,64 +80,56 @@ if target_installed restrictedpython; then
     --venv="$BIN/venvs/restrictedpython" -runs=0 "$WORK/corpus" "$S"
   expect_grep "INITED cov: [0-9]+ ft: ([2-9][0-9]{2}|[0-9]{4,}) " "restrictedpython: 200 or more features"
 fi
-# rediscovery of the format-string class (GHSA-xjw2-6jm9-rf67) on RestrictedPython 6.1 with
-# utility_builtins, in the deterministic first stage: each root's kind is known at start
-# (learn_roots), so a technique's first step on 'string' is a word of a module, and each
-# technique once on each root reaches Formatter's field walk through an underscore name the
-# dialect forbids in code (a function's __globals__, a module's __builtins__ or __dict__: which
-# one a seed finds first differs between builds) within ~2,500 programs (seeds 1, 3, 4, 5;
-# none of 2 in 150 s without the stage).  Seeds 3, 4 and 5 run only if the one before missed
-# the class (an escape of another class does not count).
+# rediscover TARGET RUNS PATTERN SEED...: fuzz_source on TARGET from the seeds alone, bounded by
+# RUNS, one seed after another until one ends with a finding (exit 77) whose output matches
+# PATTERN (an escape of another class does not count); 0 then, 1 when every seed missed.
+# The last run's output is $WORK/out.  One process with a fixed seed still does not repeat
+# exactly (addresses differ from run to run, and with them the order of sets of objects, and
+# so the features; the sanitizer build explores differently again), hence several seeds; a
+# build that cannot rediscover the class misses with all of them.  -detect_leaks=0: in the
+# sanitizer build libFuzzer's own leak check (an input run again when it mallocs more than it
+# frees, as CPython always does) can end the search with exit 77 and no escape.
+rediscover() {
+  local target=$1 runs=$2 pattern=$3 seed rc
+  shift 3
+  for seed in "$@"; do
+    rm -rf "$WORK/corpus" && mkdir -p "$WORK/corpus"
+    "$BIN/fuzz_source" --target="$SRC/targets/$target" --venv="$BIN/venvs/$target" -seed="$seed" -runs="$runs" \
+      -detect_leaks=0 -error_exitcode=77 -artifact_prefix="$WORK/" "$WORK/corpus" "$S" >"$WORK/out" 2>&1
+    rc=$?
+    echo "$target, seed $seed: exit $rc"
+    [[ $rc == 77 ]] && grep -Eq "$pattern" "$WORK/out" && return 0
+  done
+  return 1
+}
+# the format-string class (GHSA-xjw2-6jm9-rf67) on RestrictedPython 6.1 with utility_builtins,
+# in the deterministic first stage: each root's kind is known at start (learn_roots), so a
+# technique's first step on 'string' is a word of a module, and each technique once on each
+# root reaches Formatter's field walk through an underscore name the dialect forbids in code
+# (a function's __globals__, a module's __builtins__ or __dict__: which one a seed finds first
+# differs between builds) within ~2,500 programs (seeds 1, 3, 4, 5; none of 2 in 150 s
+# without the stage).
 if target_installed restrictedpython-6.1-utility; then
   formatter="^gatecrash: ESCAPE reach write builtins[.]open via .*string[.]Formatter[(][)][.](vformat|get_field)[(]'[{]?0[.]__[a-z]+__"
-  for seed in 1 3 4 5; do
-    rm -rf "$WORK/corpus" && mkdir -p "$WORK/corpus"
-    "$BIN/fuzz_source" --target="$SRC/targets/restrictedpython-6.1-utility" --venv="$BIN/venvs/restrictedpython-6.1-utility" \
-      -seed=$seed -runs=4000 -detect_leaks=0 -error_exitcode=77 -artifact_prefix="$WORK/" "$WORK/corpus" "$S" >"$WORK/out" 2>&1
-    rc=$?
-    echo "restrictedpython-6.1-utility, seed $seed: exit $rc"
-    [[ $rc == 77 ]] && grep -Eq "$formatter" "$WORK/out" && break
-  done
-  [[ $rc == 77 ]] && ok || fail "restrictedpython-6.1-utility: exit $rc with seeds 1, 3, 4 and 5, want 77 (an escape in the first stage)"
-  expect_grep "$formatter" "restrictedpython-6.1-utility: a Formatter field walk through an underscore name"
+  rediscover restrictedpython-6.1-utility 4000 "$formatter" 1 3 4 5 && ok ||
+    fail "restrictedpython-6.1-utility: no Formatter field walk through an underscore name with seeds 1, 3, 4 and 5"
 fi
-# rediscovery of the AttributeError.obj class (GHSA-5rfv-66g4-jr8h) on RestrictedPython 7.2
-# with utility_builtins, in the first stage: 'string' is a view that refuses Formatter, its
+# the AttributeError.obj class (GHSA-5rfv-66g4-jr8h) on RestrictedPython 7.2 with
+# utility_builtins, in the first stage: 'string' is a view that refuses Formatter, its
 # lookup-readback ('string.gatecrash', AttributeError.obj) was learnt with the roots to be the
 # string module, so the path resolver is written on the readback (readback_root in
 # program_mutator.c): seeds 1, 3, 4 and 5 within ~2,500 programs; none of 5 in 120 s before.
 if target_installed restrictedpython-7.2-utility; then
   readback="^gatecrash: ESCAPE reach write builtins[.]open via try: .*string[.]gatecrash .*held = e[.]obj .*held[.]Formatter[(][)][.](vformat|get_field)[(]'[{]?0[.]__[a-z]+__"
-  for seed in 1 3 4 5; do
-    rm -rf "$WORK/corpus" && mkdir -p "$WORK/corpus"
-    "$BIN/fuzz_source" --target="$SRC/targets/restrictedpython-7.2-utility" --venv="$BIN/venvs/restrictedpython-7.2-utility" \
-      -seed=$seed -runs=4000 -detect_leaks=0 -error_exitcode=77 -artifact_prefix="$WORK/" "$WORK/corpus" "$S" >"$WORK/out" 2>&1
-    rc=$?
-    echo "restrictedpython-7.2-utility, seed $seed: exit $rc"
-    [[ $rc == 77 ]] && grep -Eq "$readback" "$WORK/out" && break
-  done
-  [[ $rc == 77 ]] && ok || fail "restrictedpython-7.2-utility: exit $rc with seeds 1, 3, 4 and 5, want 77 (an escape in the first stage)"
-  expect_grep "$readback" "restrictedpython-7.2-utility: the Formatter on the string module read back from AttributeError.obj"
+  rediscover restrictedpython-7.2-utility 4000 "$readback" 1 3 4 5 && ok ||
+    fail "restrictedpython-7.2-utility: no Formatter on the string module read back from AttributeError.obj with seeds 1, 3, 4 and 5"
 fi
-# rediscovery (GHSA-44vg-5wv2-h2hg): 'path' is a root, the harvest of what 'path' returned
-# gives os (or genericpath, ...), of what that returned its primitives; 28,318 programs with
-# -seed=2 (path.os.spawnvp).  None
-# in 150,000 runs with --no-harvest or --no-feedback.
-# One process with a fixed seed still does not repeat exactly (addresses differ from run to run,
-# and with them the order of sets of objects, and so the features): once in a loaded full
-# suite seed 2 missed within the budget.  Seeds 3 and 5 run only if the one before missed; a
-# build that cannot rediscover the class misses with all three.  -detect_leaks=0: in the
-# sanitizer build libFuzzer's own leak check (an input run again when it mallocs more than it
-# frees, as CPython always does) can end the search with exit 77 and no escape.
-for seed in 2 3 5; do
-  rm -rf "$WORK/corpus" && mkdir -p "$WORK/corpus"
-  "$BIN/fuzz_source" --target="$SRC/targets/simpleeval-1.0.4" --venv="$BIN/venvs/simpleeval-1.0.4" -seed=$seed \
-    -runs=150000 -detect_leaks=0 -error_exitcode=77 -artifact_prefix="$WORK/" "$WORK/corpus" "$S" >"$WORK/out" 2>&1
-  rc=$?
-  echo "simpleeval-1.0.4, seed $seed: exit $rc"
-  [[ $rc == 77 ]] && grep -q "^gatecrash: ESCAPE" "$WORK/out" && break
-done
-[[ $rc == 77 ]] && grep -q "^gatecrash: ESCAPE" "$WORK/out" && ok || fail "simpleeval-1.0.4: rediscovered from the seeds: exit $rc with seeds 2, 3 and 5, want 77"
+# GHSA-44vg-5wv2-h2hg on simpleeval 1.0.4: 'path' is a root, the harvest of what 'path'
+# returned gives os (or genericpath, ...), of what that returned its primitives; 28,318
+# programs with -seed=2 (path.os.spawnvp).  None in 150,000 runs with --no-harvest or
+# --no-feedback.  Once in a loaded full suite seed 2 missed within the budget.
+rediscover simpleeval-1.0.4 150000 "^gatecrash: ESCAPE" 2 3 5 && ok ||
+  fail "simpleeval-1.0.4: not rediscovered from the seeds with seeds 2, 3 and 5"
 expect_grep "^gatecrash: ESCAPE reach (spawn|write) os[.][a-z_]+ via .+ \(in the value evaluate gave back" "simpleeval-1.0.4: the escape"
 expect_grep "^gatecrash: ESCAPE .* via path([.][a-z][a-z0-9_]*)+ \(" "simpleeval-1.0.4: the advisory's class, path.<names>.<primitive>"
 finish

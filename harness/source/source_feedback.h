@@ -40,7 +40,9 @@ void gc_source_feedback_start(const char *adapter, int trace, int values, gc_pm_
  * trace function is used).  -1 on 3.11. */
 int gc_source_feedback_monitor(void);
 /* The roots' values (name: value, as gc_source_roots_ns gives them): each root's kind is
- * the kind of its name, its names harvested, before any program names it. */
+ * the kind of its name, its names harvested, before any program names it; and the kind of
+ * its lookup-readback (AttributeError.obj after 'ROOT.gatecrash', when another object than
+ * the root) the kind of the name "ROOT.gatecrash" (GC_PM_ABSENT). */
 void gc_source_feedback_learn_roots(PyObject *ns);
 /* Around one evaluate (source.c): the line trace on and off, on every thread; _thread: on
  * the calling thread, one the evaluation started.  No-ops when not started. */
