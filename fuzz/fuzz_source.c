@@ -147,16 +147,21 @@ static void add_implicit_roots(int no_underscore)
 
 /* Each root of roots() evaluated alone once: the kind of value it names is its name's from
  * the first edit on (the mutator's walks on it, the roots holding a path resolver), not only
- * once a program has kept it in a variable.  roots() gave names already (add_roots), so a
- * failure here only leaves the kinds unknown.  These are the process's first evaluations, so
+ * once a program has kept it in a variable; then each root's lookup-readback (what
+ * AttributeError.obj gives back after 'ROOT.gatecrash', where it is another object: the
+ * module behind a view), for a path resolver only that object holds.  roots() gave names
+ * already (add_roots), so a failure here only leaves the kinds unknown.  These are the process's first evaluations, so
  * the state check takes the signal dispositions again at the first input: libFuzzer sets its
  * handlers (its crash report, -error_exitcode) after start-up. */
 static void learn_roots(void)
 {
     char err[512];
-    PyObject *ns = gc_source_roots_ns(&target, err, sizeof err);
+    PyObject *ns = gc_source_roots_ns(&target, err, sizeof err), *back = ns ? gc_source_readbacks_ns(&target, ns) : NULL;
     if (ns)
         gc_source_feedback_learn_roots(ns);
+    if (back)
+        gc_source_feedback_learn_readbacks(back);
+    Py_XDECREF(back);
     Py_XDECREF(ns);
     PyErr_Clear();
     gc_state_signals_anew();

@@ -510,35 +510,16 @@ static void learn_name(const char *name, PyObject *v)
     gc_pm_dict_name_kind(dict, name, gc_pm_dict_kind(dict, kind));
 }
 
-/* Root 'name' holds v: what a lookup of a name v lacks gives back, AttributeError's .obj
- * (the CVE-2024-47532 class), when that is another object than v (a view, a proxy or a
- * lazy module forwarded the lookup to what it wraps): its kind is the name
- * "NAME.gatecrash"'s, so the mutator can write the readback where a path resolver is
- * wanted that only the wrapped object holds (program_mutator.c, readback_root). */
-static void learn_readback(const char *name, PyObject *v)
+void gc_source_feedback_learn_readbacks(PyObject *ns)
 {
-    PyObject *got = PyObject_GetAttrString(v, GC_PM_ABSENT);
-    if (got || !PyErr_ExceptionMatches(PyExc_AttributeError)) {
-        Py_XDECREF(got);
-        PyErr_Clear();
-        return;
+    PyObject *key, *value;
+    Py_ssize_t pos = 0;
+    char name[64]; /* the dictionary's word size (gc_pm_dict) */
+    while (dict && ns && PyDict_Next(ns, &pos, &key, &value)) {
+        const char *root = PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
+        if (root && snprintf(name, sizeof name, "%s.%s", root, GC_PM_ABSENT) < (int)sizeof name)
+            learn_name(name, value);
     }
-#if PY_VERSION_HEX >= 0x030c0000
-    PyObject *exc = PyErr_GetRaisedException();
-#else
-    PyObject *type, *exc, *tb;
-    PyErr_Fetch(&type, &exc, &tb);
-    PyErr_NormalizeException(&type, &exc, &tb);
-    Py_XDECREF(type);
-    Py_XDECREF(tb);
-#endif
-    PyObject *obj = exc ? PyObject_GetAttrString(exc, "obj") : NULL;
-    char key[64]; /* the dictionary's word size (gc_pm_dict) */
-    if (obj && obj != v && obj != Py_None &&
-        snprintf(key, sizeof key, "%s.%s", name, GC_PM_ABSENT) < (int)sizeof key)
-        learn_name(key, obj);
-    Py_XDECREF(obj);
-    Py_XDECREF(exc);
     PyErr_Clear();
 }
 
@@ -549,7 +530,7 @@ void gc_source_feedback_learn_roots(PyObject *ns)
     while (dict && ns && PyDict_Next(ns, &pos, &key, &value)) {
         const char *name = PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
         if (name)
-            learn_name(name, value), learn_readback(name, value);
+            learn_name(name, value);
     }
     PyErr_Clear();
 }

@@ -40,10 +40,11 @@ void gc_source_feedback_start(const char *adapter, int trace, int values, gc_pm_
  * trace function is used).  -1 on 3.11. */
 int gc_source_feedback_monitor(void);
 /* The roots' values (name: value, as gc_source_roots_ns gives them): each root's kind is
- * the kind of its name, its names harvested, before any program names it; and the kind of
- * its lookup-readback (AttributeError.obj after 'ROOT.gatecrash', when another object than
- * the root) the kind of the name "ROOT.gatecrash" (GC_PM_ABSENT). */
+ * the kind of its name, its names harvested, before any program names it. */
 void gc_source_feedback_learn_roots(PyObject *ns);
+/* The roots' lookup-readbacks (root name: value, as gc_source_readbacks_ns gives them): the
+ * kind of each is the kind of the name "ROOT.gatecrash" (GC_PM_ABSENT), its names harvested. */
+void gc_source_feedback_learn_readbacks(PyObject *ns);
 /* Around one evaluate (source.c): the line trace on and off, on every thread; _thread: on
  * the calling thread, one the evaluation started.  No-ops when not started. */
 void gc_source_feedback_begin(void);

@@ -64,6 +64,7 @@
 #include <time.h>
 
 #include "program.h"
+#include "program_mutator.h"
 #include "state.h"
 #include "timelimit.h"
 #include "xalloc.h"
@@ -835,7 +836,7 @@ static void lookup_readback(sctx *x, int i)
     memcpy(code, n->code, n->blen);
     code[n->blen] = GC_P_TRY;
     memcpy(code + len, n->code + n->blen, expr);
-    len = put_str(code, len + expr, GC_P_ATTR, "gatecrash", 9);
+    len = put_str(code, len + expr, GC_P_ATTR, GC_PM_ABSENT, sizeof GC_PM_ABSENT - 1);
     code[len++] = GC_P_EXPR;
     len = put_str(code, put_str(code, put_str(code, len, GC_P_EXCEPT, "e", 1), GC_P_NAME, "e", 1), GC_P_ATTR, "obj", 3);
     len = put_str(code, len, GC_P_ASSIGN, var, (size_t)w);
@@ -966,6 +967,38 @@ PyObject *gc_source_roots_ns(gc_target *t, char *err, size_t errlen)
         Py_XDECREF(v);
     }
     Py_XDECREF(names);
+    PyErr_Clear();
+    return ns;
+}
+
+PyObject *gc_source_readbacks_ns(gc_target *t, PyObject *roots)
+{
+    PyObject *ns = PyDict_New(), *name, *v;
+    Py_ssize_t pos = 0;
+    while (ns && !(t->spec.adapter.dialect & GC_DIALECT_EXPRESSION) && PyDict_Next(roots, &pos, &name, &v)) {
+        /* try: / ROOT.gatecrash / except Exception as e: / o = e.obj / result = o */
+        uint8_t code[CODE_MAX] = {GC_P_TRY};
+        Py_ssize_t sz;
+        const char *s = PyUnicode_Check(name) ? PyUnicode_AsUTF8AndSize(name, &sz) : NULL;
+        size_t len = s ? put_str(code, 1, GC_P_NAME, s, (size_t)sz) : 0;
+        len = len ? put_str(code, len, GC_P_ATTR, GC_PM_ABSENT, sizeof GC_PM_ABSENT - 1) : 0;
+        if (len && len < CODE_MAX)
+            code[len++] = GC_P_EXPR;
+        len = len ? put_str(code, len, GC_P_EXCEPT, "e", 1) : 0;
+        len = len ? put_str(code, put_str(code, len, GC_P_NAME, "e", 1), GC_P_ATTR, "obj", 3) : 0;
+        len = len ? put_str(code, len, GC_P_ASSIGN, "o", 1) : 0;
+        if (len && len < CODE_MAX)
+            code[len++] = GC_P_END;
+        len = len ? put_str(code, len, GC_P_NAME, "o", 1) : 0;
+        static gc_verdict out;
+        gc_strbuf sb;
+        PyObject *got = NULL;
+        if (len && run_code(t, code, len, &out, &got, &sb) == 0 && got && got != v && got != Py_None)
+            PyDict_SetItem(ns, name, got);
+        if (len)
+            gc_sb_free(&sb);
+        Py_XDECREF(got);
+    }
     PyErr_Clear();
     return ns;
 }

@@ -51,4 +51,11 @@ int gc_source_writable(const gc_target *t, PyObject *name);
  * each name of roots() the dialect can write (a new reference; NULL with err filled). */
 PyObject *gc_source_roots_ns(gc_target *t, char *err, size_t errlen);
 
+/* What a lookup of a name each root lacks gives back (AttributeError.obj after
+ * 'ROOT.gatecrash', run through evaluate as any program): {root name: that value} for the
+ * roots of 'roots' (gc_source_roots_ns's) whose readback is another object than the root (a
+ * view, a proxy or a lazy module forwarded the lookup to what it wraps).  Empty in the
+ * expression dialect (no try).  A new reference, NULL when out of memory. */
+PyObject *gc_source_readbacks_ns(gc_target *t, PyObject *roots);
+
 #endif
