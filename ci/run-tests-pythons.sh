@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 default=$(/usr/bin/python3 -I -c 'import sys; print("%d.%d" % sys.version_info[:2])')
-subset=${TESTS:-'^(chain_language|evaluator_and_oracles|replay_advisory|escapes_replay|fuzz_finds_escapes|hostile_state|state_repair|backstop|triage|sweep|gate_feedback|feedback_made_classes|known_hangs|harvest|cli_usage|program_language|program_mutator|source_oracles|source_targets|source_advisories|fuzz_source|dunder_call|field_walk|lookup_readback)$'}
+subset=${TESTS:-'^(chain_language|evaluator_and_oracles|replay_advisory|escapes_replay|fuzz_finds_escapes|hostile_state|state_repair|backstop|triage|sweep|gate_feedback|feedback_made_classes|known_hangs|harvest|cli_usage|program_language|program_mutator|source_oracles|source_targets|source_advisories|fuzz_source|dunder_call|field_walk|lookup_readback|passage)$'}
 
 rc=0
 for v in ${VERSIONS:-3.11 3.12 3.13}; do

@@ -63,6 +63,13 @@ expect_same_sweep() {
     fail "two sweeps of $1 differ"; diff "$WORK/sweep1" "$WORK/sweep2" | head >&2
   fi
 }
+# expect_readback CODE TARGET FIELD X: the error-readback program of FIELD on X (`try:
+# 'FIELD'.format(X)` / `except Exception as e:` / `result = e.obj`) replayed on TARGET exits
+# CODE (its output in $WORK/out)
+expect_readback() {
+  printf "try:\n    '%s'.format(%s)\nexcept Exception as e:\n    result = e.obj\n" "$3" "$4" >"$WORK/readback.py"
+  expect_exit "$1" "readback of $3 on $4" -- "$GC" replay "$2" "$WORK/readback.py"
+}
 # expect_program CODE TARGET PROGRAM: the one-line PROGRAM replayed on TARGET exits CODE
 # (its output in $WORK/out)
 expect_program() {

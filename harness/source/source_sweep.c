@@ -65,8 +65,10 @@
 
 #include "program.h"
 #include "program_mutator.h"
+#include "pycompat.h"
 #include "state.h"
 #include "timelimit.h"
+#include "walk_feedback.h"
 #include "xalloc.h"
 
 #define ROOT 255
@@ -89,6 +91,9 @@ typedef struct {
     unsigned char closed; /* its statements (if any) close every block they open
                              (lookup_readback): other statements may follow them */
     unsigned char early;  /* expanded ahead of its level (walk_nodes: a late shallow node) */
+    unsigned char passage; /* a host object a format field passes through, which no program
+                              gives back (the sandbox refuses it): only field walks go on from
+                              it (expand_passage); its code is the readback that was refused */
 } snode;
 
 typedef struct {
@@ -224,6 +229,7 @@ static void program_text(const gc_target *t, const uint8_t *code, size_t len, gc
 }
 
 static int last_refused; /* the last program run was refused by the sandbox */
+static int last_escaped; /* the last edge's program escaped (run_edge) */
 
 /* Run the program of 'code': its outcome and value.  0 or an exit code. */
 static int run_code(const gc_target *t, const uint8_t *code, size_t len, gc_verdict *out, PyObject **v,
@@ -269,20 +275,29 @@ static void push(PyObject *obj, PyObject *key, int parent, int kind, int depth, 
     Py_XINCREF(key);
     uint8_t *c = gc_xmalloc(len + 1);
     memcpy(c, code, len);
-    nodes[nnodes++] = (snode){obj, key, parent, (unsigned char)kind, (unsigned char)depth, hole, c, len, blen, -1, NULL, blen == 0, 0};
+    nodes[nnodes++] = (snode){obj, key, parent, (unsigned char)kind, (unsigned char)depth, hole, c, len, blen, -1, NULL, blen == 0, 0, 0};
 }
 
-/* Seen (v, hole) before?  Marks it seen. */
-static int visited(sctx *x, PyObject *v, int hole)
+/* Seen (v, hole) before?  Marks it seen unless 'peek'. */
+static int seen_as(sctx *x, PyObject *v, int hole, int peek)
 {
     PyObject *k = Py_BuildValue("(ni)", (Py_ssize_t)(uintptr_t)v, hole);
     int r = k ? PySet_Contains(x->seen, k) : 1;
-    if (r == 0)
+    if (r == 0 && !peek)
         PySet_Add(x->seen, k);
     Py_XDECREF(k);
     PyErr_Clear();
     return r != 0;
 }
+
+static int visited(sctx *x, PyObject *v, int hole)
+{
+    return seen_as(x, v, hole, 0);
+}
+
+/* A passage's key in the seen set: apart from the nodes' (a value first met as a passage
+ * is still a node when a program later gives it back). */
+#define PASSAGE_HOLE(h) (-2 - (h))
 
 /* The hole of the edge node i --(kind, key)--> v, as sweep.c takes it (without closing:
  * a source sweep closes nothing). */
@@ -364,6 +379,7 @@ static int run_edge(sctx *x, int i, int kind, PyObject *key, const uint8_t *blk,
     gc_sb_free(&sb);
     int refused = last_refused;
     int hole = edge_hole(x, i, kind, key, v);
+    last_escaped = out.escaped;
     if (out.escaped)
         x->rc = record(x, code, len, &out, hole);
     else if (v && !gc_sweep_transient(v) && nnodes >= x->o->max_nodes)
@@ -487,7 +503,7 @@ static int field_path(int i, PyObject *name, const char *prefix, char *buf, int 
 
 #define MISSING "._gatecrash" /* an attribute no object has: the lookup that fails */
 
-/* The error-readback program of X.PATH (xexpr: X's expression):
+/* The error-readback program of X.PATH (xexpr: X's expression; PATH `a.b[k]`, or `[k].a`):
  *     try:
  *         '{0.PATH._gatecrash}'.format(X)
  *     except Exception as e:
@@ -498,7 +514,7 @@ static int field_path(int i, PyObject *name, const char *prefix, char *buf, int 
 static size_t readback_code(uint8_t *code, const char *path, const uint8_t *xexpr, size_t xlen, size_t *blen)
 {
     char fmt[GC_P_MAX_STRLEN + 1];
-    int w = snprintf(fmt, sizeof fmt, "{0.%s" MISSING "}", path);
+    int w = snprintf(fmt, sizeof fmt, "{0%s%s" MISSING "}", path[0] == '[' ? "" : ".", path);
     if (w < 0 || (size_t)w >= sizeof fmt || xlen + (size_t)w + 32 > CODE_MAX)
         return 0;
     code[0] = GC_P_TRY;
@@ -544,20 +560,85 @@ static void walked_from(long before, int r, const char *path)
     }
 }
 
-/* The error-readback form of `.name` (readback_code), X being node i or the node its walk
- * started from. */
-static void readback_edge(sctx *x, int i, PyObject *name)
+static int is_scalar(PyObject *v)
 {
-    char path[GC_P_MAX_STRLEN + 1];
-    int r, w = field_path(i, name, "", path, &r);
+    return PyUnicode_Check(v) || PyBytes_Check(v) || PyLong_Check(v) || PyFloat_Check(v) || v == Py_None ||
+           PyComplex_Check(v) || PyByteArray_Check(v);
+}
+
+/* Can a format field hold 'key' as an item part, `[key]`?  A str of printable ASCII, not
+ * empty, not all digits (a field reads those as an int), without ']', '{' or '}'; or a small
+ * int (a sequence's index).  Its text into buf (GC_P_MAX_STRLEN + 1 bytes). */
+static int field_key(PyObject *key, char *buf)
+{
+    if (PyLong_CheckExact(key)) {
+        long k = PyLong_AsLong(key);
+        PyErr_Clear();
+        return k >= 0 && k <= MAX_INT_KEY && snprintf(buf, GC_P_MAX_STRLEN + 1, "%ld", k) > 0;
+    }
+    Py_ssize_t sz;
+    const char *s = PyUnicode_Check(key) && PyUnicode_IS_ASCII(key) ? PyUnicode_AsUTF8AndSize(key, &sz) : NULL;
+    PyErr_Clear();
+    int digits = 1, ok = s && sz > 0 && sz < GC_P_MAX_STRLEN - 2;
+    for (Py_ssize_t k = 0; ok && k < sz; k++) {
+        ok = s[k] >= 0x20 && s[k] < 0x7f && s[k] != ']' && s[k] != '{' && s[k] != '}';
+        digits &= s[k] >= '0' && s[k] <= '9';
+    }
+    return ok && !digits && snprintf(buf, GC_P_MAX_STRLEN + 1, "%s", s) > 0;
+}
+
+/* A passage (snode.passage): what a refused readback of node i's part 'key' walked to in the
+ * host, found again by lookups that run no code (gc_static_attr/item, what str.format's own
+ * lookups give where no code runs), queued as node i's child for the field walks from it.
+ * 'code' is the readback that was refused, r and path the walk's. */
+static void passage(sctx *x, int i, PyObject *key, int item, int r, const char *path, const uint8_t *code,
+                    size_t len, size_t blen)
+{
+    PyObject *host = item ? gc_static_item(nodes[i].obj, key, 1) : gc_static_attr(nodes[i].obj, key);
+    int kind = !item ? GC_EDGE_ATTR : PyLong_Check(key) ? GC_EDGE_ITEM_INT : GC_EDGE_ITEM_STR;
+    int hole = host ? edge_hole(x, i, kind, key, host) : 0;
+    if (host && !gc_sweep_transient(host) && !is_scalar(host) && nnodes < x->o->max_nodes &&
+        !seen_as(x, host, hole, 1) && !visited(x, host, PASSAGE_HOLE(hole))) {
+        push(host, key, i, kind, nodes[i].depth + 1, hole, code, len, blen);
+        nodes[nnodes - 1].passage = 1;
+        nodes[nnodes - 1].froot = r;
+        nodes[nnodes - 1].fpath = gc_xstrdup(path);
+    }
+    Py_XDECREF(host);
+    PyErr_Clear();
+}
+
+/* The error-readback form of node i's part 'key' (readback_code): `.key` (an attribute
+ * name) or, with 'item', `[key]`; X being node i or the node its walk started from.  A
+ * readback that gives nothing back (the sandbox refuses what it read back: a module's
+ * namespace, a module) leaves a passage. */
+static void readback_part(sctx *x, int i, PyObject *key, int item)
+{
+    char path[GC_P_MAX_STRLEN + 1], part[GC_P_MAX_STRLEN + 1];
+    const char *fp = nodes[i].fpath;
+    int r = fp ? nodes[i].froot : i, w;
+    if (item)
+        w = field_key(key, part) ? snprintf(path, sizeof path, "%s[%s]", fp ? fp : "", part) : -1;
+    else
+        w = field_path(i, key, "", path, &r);
     const snode *xr = &nodes[r];
     uint8_t code[CODE_MAX];
-    size_t blen, len = w < 0 || !inline_ok(r) || xr->blen ? 0
-                                                           : readback_code(code, path, xr->code, xr->len, &blen);
+    size_t blen, len = w < 0 || w > GC_P_MAX_STRLEN || !inline_ok(r) || xr->blen
+                           ? 0
+                           : readback_code(code, path, xr->code, xr->len, &blen);
+    if (!len)
+        return;
     long before = nnodes;
-    if (len)
-        run_edge(x, i, GC_EDGE_ATTR, name, code, blen, NULL, 0, code + blen, 3, code + blen + 3, len - blen - 3);
+    int kind = !item ? GC_EDGE_ATTR : PyLong_Check(key) ? GC_EDGE_ITEM_INT : GC_EDGE_ITEM_STR;
+    run_edge(x, i, kind, key, code, blen, NULL, 0, code + blen, 3, code + blen + 3, len - blen - 3);
     walked_from(before, r, path);
+    if (nnodes == before && !x->rc && !last_escaped)
+        passage(x, i, key, item, r, path, code, len, blen);
+}
+
+static void readback_edge(sctx *x, int i, PyObject *name)
+{
+    readback_part(x, i, name, 0);
 }
 
 /* The field-walk form of `.name`, for a `_` name the sandbox refuses or the dialect cannot
@@ -694,9 +775,7 @@ static PyObject *attr_names(PyObject *v)
 
 static int is_scalar_or_container(PyObject *v)
 {
-    return PyUnicode_Check(v) || PyBytes_Check(v) || PyLong_Check(v) || PyFloat_Check(v) || v == Py_None ||
-           PyComplex_Check(v) || PyByteArray_Check(v) || PyDict_Check(v) || PyList_Check(v) || PyTuple_Check(v) ||
-           PyAnySet_Check(v);
+    return is_scalar(v) || PyDict_Check(v) || PyList_Check(v) || PyTuple_Check(v) || PyAnySet_Check(v);
 }
 
 /* `.name`; for a `_` name the sandbox refuses, its dunder-call form, then (refused too, or
@@ -855,9 +934,39 @@ static void lookup_readback(sctx *x, int i)
         nodes[nnodes - 1].closed = closed;
 }
 
+/* A passage's edges: the readback form of each of its attribute names (a field is data: '_'
+ * ones too, whatever the dialect) and items (a mapping's str keys, a sequence's indices). */
+static void expand_passage(sctx *x, int i)
+{
+    PyObject *v = nodes[i].obj, *names = is_scalar_or_container(v) ? NULL : attr_names(v);
+    for (Py_ssize_t k = 0; names && k < PyList_GET_SIZE(names) && !x->rc; k++) {
+        PyObject *name = PyList_GET_ITEM(names, k);
+        if (PyUnicode_Check(name) && PyUnicode_IS_ASCII(name) && PyUnicode_IsIdentifier(name) &&
+            !fresh_method(v, name))
+            readback_part(x, i, name, 0);
+    }
+    Py_XDECREF(names);
+    PyObject *map = Py_IS_TYPE(v, &PyDictProxy_Type) ? gc_mappingproxy_mapping(v) : v;
+    PyObject *keys = PyDict_CheckExact(map) ? PyDict_Keys(map) : NULL;
+    Py_ssize_t n = keys ? PyList_GET_SIZE(keys) : PyList_CheckExact(v) || PyTuple_CheckExact(v) ? PySequence_Fast_GET_SIZE(v) : 0;
+    x->st->cut_items += n > GC_SWEEP_MAX_ITEMS;
+    for (Py_ssize_t k = 0; k < n && k < GC_SWEEP_MAX_ITEMS && !x->rc; k++) {
+        PyObject *key = keys ? Py_NewRef(PyList_GET_ITEM(keys, k)) : PyLong_FromSsize_t(k);
+        if (key)
+            readback_part(x, i, key, 1);
+        Py_XDECREF(key);
+    }
+    Py_XDECREF(keys);
+    PyErr_Clear();
+}
+
 static void expand(sctx *x, int i)
 {
     PyObject *v = nodes[i].obj;
+    if (nodes[i].passage) {
+        expand_passage(x, i);
+        return;
+    }
     note_resolver(x, i);
     resolver_call(x, i, v);
     lookup_readback(x, i);

@@ -108,9 +108,7 @@ static PyObject *class_attr(PyTypeObject *c, PyObject *name)
     return r;
 }
 
-/* getattr(o, name) where it is a generic lookup that runs no Python code: new, or NULL (a
- * __getattribute__ or __getattr__ of the class, a property, no such name). */
-static PyObject *static_attr(PyObject *o, PyObject *name)
+PyObject *gc_static_attr(PyObject *o, PyObject *name)
 {
     PyTypeObject *tp = Py_TYPE(o);
     PyObject *d = NULL, *r = NULL;
@@ -120,7 +118,7 @@ static PyObject *static_attr(PyObject *o, PyObject *name)
         return tp->tp_getattro == PyType_Type.tp_getattro ? class_attr((PyTypeObject *)o, name) : NULL;
     if (PyMethod_Check(o)) { /* method_getattro: the method type's own names, then the function's */
         d = _PyType_Lookup(tp, name);
-        return d ? bind(d, o, tp) : static_attr(PyMethod_GET_FUNCTION(o), name);
+        return d ? bind(d, o, tp) : gc_static_attr(PyMethod_GET_FUNCTION(o), name);
     }
     if (tp->tp_getattro != PyObject_GenericGetAttr && !(PyModule_Check(o) && tp->tp_getattro == PyModule_Type.tp_getattro))
         return NULL;
@@ -136,9 +134,7 @@ static PyObject *static_attr(PyObject *o, PyObject *name)
     return r;
 }
 
-/* o[key] where o is a dict (or a class's mappingproxy of one), a list or a tuple: new, or
- * NULL.  'ints_index': an int key indexes a sequence only (a format field's `[0]`). */
-static PyObject *static_item(PyObject *o, PyObject *key, int ints_index)
+PyObject *gc_static_item(PyObject *o, PyObject *key, int ints_index)
 {
     if (Py_IS_TYPE(o, &PyDictProxy_Type))
         o = gc_mappingproxy_mapping(o);
@@ -161,12 +157,12 @@ static void walk_field(PyObject *first, PyObject *rest, PyObject *args, PyObject
 {
     PyObject *obj = NULL;
     if (kwargs && !args) /* format_map: the mapping's item */
-        obj = static_item(kwargs, first, 0);
+        obj = gc_static_item(kwargs, first, 0);
     else if (PyLong_Check(first) || (PyUnicode_Check(first) && PyUnicode_GET_LENGTH(first) == 0)) {
         Py_ssize_t i = PyLong_Check(first) ? PyLong_AsSsize_t(first) : (*autonum)++;
         obj = i >= 0 && i < PyTuple_GET_SIZE(args) ? Py_NewRef(PyTuple_GET_ITEM(args, i)) : NULL;
     } else if (kwargs)
-        obj = static_item(kwargs, first, 0);
+        obj = gc_static_item(kwargs, first, 0);
     PyErr_Clear();
     path_t path = {"", 0, 1};
     int slot = -1;
@@ -175,7 +171,7 @@ static void walk_field(PyObject *first, PyObject *rest, PyObject *args, PyObject
     for (int i = 1; obj && i <= MAX_PARTS && (part = PyIter_Next(rest)); i++) {
         int is_attr = PyTuple_Check(part) && PyTuple_GET_SIZE(part) == 2 && PyObject_IsTrue(PyTuple_GET_ITEM(part, 0)) == 1;
         PyObject *key = PyTuple_Check(part) && PyTuple_GET_SIZE(part) == 2 ? PyTuple_GET_ITEM(part, 1) : NULL;
-        PyObject *next = !key ? NULL : is_attr ? static_attr(obj, key) : static_item(obj, key, 1);
+        PyObject *next = !key ? NULL : is_attr ? gc_static_attr(obj, key) : gc_static_item(obj, key, 1);
         if (key)
             path_add(&path, is_attr, key);
         Py_DECREF(part);

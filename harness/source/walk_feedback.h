@@ -17,10 +17,21 @@
 #ifndef GATECRASH_WALK_FEEDBACK_H
 #define GATECRASH_WALK_FEEDBACK_H
 
+#include <Python.h>
+
 /* The wrappers, once (source_feedback.c's start): 0, or -1 when a method's definition is
  * not of the form this build knows (that walk is then not observed). */
 int gc_walk_feedback_place(void);
 /* A new input: no getattr chain goes on from the last one's. */
 void gc_walk_feedback_reset(void);
+
+/* The lookups a format field's parts make, where they run no Python code (instance and type
+ * dicts, CPython's own descriptors), for those who follow a walk in the host without running
+ * the sandbox's code (here, and the source sweep's passages).  getattr(o, name): new, or
+ * NULL (a __getattribute__ or __getattr__ of the class, a property, no such name). */
+PyObject *gc_static_attr(PyObject *o, PyObject *name);
+/* o[key] where o is a dict (or a class's mappingproxy of one), a list or a tuple: new, or
+ * NULL.  'ints_index': an int key indexes a sequence only (a format field's `[0]`). */
+PyObject *gc_static_item(PyObject *o, PyObject *key, int ints_index);
 
 #endif
