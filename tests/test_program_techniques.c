@@ -290,6 +290,18 @@ static void absent_lookup(void)
           hits, reads);
 }
 
+/* The readback of a format field's failed last part: a field walk in the try gets a part no
+ * object has, so AttributeError.obj is what the walk reached (the two classes composed). */
+static void absent_field_part(void)
+{
+    static gc_pm_dict d;
+    gc_pm_dict_add_root(&d, "x");
+    static const uint8_t yz[] = {OP(NAME), 1, 'x', OP(FIELD), 3, 'y', '.', 'z', OP(ASSIGN), RESULT};
+    int a = edits_holding(&d, yz, sizeof yz, GC_PM_T_EXCEPTION_READ, 9,
+                          "try:\n    result = '{0.y.z.gatecrash}'.format(x)\nexcept Exception as e:\n    result = e.obj\n");
+    CHECK(a > 20, "exception-read on a field walk: %d of 400 edits fail its last part and read .obj back", a);
+}
+
 /* The readback composed with a path resolver (29.3): a program that reads AttributeError's
  * .obj back, under a dictionary where no root is seen holding a resolver, gets the
  * Formatter's field walk written on what it read back (the module behind a view). */
@@ -377,6 +389,7 @@ int main(void)
     walk_kinds();
     leads();
     absent_lookup();
+    absent_field_part();
     readback_resolver();
     readback_root();
     root_programs();

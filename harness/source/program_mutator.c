@@ -906,10 +906,27 @@ static int absent_attr(edit *x, int on)
     return -1;
 }
 
+/* A format field's walk (node k, '{0.PATH}'.format(x) or format_map's) one part longer by
+ * an attribute no object has (GC_PM_ABSENT): the host's walk fails on its last part, and
+ * the AttributeError's obj is what PATH reached, read back whole though the walk gave only
+ * a string (the format-string and readback classes composed, as the source sweep's
+ * readback_code writes them).  k, or -1 when the path is full. */
+static int absent_field(edit *x, int k)
+{
+    gc_p_expr *e = &x->p->e[k];
+    char field[GC_P_MAX_STRLEN + 1];
+    int n = snprintf(field, sizeof field, "%.*s." GC_PM_ABSENT, (int)e->s.len, x->p->arena + e->s.off);
+    if (n < 0 || n > GC_P_MAX_STRLEN)
+        return -1;
+    e->s = new_str(x->p, field, (size_t)n);
+    return k;
+}
+
 /* Objects read back from exceptions: try: <statement, half the time one step longer, so
  * that it may fail there> except Exception as e: result = e.obj (or another read); or an
  * except the program has gets 'result = <its name>.<read>'.  For AttributeError's reads
- * (obj, name) the longer step is, three times in four, a name the value lacks. */
+ * (obj, name) the longer step is, three times in four, a name the value lacks; on a format
+ * field's walk, a part it lacks (absent_field). */
 static int exception_read(edit *x)
 {
     gc_program *p = x->p;
@@ -928,7 +945,11 @@ static int exception_read(edit *x)
     }
     int lookup = (r[0] == 'o' || r[0] == 'n') && rnd(x, 4);
     if (lookup || rnd(x, 2)) {
-        int i = pick_expr_stmt(x), t = i < 0 ? -1 : lookup ? absent_attr(x, p->s[i].expr) : trailer(x, p->s[i].expr);
+        int i = pick_expr_stmt(x), op = i < 0 ? -1 : p->e[p->s[i].expr].op, t = -1;
+        if (i >= 0 && lookup)
+            t = op == GC_P_FIELD || op == GC_P_FMTMAP ? absent_field(x, p->s[i].expr) : absent_attr(x, p->s[i].expr);
+        else if (i >= 0)
+            t = trailer(x, p->s[i].expr);
         if (t >= 0)
             p->s[i].expr = (uint16_t)t;
     }
