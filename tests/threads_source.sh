@@ -4,7 +4,8 @@
 # timeout (tests/fixtures/source/threaded, as agent executors do) is evaluated, not refused;
 # the returned value, the C-call guard and the time limit hold in the worker; a thread
 # still alive when its input ends is stopped and noted (not an escape) and the next input
-# starts clean; one that cannot be stopped is one line and exit 4.
+# starts clean; one that cannot be stopped is one line and exit 4; the idle worker of a pool
+# the sandbox keeps for its whole life is kept.
 source "$(dirname "$0")/lib.sh" "$@"
 T=$SRC/tests/fixtures/source/threaded
 P=$WORK/programs
@@ -109,4 +110,26 @@ cp "$T/target.json" "$WORK/hooked/"
 { echo 'import sys'; echo 'sys.addaudithook(lambda event, args: None)'; cat "$T/adapter.py"; } >"$WORK/hooked/adapter.py"
 expect_exit 0 "worker threads under a Python audit hook" -- "$GC" replay -q "$WORK/hooked" "$P/safe-sum.py" "$P/safe-print.py"
 expect_grep "replayed 2: 0 escaped, 2 blocked" "audit hook: the programs run"
+# an executor that keeps one pool for its whole life (tests/fixtures/source/pool): its worker,
+# idle on the pool's queue after the first program, is the sandbox's state, kept and said
+# once (before, every input ended in exit 4: the idle worker could not be stopped); on it the
+# value, the C-call guard and the time limit hold as on a fresh worker, and after a timeout
+# the next program runs on it.  A pool the program makes and drops is not kept.
+K=$SRC/tests/fixtures/source/pool
+printf 'from concurrent.futures import ThreadPoolExecutor\np = ThreadPoolExecutor(1)\nresult = p.submit(int).result()\n' >"$P/own-pool.py"
+printf 'import threading\nresult = sorted(t.name for t in threading.enumerate() if t.name.startswith("kept"))\n' >"$P/kept-names.py"
+expect_exit 1 "a kept pool's worker" -- "$GC" replay "$K" "$P/safe-sum.py" "$P/value.py" "$P/called.py" "$P/loop.py" \
+  "$P/safe-sorted.py" "$P/own-pool.py" "$P/safe-sum.py" "$P/kept-names.py"
+expect_count 1 "^gatecrash: a worker the sandbox keeps across inputs \(thread [0-9]+ in thread.py:[0-9]+ _worker\) is kept" \
+  "kept pool: its worker kept, said once"
+expect_no_grep "error|note:|could not be stopped" "kept pool: no input left state, none failed"
+expect_grep "value.py: .*ESCAPE reach spawn os.system .*in the value evaluate gave back" "kept pool: the value"
+expect_grep "called.py: .*ESCAPE reach spawn os.system .*C-call guard" "kept pool: the C-call guard on the worker"
+expect_grep "loop.py: LIMIT timeout \(not an escape\)" "kept pool: the time limit reaches the busy worker"
+expect_grep "safe-sorted.py: blocked \(returned list\)" "kept pool: the next program runs after a timeout"
+expect_grep "replayed 8: 2 escaped, 6 blocked" "kept pool: every program ran"
+printf 'import threading\nresult = run if len([t for t in threading.enumerate() if t.name.startswith("kept")]) != 1 else 1\n' >"$P/one-kept.py"
+expect_exit 0 "kept pool: one worker, the pool's own, after a program's own pool" -- \
+  "$GC" replay -q "$K" "$P/safe-sum.py" "$P/own-pool.py" "$P/one-kept.py"
+expect_grep "one-kept.py: blocked \(returned int\)" "kept pool: the program's pool was not kept"
 finish

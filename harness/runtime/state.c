@@ -609,13 +609,62 @@ static uint64_t highest_thread_id(void)
 
 static int async_sent; /* an asynchronous exception went to some thread during the input */
 
-/* Raise exc in every thread started since the snapshot (NULL: just count them); how many. */
+/* ---- workers the sandbox keeps ----
+ * A sandbox may keep one worker pool for its whole life (evaluate submits every program to
+ * the same concurrent.futures.ThreadPoolExecutor).  Its idle workers wait in C on the pool's
+ * queue, where no exception reaches them, and a fresh process has them too once it has
+ * evaluated one program: they are the sandbox's state, not something an input left.  A
+ * thread still alive after the time every input's threads get to end on their own, whose
+ * innermost Python frame is one of the pool waits below, is kept: an idle kept worker is
+ * not the input's (not stopped, not counted); a busy one is, and gets the time limit's
+ * Timeout and SystemExit as any other (the pool's work item catches them, and the worker
+ * goes back to its queue).  A pool the program makes itself and drops ends its workers
+ * within that time (the executor's collection wakes them with None), so they are not kept. */
+#define MAX_KEPT 16
+static uint64_t kept[MAX_KEPT];
+static int nkept;
+static const struct {
+    const char *file, *func;
+} pool_waits[] = {
+    {"concurrent/futures/thread.py", "_worker"}, /* ThreadPoolExecutor */
+    {"multiprocessing/pool.py", "worker"},       /* multiprocessing.pool.ThreadPool */
+};
+
+/* Is ts waiting for work in a pool (its innermost Python frame a pool's worker loop)? */
+static int idle_in_pool(PyThreadState *ts)
+{
+    PyFrameObject *f = PyThreadState_GetFrame(ts);
+    PyCodeObject *co = f ? PyFrame_GetCode(f) : NULL;
+    const char *file = co && PyUnicode_Check(co->co_filename) ? PyUnicode_AsUTF8(co->co_filename) : NULL;
+    const char *name = co && PyUnicode_Check(co->co_name) ? PyUnicode_AsUTF8(co->co_name) : NULL;
+    size_t fl = file ? strlen(file) : 0;
+    int idle = 0;
+    for (size_t k = 0; name && k < sizeof pool_waits / sizeof *pool_waits && !idle; k++) {
+        size_t sl = strlen(pool_waits[k].file);
+        idle = fl >= sl && strcmp(file + fl - sl, pool_waits[k].file) == 0 && strcmp(name, pool_waits[k].func) == 0;
+    }
+    Py_XDECREF(co);
+    Py_XDECREF(f);
+    PyErr_Clear();
+    return idle;
+}
+
+static int is_kept(PyThreadState *ts)
+{
+    for (int k = 0; k < nkept; k++)
+        if (kept[k] == PyThreadState_GetID(ts))
+            return 1;
+    return 0;
+}
+
+/* Raise exc in every thread started since the snapshot but kept workers that are idle
+ * (NULL: just count them); how many. */
 static int input_threads(PyObject *exc)
 {
     int n = 0;
     for (PyThreadState *ts = PyInterpreterState_ThreadHead(PyThreadState_Get()->interp); ts;
          ts = PyThreadState_Next(ts)) {
-        if (PyThreadState_GetID(ts) <= base_thread_id || ts == input_ts)
+        if (PyThreadState_GetID(ts) <= base_thread_id || ts == input_ts || (nkept && is_kept(ts) && idle_in_pool(ts)))
             continue;
         n++;
         if (exc && PyThreadState_SetAsyncExc(ts->thread_id, exc) > 0)
@@ -917,11 +966,58 @@ static int restore_dict(watched_dict *w, int drop_added)
  * often; then each gets SystemExit, again every
  * 100 ms, and the harness waits up to a second for them to end.  0: they ended on their own;
  * 1: stopped; -1: some are still alive (blocked in C). */
+/* A kept worker's books in threading (its entry in _active, 3.11/3.12's lock in
+ * _shutdown_locks) are the sandbox's state from now on: the snapshots of threading's watched
+ * dicts, lists and sets are taken again, so they are not put back under the worker. */
+static void rebase_threading(void)
+{
+    for (size_t i = 0; i < nlists + nsets; i++) {
+        watched_seq *w = i < nlists ? &lists[i] : &sets[i - nlists];
+        PyObject *snap = strncmp(w->name, "threading.", 10) != 0 ? NULL
+                         : PyList_Check(w->obj)                  ? PyList_AsTuple(w->obj)
+                                                                 : PyFrozenSet_New(w->obj);
+        if (snap) {
+            Py_SETREF(w->snap, snap);
+            if (!PyList_Check(w->obj))
+                keep_table(w);
+        }
+    }
+    for (size_t i = 0; i < ndicts; i++) {
+        PyObject *snap = strncmp(dicts[i].name, "threading.", 10) == 0 ? PyDict_Copy(dicts[i].dict) : NULL;
+        if (snap)
+            Py_SETREF(dicts[i].snap, snap);
+    }
+    PyErr_Clear();
+}
+
+/* The input's threads idle in a pool wait become kept workers (above), each said once. */
+static void keep_idle_workers(void)
+{
+    int added = 0;
+    for (PyThreadState *ts = PyInterpreterState_ThreadHead(PyThreadState_Get()->interp); ts && nkept < MAX_KEPT;
+         ts = PyThreadState_Next(ts)) {
+        if (PyThreadState_GetID(ts) <= base_thread_id || ts == input_ts || is_kept(ts) || !idle_in_pool(ts))
+            continue;
+        kept[nkept++] = PyThreadState_GetID(ts);
+        char at[96] = "";
+        thread_place(ts, at, sizeof at);
+        fprintf(stderr,
+                "gatecrash: a worker the sandbox keeps across inputs (thread %lu%s) is kept: idle, it is the "
+                "sandbox's state; busy, it is judged and stopped as the input's\n",
+                ts->thread_id, at);
+        added = 1;
+    }
+    if (added)
+        rebase_threading();
+}
+
 static int stop_threads(void)
 {
     /* a worker about to end takes tens of microseconds: look again soon, then less often */
     for (long us = 20, waited = 0; waited < 100000 && input_threads(NULL) > 0; waited += us, us = us < 5000 ? us * 2 : us)
         let_threads_run(us);
+    if (input_threads(NULL))
+        keep_idle_workers(); /* still there after 100 ms, and waiting for work: the sandbox's pool */
     if (!input_threads(NULL))
         return 0;
     for (int round = 0; round < 200 && input_threads(round % 20 == 0 ? PyExc_SystemExit : NULL) > 0; round++)
