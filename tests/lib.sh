@@ -63,12 +63,14 @@ expect_same_sweep() {
     fail "two sweeps of $1 differ"; diff "$WORK/sweep1" "$WORK/sweep2" | head >&2
   fi
 }
-# expect_readback CODE TARGET FIELD X: the error-readback program of FIELD on X (`try:
-# 'FIELD'.format(X)` / `except Exception as e:` / `result = e.obj`) replayed on TARGET exits
-# CODE (its output in $WORK/out)
+# expect_readback CODE TARGET FIELD X [OPTION...]: the error-readback program of FIELD on X
+# (`try: 'FIELD'.format(X)` / `except Exception as e:` / `result = e.obj`) replayed on TARGET
+# (with replay's OPTIONs) exits CODE (its output in $WORK/out)
 expect_readback() {
-  printf "try:\n    '%s'.format(%s)\nexcept Exception as e:\n    result = e.obj\n" "$3" "$4" >"$WORK/readback.py"
-  expect_exit "$1" "readback of $3 on $4" -- "$GC" replay "$2" "$WORK/readback.py"
+  local code=$1 target=$2 field=$3 x=$4
+  shift 4
+  printf "try:\n    '%s'.format(%s)\nexcept Exception as e:\n    result = e.obj\n" "$field" "$x" >"$WORK/readback.py"
+  expect_exit "$code" "readback of $field on $x" -- "$GC" replay "$target" "$@" "$WORK/readback.py"
 }
 # expect_program CODE TARGET PROGRAM: the one-line PROGRAM replayed on TARGET exits CODE
 # (its output in $WORK/out)

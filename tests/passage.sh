@@ -26,9 +26,9 @@ expect_grep "ESCAPE reach spawn os.system" "os.system"
 # function's __builtins__ is a namespace the executor refuses to give back, its item 'open'
 # read back is the real builtins.open, which its list of dangerous functions does not name
 if target_installed smolagents; then
-  expect_readback 1 "$SRC/targets/smolagents" "{0.__builtins__[open]._gatecrash}" abs
+  expect_readback 1 "$SRC/targets/smolagents" "{0.__builtins__[open]._gatecrash}" abs --venv "$BIN/venvs/smolagents"
   expect_grep "ESCAPE reach write builtins.open" "smolagents 1.26.0: builtins.open"
-  expect_readback 0 "$SRC/targets/smolagents" "{0.__builtins__._gatecrash}" abs
+  expect_readback 0 "$SRC/targets/smolagents" "{0.__builtins__._gatecrash}" abs --venv "$BIN/venvs/smolagents"
   expect_grep "refused by the sandbox: InterpreterError" "smolagents 1.26.0: refused by the sandbox"
 fi
 finish
