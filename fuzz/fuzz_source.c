@@ -150,9 +150,10 @@ static void add_implicit_roots(int no_underscore)
  * once a program has kept it in a variable; then each root's lookup-readback (what
  * AttributeError.obj gives back after 'ROOT.gatecrash', where it is another object: the
  * module behind a view), for a path resolver only that object holds.  roots() gave names
- * already (add_roots), so a failure here only leaves the kinds unknown.  These are the process's first evaluations, so
- * the state check takes the signal dispositions again at the first input: libFuzzer sets its
- * handlers (its crash report, -error_exitcode) after start-up. */
+ * already (add_roots), so a failure here only leaves the kinds unknown.  These are the
+ * process's first evaluations, so the state check takes the signal dispositions again at
+ * the first input: libFuzzer sets its handlers (its crash report, -error_exitcode) after
+ * start-up. */
 static void learn_roots(void)
 {
     char err[512];

@@ -960,12 +960,6 @@ static int restore_dict(watched_dict *w, int drop_added)
     return changed;
 }
 
-/* Threads an input started (a chain through gate code; in source mode the sandbox's workers
- * and the program's own) cannot be left running into later inputs.  Those about to end (a
- * worker pool shut down without waiting) get up to 100 ms, looked at after 20 us, then less
- * often; then each gets SystemExit, again every
- * 100 ms, and the harness waits up to a second for them to end.  0: they ended on their own;
- * 1: stopped; -1: some are still alive (blocked in C). */
 /* A kept worker's books in threading (its entry in _active, 3.11/3.12's lock in
  * _shutdown_locks) are the sandbox's state from now on: the snapshots of threading's watched
  * dicts, lists and sets are taken again, so they are not put back under the worker. */
@@ -1011,6 +1005,13 @@ static void keep_idle_workers(void)
         rebase_threading();
 }
 
+/* Threads an input started (a chain through gate code; in source mode the sandbox's workers
+ * and the program's own) cannot be left running into later inputs.  Those about to end (a
+ * worker pool shut down without waiting) get up to 100 ms, looked at after 20 us, then less
+ * often; those still there and idle in a pool wait are kept (keep_idle_workers); then each
+ * other gets SystemExit, again every
+ * 100 ms, and the harness waits up to a second for them to end.  0: they ended on their own;
+ * 1: stopped; -1: some are still alive (blocked in C). */
 static int stop_threads(void)
 {
     /* a worker about to end takes tens of microseconds: look again soon, then less often */

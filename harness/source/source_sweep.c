@@ -589,13 +589,12 @@ static int field_key(PyObject *key, char *buf)
 
 /* A passage (snode.passage): what a refused readback of node i's part 'key' walked to in the
  * host, found again by lookups that run no code (gc_static_attr/item, what str.format's own
- * lookups give where no code runs), queued as node i's child for the field walks from it.
- * 'code' is the readback that was refused, r and path the walk's. */
-static void passage(sctx *x, int i, PyObject *key, int item, int r, const char *path, const uint8_t *code,
+ * lookups give where no code runs), queued as node i's child (by an edge of 'kind') for the
+ * field walks from it.  'code' is the readback that was refused, r and path the walk's. */
+static void passage(sctx *x, int i, PyObject *key, int kind, int r, const char *path, const uint8_t *code,
                     size_t len, size_t blen)
 {
-    PyObject *host = item ? gc_static_item(nodes[i].obj, key, 1) : gc_static_attr(nodes[i].obj, key);
-    int kind = !item ? GC_EDGE_ATTR : PyLong_Check(key) ? GC_EDGE_ITEM_INT : GC_EDGE_ITEM_STR;
+    PyObject *host = kind == GC_EDGE_ATTR ? gc_static_attr(nodes[i].obj, key) : gc_static_item(nodes[i].obj, key, 1);
     int hole = host ? edge_hole(x, i, kind, key, host) : 0;
     if (host && !gc_sweep_transient(host) && !is_scalar(host) && nnodes < x->o->max_nodes &&
         !seen_as(x, host, hole, 1) && !visited(x, host, PASSAGE_HOLE(hole))) {
@@ -633,7 +632,7 @@ static void readback_part(sctx *x, int i, PyObject *key, int item)
     run_edge(x, i, kind, key, code, blen, NULL, 0, code + blen, 3, code + blen + 3, len - blen - 3);
     walked_from(before, r, path);
     if (nnodes == before && !x->rc && !last_escaped)
-        passage(x, i, key, item, r, path, code, len, blen);
+        passage(x, i, key, kind, r, path, code, len, blen);
 }
 
 static void readback_edge(sctx *x, int i, PyObject *name)
@@ -890,6 +889,28 @@ static void resolver_call(sctx *x, int i, PyObject *v)
             edge(x, i, GC_EDGE_CALL, NULL, tr, sizeof tr);
 }
 
+/* At code[at], the lookup readback of X (xexpr[xlen], its expression):
+ *     try:
+ *         X.gatecrash
+ *     except Exception as e:
+ *         VAR = e.obj
+ * closed, then the expression VAR.  The length; *blen: where the statements end.  The caller
+ * leaves room (some 40 bytes and VAR past X). */
+static size_t put_lookup_readback(uint8_t *code, size_t at, const uint8_t *xexpr, size_t xlen, const char *var,
+                                  size_t *blen)
+{
+    size_t vlen = strlen(var), len = at + 1;
+    code[at] = GC_P_TRY;
+    memcpy(code + len, xexpr, xlen);
+    len = put_str(code, len + xlen, GC_P_ATTR, GC_PM_ABSENT, sizeof GC_PM_ABSENT - 1);
+    code[len++] = GC_P_EXPR;
+    len = put_str(code, put_str(code, put_str(code, len, GC_P_EXCEPT, "e", 1), GC_P_NAME, "e", 1), GC_P_ATTR, "obj", 3);
+    len = put_str(code, len, GC_P_ASSIGN, var, vlen);
+    code[len++] = GC_P_END;
+    *blen = len;
+    return put_str(code, len, GC_P_NAME, var, vlen);
+}
+
 /* What a failed lookup on node i's value stopped at, read back from its AttributeError
  * (a statement dialect):
  *     try:
@@ -907,21 +928,13 @@ static void lookup_readback(sctx *x, int i)
     const snode *n = &nodes[i];
     uint8_t code[CODE_MAX];
     char var[16];
-    size_t expr = n->len - n->blen, len = n->blen + 1, blen;
+    size_t expr = n->len - n->blen, len, blen;
     if ((x->t->spec.adapter.dialect & GC_DIALECT_EXPRESSION) || !inline_ok(i) || is_scalar_or_container(n->obj) ||
         n->len + 48 > CODE_MAX)
         return;
-    int w = snprintf(var, sizeof var, "o%d", i);
+    snprintf(var, sizeof var, "o%d", i);
     memcpy(code, n->code, n->blen);
-    code[n->blen] = GC_P_TRY;
-    memcpy(code + len, n->code + n->blen, expr);
-    len = put_str(code, len + expr, GC_P_ATTR, GC_PM_ABSENT, sizeof GC_PM_ABSENT - 1);
-    code[len++] = GC_P_EXPR;
-    len = put_str(code, put_str(code, put_str(code, len, GC_P_EXCEPT, "e", 1), GC_P_NAME, "e", 1), GC_P_ATTR, "obj", 3);
-    len = put_str(code, len, GC_P_ASSIGN, var, (size_t)w);
-    code[len++] = GC_P_END;
-    blen = len;
-    len = put_str(code, len, GC_P_NAME, var, (size_t)w);
+    len = put_lookup_readback(code, n->blen, n->code + n->blen, expr, var, &blen);
     static PyObject *key; /* the edge's name, made once (kept) */
     if (!key && !(key = PyUnicode_InternFromString("obj"))) {
         PyErr_Clear();
@@ -1085,20 +1098,8 @@ PyObject *gc_source_readbacks_ns(gc_target *t, PyObject *roots)
     PyObject *ns = PyDict_New(), *name, *v;
     Py_ssize_t pos = 0;
     while (ns && !(t->spec.adapter.dialect & GC_DIALECT_EXPRESSION) && PyDict_Next(roots, &pos, &name, &v)) {
-        /* try: / ROOT.gatecrash / except Exception as e: / o = e.obj / result = o */
-        uint8_t code[CODE_MAX] = {GC_P_TRY};
-        Py_ssize_t sz;
-        const char *s = PyUnicode_Check(name) ? PyUnicode_AsUTF8AndSize(name, &sz) : NULL;
-        size_t len = s ? put_str(code, 1, GC_P_NAME, s, (size_t)sz) : 0;
-        len = len ? put_str(code, len, GC_P_ATTR, GC_PM_ABSENT, sizeof GC_PM_ABSENT - 1) : 0;
-        if (len && len < CODE_MAX)
-            code[len++] = GC_P_EXPR;
-        len = len ? put_str(code, len, GC_P_EXCEPT, "e", 1) : 0;
-        len = len ? put_str(code, put_str(code, len, GC_P_NAME, "e", 1), GC_P_ATTR, "obj", 3) : 0;
-        len = len ? put_str(code, len, GC_P_ASSIGN, "o", 1) : 0;
-        if (len && len < CODE_MAX)
-            code[len++] = GC_P_END;
-        len = len ? put_str(code, len, GC_P_NAME, "o", 1) : 0;
+        uint8_t root[2 + GC_P_MAX_STRLEN], code[CODE_MAX];
+        size_t rlen = root_code(name, -1, root), blen, len = rlen ? put_lookup_readback(code, 0, root, rlen, "o", &blen) : 0;
         static gc_verdict out;
         gc_strbuf sb;
         PyObject *got = NULL;
