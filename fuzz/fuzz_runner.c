@@ -3,14 +3,16 @@
  * OpenSSL's fuzz/test-corpus.c and curl-fuzzer's standalone runner do.  Built in every
  * configuration, -DGATECRASH_ENGINE=none included, and never coverage-instrumented.
  *
- *   <target>-test [TARGET OPTIONS] FILE|DIR...
+ *   <target>-test [TARGET OPTIONS] [-runs=N] FILE|DIR...
  *
  * Arguments that start with '-' are the target's options (the whole argv goes to its
  * initialisation, as an engine's would: fuzz_gate grants writes in the first folder given,
  * its corpus under libFuzzer); every other is an input file, or a folder whose
  * regular files (not its subfolders, not names starting with '.') are inputs, by name.
- * Each input goes through the target's test-one-input once, in this order, in this one
- * process, and gets one line on stdout:
+ * Each input goes through the target's test-one-input once (N times with -runs=N, libFuzzer's
+ * flag for files given: the file read once, so that a benchmark of the target over a fixed
+ * set counts no file reading, which fuzzing does not do), in this order, in this one
+ * process, and gets one line on stdout (with -runs, its runs' worst verdict):
  *   gatecrash: input PATH: ok|rejected|finding
  * (ok: the engine could keep it; rejected: nothing to keep, e.g. nothing to run or a
  * finding already reported; finding: what the engine would crash on — fuzz_gate: an
@@ -30,6 +32,7 @@
 #include "target.h"
 
 static unsigned long counts[3]; /* ok, rejected, findings */
+static long runs = 1;
 
 static int read_all(const char *path, gc_strbuf *sb)
 {
@@ -55,9 +58,13 @@ static int run_file(const char *path)
         gc_sb_free(&sb);
         return GC_EXIT_USAGE;
     }
-    int v = gc_fuzz_test_one_input((const uint8_t *)sb.data, sb.len);
+    int i = 0;
+    for (long r = 0; r < runs; r++) {
+        int v = gc_fuzz_test_one_input((const uint8_t *)sb.data, sb.len);
+        int w = v == GC_FUZZ_FINDING ? 2 : v == GC_FUZZ_REJECT ? 1 : 0;
+        i = w > i ? w : i;
+    }
     gc_sb_free(&sb);
-    int i = v == GC_FUZZ_FINDING ? 2 : v == GC_FUZZ_REJECT ? 1 : 0;
     static const char *const words[] = {"ok", "rejected", "finding"};
     counts[i]++;
     fflush(stderr);
@@ -104,10 +111,18 @@ static int run_inputs(int argc, char **argv)
 int main(int argc, char **argv)
 {
     int inputs = 0, rc = 0;
-    for (int i = 1; i < argc; i++)
+    for (int i = 1; i < argc; i++) {
         inputs += argv[i][0] != '-';
-    if (!inputs) {
-        fprintf(stderr, "gatecrash: error: no input given (usage: %s [OPTIONS] FILE|DIR...)\n", argv[0]);
+        if (strncmp(argv[i], "-runs=", 6) == 0) {
+            char *end;
+            runs = strtol(argv[i] + 6, &end, 10);
+            rc = *end || runs < 1 ? GC_EXIT_USAGE : rc;
+        }
+    }
+    if (rc)
+        fprintf(stderr, "gatecrash: error: -runs= takes a number of 1 or more\n");
+    else if (!inputs) {
+        fprintf(stderr, "gatecrash: error: no input given (usage: %s [OPTIONS] [-runs=N] FILE|DIR...)\n", argv[0]);
         rc = GC_EXIT_USAGE;
     }
     if (!rc)

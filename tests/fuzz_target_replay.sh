@@ -66,6 +66,10 @@ if [[ $name == fuzz_gate ]]; then
     expect_count "$((n - nb))" ": finding$" "escapes/$t: every saved case is an escape again (but $nb blocked on $PYVER)"
     same_signatures "escapes/$t"
   done
+  # -runs=N (libFuzzer's flag for files given): each file read once and run N times, one line
+  run 1 "advisory chains, 3 runs each" "$ST" --quiet -runs=3 "$WORK/in/advisory"
+  expect_count 4 ": finding$" "-runs=3: the four advisory chains escape, a line each"
+  expect_count 12 "^DEDUP_TOKEN: reach:" "-runs=3: each ran three times"
 else
   run 0 "$name over corpus, fixtures and escapes" "$WORK/in/corpus" "$WORK/in/advisory" "$WORK"/in/escapes/*/
   expect_count 0 ": finding$" "every input decodes and round-trips"
@@ -76,4 +80,6 @@ if [[ $name == fuzz_gate ]]; then run_missing "$ST" --quiet; else run_missing; f
 expect_grep "^gatecrash: error: cannot read $WORK/no-such-file: " "the unreadable input's error line"
 expect_exit 2 "no input" -- "$RUN"
 expect_grep "^gatecrash: error: no input given" "the usage line"
+expect_exit 2 "-runs=0" -- "$RUN" -runs=0 "$WORK/in/advisory"
+expect_grep "^gatecrash: error: -runs= takes a number of 1 or more" "-runs=0: its error line"
 finish
