@@ -2,11 +2,12 @@
 # `gatecrash check` (probe.h) on adapters a newcomer might write, each a variant of one tiny
 # exec-based sandbox made here: a good one is usable (exit 0); one whose value never comes
 # back, one that refuses everything, one that calls a harness-refused function (its own audit
-# hook, a profile function, a thread, a chdir) on every program, one that forks: exit 3 with
+# hook, a profile function, a chdir) on every program, one that forks: exit 3 with
 # one line naming the fault, and `sweep` and `fuzz` stop with that line before they run a
-# program.  Problems that do not stop fuzzing (state it leaves, roots that name nothing, no
-# "refusals", an import-time audit hook refusing the line feedback's hooks) are one line
-# each, exit 0.  Nothing outside scratch is written.
+# program.  Problems that do not stop fuzzing (state it leaves, a thread it starts and leaves
+# running, roots that name nothing, no "refusals", an import-time audit hook refusing the line
+# feedback's hooks) are one line each, exit 0; a thread it leaves blocked in C, which no
+# SystemExit reaches, is one error line and exit 4.  Nothing outside scratch is written.
 source "$(dirname "$0")/lib.sh" "$@"
 base='import io, os, sys, threading, time
 class Refused(Exception):
@@ -38,6 +39,10 @@ printf 'def h(e, a):\n    if e == "sys.setprofile":\n        raise RuntimeError(
   adapter importprofile '["Refused"]' '[]'
 printf 'os.chdir(%s)\ndef evaluate(s): return run(s)\n' "'$WORK/elsewhere'" | adapter importchdir '["Refused"]' '[]'
 printf 'def evaluate(s):\n    sys.stdout = io.StringIO()\n    return run(s)\n' | adapter stdout '["Refused"]' '[]'
+printf 'def spin():\n    n = 0\n    while True:\n        n += 1\ndef evaluate(s):\n    threading.Thread(target=spin, daemon=True).start()\n    return run(s)\n' |
+  adapter threadloop '["Refused"]' '[]'
+printf 'def evaluate(s):\n    threading.Thread(target=threading.Event().wait, daemon=True).start()\n    return run(s)\n' |
+  adapter threadstuck '["Refused"]' '[]'
 printf 'def roots(): return ["len", "missing"]\ndef evaluate(s): return run(s)\n' | adapter badroots '["Refused"]' '[]'
 echo 'def evaluate(s): return run(s)' | adapter norefusals '[]' '[]'
 echo 'def evaluate(s): return run(s)' | adapter notexc '["len"]' '[]'
@@ -80,6 +85,12 @@ expect_grep "^probes: 5 of 5 programs gave their value; 0 problems$" "a hook ref
 named 0 "chdir at import" "$WORK/importchdir" \
   "^problem: evaluate\('result = 1'\) left state the harness repairs after every input \(.*working"
 named 0 "sys.stdout replaced" "$WORK/stdout" "^problem: .*left state the harness repairs after every input \(sys"
+named 0 "a thread left running" "$WORK/threadloop" \
+  "^problem: evaluate\('result = 1'\) left state the harness repairs after every input \(threads stopped\)"
+expect_grep "^probes: 5 of 5 programs gave their value" "a thread left running: every probe ran"
+named 4 "a thread left blocked in C" "$WORK/threadstuck" \
+  "^gatecrash: error: .*a thread started during the input \(Thread-[0-9]+ \(wait\) in threading.py:[0-9]+ wait\) could not be stopped"
+expect_count 1 "^gatecrash: error:" "a thread left blocked in C: one error line"
 named 0 "a root that names nothing" "$WORK/badroots" \
   "^problem: 1 of 2 roots give no value when a program names them alone \(missing\)"
 named 0 "no refusals" "$WORK/norefusals" "^problem: target.json names no \"refusals\""
