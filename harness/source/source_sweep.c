@@ -21,7 +21,16 @@
  * payload, and a sandbox that refuses gi_frame refuses the root.  In such a dialect also the
  * exception root (exc_root): what `[].pop()` raises, caught by `except Exception as e:`,
  * the expression `e`; its traceback's frames are those that ran the call (the program's, or
- * a host evaluator's).  Edges of a node (a program whose returned value is new), in this order:
+ * a host evaluator's); and the coroutine root (cor_root), the running frame of a coroutine
+ * the program steps itself, its value read back from the StopIteration that ends it:
+ *     async def f():
+ *         return c.cr_frame<trailers>
+ *     c = f()
+ *     try:
+ *         c.send(None)
+ *     except Exception as e:
+ *         result = e.value
+ * (a sandbox that lists gi_frame among its refused names and not cr_frame).  Edges of a node (a program whose returned value is new), in this order:
  *   - `.name` for every name of dir(value) the dialect writes as an attribute (with
  *     "no_underscore", none starting with '_': the sandbox refuses those, and their
  *     getattr(x, '_name') form too) — except on containers and scalars (str, bytes, int,
@@ -199,21 +208,32 @@ static const uint8_t gen_root[] = {GC_P_DEF, 1, 'f', GC_P_NAME, 1, 'g', GC_P_ATT
 static const uint8_t exc_root[] = {GC_P_TRY,    GC_P_LIST, 0,         GC_P_ATTR, 3, 'p', 'o', 'p', GC_P_CALL, 0,
                                    GC_P_EXPR,   GC_P_EXCEPT, 1,        'e',       GC_P_NAME, 1, 'e'};
 #define EXC_ROOT_BLEN (sizeof exc_root - 3) /* its statements: all but the expression `e` */
+/* The coroutine root: `async def f():` then `return c.cr_frame...`; cor_tail steps it. */
+static const uint8_t cor_root[] = {GC_P_ASYNCDEF, 1, 'f', GC_P_NAME, 1, 'c',
+                                   GC_P_ATTR,     8, 'c', 'r', '_', 'f', 'r', 'a', 'm', 'e'};
+static const uint8_t cor_tail[] = {GC_P_RETURN, GC_P_END,  GC_P_NAME, 1,           'f', GC_P_CALL, 0,   GC_P_ASSIGN,
+                                   1,           'c',       GC_P_TRY,  GC_P_NAME,   1,   'c',       GC_P_ATTR, 4,
+                                   's',         'e',       'n',       'd',         GC_P_NONE, GC_P_CALL, 1, GC_P_EXPR,
+                                   GC_P_EXCEPT, 1,         'e',       GC_P_NAME,   1,   'e',       GC_P_ATTR, 5,
+                                   'v',         'a',       'l',       'u',         'e'};
+#define TAIL_MAX (sizeof cor_tail > sizeof gen_tail ? sizeof cor_tail : sizeof gen_tail)
 static const uint8_t gen_tail[] = {GC_P_INT,  1, GC_P_LIST, 1,   GC_P_GEN, 1,        'x',      GC_P_ASSIGN, 1, 'g',
                                    GC_P_NAME, 1, 'g',       GC_P_FOR, 1,   'r',      GC_P_NAME, 1,          'r',
                                    GC_P_RETURN, GC_P_END,   GC_P_END, GC_P_NAME, 1, 'f', GC_P_CALL, 0};
 
-/* The program bytes of an expression's: `result = EXPR`, or the generator's program when
- * EXPR is its element.  The length (0 when it does not fit in cap). */
+/* The program bytes of an expression's: `result = EXPR`, or the generator's or the
+ * coroutine's program when EXPR is its element or return value.  The length (0 when it
+ * does not fit in cap). */
 static size_t program_code(const uint8_t *code, size_t len, uint8_t *buf, size_t cap)
 {
-    int gen = len && code[0] == GC_P_DEF;
-    size_t n = len + (gen ? sizeof gen_tail : 0);
+    int gen = len && code[0] == GC_P_DEF, cor = len && code[0] == GC_P_ASYNCDEF;
+    const uint8_t *tail = gen ? gen_tail : cor ? cor_tail : NULL;
+    size_t tlen = gen ? sizeof gen_tail : cor ? sizeof cor_tail : 0, n = len + tlen;
     if (n + 8 > cap)
         return 0;
     memcpy(buf, code, len);
-    if (gen)
-        memcpy(buf + len, gen_tail, sizeof gen_tail);
+    if (tlen)
+        memcpy(buf + len, tail, tlen);
     return put_str(buf, n, GC_P_ASSIGN, "result", 6);
 }
 
@@ -357,7 +377,7 @@ static int run_edge(sctx *x, int i, int kind, PyObject *key, const uint8_t *blk,
 {
     snode *n = &nodes[i];
     uint8_t code[CODE_MAX];
-    if (x->rc || !trlen || blklen + prelen + midlen + trlen + 8 + 2 + sizeof gen_tail > CODE_MAX)
+    if (x->rc || !trlen || blklen + prelen + midlen + trlen + 8 + 2 + TAIL_MAX > CODE_MAX)
         return 0;
     size_t len = 0;
     const uint8_t *part[] = {blk, pre, mid, tr};
@@ -409,10 +429,10 @@ static int edge(sctx *x, int i, int kind, PyObject *key, const uint8_t *tr, size
     return edge_around(x, i, kind, key, NULL, 0, tr, trlen);
 }
 
-/* Can node i's expression stand inside another (not a generator block)? */
+/* Can node i's expression stand inside another (not a generator's or coroutine's block)? */
 static int inline_ok(int i)
 {
-    return nodes[i].len && nodes[i].code[0] != GC_P_DEF;
+    return nodes[i].len && nodes[i].code[0] != GC_P_DEF && nodes[i].code[0] != GC_P_ASYNCDEF;
 }
 
 /* The dunder-call form of `.name` (then `()` when 'call'), for a sandbox that refuses the
@@ -1064,6 +1084,10 @@ static size_t root_code(PyObject *name, int literal, uint8_t *code)
         memcpy(code, exc_root, sizeof exc_root);
         return sizeof exc_root;
     }
+    if (literal == 6) {
+        memcpy(code, cor_root, sizeof cor_root);
+        return sizeof cor_root;
+    }
     if (literal >= 0) {
         memcpy(code, lit[literal], 2);
         return 2;
@@ -1117,8 +1141,8 @@ PyObject *gc_source_readbacks_ns(gc_target *t, PyObject *roots)
  * recorded; the generator's frame only in a dialect with statements.  0 or an exit code. */
 static int push_roots(sctx *x)
 {
-    static const char *lit_names[] = {"''", "0", "[]", "()", "gi_frame", "e"};
-    int nlits = x->t->spec.adapter.dialect & GC_DIALECT_EXPRESSION ? 4 : 6;
+    static const char *lit_names[] = {"''", "0", "[]", "()", "gi_frame", "e", "cr_frame"};
+    int nlits = x->t->spec.adapter.dialect & GC_DIALECT_EXPRESSION ? 4 : 7;
     char err[512];
     PyObject *names = root_names(x->t, err, sizeof err);
     if (!names) {
