@@ -40,7 +40,8 @@
  *     instance __dict__ holds are tried too;
  *   - `['key']` for each str key (printable ASCII) and `[k]` for each small int key of a
  *     mapping, `[i]` for each element of a list or tuple (the first GC_SWEEP_MAX_ITEMS, and
- *     no index past what the IR's int literal holds);
+ *     no index past what the IR's int literal holds); a list of classes by name where the
+ *     dialect writes `__name__`: `[c for c in X if c.__name__ == 'N'][0]` (expand_by_name);
  *   - calls, a documented safe set only: `.mro()` and `.__subclasses__()` of a class whose
  *     metaclass is type (type's own methods: they read the class's bases and subclasses and
  *     run no user code).  No other callable is called: what a sandbox's function does with
@@ -850,8 +851,78 @@ static void item_edge(sctx *x, int i, PyObject *key)
     PyErr_Clear();
 }
 
+/* `[c for c in X if c.__name__ == 'N'][0]`: element k of node i's list of classes, by its
+ * name N, unique in the list.  0 when it cannot be written (the name too long or not
+ * printable). */
+static int named_item(sctx *x, int i, Py_ssize_t k, PyObject *name)
+{
+    static const uint8_t elt[] = {GC_P_NAME, 1, 'c'};
+    uint8_t tr[32 + GC_P_MAX_STRLEN];
+    Py_ssize_t sz;
+    const char *s = PyUnicode_IS_ASCII(name) ? PyUnicode_AsUTF8AndSize(name, &sz) : NULL;
+    int printable = s && sz <= GC_P_MAX_STRLEN;
+    for (Py_ssize_t j = 0; printable && j < sz; j++)
+        printable = s[j] > 0x20 && s[j] < 0x7f && s[j] != '\'' && s[j] != '\\';
+    size_t n = printable ? put_str(tr, put_str(tr, 0, GC_P_NAME, "c", 1), GC_P_ATTR, "__name__", 8) : 0;
+    n = n ? put_str(tr, n, GC_P_STR, s, (size_t)sz) : 0;
+    if (!n)
+        return 0;
+    tr[n++] = GC_P_EQ;
+    n = put_str(tr, n, GC_P_FILTER, "c", 1);
+    tr[n++] = GC_P_INT;
+    tr[n++] = 0;
+    tr[n++] = GC_P_ITEM;
+    PyObject *idx = PyLong_FromSsize_t(k);
+    if (idx)
+        edge_around(x, i, GC_EDGE_ITEM_INT, idx, elt, sizeof elt, tr, n);
+    Py_XDECREF(idx);
+    return 1;
+}
+
+/* Class walks by name: a list of classes (what .__subclasses__() and .mro() give) in a
+ * dialect that writes `__name__`, each element by its name where it is unique there, not
+ * by its index: the interpreter's class order differs between processes and versions, and
+ * an index past the IR's int literal (127) is none (object.__subclasses__() holds hundreds).
+ * 1 when the list was expanded so. */
+static int expand_by_name(sctx *x, int i, PyObject *v)
+{
+    static PyObject *attr;
+    if (!PyList_CheckExact(v) || PyList_GET_SIZE(v) == 0 || !inline_ok(i) ||
+        !(attr || (attr = PyUnicode_InternFromString("__name__"))) || !gc_source_writable(x->t, attr))
+        return 0;
+    Py_ssize_t n = PyList_GET_SIZE(v);
+    PyObject *names = PyList_New(n), *count = PyDict_New();
+    int ok = names && count;
+    for (Py_ssize_t k = 0; ok && k < n; k++) { /* type's own name: no metaclass code runs */
+        PyObject *c = PyList_GET_ITEM(v, k), *name = NULL;
+        ok = PyType_Check(c) && Py_IS_TYPE(c, &PyType_Type) && (name = PyType_GetName((PyTypeObject *)c));
+        PyObject *seen = ok ? PyDict_GetItemWithError(count, name) : NULL; /* borrowed */
+        PyObject *more = ok ? PyLong_FromLong(seen ? PyLong_AsLong(seen) + 1 : 1) : NULL;
+        ok = more && PyDict_SetItem(count, name, more) == 0;
+        Py_XDECREF(more);
+        if (name)
+            PyList_SET_ITEM(names, k, name);
+    }
+    x->st->cut_items += ok && n > GC_SWEEP_MAX_ITEMS;
+    for (Py_ssize_t k = 0; ok && k < n && k < GC_SWEEP_MAX_ITEMS && !x->rc; k++) {
+        PyObject *name = PyList_GET_ITEM(names, k), *idx;
+        if (PyLong_AsLong(PyDict_GetItem(count, name)) == 1 && named_item(x, i, k, name))
+            continue;
+        if (k <= MAX_INT_KEY && (idx = PyLong_FromSsize_t(k))) { /* a name shared: by index */
+            item_edge(x, i, idx);
+            Py_DECREF(idx);
+        }
+    }
+    Py_XDECREF(names);
+    Py_XDECREF(count);
+    PyErr_Clear();
+    return ok;
+}
+
 static void expand_items(sctx *x, int i, PyObject *v)
 {
+    if (expand_by_name(x, i, v))
+        return;
     int mapping = PyDict_Check(v) || (!is_scalar_or_container(v) && !PyType_Check(v) &&
                                       PyObject_HasAttrString(v, "keys") && PyObject_HasAttrString(v, "__getitem__"));
     PyErr_Clear();
