@@ -17,6 +17,10 @@ expect_grep "0 oversized containers cut" "no list cut"
 expect_same_sweep "$T" 3
 expect_program 1 "$T" "result = [c for c in Plugin.__subclasses__() if (c.__name__ == 'Runner')][0].launch"
 expect_grep "ESCAPE reach spawn os.system" "the printed program replays"
+# where the sandbox refuses `__name__`, the list is walked by index as before
+expect_exit 1 "a sandbox refusing __name__" -- "$GC" sweep "$T/refusing" --depth 3 -q
+expect_fgrep "via result = Plugin.__subclasses__()[0].launch" "by index where the name is refused"
+expect_no_grep "__name__ ==" "no program by name there"
 # the campaign's table has it from the opening sweep, and triage keeps the name
 expect_exit 1 "a short campaign" -- "$GC" fuzz "$T" --time 6 --seed 1 --out "$WORK/camp"
 expect_grep "type \. __subclasses__\(\)" "the campaign's table"

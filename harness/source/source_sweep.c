@@ -852,8 +852,8 @@ static void item_edge(sctx *x, int i, PyObject *key)
 }
 
 /* `[c for c in X if c.__name__ == 'N'][0]`: element k of node i's list of classes, by its
- * name N, unique in the list.  0 when it cannot be written (the name too long or not
- * printable). */
+ * name N, unique in the list.  1 when run, 2 when the sandbox refused it, 0 when it cannot
+ * be written (the name too long or not printable). */
 static int named_item(sctx *x, int i, Py_ssize_t k, PyObject *name)
 {
     static const uint8_t elt[] = {GC_P_NAME, 1, 'c'};
@@ -873,10 +873,9 @@ static int named_item(sctx *x, int i, Py_ssize_t k, PyObject *name)
     tr[n++] = 0;
     tr[n++] = GC_P_ITEM;
     PyObject *idx = PyLong_FromSsize_t(k);
-    if (idx)
-        edge_around(x, i, GC_EDGE_ITEM_INT, idx, elt, sizeof elt, tr, n);
+    int refused = idx && edge_around(x, i, GC_EDGE_ITEM_INT, idx, elt, sizeof elt, tr, n);
     Py_XDECREF(idx);
-    return 1;
+    return refused ? 2 : 1;
 }
 
 /* Class walks by name: a list of classes (what .__subclasses__() and .mro() give) in a
@@ -904,9 +903,12 @@ static int expand_by_name(sctx *x, int i, PyObject *v)
             PyList_SET_ITEM(names, k, name);
     }
     x->st->cut_items += ok && n > GC_SWEEP_MAX_ITEMS;
+    int by_name = 1; /* until the sandbox refuses the form (c.__name__, a comprehension) */
     for (Py_ssize_t k = 0; ok && k < n && k < GC_SWEEP_MAX_ITEMS && !x->rc; k++) {
         PyObject *name = PyList_GET_ITEM(names, k), *idx;
-        if (PyLong_AsLong(PyDict_GetItem(count, name)) == 1 && named_item(x, i, k, name))
+        int r = by_name && PyLong_AsLong(PyDict_GetItem(count, name)) == 1 ? named_item(x, i, k, name) : 0;
+        by_name = r != 2;
+        if (r == 1)
             continue;
         if (k <= MAX_INT_KEY && (idx = PyLong_FromSsize_t(k))) { /* a name shared: by index */
             item_edge(x, i, idx);
