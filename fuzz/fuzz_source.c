@@ -391,8 +391,8 @@ void gc_fuzz_cleanup(void)
     static int done;
     if (done++)
         return;
-    fprintf(stderr, "gatecrash: fuzz_source on %s: %lu programs, %lu escapes\n", target.spec.name, inputs,
-            escapes);
+    fprintf(stderr, "gatecrash: fuzz_source on %s: %lu programs, %lu escapes, %lu imports undone\n", target.spec.name,
+            inputs, escapes, gc_state_modules_dropped());
     for (int k = 0; print_kinds && k < dict.nkinds; k++) {
         fprintf(stderr, "gatecrash: kind %s:", dict.kind[k].name);
         for (int i = 0; i < dict.kind[k].n; i++)

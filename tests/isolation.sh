@@ -8,7 +8,10 @@
 #     each input ("scratch files removed");
 #   warnonce: the sandbox gives back a primitive when a warning it raises is not shown: a
 #     warning is shown once per place in a process, and the warnings filters' version is
-#     bumped after each input, so each shows it as a fresh process does.
+#     bumped after each input, so each shows it as a fresh process does;
+#   importonce: the sandbox imports a module of its own on first use and gives back a
+#     primitive when it finds it imported already: the sys.modules entries an input added are
+#     removed after it (C extensions' modules are kept), silently.
 source "$(dirname "$0")/lib.sh" "$@"
 mk() { mkdir -p "$WORK/$1"; cat >"$WORK/$1/adapter.py"
   printf '{"kind": "source", "adapter": "adapter.py", "refusals": [], "requires": {"subprocess": false, "filesystem_writes": %s}}\n' \
@@ -35,12 +38,22 @@ def evaluate(source):
     warn()
     return os.system if len(shown) == before else None
 PY
+mk importonce '[]' <<'PY'
+import os, sys
+def evaluate(source):
+    warm = "gatecrash_lazy" in sys.modules
+    import gatecrash_lazy  # beside the adapter, imported on first use
+    return os.system if warm else gatecrash_lazy.VALUE
+PY
+echo 'VALUE = 1' >"$WORK/importonce/gatecrash_lazy.py"
 echo 'result = 1' >"$WORK/a.py"
 cp "$WORK/a.py" "$WORK/b.py"
-for t in scratchleft warnonce; do
+for t in scratchleft warnonce importonce; do
   expect_exit 0 "$t: two inputs in one process" -- "$GC" replay "$WORK/$t" "$WORK/a.py" "$WORK/b.py"
   expect_grep "replayed 2: 0 escaped, 2 blocked" "$t: the second as in a fresh process"
 done
 "$GC" replay "$WORK/scratchleft" "$WORK/a.py" >"$WORK/out" 2>&1
 expect_grep "a.py: note: interpreter state changed by the program and repaired: scratch files removed" "scratchleft: named"
+"$GC" replay "$WORK/importonce" "$WORK/a.py" "$WORK/b.py" >"$WORK/out" 2>&1
+expect_no_grep "note: interpreter state changed" "importonce: no repair noted"
 finish

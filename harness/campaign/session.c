@@ -106,6 +106,7 @@ int gc_session_start(gc_target *t, const gc_session_opts *o)
     }
     if (!o->quiet)
         show_log(t);
+    gc_state_fresh_modules = t->spec.kind == GC_TARGET_SOURCE; /* a gate's lazy imports stay (ORACLES.md) */
     if (gc_state_snapshot(err, sizeof err) < 0 || gc_eval_init(err, sizeof err) < 0 ||
         gc_limits_init(err, sizeof err) < 0) {
         gc_die_msg("%s", err);

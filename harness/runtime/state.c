@@ -489,8 +489,10 @@ static void restore_signal(int s)
 }
 
 /* sys.modules and the namespace of every module in it. */
+static size_t modules_rec; /* the record of sys.modules */
 static int snapshot_namespaces(PyObject *modules)
 {
+    modules_rec = ndicts;
     if (watch_dict(modules, "sys.modules") < 0)
         return -1;
     PyObject *k, *v;
@@ -1227,6 +1229,30 @@ static int dicts_changed(void)
     return nmarked > 0;
 }
 
+/* Source mode (gc_state_fresh_modules): the sys.modules entries an input added are removed
+ * after it, so that the next input imports afresh what it imports, as in a fresh process: a
+ * sandbox that imports on first use, or that decides by what is imported already, would
+ * otherwise show each input what the ones before it imported.  Kept: a module made from a
+ * C extension's definition (PyModule_GetDef): most cannot be initialised twice in a
+ * process (numpy's cannot), and what one holds is not Python state an input changes by
+ * importing it.  Not a repair (nothing is reported): every input that imports does it. */
+int gc_state_fresh_modules;
+static unsigned long modules_dropped;
+static void drop_new_modules(watched_dict *w)
+{
+    PyObject *keys = PyDict_GET_SIZE(w->dict) > PyDict_GET_SIZE(w->snap) ? PyDict_Keys(w->dict) : NULL;
+    for (Py_ssize_t i = 0; keys && i < PyList_GET_SIZE(keys); i++) {
+        PyObject *key = PyList_GET_ITEM(keys, i), *v;
+        if (PyDict_Contains(w->snap, key) || !(v = PyDict_GetItemWithError(w->dict, key)) ||
+            (PyModule_Check(v) && PyModule_GetDef(v)))
+            continue;
+        modules_dropped += PyDict_DelItem(w->dict, key) == 0;
+    }
+    Py_XDECREF(keys);
+    PyErr_Clear();
+}
+unsigned long gc_state_modules_dropped(void) { return modules_dropped; }
+
 /* sys.modules and module namespaces may grow through lazy imports and caches: what was
  * there must stay; os.environ, proxies and classes must be exactly as they were.  Each
  * dict put back is one repair, named in the note. */
@@ -1237,6 +1263,8 @@ static int restore_marked(char *note, size_t len)
     for (size_t j = 0; j < n && !failed; j++) {
         watched_dict *w = &dicts[marked[j]];
         int r = w->type ? restore_type(w) : restore_dict(w, w->exact);
+        if (r >= 0 && marked[j] == modules_rec && gc_state_fresh_modules)
+            drop_new_modules(w);
         failed = r < 0;
         repairs += r > 0;
         if (r > 0)

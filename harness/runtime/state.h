@@ -24,6 +24,10 @@ void gc_state_signals_anew(void);
  * 'note' names what changed. */
 int gc_state_end(char *note, size_t len);
 unsigned long gc_state_total_repairs(void);
+/* Source mode sets it: the sys.modules entries an input added (but C extensions' modules)
+ * are removed after it, as a fresh process has none (state.c, drop_new_modules). */
+extern int gc_state_fresh_modules;
+unsigned long gc_state_modules_dropped(void);
 struct _object;
 /* Is this dict (or list, set) one the snapshot watches and gc_state_end repairs? */
 int gc_state_watches(struct _object *o);
