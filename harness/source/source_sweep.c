@@ -251,6 +251,7 @@ static void program_text(const gc_target *t, const uint8_t *code, size_t len, gc
 
 static int last_refused; /* the last program run was refused by the sandbox */
 static int last_escaped; /* the last edge's program escaped (run_edge) */
+static int last_gave;    /* the last edge's program gave a value back (run_edge) */
 
 /* Run the program of 'code': its outcome and value.  0 or an exit code. */
 static int run_code(const gc_target *t, const uint8_t *code, size_t len, gc_verdict *out, PyObject **v,
@@ -401,6 +402,7 @@ static int run_edge(sctx *x, int i, int kind, PyObject *key, const uint8_t *blk,
     int refused = last_refused;
     int hole = edge_hole(x, i, kind, key, v);
     last_escaped = out.escaped;
+    last_gave = v != NULL;
     if (out.escaped)
         x->rc = record(x, code, len, &out, hole);
     else if (v && !gc_sweep_transient(v) && nnodes >= x->o->max_nodes)
@@ -852,8 +854,8 @@ static void item_edge(sctx *x, int i, PyObject *key)
 }
 
 /* `[c for c in X if c.__name__ == 'N'][0]`: element k of node i's list of classes, by its
- * name N, unique in the list.  1 when run, 2 when the sandbox refused it, 0 when it cannot
- * be written (the name too long or not printable). */
+ * name N, unique in the list.  1 when it gave a value or escaped, 2 when the sandbox refused
+ * it or it raised, 0 when it cannot be written (the name too long or not printable). */
 static int named_item(sctx *x, int i, Py_ssize_t k, PyObject *name)
 {
     static const uint8_t elt[] = {GC_P_NAME, 1, 'c'};
@@ -873,9 +875,10 @@ static int named_item(sctx *x, int i, Py_ssize_t k, PyObject *name)
     tr[n++] = 0;
     tr[n++] = GC_P_ITEM;
     PyObject *idx = PyLong_FromSsize_t(k);
+    last_gave = last_escaped = 0;
     int refused = idx && edge_around(x, i, GC_EDGE_ITEM_INT, idx, elt, sizeof elt, tr, n);
     Py_XDECREF(idx);
-    return refused ? 2 : 1;
+    return refused || !(last_gave || last_escaped) ? 2 : 1;
 }
 
 /* Class walks by name: a list of classes (what .__subclasses__() and .mro() give) in a
@@ -903,7 +906,7 @@ static int expand_by_name(sctx *x, int i, PyObject *v)
             PyList_SET_ITEM(names, k, name);
     }
     x->st->cut_items += ok && n > GC_SWEEP_MAX_ITEMS;
-    int by_name = 1; /* until the sandbox refuses the form (c.__name__, a comprehension) */
+    int by_name = 1; /* until the form fails (the sandbox refuses c.__name__ or a comprehension) */
     for (Py_ssize_t k = 0; ok && k < n && k < GC_SWEEP_MAX_ITEMS && !x->rc; k++) {
         PyObject *name = PyList_GET_ITEM(names, k), *idx;
         int r = by_name && PyLong_AsLong(PyDict_GetItem(count, name)) == 1 ? named_item(x, i, k, name) : 0;
