@@ -2,7 +2,8 @@
 # Threads the sandbox starts are part of the evaluation (docs/ORACLES.md, "Threads"): a
 # source target whose evaluate runs each program in a concurrent.futures worker with a
 # timeout (tests/fixtures/source/threaded, as agent executors do) is evaluated, not refused;
-# the returned value, the C-call guard and the time limit hold in the worker; a thread
+# the returned value, the C-call guard, effect mode (the audit hook, Landlock: process-wide)
+# and the time limit hold in the worker; a thread
 # still alive when its input ends is stopped and noted (not an escape) and the next input
 # starts clean; one that cannot be stopped is one line and exit 4; the idle worker of a pool
 # the sandbox keeps for its whole life is kept.
@@ -65,6 +66,16 @@ expect_exit 1 "a primitive called in the worker" -- R "$P/called.py"
 expect_grep "called.py: .*ESCAPE reach spawn os.system .*C-call guard" "C-call guard in the worker"
 expect_exit 1 "a primitive as a thread's function" -- R "$P/thread-target.py"
 expect_grep "thread-target.py: .*ESCAPE (reach|effect) spawn os.system" "a thread's function is judged"
+# effect mode, process-wide (the audit hook, Landlock): a write and a spawn in the worker are
+# effect escapes, and a write outside scratch never reaches the disk
+printf 'open("written.txt", "w").write("x")\nresult = 1\n' >"$P/write.py"
+printf 'open("%s", "w").write("x")\nresult = 1\n' "$WORK/outside.txt" >"$P/outside.py"
+printf 'import os\nos.system("true")\nresult = 1\n' >"$P/spawn.py"
+expect_exit 1 "effect mode in the worker" -- "$GC" replay -q --mode effect "$T" "$P/write.py" "$P/outside.py" "$P/spawn.py"
+expect_grep "write.py: .*ESCAPE effect write open " "effect: a write in the worker"
+expect_grep "outside.py: .*ESCAPE effect write open .*outside.txt" "effect: a write outside scratch in the worker"
+expect_grep "spawn.py: .*ESCAPE effect spawn os.system" "effect: a spawn in the worker"
+[[ ! -e $WORK/outside.txt ]] && ok || fail "a worker's write outside scratch reached the disk"
 # the time limit reaches the worker: LIMIT timeout, the worker ends, the next input is clean
 start=$(date +%s)
 expect_exit 0 "endless loop in the worker" -- R "$P/loop.py" "$P/safe-sum.py"
