@@ -74,6 +74,18 @@ static const mcase leak_cases[] = {
          OP(STR), S(1, 'x'), OP(ASSIGN), S(1, 't'), OP(NAME), S(3, 'r', 'u', 'n'),
          OP(STR), S(8, 't', 'r', 'u', 'e', 't', 'r', 'u', 'e'), OP(INT), 7, OP(NONE), OP(CALL), 3,
          OP(ASSIGN), S(6, 'r', 'e', 's', 'u', 'l', 't'), OP(NAME), S(1, 't'), OP(ASSIGN), S(1, 'u')),
+    /* try: '{0.__self__.__import__.__self__.open.gatecrash}'.format(len) / except Exception as
+     * e: result = e.obj: a format field's walk with a detour (.__import__.__self__ is the
+     * builtins module again), read back from the AttributeError.  The detour's two parts go
+     * as whole components (a byte at a time passes through names that lead nowhere; the
+     * build before left them), the absent last part shrinks to one letter, and the readback
+     * goes too: the AttributeError evaluate raises holds open (.obj), the same escape */
+    CASE("a format field's detour and its readback", "'{0.__self__.open.h}'.format(len)\n", "builtins.open", 4, 1,
+         OP(TRY), OP(NAME), S(3, 'l', 'e', 'n'), OP(FIELD),
+         S(43, '_', '_', 's', 'e', 'l', 'f', '_', '_', '.', '_', '_', 'i', 'm', 'p', 'o', 'r', 't', '_', '_', '.', '_', '_',
+           's', 'e', 'l', 'f', '_', '_', '.', 'o', 'p', 'e', 'n', '.', 'g', 'a', 't', 'e', 'c', 'r', 'a', 's', 'h'),
+         OP(EXPR), OP(EXCEPT), S(1, 'e'), OP(NAME), S(1, 'e'), OP(ATTR), S(3, 'o', 'b', 'j'),
+         OP(ASSIGN), S(6, 'r', 'e', 's', 'u', 'l', 't')),
 };
 
 static gc_target target;

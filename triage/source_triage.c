@@ -165,8 +165,51 @@ static int shrink_string(minctx *m, const size_t *offs, int i)
     return 0;
 }
 
-/* Shorten operands: counts and ints lowered (arguments dropped), strings shortened; each
- * adopted change re-reads the ops, the same op tried again.  1 if anything shrank. */
+/* Where a string operand's field component starting at s[a] ('.' or '[') ends: a `[key]`
+ * after its ']', a `.name` before the next '.', '[', or the end of a replacement field. */
+static size_t component_end(const uint8_t *s, size_t slen, size_t a)
+{
+    size_t b = a + 1;
+    if (s[a] == '[') {
+        while (b < slen && s[b] != ']')
+            b++;
+        return b < slen ? b + 1 : b;
+    }
+    while (b < slen && !strchr(".[}!:", s[b]))
+        b++;
+    return b;
+}
+
+/* Whole field components of a string operand (op i) dropped, one to four in a row at each
+ * place: a format field's walk ('{0.a.__b__.c}', a get_field path '0.a[k]') loses a part,
+ * or a detour of parts that leads back to where it started, in one step, where dropping a
+ * byte at a time passes through names that lead nowhere.  1 if adopted. */
+static int drop_component(minctx *m, const size_t *offs, int i)
+{
+    size_t o = offs[i], end = offs[i + 1], slen = end - o - 2;
+    uint8_t head[2 + GC_P_MAX_STRLEN];
+    for (size_t a = 0; a < slen && !m->rc; a++) {
+        const uint8_t *s = m->best + o + 2;
+        if (s[a] != '.' && s[a] != '[')
+            continue;
+        for (size_t b = component_end(s, slen, a), parts = 1; parts <= 4 && !m->rc; parts++) {
+            head[0] = m->best[o];
+            head[1] = (uint8_t)(slen - (b - a));
+            memcpy(head + 2, s, a);
+            memcpy(head + 2 + a, s + b, slen - b);
+            if (try_splice(m, o, end, head, 2 + slen - (b - a)))
+                return 1;
+            if (b >= slen || (s[b] != '.' && s[b] != '['))
+                break;
+            b = component_end(s, slen, b);
+        }
+    }
+    return 0;
+}
+
+/* Shorten operands: counts and ints lowered (arguments dropped), strings shortened (a field
+ * component at a time, then a byte); each adopted change re-reads the ops, the same op tried
+ * again.  1 if anything shrank. */
 static int pass_operands(minctx *m)
 {
     static size_t offs[GC_P_MAX_INPUT + 1];
@@ -174,7 +217,9 @@ static int pass_operands(minctx *m)
     int n = op_offsets(m, offs, kinds), changed = 0;
     for (int i = 0; i < n && !m->rc;) {
         int k = kinds[i] == GC_P_OPERAND_BYTE ? shrink_byte(m, offs, i)
-              : kinds[i] == GC_P_OPERAND_STR && offs[i + 1] > offs[i] + 2 ? shrink_string(m, offs, i) : 0;
+              : kinds[i] == GC_P_OPERAND_STR && offs[i + 1] > offs[i] + 2
+                  ? drop_component(m, offs, i) || (!m->rc && shrink_string(m, offs, i))
+                  : 0;
         changed |= k;
         if (k)
             n = op_offsets(m, offs, kinds);
