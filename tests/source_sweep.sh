@@ -4,7 +4,8 @@
 #   - simpleeval 1.0.4 with a module passed in (GHSA-44vg-5wv2-h2hg): the sweep finds the
 #     published class, `path.os.system`, exit 1, one hole: the module's attribute os;
 #   - every current release: nothing at the default depth, exit 0;
-#   - the same sweep twice: the same report, byte for byte;
+#   - the same sweep twice: the same report, byte for byte (the historical RestrictedPython
+#     releases' too, with their classes found);
 #   - bounded, --json: simpleeval 1.0.4 at depth 1 finds nothing (path.os is a module, one
 #     edge short), at depth 2 every escape is path.os.<primitive> through the one hole, the
 #     object's keys and counts as documented; the leak fixture (exec dialect) at depth 1
@@ -69,6 +70,19 @@ if target_installed restrictedpython-utility; then
   sweep restrictedpython-utility >"$WORK/r2" 2>/dev/null
   if cmp -s "$WORK/r1" "$WORK/r2" && [[ -s $WORK/r1 ]]; then ok; else fail "restrictedpython sweep differs between runs"; fi
 fi
+
+# the historical releases: their published classes found, each sweep the same twice, byte for
+# byte (restrictedpython-6.0's frame walk at depth 4; 6.1-utility's Formatter field walks at
+# depth 2)
+for td in restrictedpython-6.0:4 restrictedpython-6.1-utility:2; do
+  t=${td%%:*} d=${td##*:}
+  target_installed "$t" || continue
+  expect_exit 1 "sweep $t --depth $d: its class" -- sweep "$t" --depth "$d"
+  expect_grep '^[1-9][0-9]* hole\(s\)' "sweep $t: holes"
+  sweep "$t" --depth "$d" >"$WORK/h1" 2>/dev/null
+  sweep "$t" --depth "$d" >"$WORK/h2" 2>/dev/null
+  if cmp -s "$WORK/h1" "$WORK/h2" && [[ -s $WORK/h1 ]]; then ok; else fail "sweep $t differs between runs"; fi
+done
 
 # the leak fixture (exec dialect, no venv) at depth 1: its root, the generator's frame, and
 # the implicit roots (it runs programs with the real builtins): open, __builtins__, and the
