@@ -58,6 +58,9 @@ static int sig_of(int flags)
 
 static int prep_cifs(void)
 {
+    static int prepared;
+    if (prepared++)
+        return 0;
     ffi_type *p = &ffi_type_pointer;
     ffi_type *n = sizeof(Py_ssize_t) == 8 ? &ffi_type_sint64 : &ffi_type_sint32;
     ffi_type *shapes[SIG_COUNT][5] = {{p, p}, {p, p, p}, {p, p, n}, {p, p, n, p}, {p, p, p, n, p}};
@@ -65,7 +68,7 @@ static int prep_cifs(void)
     for (int s = 0; s < SIG_COUNT; s++) {
         memcpy(sig_args[s], shapes[s], sizeof shapes[s]);
         if (ffi_prep_cif(&cifs[s], FFI_DEFAULT_ABI, counts[s], &ffi_type_pointer, sig_args[s]) != FFI_OK)
-            return -1;
+            return prepared = 0, -1;
     }
     return 0;
 }
@@ -237,3 +240,41 @@ int gc_callguard_place(char *err, size_t errlen)
 }
 
 int gc_callguard_count(void) { return nguards; }
+
+/* ---- noted calls: a flag set by every call of a function (gc_callguard_note) ---- */
+
+typedef struct {
+    PyCFunction orig;
+    volatile int *flag;
+    void *code;
+} noted;
+static noted notes[GC_CALLGUARD_MAX_NOTES];
+static int nnotes;
+
+static void on_noted(ffi_cif *cif, void *ret, void **args, void *data)
+{
+    const noted *n = data;
+    *n->flag = 1;
+    ffi_call(cif, FFI_FN(n->orig), ret, args);
+}
+
+int gc_callguard_note(PyObject *fn, volatile int *flag)
+{
+    PyMethodDef *def = fn && PyCFunction_Check(fn) ? ((PyCFunctionObject *)fn)->m_ml : NULL;
+    for (int i = 0; def && i < nnotes; i++)
+        if (notes[i].code == (void *)(void (*)(void))def->ml_meth)
+            return notes[i].flag == flag ? 0 : -1; /* noted already (a second snapshot) */
+    int sig = def ? sig_of(def->ml_flags) : -1;
+    char *maps = sig >= 0 && nnotes < GC_CALLGUARD_MAX_NOTES && prep_cifs() == 0 ? read_maps() : NULL;
+    int ok = maps && writable(maps, def, sizeof *def);
+    free(maps);
+    noted *n = &notes[nnotes];
+    ffi_closure *closure = ok ? ffi_closure_alloc(sizeof(ffi_closure), &n->code) : NULL;
+    if (!closure || ffi_prep_closure_loc(closure, &cifs[sig], on_noted, n, n->code) != FFI_OK)
+        return -1; /* (a closure made and not used is kept: there are at most a few) */
+    n->orig = def->ml_meth;
+    n->flag = flag;
+    def->ml_meth = (PyCFunction)(void (*)(void))n->code;
+    nnotes++;
+    return 0;
+}

@@ -7,7 +7,8 @@
  * sorted(key=f), a finalizer), through any function object or bound method made from the
  * same definition, on any thread.  No other call pays anything: no profile function, no
  * sys.monitoring event, no instrumented code.  Its user is source/source.c (the judge is
- * set while an input's evaluate runs); with no judge every call runs on. */
+ * set while an input's evaluate runs); with no judge every call runs on.  Also: noted calls
+ * (gc_callguard_note), state.c's cheap change signals. */
 #ifndef GATECRASH_CALLGUARD_H
 #define GATECRASH_CALLGUARD_H
 
@@ -25,5 +26,13 @@ int gc_callguard_place(char *err, size_t errlen);
 
 /* How many primitive definitions are guarded (the self-test checks one). */
 int gc_callguard_count(void);
+
+/* Every later call of fn (a C function object), from Python or C, on any thread, sets *flag
+ * before it runs: a change signal for state that gives none of its own and costs a walk to
+ * compare (state.c: the gc freeze count, sys.monitoring's tools), through the same kind of
+ * closure in the definition's entry point (its hash moves with it, as a guarded one's).
+ * 0, or -1 (not a C function, unknown METH_ flags, a read-only definition, libffi). */
+#define GC_CALLGUARD_MAX_NOTES 16
+int gc_callguard_note(PyObject *fn, volatile int *flag);
 
 #endif

@@ -39,6 +39,7 @@
 #include <unistd.h>
 
 #include "backstop.h"
+#include "callguard.h"
 #include "fsutil.h"
 #include "oracle.h"
 #include "ptrmap.h"
@@ -204,9 +205,10 @@ static long base_frozen;
 /* gc.get_freeze_count() walks the permanent generation's list (375 objects at start on
  * 3.12): a check after every input that ran code cost ~2 us there.  The count changes only
  * through gc.freeze and gc.unfreeze (no C API; a frozen object that dies is no change to
- * put back), so their entry points note each call and the count is read only then. */
-static PyCFunction freeze_meth, unfreeze_meth;
+ * put back), so their calls are noted (gc_callguard_note) and the count read only then;
+ * where they could not be noted, after every input. */
 static volatile int freeze_called;
+static int freeze_noted;
 static uint64_t base_thread_id; /* the highest thread state id at snapshot time (below) */
 static char *saved_locale;
 static int sig_snapped; /* taken at the first input: the engine sets its handlers after start-up */
@@ -406,27 +408,6 @@ static PyObject *attr_of(const char *mod, const char *name)
     PyObject *f = m ? PyObject_GetAttrString(m, name) : NULL;
     Py_XDECREF(m);
     return f;
-}
-
-static PyObject *noted_freeze(PyObject *m, PyObject *unused)
-{
-    freeze_called = 1;
-    return freeze_meth(m, unused);
-}
-static PyObject *noted_unfreeze(PyObject *m, PyObject *unused)
-{
-    freeze_called = 1;
-    return unfreeze_meth(m, unused);
-}
-/* fn's definition (a METH_NOARGS C function) runs 'note' first; the original, or NULL. */
-static PyCFunction note_calls(PyObject *fn, PyCFunction note)
-{
-    if (!fn || !PyCFunction_Check(fn) || ((PyCFunctionObject *)fn)->m_ml->ml_flags != METH_NOARGS)
-        return NULL;
-    PyMethodDef *def = ((PyCFunctionObject *)fn)->m_ml;
-    PyCFunction orig = def->ml_meth;
-    def->ml_meth = note;
-    return orig;
 }
 
 static long call_long(PyObject *fn)
@@ -787,12 +768,11 @@ static int snapshot_process(void)
     freeze_count_fn = attr_of("gc", "get_freeze_count");
     unfreeze_fn = attr_of("gc", "unfreeze");
     PyObject *freeze_fn = attr_of("gc", "freeze");
-    if (!freeze_meth && !unfreeze_meth) { /* (a second snapshot finds them placed) */
-        freeze_meth = note_calls(freeze_fn, noted_freeze);
-        unfreeze_meth = freeze_meth ? note_calls(unfreeze_fn, noted_unfreeze) : NULL;
-    }
+    freeze_noted = gc_callguard_note(freeze_fn, &freeze_called) == 0 &&
+                   gc_callguard_note(unfreeze_fn, &freeze_called) == 0;
     Py_XDECREF(freeze_fn);
-    freeze_called = !freeze_meth || !unfreeze_meth; /* not placed: read every time */
+    PyErr_Clear();
+    freeze_called = 1; /* the first check reads it */
     getsignal_fn = attr_of("_signal", "getsignal");
     setsignal_fn = attr_of("_signal", "signal");
     if (!freeze_count_fn || !unfreeze_fn || !getsignal_fn || !setsignal_fn)
@@ -863,6 +843,12 @@ static PyObject *mon_call(int fn, const char *fmt, ...)
     return r;
 }
 
+/* The tools change only through use_tool_id, free_tool_id, set_events and (3.13)
+ * clear_tool_id: their calls are noted, and the six ids' names and events (twelve calls)
+ * read only after one; where they could not be noted, after every input. */
+static volatile int tools_called = 1;
+static int tools_noted;
+
 static void snapshot_tools(void)
 {
     static const char *names[MON_N] = {"get_tool", "get_events", "use_tool_id", "free_tool_id", "set_events",
@@ -870,7 +856,15 @@ static void snapshot_tools(void)
     PyObject *mon = PySys_GetObject("monitoring"); /* borrowed */
     for (int f = 0; mon && f < MON_N; f++) /* (Py_XSETREF: taken again, gc_state_signals_anew) */
         Py_XSETREF(mon_fn[f], PyObject_GetAttrString(mon, names[f]));
+    PyObject *clear = mon ? PyObject_GetAttrString(mon, "clear_tool_id") : NULL;
     PyErr_Clear();
+    tools_noted = mon_fn[MON_USE] && mon_fn[MON_FREE] && mon_fn[MON_SET_EVENTS] &&
+                  gc_callguard_note(mon_fn[MON_USE], &tools_called) == 0 &&
+                  gc_callguard_note(mon_fn[MON_FREE], &tools_called) == 0 &&
+                  gc_callguard_note(mon_fn[MON_SET_EVENTS], &tools_called) == 0 &&
+                  (!clear || gc_callguard_note(clear, &tools_called) == 0);
+    Py_XDECREF(clear);
+    tools_called = 1;
     for (int id = 0; id < GC_TOOLS; id++) {
         Py_XSETREF(id_args[id], Py_BuildValue("(i)", id));
         Py_XSETREF(tool_name[id], mon_call(MON_GET_TOOL, "(i)", id));
@@ -1163,6 +1157,9 @@ static int remove_tracing(void)
 static int tools_changed(void)
 {
 #if GC_WATCHERS
+    if (!tools_called && tools_noted && !check_every_input)
+        return 0;
+    tools_called = 0;
     for (int id = 0; id < GC_TOOLS; id++)
         if (tool_differs(id))
             return 1;
@@ -1388,9 +1385,9 @@ static int gc_on(void)
  * alone again: 3.12 starts with some).  Fewer (an unfreeze) is the new base. */
 static int gc_frozen(void)
 {
-    if (!freeze_called && !check_every_input)
+    if (!freeze_called && freeze_noted && !check_every_input)
         return 0;
-    freeze_called = !freeze_meth || !unfreeze_meth;
+    freeze_called = 0;
     long n = call_long(freeze_count_fn);
     if (n > base_frozen)
         return 1;
@@ -1402,7 +1399,7 @@ static int gc_unfreeze(void)
     Py_XDECREF(PyObject_CallNoArgs(unfreeze_fn));
     PyErr_Clear();
     base_frozen = call_long(freeze_count_fn);
-    freeze_called = !freeze_meth || !unfreeze_meth;
+    freeze_called = 0;
     return 1;
 }
 
