@@ -77,10 +77,10 @@ fi
 for td in restrictedpython-6.0:4 restrictedpython-6.1-utility:2; do
   t=${td%%:*} d=${td##*:}
   target_installed "$t" || continue
-  expect_exit 1 "sweep $t --depth $d: its class" -- sweep "$t" --depth "$d"
-  expect_grep '^[1-9][0-9]* hole\(s\)' "sweep $t: holes"
-  sweep "$t" --depth "$d" >"$WORK/h1" 2>/dev/null
+  rc=0
+  sweep "$t" --depth "$d" >"$WORK/h1" 2>/dev/null || rc=$?
   sweep "$t" --depth "$d" >"$WORK/h2" 2>/dev/null
+  [[ $rc -eq 1 ]] && grep -qE '^[1-9][0-9]* hole\(s\)' "$WORK/h1" && ok || fail "sweep $t --depth $d: exit $rc, no hole"
   if cmp -s "$WORK/h1" "$WORK/h2" && [[ -s $WORK/h1 ]]; then ok; else fail "sweep $t differs between runs"; fi
 done
 
