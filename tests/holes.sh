@@ -78,10 +78,12 @@ expect_fgrep "--close 'no such hole': no edge of this sweep is that hole" "unkno
 # otherwise: the sweep expands each object once, by its first path, and an engine chain can
 # reach the same object by another (__builtins__['quit'].__call__.__globals__, under ASan);
 # such a row must be the engine's (OUT/finds.tsv), never one the sweep is said to have found.
+# --time 150 gives the opening sweep a 15 s budget (a tenth): the default's 6 s did not
+# reach depth 7 under ASan on a loaded CI machine; --runs ends the run long before.
 need fuzz_gate || { finish; exit; }
 "$GC" sweep "$T" --depth 8 -q --json >"$WORK/sw8.json" 2>/dev/null
 mkdir -p "$WORK/fz/corpus" && find "$SRC/corpus" -maxdepth 1 -type f -exec cp -t "$WORK/fz/corpus/" -- {} +
-"$GC" fuzz "$T" --runs 30000 --seed 1 --out "$WORK/fz/out" --corpus "$WORK/fz/corpus" >"$WORK/fuzz.txt" 2>"$WORK/fuzz.err"
+"$GC" fuzz "$T" --runs 30000 --time 150 --seed 1 --out "$WORK/fz/out" --corpus "$WORK/fz/corpus" >"$WORK/fuzz.txt" 2>"$WORK/fuzz.err"
 expect_exit 0 "holes of a bounded fuzz run are the sweep's" -- $PY - "$WORK/sw8.json" "$WORK/fuzz.txt" "$WORK/fz/out/finds.tsv" <<'PY'
 import json, re, sys
 sweep = {r["hole"] for r in json.load(open(sys.argv[1]))["holes"]}
