@@ -68,11 +68,20 @@ static int replay_options(int argc, char **argv, replay_args *r)
     return rc;
 }
 
-/* --json for an input stopped by a limit: {"limit":"timeout"|"oom","escaped":false,"steps":N} */
+/* The limit a blocked input met, as its LIMIT line and --json name it: the time or memory
+ * limit, or a thread it started alive after it (stopped: state.c); NULL for none. */
+static const char *limit_met(const gc_verdict *v, int json)
+{
+    if (v->timed_out || v->oom)
+        return v->timed_out ? "timeout" : json ? "oom" : "out-of-memory";
+    return v->thread_stopped ? "thread" : NULL;
+}
+
+/* --json for an input stopped by a limit: {"limit":"timeout"|"oom"|"thread","escaped":false,"steps":N} */
 static void print_limit_json(const gc_verdict *out)
 {
     cJSON *j = cJSON_CreateObject();
-    cJSON_AddStringToObject(j, "limit", out->timed_out ? "timeout" : "oom");
+    cJSON_AddStringToObject(j, "limit", limit_met(out, 1));
     cJSON_AddFalseToObject(j, "escaped");
     cJSON_AddNumberToObject(j, "steps", out->steps);
     gc_json_print(j);
@@ -110,13 +119,15 @@ static void print_verdict(gc_target *t, const gc_mode_ops *m, const char *file, 
             gc_json_print(gc_escape_object(t, v, r->input.data, r->size, hole));
         }
     } else {
-        printf("%s: blocked (%s%s%s%s%s)%s\n", file, r->note, v->refused[0] ? "; refused by the harness: " : "",
+        printf("%s: blocked (%s%s%s%s%s%s)%s\n", file, r->note, v->refused[0] ? "; refused by the harness: " : "",
                v->refused, v->timed_out ? "; stopped by the per-input time limit" : "",
-               v->oom ? "; stopped by the per-input memory limit" : "", found_on);
+               v->oom ? "; stopped by the per-input memory limit" : "",
+               v->thread_stopped ? "; a thread it started was still running after it, and was stopped" : "", found_on);
         /* a limit is a finding of its own kind, never an escape */
-        if (v->timed_out || v->oom)
-            printf("%s: LIMIT %s (not an escape)\n", file, v->timed_out ? "timeout" : "out-of-memory");
-        if (json && (v->timed_out || v->oom))
+        const char *limit = limit_met(v, 0);
+        if (limit)
+            printf("%s: LIMIT %s (not an escape)\n", file, limit);
+        if (json && limit)
             print_limit_json(v);
     }
     if (v->state_repairs)

@@ -39,6 +39,7 @@ for name in recursionlimit setprofile gc-disable gc-freeze environ-set chdir uma
   expect_grep "$name.chain: blocked .*refused by the harness" "$name is refused"
 done
 expect_fgrep "thread-gate.chain: note: interpreter state changed by the chain and repaired: threads stopped" "a gate thread is stopped"
+expect_fgrep "thread-gate.chain: LIMIT thread (not an escape)" "a gate thread left running is a limit"
 expect_fgrep "gc-freeze-gate.chain: note: interpreter state changed by the chain and repaired: gc frozen" "gate code's gc.freeze is undone"
 expect_fgrep "signal-c.chain: blocked (5 steps, 1 failed; refused by the harness: _signal.signal)" "_signal.signal refused"
 

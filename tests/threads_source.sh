@@ -86,11 +86,16 @@ expect_no_grep "safe-sum.py: note:" "endless loop: the next input starts clean"
 (( $(date +%s) - start < 10 )) && ok || fail "endless loop in the worker: took $(( $(date +%s) - start )) s"
 # a thread alive when its input ends: stopped, a note, not an escape; the next input clean
 expect_exit 0 "a thread outlives its input" -- R "$P/linger.py" "$P/probe.py" "$P/safe-sum.py"
-expect_grep "linger.py: blocked \(returned int\)" "lingering thread: not an escape"
+expect_grep "linger.py: blocked \(returned int; a thread it started was still running after it, and was stopped\)" \
+  "lingering thread: not an escape"
 expect_grep "linger.py: note: interpreter state changed by the program and repaired: threads stopped" \
   "lingering thread: stopped and noted"
+expect_grep "linger.py: LIMIT thread \(not an escape\)" "lingering thread: a limit line"
+expect_no_grep "(probe|safe-sum).py: LIMIT" "lingering thread: the next inputs meet no limit"
 expect_grep "probe.py: blocked \(returned int\)$" "lingering thread: gone at the next input"
 expect_no_grep "(probe|safe-sum).py: note:" "lingering thread: the next inputs start clean"
+"$GC" replay "$T" --json "$P/linger.py" >"$WORK/out" 2>&1
+expect_fgrep '{"limit":"thread","escaped":false' "lingering thread: --json names the limit"
 # a SystemExit sent to a thread that then ends without raising it (its function is C: a lock
 # taken with a timeout): 3.11 leaves the interpreter's pending-exception signal set, and
 # every later bytecode takes the slow path (the loop below ran past the 2 s limit, 4x its
@@ -105,7 +110,7 @@ PY
 printf 'x = 0\nfor i in range(6000000):\n    x += i\nresult = 1\n' >"$P/loop6m.py"
 cpu() { local TIMEFORMAT='%3U %3S' t; t=$({ time R "$@" >"$WORK/out" 2>&1; } 2>&1); awk '{print $1 + $2}' <<<"$t"; }
 c_loop=$(cpu "$P/loop6m.py") c_stop=$(cpu "$P/leftover.py") c_both=$(cpu "$P/leftover.py" "$P/loop6m.py")
-expect_no_grep "LIMIT" "a loop after a thread stopped in C: within its time"
+expect_no_grep "LIMIT timeout" "a loop after a thread stopped in C: within its time"
 if awk -v b="$c_both" -v l="$c_loop" -v s="$c_stop" 'BEGIN { exit !(b < s + 2 * l) }'; then ok
 else fail "a loop after a thread stopped in C: $c_both CPU s, alone $c_loop (and the stop $c_stop)"; fi
 # one that cannot be stopped: one error line, exit 4

@@ -688,7 +688,7 @@ static void outcome_begin(gc_outcome *out, const gc_chain *c)
     out->known_hang = 0;
     out->refused[0] = '\0';
     memset(out->stmt_failed, 0, sizeof out->stmt_failed);
-    out->state_repairs = 0;
+    out->state_repairs = out->thread_stopped = 0;
     out->state_note[0] = '\0';
     out->esc_stmt = out->esc_trailer = -1;
 }
@@ -960,6 +960,7 @@ int gc_run_input(gc_target *t, const gc_chain *c, gc_outcome *out, gc_step_cb cb
     if (gc_state_code_ran()) /* reads of C objects change nothing the cache watches */
         gc_nscache_after();
     out->state_repairs = rep;
+    out->thread_stopped = gc_state_threads_stopped();
     return 0;
 }
 

@@ -1115,6 +1115,9 @@ static int put_hook_back(void)
     return 1;
 }
 
+/* The input's threads had to be stopped (gc_state_threads_stopped; counted in gc_limit_threads) */
+static int threads_stopped_now;
+
 /* Threads ran during the input: a pre-existing one, or some it started (perhaps ended) */
 static int threads_started(void) { return other_thread_ran || input_threads(NULL) > 0; }
 /* Stop the input's threads; then threading's own books of them: 3.11 and 3.12 keep each
@@ -1125,6 +1128,8 @@ static int end_threads(char *note, size_t len)
 {
     int r = stop_threads();
     other_thread_ran = 0;
+    threads_stopped_now = r > 0;
+    gc_limit_threads += r > 0;
     if (r >= 0 && maintain_locks_fn) {
         Py_XDECREF(PyObject_CallNoArgs(maintain_locks_fn));
         PyErr_Clear();
@@ -1519,6 +1524,7 @@ static const state_check checks[] = {
 int gc_state_end(char *note, size_t len)
 {
     note[0] = '\0';
+    threads_stopped_now = 0;
     if (!gc_state_code_ran()) { /* nothing ran that could change anything (see count_frames) */
         frames_at_end = py_frames;
         return 0;
@@ -1558,4 +1564,5 @@ int gc_state_end(char *note, size_t len)
 }
 
 unsigned long gc_state_total_repairs(void) { return total_repairs; }
+int gc_state_threads_stopped(void) { return threads_stopped_now; }
 unsigned long gc_state_total_checks(void) { return total_checks; }

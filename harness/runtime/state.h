@@ -24,6 +24,9 @@ void gc_state_signals_anew(void);
  * 'note' names what changed. */
 int gc_state_end(char *note, size_t len);
 unsigned long gc_state_total_repairs(void);
+/* Did the last gc_state_end have to stop a thread the input started (alive 100 ms after the
+ * input, not a pool's idle worker)?  A limit, not an escape (counted in gc_limit_threads). */
+int gc_state_threads_stopped(void);
 /* Source mode sets it: the sys.modules entries an input added (but C extensions' modules)
  * are removed after it, as a fresh process has none (state.c, drop_new_modules). */
 extern int gc_state_fresh_modules;

@@ -49,6 +49,7 @@ unsigned long gc_limit_timeouts;
 size_t gc_input_memory_limit = (size_t)512 << 20;
 volatile int gc_limit_oom;
 unsigned long gc_limit_ooms;
+unsigned long gc_limit_threads;
 
 const char *volatile gc_limits_hard_what = "the input";
 volatile int gc_limits_hard_code = 4;
@@ -407,9 +408,10 @@ static void hook_allocators(void)
 
 static void print_totals(void)
 {
-    if (gc_limit_timeouts || gc_limit_ooms)
-        fprintf(stderr, "gatecrash: limits: %lu input(s) stopped by the time limit, %lu by the memory limit "
-                "(findings of their own kind, not escapes)\n", gc_limit_timeouts, gc_limit_ooms);
+    if (gc_limit_timeouts || gc_limit_ooms || gc_limit_threads)
+        fprintf(stderr, "gatecrash: limits: %lu input(s) stopped by the time limit, %lu by the memory limit, %lu "
+                "left a thread running (stopped) (findings of their own kind, not escapes)\n", gc_limit_timeouts,
+                gc_limit_ooms, gc_limit_threads);
 }
 
 int gc_limits_init(char *err, size_t errlen)

@@ -24,6 +24,8 @@ int gc_limit_mark_at_deadline(void);
 extern size_t gc_input_memory_limit;
 extern volatile int gc_limit_oom; /* the current input hit the memory limit */
 extern unsigned long gc_limit_ooms;
+/* Inputs that left a thread they started running, which state.c then stopped: a limit too. */
+extern unsigned long gc_limit_threads;
 
 /* Once, after Py_Initialize: the watchdog, its signal's Python-level handler, the allocator hooks.
  * Idempotent. */

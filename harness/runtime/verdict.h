@@ -32,6 +32,7 @@
     int state_repairs;      /* interpreter state repaired after this input */                        \
     int timed_out;          /* stopped by the per-input time limit (timelimit.c): not an escape */  \
     int oom;                /* stopped by the per-input memory limit (timelimit.c): not an escape */ \
+    int thread_stopped;     /* a thread it started outlived it and was stopped (state.c): a limit */ \
     int known_hang;         /* ended before a step the evaluator was told not to run (timed_out too) */ \
     char state_note[256];
 

@@ -267,5 +267,6 @@ int gc_source_run(gc_target *t, const char *text, size_t len, gc_verdict *out, c
         return GC_EXIT_HARNESS;
     }
     out->state_repairs = rep;
+    out->thread_stopped = gc_state_threads_stopped();
     return 0;
 }
