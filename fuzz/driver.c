@@ -2,7 +2,8 @@
  * LLVMFuzzerTestOneInput, the custom mutator and crossover) adapted to the fuzz target
  * interface (fuzz_target.h); the target is fuzz_gate.c, fuzz_source.c, fuzz_decoder.c or fuzz_program.c.  Nothing
  * here but what the engine needs: its return values, its crash (abort) on a finding, its
- * own mutation when the target makes none, its argv.
+ * own mutation when the target makes none, its argv; and the clock around each input for
+ * the run's rate dips (ratewatch.h).
  *
  * The same file is fuzz_gate (libFuzzer) and, compiled by afl-clang-fast and linked with
  * AFL++'s libAFLDriver, fuzz_gate_afl: persistent mode, the fork server deferred until
@@ -15,6 +16,7 @@
 #include <string.h>
 
 #include "fuzz_target.h"
+#include "ratewatch.h"
 
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
 
@@ -23,6 +25,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     int rc = gc_fuzz_initialize(argc, argv);
     if (rc)
         exit(rc);
+    atexit(gc_ratewatch_report); /* the run's rate dips, at its end (ratewatch.h) */
     if (gc_fuzz_afl_runtime()) {
         /* AFL++'s driver reads argv when this returns (a loop count, or files to run): ours
          * must be gone.  (libFuzzer keeps them: its fork mode passes them to its jobs.) */
@@ -38,7 +41,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    gc_ratewatch_begin();
     int verdict = gc_fuzz_test_one_input(data, size);
+    gc_ratewatch_end(data, size);
     if (verdict == GC_FUZZ_FINDING) { /* the engine's crash: it saves the input */
         gc_fuzz_cleanup(); /* abort() skips atexit */
         fflush(stderr);

@@ -1084,6 +1084,20 @@ static void engine_env(const gc_campaign_opts *o)
     setenv("GATECRASH_STATS_FILE", stats_path, 1);
 }
 
+/* The engine processes' rate dips (each process finds its own: fuzz/ratewatch.h), from the
+ * job stats file they append to, after the run's last progress line. */
+static void print_rate_dips(const gc_campaign_opts *o)
+{
+    char path[PATH_MAX + 32], line[1024];
+    snprintf(path, sizeof path, "%s/job-stats.log", o->out);
+    FILE *f = o->quiet ? NULL : fopen(path, "r");
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, "gatecrash: rate dip: ", 21) == 0)
+            fputs(line, stderr);
+    if (f)
+        fclose(f);
+}
+
 int gc_campaign_run(gc_target *t, const gc_campaign_opts *o, gc_campaign_result *r)
 {
     memset(r, 0, sizeof *r);
@@ -1153,6 +1167,7 @@ int gc_campaign_run(gc_target *t, const gc_campaign_opts *o, gc_campaign_result 
         fprintf(stderr, "[%4lds] execs %lu (%lu/s overall)  corpus %lu  escapes %d  distinct %d  holes %d  (done)\n",
                 r->elapsed + swept_s(r), r->execs, r->elapsed > 0 ? r->execs / (unsigned long)r->elapsed : r->execs,
                 r->corpus, r->reproduced, r->nfound, count_holes(r));
+    print_rate_dips(o);
     if (r->execs == 0 && r->engine_status != 0 && r->reproduced == 0) { /* a seed may escape first */
         gc_die_msg("the fuzzer did not run (exit %d; see the logs in %s)", r->engine_status, o->out);
         return r->engine_status >= GC_EXIT_USAGE && r->engine_status <= GC_EXIT_HARNESS ? r->engine_status
