@@ -121,8 +121,9 @@ static void each_technique(void)
     static const char *const resolver[] = {"string.Formatter().get_field('0.", "', [x], None)[0]",
                                            "string.Formatter().vformat('{0.", "operator.attrgetter('",
                                            "operator.itemgetter('", "operator.methodcaller('",
-                                           "functools.reduce(getattr, ['", "~string.Formatter().get_field('0._hidden"};
-    expect(GC_PM_T_PATH_RESOLVER, resolver, 8);
+                                           "functools.reduce(getattr, ['", "string.Formatter().get_value(0, [x], None)",
+                                           "~string.Formatter().get_field('0._hidden"};
+    expect(GC_PM_T_PATH_RESOLVER, resolver, 9);
     CHECK(gc_program_technique((uint8_t[]){OP(NONE)}, 1, 16, 1, &dict, GC_PM_NTECHNIQUES) == 0,
           "no technique past the last");
 }

@@ -1203,17 +1203,20 @@ static int str_node(gc_program *p, const char *s, size_t len)
  * checks (the string.Formatter API, RestrictedPython's CVE-2023-41039; operator's getters
  * and functools.reduce(getattr, ...), reported against it after that fix).  A value k
  * becomes M.Formatter().get_field('0.P', [k], None)[0], M.Formatter().vformat('{0.P}', [k],
- * None), M.attrgetter('P')(k), M.itemgetter('w')(k), M.methodcaller('w')(k) or
- * M.reduce(getattr, ['w'], k): M a root seen holding a module that has the resolver; else a
+ * None), M.attrgetter('P')(k), M.itemgetter('w')(k), M.methodcaller('w')(k),
+ * M.reduce(getattr, ['w'], k) or M.Formatter().get_value(0, [k], None) (k given back by the
+ * host: past a check of what a name or a call may give; Formatter.parse is none, it gives
+ * back only the format string's own text): M a root seen holding a module that has the resolver; else a
  * root's lookup-readback seen holding one, written first (readback_root); else, where the
  * program reads AttributeError's .obj or .name back, that read (k is it too).  P one or two
  * field parts (of the kind the path reached, when known: walk feedback). */
 static int path_resolver(edit *x)
 {
     static const char *const resolver[] = {"Formatter", "Formatter", "attrgetter", "itemgetter", "methodcaller",
-                                           "reduce"};
+                                           "reduce", "Formatter"};
+    static const char *const method[] = {"get_field", "vformat", [6] = "get_value"};
     gc_program *p = x->p;
-    int form = (int)rnd(x, 6), k = pick_node(x, 0, 0), m = k < 0 ? -1 : holder_of(x, resolver[form]);
+    int form = (int)rnd(x, 7), k = pick_node(x, 0, 0), m = k < 0 ? -1 : holder_of(x, resolver[form]);
     if (m < 0 && (k < 0 || (m = readback_root(x, resolver[form])) < 0) && (m = readback_holder(x, &k)) < 0)
         return 0;
     char path[GC_P_MAX_STRLEN + 2] = "0";
@@ -1223,13 +1226,15 @@ static int path_resolver(edit *x)
         field_part(x, path, &len, k);
     const char *w = data_word(x), *sub = path + 1 + (path[1] == '.'); /* the parts alone */
     int first = -1, top = -1;
-    if (form < 2) { /* M.Formatter().get_field(...)[0] / .vformat(...) */
+    if (form < 2 || form == 6) { /* M.Formatter().get_field(...)[0] / .vformat(...) / .get_value(...) */
         int list = first = new_node(p, GC_P_LIST, 1, &k, (gc_p_str){0, 0});
         char braced[GC_P_MAX_STRLEN + 4];
         int bn = snprintf(braced, sizeof braced, "{%.*s}", (int)len, path);
-        int f = method_on(x, m, "Formatter", 0, -1), g = f < 0 ? -1 : method_on(x, f, form ? "vformat" : "get_field", -1, -1);
-        int call[4] = {g, form ? str_node(p, braced, (size_t)bn) : str_node(p, path, len), list,
-                       new_node(p, GC_P_NONE, 0, NULL, (gc_p_str){0, 0})};
+        int f = method_on(x, m, "Formatter", 0, -1), g = f < 0 ? -1 : method_on(x, f, method[form], -1, -1);
+        int key = form == 6 ? new_node(p, GC_P_INT, 0, NULL, (gc_p_str){0, 0})
+                  : form   ? str_node(p, braced, (size_t)bn)
+                           : str_node(p, path, len);
+        int call[4] = {g, key, list, new_node(p, GC_P_NONE, 0, NULL, (gc_p_str){0, 0})};
         top = g < 0 || call[1] < 0 || list < 0 || call[3] < 0 ? -1 : new_node(p, GC_P_CALL, 4, call, (gc_p_str){0, 0});
         int item[2] = {top, new_node(p, GC_P_INT, 0, NULL, (gc_p_str){0, 0})};
         top = form || top < 0 || item[1] < 0 ? top : new_node(p, GC_P_ITEM, 2, item, (gc_p_str){0, 0});
