@@ -11,8 +11,9 @@ expect_exit 1 "sweep from the caught exception" -- "$GC" sweep "$T" --depth 4 -q
 expect_grep "^write +1 +1 yes +gate frame \. f_globals$" "the host's frame"
 expect_fgrep "    result = e.__traceback__.tb_frame.f_back.f_builtins" "four steps from the exception"
 # and the error readback: the sandbox lets str.format run, so a field's failed lookup
-# (AttributeError.obj) gives back len.__self__, which the deny-list refuses in code
-expect_fgrep "    '{0.__self__._gatecrash}'.format(len)" "the readback's format field"
+# (AttributeError.obj) gives back len.__self__.open (the host walk), which the deny-list
+# refuses in code
+expect_fgrep "    '{0.__self__.open._gatecrash}'.format(len)" "the readback's format field"
 expect_grep "^2 hole\(s\)" "those two holes"
 expect_same_sweep "$T" 4
 printf 'try:\n    [].pop()\nexcept Exception as e:\n    result = e.__traceback__.tb_frame.f_back.f_builtins\n' >"$WORK/exc.py"

@@ -12,8 +12,12 @@ source "$(dirname "$0")/lib.sh" "$@"
 T=$SRC/tests/fixtures/source/passage
 expect_readback 0 "$T" "{0.__globals__._gatecrash}" helper
 expect_grep "refused by the sandbox: Refused" "refused by the sandbox"
-expect_exit 0 "nothing at depth 1 (a passage is no escape)" -- "$GC" sweep "$T" --depth 1 -q
-expect_grep "^0 hole\(s\)" "no hole at depth 1"
+# the host walk from 'helper' (a root, depth 0) passes through the same objects by lookups
+# that run no code, and writes only the escapes' programs: the hole at depth 1 (0 holes
+# there on the build before host walks, where each part was a program)
+expect_exit 1 "the host walk: the hole at depth 1" -- "$GC" sweep "$T" --depth 1 -q
+expect_grep "^spawn\+write +[0-9]+ +[0-9]+ yes +gate function \. __globals__$" "the hole at depth 1"
+expect_grep "^1 hole\(s\)" "that one hole"
 expect_exit 1 "sweep through the passages" -- "$GC" sweep "$T" --depth 3 -q
 expect_grep "^spawn\+write +[0-9]+ +[0-9]+ yes +gate function \. __globals__$" "one hole: a function's globals"
 expect_fgrep "    '{0.__builtins__[open]._gatecrash}'.format(helper)" "an item of the builtins namespace, read back"

@@ -86,16 +86,20 @@ done
 
 # the leak fixture (exec dialect, no venv) at depth 1: its root, the generator's frame, and
 # the implicit roots (it runs programs with the real builtins): open, __builtins__, and the
-# class walk from the real builtin object (object.__subclasses__() holds subprocess.Popen)
+# class walk from the real builtin object (object.__subclasses__() holds subprocess.Popen);
+# and the host walks from the implicit roots, read back through a format field's error:
+# id.__self__ (the builtins module) and __loader__'s functions' globals
 leak=$SRC/tests/fixtures/source/leak
 "$GC" sweep "$leak" --depth 1 --json >"$WORK/l1" 2>/dev/null
 expect_exit 0 "leak --depth 1 --json: namespace run, the frame's globals, the builtins" -- "$PY" - "$WORK/l1" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
 assert [r["hole"] for r in j["holes"]] == ["frame . f_globals", "namespace run", "type . __subclasses__()",
-                                           "(not named)", "namespace open"], j["holes"]
+                                           "(not named)", "builtin_function_or_method . __self__",
+                                           "function . __globals__", "namespace open"], j["holes"]
 pairs = sorted((e["primitive"], e["hole"]) for e in j["escapes"])
-assert pairs == [("builtins.open", ""), ("builtins.open", "frame . f_globals"),
+assert pairs == [("builtins.open", ""), ("builtins.open", "builtin_function_or_method . __self__"),
+                 ("builtins.open", "frame . f_globals"), ("builtins.open", "function . __globals__"),
                  ("builtins.open", "namespace open"), ("os.system", "frame . f_globals"),
                  ("os.system", "namespace run"), ("subprocess.Popen", "type . __subclasses__()")], pairs
 root = [e for e in j["escapes"] if e["hole"] == "namespace run"][0]

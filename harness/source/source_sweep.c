@@ -73,6 +73,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "oracle.h"
 #include "program.h"
 #include "program_mutator.h"
 #include "pycompat.h"
@@ -104,6 +105,10 @@ typedef struct {
     unsigned char passage; /* a host object a format field passes through, which no program
                               gives back (the sandbox refuses it): only field walks go on from
                               it (expand_passage); its code is the readback that was refused */
+    unsigned char host;    /* an object of a host walk (host_walk): its parts from froot
+                              (fpath), found by lookups that run no code; no program gives it
+                              back and no level expands it */
+    unsigned char parts;   /* a host node's parts from froot */
 } snode;
 
 typedef struct {
@@ -116,6 +121,9 @@ typedef struct {
     int hole;
     uint8_t code[CODE_MAX + 64]; /* the program's bytes (program_code) */
     size_t len;
+    int steps;          /* its steps from a root (a field part is one): a program of its
+                           signature and hole with fewer takes its place (a host walk's long
+                           field path may come first) */
 } sfound;
 
 typedef struct {
@@ -138,6 +146,8 @@ static long frontier_end; /* the queue's length when the last complete level end
 static long resolver = -1; /* the first node that is a path resolver (field walks) */
 static int rkind;           /* its row of resolvers[] */
 static int error_readback;  /* the sandbox lets a format field's failed lookup be read back */
+static long *hwait;         /* nodes whose host walk waits for a form to write it in */
+static long nhwait, caphwait;
 typedef struct {
     int node;
     PyObject *name; /* strong */
@@ -279,6 +289,7 @@ static void sweep_reset(void)
     for (long i = 0; i < npending; i++)
         Py_DECREF(pending[i].name);
     npending = 0;
+    nhwait = 0;
     resolver = -1;
     error_readback = 0;
     nnodes = 0;
@@ -297,7 +308,7 @@ static void push(PyObject *obj, PyObject *key, int parent, int kind, int depth, 
     Py_XINCREF(key);
     uint8_t *c = gc_xmalloc(len + 1);
     memcpy(c, code, len);
-    nodes[nnodes++] = (snode){obj, key, parent, (unsigned char)kind, (unsigned char)depth, hole, c, len, blen, -1, NULL, blen == 0, 0, 0};
+    nodes[nnodes++] = (snode){obj, key, parent, (unsigned char)kind, (unsigned char)depth, hole, c, len, blen, -1, NULL, blen == 0, 0, 0, 0, 0};
 }
 
 /* Seen (v, hole) before?  Marks it seen unless 'peek'. */
@@ -337,13 +348,16 @@ static int edge_hole(sctx *x, int i, int kind, PyObject *key, PyObject *v)
     return n->hole == 0 && h > 0 ? h : n->hole;
 }
 
-/* An escaping program: run again, kept when it escapes again with a new signature (and
- * hole).  0 or an exit code. */
-static int record(sctx *x, const uint8_t *code, size_t len, const gc_verdict *first, int hole)
+/* An escaping program of 'steps' steps: run again, kept when it escapes again with a new
+ * signature (and hole), or in place of one of both with more steps.  0 or an exit code. */
+static int record(sctx *x, const uint8_t *code, size_t len, const gc_verdict *first, int hole, int steps)
 {
-    for (int k = 0; k < nfinds; k++)
+    int at = nfinds;
+    for (int k = 0; k < nfinds && at == nfinds; k++)
         if (strcmp(finds[k].sig, first->signature) == 0 && finds[k].hole == hole)
-            return 0;
+            at = k;
+    if (at < nfinds && finds[at].steps <= steps)
+        return 0;
     static gc_verdict out;
     gc_strbuf sb;
     PyObject *v;
@@ -354,7 +368,9 @@ static int record(sctx *x, const uint8_t *code, size_t len, const gc_verdict *fi
             capfinds = capfinds ? capfinds * 2 : 32;
             finds = gc_xrealloc(finds, (size_t)capfinds * sizeof *finds);
         }
-        sfound *f = &finds[nfinds++];
+        sfound *f = &finds[at];
+        nfinds += at == nfinds;
+        f->steps = steps;
         snprintf(f->sig, sizeof f->sig, "%s", out.signature);
         snprintf(f->prog, sizeof f->prog, "%.*s", (int)(sb.len && sb.data[sb.len - 1] == '\n' ? sb.len - 1 : sb.len),
                  sb.data);
@@ -404,7 +420,7 @@ static int run_edge(sctx *x, int i, int kind, PyObject *key, const uint8_t *blk,
     last_escaped = out.escaped;
     last_gave = v != NULL;
     if (out.escaped)
-        x->rc = record(x, code, len, &out, hole);
+        x->rc = record(x, code, len, &out, hole, n->depth + 1);
     else if (v && !gc_sweep_transient(v) && nnodes >= x->o->max_nodes)
         x->st->cut_nodes++;
     else if (v && !gc_sweep_transient(v) && !visited(x, v, hole)) {
@@ -480,13 +496,14 @@ typedef struct {
     const char *module, *cls;
     int instance; /* the resolver is an instance of the class (made by calling the class) */
     const char *prefix;
+    int items; /* its path may hold `[key]` parts */
     uint8_t mid1[12], nmid1, mid2[4], nmid2, tail[10], ntail;
 } path_resolver;
 
 static const path_resolver resolvers[] = {
-    {"string", "Formatter", 1, "0.", {GC_P_ATTR, 9, 'g', 'e', 't', '_', 'f', 'i', 'e', 'l', 'd'}, 11, {0}, 0,
+    {"string", "Formatter", 1, "0.", 1, {GC_P_ATTR, 9, 'g', 'e', 't', '_', 'f', 'i', 'e', 'l', 'd'}, 11, {0}, 0,
      {GC_P_LIST, 1, GC_P_NONE, GC_P_CALL, 3, GC_P_INT, 0, GC_P_ITEM}, 8},
-    {"operator", "attrgetter", 0, "", {0}, 0, {GC_P_CALL, 1}, 2, {GC_P_CALL, 1}, 2},
+    {"operator", "attrgetter", 0, "", 0, {0}, 0, {GC_P_CALL, 1}, 2, {GC_P_CALL, 1}, 2},
 };
 #define NRESOLVERS (int)(sizeof resolvers / sizeof *resolvers)
 
@@ -512,15 +529,24 @@ static int fresh_method(PyObject *v, PyObject *name)
     return d && (Py_IS_TYPE(d, &PyWrapperDescr_Type) || Py_IS_TYPE(d, &PyMethodDescr_Type));
 }
 
-/* The path of node i's field walk one part longer, by 'name', after 'prefix', into buf
- * (GC_P_MAX_STRLEN + 1 bytes); *root: the node the path starts from.  Its length, or -1. */
-static int field_path(int i, PyObject *name, const char *prefix, char *buf, int *root)
+static int field_key(PyObject *key, char *buf);
+
+/* The path of node i's field walk one part longer, by 'name' (with 'item', by the key
+ * `[name]`), after 'prefix', into buf (GC_P_MAX_STRLEN + 1 bytes); *root: the node the
+ * path starts from.  Its length, or -1. */
+static int field_path(int i, PyObject *name, int item, const char *prefix, char *buf, int *root)
 {
-    const char *s = PyUnicode_AsUTF8(name);
+    char key[GC_P_MAX_STRLEN + 1], tail[2 * GC_P_MAX_STRLEN + 8];
+    const char *s = item ? (field_key(name, key) ? key : NULL) : PyUnicode_AsUTF8(name);
     const char *fp = nodes[i].fpath;
-    int w = s ? snprintf(buf, GC_P_MAX_STRLEN + 1, "%s%s%s%s", prefix, fp ? fp : "", fp ? "." : "", s) : -1;
     PyErr_Clear();
     *root = fp ? nodes[i].froot : i;
+    if (!s)
+        return -1;
+    snprintf(tail, sizeof tail, "%s%s%s%s", fp ? fp : "", item ? "[" : fp ? "." : "", s, item ? "]" : "");
+    int plen = (int)strlen(prefix);
+    plen -= tail[0] == '[' && plen > 0 && prefix[plen - 1] == '.'; /* `0[k]`, not `0.[k]` */
+    int w = snprintf(buf, GC_P_MAX_STRLEN + 1, "%.*s%s", plen, prefix, tail);
     return w < 0 || w > GC_P_MAX_STRLEN ? -1 : w;
 }
 
@@ -634,15 +660,15 @@ static void passage(sctx *x, int i, PyObject *key, int kind, int r, const char *
  * name) or, with 'item', `[key]`; X being node i or the node its walk started from.  A
  * readback that gives nothing back (the sandbox refuses what it read back: a module's
  * namespace, a module) leaves a passage. */
+static int edge_kind(PyObject *key, int item)
+{
+    return !item ? GC_EDGE_ATTR : PyLong_Check(key) ? GC_EDGE_ITEM_INT : GC_EDGE_ITEM_STR;
+}
+
 static void readback_part(sctx *x, int i, PyObject *key, int item)
 {
-    char path[GC_P_MAX_STRLEN + 1], part[GC_P_MAX_STRLEN + 1];
-    const char *fp = nodes[i].fpath;
-    int r = fp ? nodes[i].froot : i, w;
-    if (item)
-        w = field_key(key, part) ? snprintf(path, sizeof path, "%s[%s]", fp ? fp : "", part) : -1;
-    else
-        w = field_path(i, key, "", path, &r);
+    char path[GC_P_MAX_STRLEN + 1];
+    int r, w = field_path(i, key, item, "", path, &r);
     const snode *xr = &nodes[r];
     uint8_t code[CODE_MAX];
     size_t blen, len = w < 0 || w > GC_P_MAX_STRLEN || !inline_ok(r) || xr->blen
@@ -651,7 +677,7 @@ static void readback_part(sctx *x, int i, PyObject *key, int item)
     if (!len)
         return;
     long before = nnodes;
-    int kind = !item ? GC_EDGE_ATTR : PyLong_Check(key) ? GC_EDGE_ITEM_INT : GC_EDGE_ITEM_STR;
+    int kind = edge_kind(key, item);
     run_edge(x, i, kind, key, code, blen, NULL, 0, code + blen, 3, code + blen + 3, len - blen - 3);
     walked_from(before, r, path);
     if (nnodes == before && !x->rc && !last_escaped)
@@ -663,31 +689,15 @@ static void readback_edge(sctx *x, int i, PyObject *name)
     readback_part(x, i, name, 0);
 }
 
-/* The field-walk form of `.name`, for a `_` name the sandbox refuses or the dialect cannot
- * write, once a path resolver is a node (resolvers[]): X.PATH given back whole, X being node
- * i, or the node node i was walked from (its path one part longer).  Asked before a
- * resolver is found, it waits until one is. */
-static void field_edge(sctx *x, int i, PyObject *name)
+/* The resolver's form of node i's part 'key' (`.key`, with 'item' `[key]`), the sweep's
+ * resolver being a node (resolvers[]): X.PATH given back whole, X being node i, or the node
+ * node i was walked from (its path one part longer). */
+static void resolver_part(sctx *x, int i, PyObject *key, int item)
 {
-    if (fresh_method(nodes[i].obj, name))
-        return;
-    if (resolver < 0 && error_readback) {
-        readback_edge(x, i, name);
-        return;
-    }
-    if (resolver < 0) {
-        if (npending == cappending) {
-            cappending = cappending ? cappending * 2 : 256;
-            pending = gc_xrealloc(pending, (size_t)cappending * sizeof *pending);
-        }
-        Py_INCREF(name);
-        pending[npending++] = (pfield){i, name};
-        return;
-    }
     const path_resolver *rs = &resolvers[rkind];
     char path[GC_P_MAX_STRLEN + 1];
-    size_t skip = strlen(rs->prefix);
-    int r, w = field_path(i, name, rs->prefix, path, &r);
+    int r = i, w = item && !rs->items ? -1 : field_path(i, key, item, rs->prefix, path, &r);
+    size_t pl = strlen(rs->prefix), skip = pl && w > 0 && path[pl - 1] == '[' ? pl - 1 : pl; /* what follows */
     const snode *f = &nodes[resolver], *xr = &nodes[r];
     size_t fexpr = f->len - f->blen;
     /* a resolver's statements go first, so they must close their blocks (lookup_readback) */
@@ -707,11 +717,34 @@ static void field_edge(sctx *x, int i, PyObject *name)
     memcpy(pre + n, rs->mid2, rs->nmid2);
     long before = nnodes;
     unsigned char closed = xr->closed; /* run_edge may move nodes */
-    run_edge(x, i, GC_EDGE_ATTR, name, blk, fblen + xr->blen, pre, n + rs->nmid2, xr->code + xr->blen,
+    run_edge(x, i, edge_kind(key, item), key, blk, fblen + xr->blen, pre, n + rs->nmid2, xr->code + xr->blen,
              xr->len - xr->blen, rs->tail, rs->ntail);
     if (nnodes > before)
         nodes[nnodes - 1].closed = closed;
     walked_from(before, r, path + skip);
+}
+
+/* The field-walk form of `.name`, for a `_` name the sandbox refuses or the dialect cannot
+ * write: the resolver's (resolver_part), else the error readback's.  Asked before either
+ * is known, it waits until a resolver is found. */
+static void field_edge(sctx *x, int i, PyObject *name)
+{
+    if (fresh_method(nodes[i].obj, name))
+        return;
+    if (resolver < 0 && error_readback) {
+        readback_edge(x, i, name);
+        return;
+    }
+    if (resolver < 0) {
+        if (npending == cappending) {
+            cappending = cappending ? cappending * 2 : 256;
+            pending = gc_xrealloc(pending, (size_t)cappending * sizeof *pending);
+        }
+        Py_INCREF(name);
+        pending[npending++] = (pfield){i, name};
+        return;
+    }
+    resolver_part(x, i, name, 0);
 }
 
 /* Is node i the sweep's first path resolver?  Then the field walks asked for so far run
@@ -1069,6 +1102,155 @@ static void expand_passage(sctx *x, int i)
     PyErr_Clear();
 }
 
+/* ---- host walks ----
+ *
+ * A format field is data: the walk it names runs in the host (str.format's lookups, a
+ * resolver's), where no attribute check of the sandbox runs.  So from each node a program
+ * gives back, the sweep walks the host's object graph itself by field parts, `.name` (`_`
+ * names too) and `[key]`, with lookups that run no code (gc_static_attr/item: instance and
+ * type dicts, CPython's own descriptors), up to HOST_PARTS parts, each object once per
+ * hole (as the gate sweep walks real objects; the passages' key in the seen set).  No
+ * program runs for an object on the way; one whose value would be an escape (a forbidden
+ * primitive, or a namespace or sequence holding one) is written as a program in the form
+ * the sandbox allows (the resolver's, else the error readback's) and run, and what it
+ * gives is judged as every edge's.  Exhaustive within its parts, and cheap: the programs
+ * run are the escapes' (docs/SOURCE.md, "Host walks"). */
+#define HOST_PARTS 6
+
+
+static int forbidden(PyObject *v)
+{
+    const gc_prim *p = gc_oracle_lookup(v);
+    return p && p->spec->cap != GC_CAP_HARNESS && gc_policy_forbids(&gc_orc.policy, p->spec->cap);
+}
+
+/* Would v, given back, be an escape the value search (source.c) finds at its first step:
+ * a forbidden primitive, or a dict, list or tuple holding one (a function's __globals__)? */
+static int gives_primitive(PyObject *v)
+{
+    if (forbidden(v))
+        return 1;
+    PyObject *k, *val;
+    Py_ssize_t pos = 0;
+    while (PyDict_Check(v) && PyDict_Next(v, &pos, &k, &val))
+        if (forbidden(val) || forbidden(k))
+            return 1;
+    Py_ssize_t n = PyTuple_Check(v) || PyList_Check(v) ? PySequence_Fast_GET_SIZE(v) : 0;
+    for (Py_ssize_t j = 0; j < n && j < GC_SWEEP_MAX_ITEMS; j++)
+        if (forbidden(PySequence_Fast_GET_ITEM(v, j)))
+            return 1;
+    return 0;
+}
+
+/* Can node i's field parts be written as a program (with 'item', `[key]` ones)? */
+static int field_form(int item)
+{
+    return (resolver >= 0 && (!item || resolvers[rkind].items)) || error_readback;
+}
+
+/* Node i's part as a program, in the resolver's form, else the readback's. */
+static void field_part(sctx *x, int i, PyObject *key, int item)
+{
+    if (resolver >= 0 && (!item || resolvers[rkind].items))
+        resolver_part(x, i, key, item);
+    else if (error_readback)
+        readback_part(x, i, key, item);
+}
+
+/* v, node i's part (kind, key) in the host: an escape's program, or a host node. */
+static void host_child(sctx *x, int i, int kind, PyObject *key, PyObject *v)
+{
+    int item = kind != GC_EDGE_ATTR;
+    if (!v || is_scalar(v) || x->rc || !field_form(item))
+        return;
+    if (gives_primitive(v)) {
+        field_part(x, i, key, item);
+        return;
+    }
+    char path[GC_P_MAX_STRLEN + 1];
+    int r, hole = edge_hole(x, i, kind, key, v);
+    if (nodes[i].parts + 1 >= HOST_PARTS || gc_sweep_transient(v) || field_path(i, key, item, "", path, &r) < 0 ||
+        seen_as(x, v, hole, 1) || visited(x, v, PASSAGE_HOLE(hole)))
+        return;
+    if (nnodes >= x->o->max_nodes) {
+        x->st->cut_nodes++;
+        return;
+    }
+    static const uint8_t none[1];
+    unsigned char parts = nodes[i].parts; /* push moves nodes */
+    push(v, key, i, kind, nodes[i].depth + 1, hole, none, 0, 0);
+    snode *h = &nodes[nnodes - 1];
+    h->host = h->early = 1;
+    h->parts = (unsigned char)(parts + 1);
+    h->froot = r;
+    h->fpath = gc_xstrdup(path);
+}
+
+/* Node i's parts in the host: its attribute names a field can hold that are no method made
+ * afresh, and its items (a mapping's keys, a sequence's indices a field can hold). */
+static void host_children(sctx *x, int i)
+{
+    PyObject *v = nodes[i].obj, *names = is_scalar_or_container(v) ? NULL : attr_names(v);
+    for (Py_ssize_t k = 0; names && k < PyList_GET_SIZE(names) && !x->rc; k++) {
+        PyObject *name = PyList_GET_ITEM(names, k), *c;
+        if (!PyUnicode_Check(name) || !PyUnicode_IS_ASCII(name) || !PyUnicode_IsIdentifier(name) ||
+            fresh_method(v, name))
+            continue;
+        host_child(x, i, GC_EDGE_ATTR, name, c = gc_static_attr(v, name));
+        Py_XDECREF(c);
+        PyErr_Clear();
+    }
+    Py_XDECREF(names);
+    PyObject *map = Py_IS_TYPE(v, &PyDictProxy_Type) ? gc_mappingproxy_mapping(v) : v;
+    PyObject *keys = PyDict_Check(map) ? PyDict_Keys(map) : NULL;
+    Py_ssize_t n = keys ? PyList_GET_SIZE(keys) : PyList_Check(v) || PyTuple_Check(v) ? PySequence_Fast_GET_SIZE(v) : 0;
+    char buf[GC_P_MAX_STRLEN + 1];
+    for (Py_ssize_t k = 0; k < n && k < GC_SWEEP_MAX_ITEMS && !x->rc; k++) {
+        PyObject *key = keys ? Py_NewRef(PyList_GET_ITEM(keys, k)) : PyLong_FromSsize_t(k), *c;
+        if (key && field_key(key, buf)) {
+            host_child(x, i, edge_kind(key, 1), key, c = gc_static_item(v, key, 1));
+            Py_XDECREF(c);
+        }
+        Py_XDECREF(key);
+        PyErr_Clear();
+    }
+    Py_XDECREF(keys);
+    PyErr_Clear();
+}
+
+/* The host walk from program node i, breadth first (its host nodes are expanded here, at
+ * once, never by a level). */
+static void host_walk(sctx *x, int i)
+{
+    if (!inline_ok(i) || (resolver < 0 && nodes[i].blen)) /* the readback's X has no statements */
+        return;
+    long from = nnodes;
+    host_children(x, i);
+    for (long k = from; k < nnodes && !x->rc; k++)
+        if (nodes[k].host)
+            host_children(x, (int)k);
+}
+
+/* Node i's host walk, now or (no form to write its programs in yet) once a resolver is
+ * found; and the walks that waited, when one has been. */
+static void host_walks(sctx *x, int i)
+{
+    if (i >= 0 && !field_form(0)) {
+        if (nhwait == caphwait) {
+            caphwait = caphwait ? caphwait * 2 : 256;
+            hwait = gc_xrealloc(hwait, (size_t)caphwait * sizeof *hwait);
+        }
+        hwait[nhwait++] = i;
+        return;
+    }
+    for (long k = 0; field_form(0) && k < nhwait && !x->rc; k++)
+        host_walk(x, (int)hwait[k]);
+    if (field_form(0))
+        nhwait = 0;
+    if (i >= 0 && !x->rc)
+        host_walk(x, i);
+}
+
 static void expand(sctx *x, int i)
 {
     PyObject *v = nodes[i].obj;
@@ -1076,6 +1258,7 @@ static void expand(sctx *x, int i)
         expand_passage(x, i);
         return;
     }
+    host_walks(x, i);
     note_resolver(x, i);
     resolver_call(x, i, v);
     lookup_readback(x, i);
@@ -1250,7 +1433,7 @@ static int push_roots(sctx *x)
             int h = x->o->hole ? x->o->hole(x->o->hole_ctx, x->ns, NULL, NULL, NULL, ROOT, name, v) : 0;
             h = h > 0 ? h & ~GC_SWEEP_ANYWHERE : 0;
             if (out.escaped)
-                x->rc = record(x, code, len, &out, h);
+                x->rc = record(x, code, len, &out, h, 0);
             else if (!visited(x, v, h))
                 push(v, name, -1, ROOT, 0, h, code, len, lit == 5 ? EXC_ROOT_BLEN : 0);
         }
@@ -1279,6 +1462,8 @@ static int cmp_found(const void *a, const void *b)
 /* Node i expanded, its progress shown; 1 when the time bound stops the walk. */
 static int walk_one(sctx *x, long i)
 {
+    if (nodes[i].host) /* expanded by its host walk */
+        return 0;
     if (nodes[i].depth >= x->o->depth) {
         x->st->cut_depth++;
         return 0;
@@ -1322,6 +1507,8 @@ static int walk_nodes(void *ctx, long from, long to)
             return x->rc;
         nodes[i].early = 1;
     }
+    if (!x->rc)
+        host_walks(x, -1); /* those a resolver found in this level lets run */
     return x->rc;
 }
 
