@@ -17,7 +17,9 @@ expect_fgrep "    o4 = e.obj" "the readback's statement"
 expect_fgrep "result = o4.Formatter().get_field('0.__self__.open', [len], None)[0]" \
   "the module's Formatter, then a field walk"
 expect_grep "^write +1 +1 yes +builtin_function_or_method \. __self__$" "a builtin's module"
-expect_grep "^10 hole\(s\)" "ten holes (five on the build before host walks)"
+# ten holes on 3.11 and 3.12, nine on 3.13 (the frames' among them vary with the version); five on the
+# build before host walks
+expect_grep "^([6-9]|[1-9][0-9]) hole\(s\)" "more than five holes"
 expect_same_sweep "$T" 3
 # the Formatter is found at depth 3, after the field walks asked for at depths 1 and 2: their
 # values are expanded within that level (walk_nodes), so depth 3 is complete with every hole,

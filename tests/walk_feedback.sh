@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The feedback inside walks the host runs for the program (harness/source/walk_feedback.c):
-# str.format's and format_map's fields and string.Formatter().get_field's getattr chain are
+# str.format's and format_map's fields, string.Formatter().get_field's getattr chain and
+# operator.attrgetter's C walk are
 # walks a no_underscore sandbox never sees, resolved in C or in the standard library.  The
 # fuzzer sees each object such a walk passed through: its kind is the mutator's focus
 # ("reached:" under --print-programs), its names (the '_' ones too) and a module namespace's
@@ -31,6 +32,14 @@ expect_fgrep "x = string.Formatter().get_field('0.__class__.__init__.__globals__
 expect_grep "^gatecrash: program \(returned int\)" "it gives back 1, not the walk"
 expect_grep "^gatecrash: reached: int, function$" "the getattr chain's function is the focus"
 expect_grep "^gatecrash: kind globals of module adapter: " "the chain's end harvested"
+# operator.attrgetter walks in C, as a vectorcall: its type's calls are observed
+printf '\x00\x08operator\x08\x0aattrgetter\x01\x1e%s\x0a\x01\x00\x06config\x0a\x01\x0e\x01x\x02\x01\x0e\x06result' \
+  '__class__.__init__.__globals__' >"$WORK/attrgetter"
+run attrgetter
+expect_fgrep "x = operator.attrgetter('__class__.__init__.__globals__')(config)" "attrgetter's program"
+expect_grep "^gatecrash: program \(returned int\)" "it gives back 1, not the walk"
+expect_grep "^gatecrash: reached: int, function$" "attrgetter's function is the focus"
+expect_grep "^gatecrash: kind globals of module adapter: " "attrgetter's end harvested"
 printf '\x02\x02\x0e\x04runs\x00\x07counter\x16\x07hop.hop\x0e\x06result' >"$WORK/property"
 run property
 expect_fgrep "result = '{0.hop.hop}'.format(counter)" "the property walk's program"

@@ -2,10 +2,11 @@
  *
  * Owns: the observers of walks a program hands to the host as data, past the sandbox's
  * attribute checks: the fields of str.format and str.format_map (their `.attr` and `[key]`
- * parts, resolved by CPython in C; the CVE-2023-41039 class), and chains of builtins.getattr
+ * parts, resolved by CPython in C; the CVE-2023-41039 class), chains of builtins.getattr
  * calls (string.Formatter's get_field, functools.reduce(getattr, ...), a sandbox's guarded
- * getattr).  Each is a wrapper put in place of the method's C entry point (its PyMethodDef,
- * as the C-call guard's closures are), which calls the real method and then, while an
+ * getattr), and operator.attrgetter's and itemgetter's walks.  Each is a wrapper put in place
+ * of the method's C entry point (its PyMethodDef, as the C-call guard's closures are; for
+ * operator's getters, their types' tp_call, with the vectorcall flag cleared), which calls the real method and then, while an
  * evaluation runs, reports what the walk passed through part by part to source_feedback.c
  * (gc_source_feedback_reached): the kind of each object, a module by name, a function's
  * globals as its module's, a frame with its code.  A format field is walked again here with
