@@ -22,6 +22,15 @@ static void steady(gc_rw_second *s, int n)
     }
 }
 
+/* Seconds [a, b) at 'execs' inputs each, 'in_ns' of the second inside inputs, 'cpu_ns' of
+ * CPU, 'work' state repairs and as many full state checks. */
+static void span(gc_rw_second *s, int a, int b, unsigned long execs, uint64_t in_ns, uint64_t cpu_ns,
+                 unsigned long work)
+{
+    for (int i = a; i < b; i++)
+        s[i].execs = execs, s[i].in_inputs_ns = in_ns, s[i].cpu_ns = cpu_ns, s[i].repairs = s[i].full_checks = work;
+}
+
 static int dips(const gc_rw_second *s, int n, char *out)
 {
     return gc_ratewatch_dips(s, n, out, 4096);
@@ -37,8 +46,7 @@ int main(void)
 
     /* stopped for 6 s (SIGSTOP, or the machine busy): no inputs, no CPU */
     steady(s, N);
-    for (int i = 10; i < 16; i++)
-        s[i].execs = 0, s[i].in_inputs_ns = 0, s[i].cpu_ns = 0;
+    span(s, 10, 16, 0, 0, 0, 0);
     CHECK(dips(s, N, out) == 1, "one dip: %s", out);
     CHECK(strstr(out, "gatecrash: rate dip: seconds 10-16 of the run at 0 inputs/s, under half its median 10000/s"),
           "the dip's seconds and rate: %s", out);
@@ -46,14 +54,12 @@ int main(void)
 
     /* 4 s is not a dip */
     steady(s, N);
-    for (int i = 10; i < 14; i++)
-        s[i].execs = 1000;
+    span(s, 10, 14, 1000, 600000000, 1000000000, 0);
     CHECK(dips(s, N, out) == 0, "4 s below half is no dip: %s", out);
 
     /* the warm-up (the seed corpus) is left out */
     steady(s, N);
-    for (int i = 0; i < 3; i++)
-        s[i].execs = 100;
+    span(s, 0, 3, 100, 600000000, 1000000000, 0);
     CHECK(dips(s, N, out) == 0, "warm-up seconds are no dip: %s", out);
 
     /* slow inputs: a whole CPU, the time inside inputs of 10 ms and more */
@@ -72,32 +78,27 @@ int main(void)
 
     /* the engine's own time: inputs as fast as ever, the time outside them */
     steady(s, N);
-    for (int i = 30; i < 36; i++)
-        s[i].execs = 3000, s[i].in_inputs_ns = 180000000;
+    span(s, 30, 36, 3000, 180000000, 1000000000, 0);
     CHECK(dips(s, N, out) == 1 && strstr(out, "the engine's own work between inputs (mutation, corpus) took 82% of it "
                                               "(40% in the rest of the run)"),
           "engine time: %s", out);
 
     /* each input slower, state work in them */
     steady(s, N);
-    for (int i = 5; i < 12; i++)
-        s[i].execs = 3000, s[i].repairs = 3000, s[i].full_checks = 3000;
+    span(s, 5, 12, 3000, 600000000, 1000000000, 3000);
     CHECK(dips(s, N, out) == 1 && strstr(out, "each input took 200 us (60 us in the rest of the run), with 1000 state "
                                               "repairs and 1000 full state checks per 1000 inputs (0 and 0)"),
           "slower inputs: %s", out);
 
     /* two dips, two lines */
     steady(s, N);
-    for (int i = 5; i < 10; i++)
-        s[i].execs = 0, s[i].cpu_ns = 0, s[i].in_inputs_ns = 0;
-    for (int i = 30; i < 38; i++)
-        s[i].execs = 0, s[i].cpu_ns = 0, s[i].in_inputs_ns = 0;
+    span(s, 5, 10, 0, 0, 0, 0);
+    span(s, 30, 38, 0, 0, 0, 0);
     CHECK(dips(s, N, out) == 2 && strstr(out, "seconds 5-10 ") && strstr(out, "seconds 30-38 "), "two dips: %s", out);
 
     /* too short a run */
     steady(s, 15);
-    for (int i = 5; i < 12; i++)
-        s[i].execs = 0;
+    span(s, 5, 12, 0, 0, 0, 0);
     CHECK(dips(s, 15, out) == 0, "15 s is too short a run: %s", out);
     return check_summary();
 }
