@@ -42,11 +42,8 @@ static void print_summary(const gc_sweep_stats *st, const gc_finding *f, int n, 
             k++;
         sigs += k == i;
     }
-    printf("%d hole(s), %d escape signature(s); %ld nodes, %ld edges; not expanded: %ld at the depth bound, "
-           "%ld past max-nodes, %ld oversized containers cut at %d items, %ld cut by the per-input time limit%s\n",
-           nrows, sigs, st->nodes, st->edges, st->cut_depth, st->cut_nodes, st->cut_items, GC_SWEEP_MAX_ITEMS,
-           st->cut_limit,
-           st->cut_time ? "; CUT BY THE TIME BOUND (output not exhaustive)" : "");
+    printf("%d hole(s), %d escape signature(s); ", nrows, sigs);
+    gc_sweep_print_counts(st);
 }
 
 static void print_json(gc_target *t, const gc_sweep_opts *o, const gc_sweep_stats *st, const char *const *closed,

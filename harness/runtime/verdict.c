@@ -207,8 +207,17 @@ void gc_sweep_report(const gc_target *t, const gc_sweep_opts *o, const gc_sweep_
         printf("  %-52s %s\n", f[k].sig, line.data);
         gc_sb_free(&line);
     }
-    printf("%d escape signature(s); %ld nodes, %ld edges; not expanded: %ld at the depth bound, %ld past max-nodes, "
+    printf("%d escape signature(s); ", n);
+    gc_sweep_print_counts(st);
+}
+
+void gc_sweep_print_counts(const gc_sweep_stats *st)
+{
+    char host[64] = "";
+    if (st->host_nodes)
+        snprintf(host, sizeof host, " (%ld of them host walks' objects)", st->host_nodes);
+    printf("%ld nodes%s, %ld edges; not expanded: %ld at the depth bound, %ld past max-nodes, "
            "%ld oversized containers cut at %d items, %ld cut by the per-input time limit%s\n",
-           n, st->nodes, st->edges, st->cut_depth, st->cut_nodes, st->cut_items, GC_SWEEP_MAX_ITEMS, st->cut_limit,
+           st->nodes, host, st->edges, st->cut_depth, st->cut_nodes, st->cut_items, GC_SWEEP_MAX_ITEMS, st->cut_limit,
            st->cut_time ? "; CUT BY THE TIME BOUND (output not exhaustive)" : "");
 }

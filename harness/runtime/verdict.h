@@ -116,7 +116,12 @@ typedef struct {
     int escapes;        /* distinct signatures */
     int levels;         /* levels complete (gc_sweep_levels) */
     int cut_budget;     /* a level not started: its projected time ran past gc_sweep_opts.budget */
+    long host_nodes;    /* of the nodes, the source sweep's host walks' objects (no program gave
+                           them back) */
 } gc_sweep_stats;
+
+/* A sweep's counts, the end of its summary line: "N nodes, M edges; not expanded: ...\n". */
+void gc_sweep_print_counts(const gc_sweep_stats *st);
 
 /* The level loop of both sweeps.  A sweep's queue is breadth first: 'queued' gives its
  * length, and 'walk' expands its nodes [from, to), queuing theirs, until it is done, or a

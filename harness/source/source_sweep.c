@@ -1181,6 +1181,7 @@ static void host_child(sctx *x, int i, int kind, PyObject *key, PyObject *v)
     push(v, key, i, kind, nodes[i].depth + 1, hole, none, 0, 0);
     snode *h = &nodes[nnodes - 1];
     h->host = h->early = 1;
+    x->st->host_nodes++;
     h->parts = (unsigned char)(parts + 1);
     h->froot = r;
     h->fpath = gc_xstrdup(path);
