@@ -14,10 +14,12 @@
 # FUZZ_OPTS="--no-feedback" (or --no-harvest) measures fuzz_source without them.  Each side is
 # timed TRIES times (default 3), in turn, and its fastest run is taken: the machine is shared,
 # and a slower run is another process's time, not ours.
-# Usage: bench/source-speed.sh [REPS=100] [BUILD_DIR=build] [TARGET...]
+# REPS defaults to 3000: at 100 (a run of tens of milliseconds against a start-up of half a
+# second taken off) one sitting gave ratios from 0.57 to 2.98 for the same build (2026-12-06).
+# Usage: bench/source-speed.sh [REPS=3000] [BUILD_DIR=build] [TARGET...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-reps=${1:-100} build=${2:-build}
+reps=${1:-3000} build=${2:-build}
 shift $(($# < 2 ? $# : 2))
 targets=("$@")
 ((${#targets[@]})) || targets=(targets/simpleeval targets/simpleeval-module targets/simpleeval-1.0.4
