@@ -179,8 +179,8 @@ typedef struct {
     int handed; /* findings handed to the sink so far */
 } presweep_levels;
 
-/* A level is complete (or was cut, at the end): the escapes found since the level before,
- * in the order found, to the campaign. */
+/* A level is complete (or was cut, at the end; or, within a level, a burst of work found
+ * escapes): the escapes found since the last call, in the order found, to the campaign. */
 static void presweep_level(void *ctx, int level, int complete)
 {
     presweep_levels *p = ctx;

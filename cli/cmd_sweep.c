@@ -87,6 +87,8 @@ static void sweep_level_line(void *ctx, int level, int complete)
 {
     const gc_mode_ops *m = ctx;
     gc_finding *f;
+    if (complete < 0) /* within a level: its line comes when it ends */
+        return;
     int n = m->sweep_findings(&f);
     free(f);
     fprintf(stderr, "[sweep] depth %d %s: %d escape(s) found so far\n", level, complete ? "complete" : "cut short",

@@ -97,7 +97,9 @@ typedef struct {
      * input of at most L trailers has been run.  'level' (NULL: none) is called after each
      * complete level up to 'depth' (complete 1), and once more after the walk when a bound
      * cut a level short (complete 0, its level the one cut), before the findings are sorted:
-     * the findings so far are in the order found.  With budget > 0 the walk stops at
+     * the findings so far are in the order found.  The source sweep also calls it in the
+     * middle of a level (complete -1) when a burst of work there found escapes (the host
+     * walks that waited for a resolver), so a campaign has them before the level ends.  With budget > 0 the walk stops at
      * 'budget' seconds, and a level starts only when its projected time (the level
      * before's, scaled by how many more nodes this one has) ends within it. */
     void (*level)(void *ctx, int level, int complete);

@@ -1244,10 +1244,13 @@ static void host_walks(sctx *x, int i)
         hwait[nhwait++] = i;
         return;
     }
+    int before = nfinds, ran = field_form(0) && nhwait > 0;
     for (long k = 0; field_form(0) && k < nhwait && !x->rc; k++)
         host_walk(x, (int)hwait[k]);
     if (field_form(0))
         nhwait = 0;
+    if (ran && nfinds > before && x->o->level) /* a campaign has them now, not at the level's end */
+        x->o->level(x->o->level_ctx, i >= 0 ? nodes[i].depth + 1 : 0, -1);
     if (i >= 0 && !x->rc)
         host_walk(x, i);
 }
