@@ -151,24 +151,6 @@ PyObject *gc_static_item(PyObject *o, PyObject *key, int ints_index)
 
 /* ---- a format string's fields ---- */
 
-static void walk_from(PyObject *obj, PyObject *rest, uint32_t seed);
-
-/* One field: its base (first: an index, '' the next automatic one, or a name), then each part
- * (is_attr, key) of rest, reported as reached; the walk ends where a lookup would run code. */
-static void walk_field(PyObject *first, PyObject *rest, PyObject *args, PyObject *kwargs, Py_ssize_t *autonum)
-{
-    PyObject *obj = NULL;
-    if (kwargs && !args) /* format_map: the mapping's item */
-        obj = gc_static_item(kwargs, first, 0);
-    else if (PyLong_Check(first) || (PyUnicode_Check(first) && PyUnicode_GET_LENGTH(first) == 0)) {
-        Py_ssize_t i = PyLong_Check(first) ? PyLong_AsSsize_t(first) : (*autonum)++;
-        obj = i >= 0 && i < PyTuple_GET_SIZE(args) ? Py_NewRef(PyTuple_GET_ITEM(args, i)) : NULL;
-    } else if (kwargs)
-        obj = gc_static_item(kwargs, first, 0);
-    PyErr_Clear();
-    walk_from(obj, rest, 0xf0a7u);
-}
-
 /* A walk from obj (a new reference, or NULL: taken) by the parts of iterator rest, each an
  * (is_attr, key) pair as formatter_field_name_split gives them, reported as reached from
  * 'seed' (the walk's own kind of feature); it ends where a lookup would run code. */
@@ -191,6 +173,22 @@ static void walk_from(PyObject *obj, PyObject *rest, uint32_t seed)
     }
     Py_XDECREF(obj);
     PyErr_Clear();
+}
+
+/* One field: its base (first: an index, '' the next automatic one, or a name), then each part
+ * (is_attr, key) of rest, reported as reached; the walk ends where a lookup would run code. */
+static void walk_field(PyObject *first, PyObject *rest, PyObject *args, PyObject *kwargs, Py_ssize_t *autonum)
+{
+    PyObject *obj = NULL;
+    if (kwargs && !args) /* format_map: the mapping's item */
+        obj = gc_static_item(kwargs, first, 0);
+    else if (PyLong_Check(first) || (PyUnicode_Check(first) && PyUnicode_GET_LENGTH(first) == 0)) {
+        Py_ssize_t i = PyLong_Check(first) ? PyLong_AsSsize_t(first) : (*autonum)++;
+        obj = i >= 0 && i < PyTuple_GET_SIZE(args) ? Py_NewRef(PyTuple_GET_ITEM(args, i)) : NULL;
+    } else if (kwargs)
+        obj = gc_static_item(kwargs, first, 0);
+    PyErr_Clear();
+    walk_from(obj, rest, 0xf0a7u);
 }
 
 /* The fields of fmt, formatted with args and kwargs (format_map: args NULL, kwargs the
@@ -242,99 +240,6 @@ static void walk_getattr(PyObject *o, PyObject *name, PyObject *r)
     chain.last = r, chain.type = Py_TYPE(r);
 }
 
-/* ---- operator's getters ---- */
-
-/* operator.attrgetter and itemgetter walk in C (PyObject_GetAttr per dotted part,
- * PyObject_GetItem) and run as vectorcalls, which no method definition sees: their types'
- * calls are taken through tp_call (the vectorcall flag cleared, the types' own tp_call
- * wrapped; both keep their behaviour), and after a call the walk is done again as a format
- * field's is, from the getter's own description of itself (__reduce__: its names or items). */
-typedef struct {
-    const char *name;
-    int is_attr;
-    PyTypeObject *type;
-    ternaryfunc orig;
-} getter_t;
-static getter_t getters[] = {{"attrgetter", 1, NULL, NULL}, {"itemgetter", 0, NULL, NULL}};
-#define NGETTERS (int)(sizeof getters / sizeof *getters)
-
-/* Getter g's walks of obj: for attrgetter each dotted name, part by part; for itemgetter
- * each item. */
-static void walk_getter(const getter_t *g, PyObject *self, PyObject *obj)
-{
-    PyObject *red = PyObject_CallMethod(self, "__reduce__", NULL);
-    PyObject *what = red && PyTuple_Check(red) && PyTuple_GET_SIZE(red) >= 2 ? PyTuple_GET_ITEM(red, 1) : NULL;
-    for (Py_ssize_t k = 0; what && PyTuple_Check(what) && k < PyTuple_GET_SIZE(what) && k < MAX_FIELDS; k++) {
-        PyObject *w = PyTuple_GET_ITEM(what, k);
-        PyObject *dot = g->is_attr && PyUnicode_Check(w) ? PyUnicode_FromString(".") : NULL;
-        PyObject *keys = !g->is_attr ? PyTuple_Pack(1, w) : dot ? PyUnicode_Split(w, dot, -1) : NULL;
-        Py_ssize_t nk = keys ? PySequence_Size(keys) : 0;
-        PyObject *parts = keys ? PyList_New(0) : NULL, *it;
-        for (Py_ssize_t j = 0; parts && j < nk; j++) {
-            PyObject *key = PySequence_GetItem(keys, j);
-            PyObject *pair = key ? PyTuple_Pack(2, g->is_attr ? Py_True : Py_False, key) : NULL;
-            if (pair)
-                PyList_Append(parts, pair);
-            Py_XDECREF(pair);
-            Py_XDECREF(key);
-        }
-        Py_XDECREF(dot);
-        if (parts && (it = PyObject_GetIter(parts))) {
-            walk_from(Py_NewRef(obj), it, 0x9e77u + (uint32_t)g->is_attr);
-            Py_DECREF(it);
-        }
-        Py_XDECREF(parts);
-        Py_XDECREF(keys);
-        PyErr_Clear();
-    }
-    Py_XDECREF(red);
-    PyErr_Clear();
-}
-
-static int observing(void);
-static int program_call(void);
-typedef struct {
-    PyObject *type, *value, *tb;
-} pending;
-static pending observe_begin(void);
-static void observe_end(pending e);
-
-static PyObject *getter_call(PyObject *self, PyObject *args, PyObject *kw)
-{
-    const getter_t *g = &getters[0];
-    while (g < getters + NGETTERS - 1 && g->type != Py_TYPE(self))
-        g++;
-    PyObject *r = g->orig(self, args, kw);
-    if (r && PyTuple_Check(args) && PyTuple_GET_SIZE(args) == 1 && observing() && program_call()) {
-        pending e = observe_begin();
-        walk_getter(g, self, PyTuple_GET_ITEM(args, 0));
-        observe_end(e);
-    }
-    return r;
-}
-
-/* operator's getter types' calls through getter_call. */
-static int place_getters(void)
-{
-    PyObject *m = PyImport_ImportModule("operator");
-    int ok = m != NULL;
-    for (int k = 0; m && k < NGETTERS; k++) {
-        PyObject *t = PyObject_GetAttrString(m, getters[k].name);
-        if (t && PyType_Check(t) && ((PyTypeObject *)t)->tp_call) {
-            getters[k].type = (PyTypeObject *)t; /* kept: the module holds it for good */
-            getters[k].orig = getters[k].type->tp_call;
-            getters[k].type->tp_flags &= ~Py_TPFLAGS_HAVE_VECTORCALL;
-            getters[k].type->tp_call = getter_call;
-        } else {
-            ok = 0;
-        }
-        Py_XDECREF(t);
-    }
-    Py_XDECREF(m);
-    PyErr_Clear();
-    return ok;
-}
-
 /* ---- the wrappers ---- */
 
 /* Observe while an evaluation runs, and not the observer's own calls. */
@@ -343,8 +248,10 @@ static int observing(void)
     return gc_orc.in_chain && !busy;
 }
 
-/* The exception the wrapped call left (a failed lookup's), kept aside while the observer runs
- * (pending, above). */
+/* The exception the wrapped call left (a failed lookup's), kept aside while the observer runs. */
+typedef struct {
+    PyObject *type, *value, *tb;
+} pending;
 
 static pending observe_begin(void)
 {
@@ -434,6 +341,91 @@ static PyMethodDef *str_method(const char *name)
 {
     PyObject *d = PyDict_GetItemString(gc_type_dict(&PyUnicode_Type), name); /* borrowed */
     return d && Py_IS_TYPE(d, &PyMethodDescr_Type) ? ((PyMethodDescrObject *)d)->d_method : NULL;
+}
+
+/* ---- operator's getters ---- */
+
+/* operator.attrgetter and itemgetter walk in C (PyObject_GetAttr per dotted part,
+ * PyObject_GetItem) and run as vectorcalls, which no method definition sees: their types'
+ * calls are taken through tp_call (the vectorcall flag cleared, the types' own tp_call
+ * wrapped; both keep their behaviour), and after a call the walk is done again as a format
+ * field's is, from the getter's own description of itself (__reduce__: its names or items). */
+typedef struct {
+    const char *name;
+    int is_attr;
+    PyTypeObject *type;
+    ternaryfunc orig;
+} getter_t;
+static getter_t getters[] = {{"attrgetter", 1, NULL, NULL}, {"itemgetter", 0, NULL, NULL}};
+#define NGETTERS (int)(sizeof getters / sizeof *getters)
+
+/* Getter g's walks of obj: for attrgetter each dotted name, part by part; for itemgetter
+ * each item. */
+static void walk_getter(const getter_t *g, PyObject *self, PyObject *obj)
+{
+    PyObject *red = PyObject_CallMethod(self, "__reduce__", NULL);
+    PyObject *what = red && PyTuple_Check(red) && PyTuple_GET_SIZE(red) >= 2 ? PyTuple_GET_ITEM(red, 1) : NULL;
+    for (Py_ssize_t k = 0; what && PyTuple_Check(what) && k < PyTuple_GET_SIZE(what) && k < MAX_FIELDS; k++) {
+        PyObject *w = PyTuple_GET_ITEM(what, k);
+        PyObject *dot = g->is_attr && PyUnicode_Check(w) ? PyUnicode_FromString(".") : NULL;
+        PyObject *keys = !g->is_attr ? PyTuple_Pack(1, w) : dot ? PyUnicode_Split(w, dot, -1) : NULL;
+        Py_ssize_t nk = keys ? PySequence_Size(keys) : 0;
+        PyObject *parts = keys ? PyList_New(0) : NULL, *it;
+        for (Py_ssize_t j = 0; parts && j < nk; j++) {
+            PyObject *key = PySequence_GetItem(keys, j);
+            PyObject *pair = key ? PyTuple_Pack(2, g->is_attr ? Py_True : Py_False, key) : NULL;
+            if (pair)
+                PyList_Append(parts, pair);
+            Py_XDECREF(pair);
+            Py_XDECREF(key);
+        }
+        Py_XDECREF(dot);
+        if (parts && (it = PyObject_GetIter(parts))) {
+            walk_from(Py_NewRef(obj), it, 0x9e77u + (uint32_t)g->is_attr);
+            Py_DECREF(it);
+        }
+        Py_XDECREF(parts);
+        Py_XDECREF(keys);
+        PyErr_Clear();
+    }
+    Py_XDECREF(red);
+    PyErr_Clear();
+}
+
+static PyObject *getter_call(PyObject *self, PyObject *args, PyObject *kw)
+{
+    const getter_t *g = &getters[0];
+    while (g < getters + NGETTERS - 1 && g->type != Py_TYPE(self))
+        g++;
+    PyObject *r = g->orig(self, args, kw);
+    if (r && PyTuple_Check(args) && PyTuple_GET_SIZE(args) == 1 && observing() && program_call()) {
+        pending e = observe_begin();
+        walk_getter(g, self, PyTuple_GET_ITEM(args, 0));
+        observe_end(e);
+    }
+    return r;
+}
+
+/* operator's getter types' calls through getter_call. */
+static int place_getters(void)
+{
+    PyObject *m = PyImport_ImportModule("operator");
+    int ok = m != NULL;
+    for (int k = 0; m && k < NGETTERS; k++) {
+        PyObject *t = PyObject_GetAttrString(m, getters[k].name);
+        if (t && PyType_Check(t) && ((PyTypeObject *)t)->tp_call) {
+            getters[k].type = (PyTypeObject *)t; /* kept: the module holds it for good */
+            getters[k].orig = getters[k].type->tp_call;
+            getters[k].type->tp_flags &= ~Py_TPFLAGS_HAVE_VECTORCALL;
+            getters[k].type->tp_call = getter_call;
+        } else {
+            ok = 0;
+        }
+        Py_XDECREF(t);
+    }
+    Py_XDECREF(m);
+    PyErr_Clear();
+    return ok;
 }
 
 int gc_walk_feedback_place(void)
