@@ -16,14 +16,26 @@
 
 static gc_rw_second *sec;
 static int nsec, cap, cur = -1;
-static uint64_t t0, in_start, cpu_mark;
-static unsigned long timeouts_mark, repairs_mark, checks_mark;
+static uint64_t t0, in_start;
+
+/* The process's counters a second records, as read at the current second's start. */
+typedef struct {
+    uint64_t cpu_ns;
+    unsigned long timeouts, repairs, checks;
+} counts;
+static counts mark;
 
 static uint64_t ns_of(clockid_t c)
 {
     struct timespec ts;
     clock_gettime(c, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static counts counts_now(void)
+{
+    return (counts){ns_of(CLOCK_PROCESS_CPUTIME_ID), gc_limit_timeouts, gc_state_total_repairs(),
+                    gc_state_total_checks()};
 }
 
 /* The second 'cur' ends: what the process spent and counted since it began is its own (the
@@ -33,15 +45,12 @@ static void close_second(void)
     if (cur < 0)
         return;
     gc_rw_second *s = &sec[cur];
-    uint64_t cpu = ns_of(CLOCK_PROCESS_CPUTIME_ID);
-    s->cpu_ns += cpu - cpu_mark;
-    s->timeouts += gc_limit_timeouts - timeouts_mark;
-    s->repairs += gc_state_total_repairs() - repairs_mark;
-    s->full_checks += gc_state_total_checks() - checks_mark;
-    cpu_mark = cpu;
-    timeouts_mark = gc_limit_timeouts;
-    repairs_mark = gc_state_total_repairs();
-    checks_mark = gc_state_total_checks();
+    counts now = counts_now();
+    s->cpu_ns += now.cpu_ns - mark.cpu_ns;
+    s->timeouts += now.timeouts - mark.timeouts;
+    s->repairs += now.repairs - mark.repairs;
+    s->full_checks += now.checks - mark.checks;
+    mark = now;
 }
 
 /* Make second 'idx' the current one (the seconds between, with no input, are zero). */
@@ -67,10 +76,7 @@ void gc_ratewatch_begin(void)
     in_start = ns_of(CLOCK_MONOTONIC);
     if (!t0) {
         t0 = in_start;
-        cpu_mark = ns_of(CLOCK_PROCESS_CPUTIME_ID);
-        timeouts_mark = gc_limit_timeouts;
-        repairs_mark = gc_state_total_repairs();
-        checks_mark = gc_state_total_checks();
+        mark = counts_now();
     }
     long idx = (long)((in_start - t0) / 1000000000u);
     if (idx < 1 << 24) /* half a year of seconds: past it, the last one takes the rest */
