@@ -21,11 +21,6 @@
 
 #include "xalloc.h"
 
-static int forbidden(PyObject *v)
-{
-    const gc_prim *p = gc_oracle_lookup(v);
-    return p && p->spec->cap != GC_CAP_HARNESS && gc_policy_forbids(&gc_orc.policy, p->spec->cap);
-}
 
 /* A module the interpreter imported (sys.modules holds it under its name), not a proxy. */
 static int real_module(PyObject *v)
@@ -145,7 +140,8 @@ int gc_hole_edge(PyObject *ns, PyObject *gate_file, PyObject *from, const char *
                  const char *key, PyObject *dst, char *name, size_t len)
 {
     name[0] = '\0';
-    if (src && kind == GC_T_CALL && gc_orc.escape.set && (!dst || !forbidden(dst))) { /* an effect in this call */
+    /* an effect in this call */
+    if (src && kind == GC_T_CALL && gc_orc.escape.set && (!dst || !gc_oracle_forbidden(dst))) {
         char owner[GC_HOLE_NAME - 16];
         owner_name(gate_file, from, from_key, src, owner, sizeof owner);
         snprintf(name, len, "%s ()<%s>", owner, gc_kind_name(gc_orc.escape.kind));
@@ -156,7 +152,7 @@ int gc_hole_edge(PyObject *ns, PyObject *gate_file, PyObject *from, const char *
     if (src && inside(ns, dst))
         return 2;
     if (!src) {
-        if (!forbidden(dst))
+        if (!gc_oracle_forbidden(dst))
             return 0;
         snprintf(name, len, "namespace %s", key ? key : "?");
         return 1;
@@ -169,7 +165,9 @@ int gc_hole_edge(PyObject *ns, PyObject *gate_file, PyObject *from, const char *
     if (attr && bridge_attr(gate_file, src, key, dst, name, len))
         return 1;
     const char *edge = attr ? "." : kind == GC_T_CALL ? "()" : "[]";
-    const char *what = forbidden(dst) ? "<primitive>" : real_module(dst) || real_module_dict(dst) ? "<module>" : NULL;
+    const char *what = gc_oracle_forbidden(dst)                          ? "<primitive>"
+                       : real_module(dst) || real_module_dict(dst) ? "<module>"
+                                                                   : NULL;
     if (!what)
         return 0;
     char owner[GC_HOLE_NAME - 16];

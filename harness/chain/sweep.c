@@ -298,8 +298,8 @@ static void edge(sweep_ctx *x, int i, int kind, PyObject *key, PyObject *v, unsi
     }
     if (!v)
         return;
-    const gc_prim *p = gc_oracle_lookup(v);
-    if (p && p->spec->cap != GC_CAP_HARNESS && gc_policy_forbids(&gc_orc.policy, p->spec->cap)) {
+    const gc_prim *p = gc_oracle_forbidden(v);
+    if (p) {
         if (gc_orc.mode == GC_MODE_REACH) {
             record(x->t, i, kind, key, p->name, br, 0, hole);
         } else { /* effect mode: reaching is not enough; call it as handler code could */
@@ -662,8 +662,8 @@ static void push_roots(gc_target *t, const gc_sweep_opts *o, PyObject *ns)
         int hole = o->hole ? o->hole(o->hole_ctx, ns, NULL, NULL, NULL, ROOT, key, v) : 0;
         if (hole < 0)
             continue; /* closed: the gate no longer puts it in the namespace */
-        const gc_prim *p = gc_oracle_lookup(v);
-        if (p && p->spec->cap != GC_CAP_HARNESS && gc_policy_forbids(&gc_orc.policy, p->spec->cap)) {
+        const gc_prim *p = gc_oracle_forbidden(v);
+        if (p) {
             push(v, key, -1, ROOT, 0, 0, hole);
             record(t, (int)nnodes - 1, -1, NULL, p->name, 0, gc_orc.mode == GC_MODE_EFFECT, hole);
             continue;

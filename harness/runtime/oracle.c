@@ -214,6 +214,12 @@ const gc_prim *gc_oracle_lookup(PyObject *v)
     return NULL;
 }
 
+const gc_prim *gc_oracle_forbidden(PyObject *v)
+{
+    const gc_prim *p = gc_oracle_lookup(v);
+    return p && p->spec->cap != GC_CAP_HARNESS && gc_policy_forbids(&gc_orc.policy, p->spec->cap) ? p : NULL;
+}
+
 /* Does some glob grant every path?  fnmatch without FNM_PATHNAME lets a star cross a slash, so
  * "/STAR", "/STARSTAR" and "STAR" all do; a glob is taken to grant everything when it matches each of
  * these probes, chosen to differ in depth, location and characters. */

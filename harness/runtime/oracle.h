@@ -104,6 +104,9 @@ const gc_prim *gc_oracle_prim(int i);
 
 /* Reach oracle: the primitive 'v' is (by identity, code object or C method table), or NULL. */
 const gc_prim *gc_oracle_lookup(PyObject *v);
+/* The primitive 'v' is when the policy forbids its capability (a harness row never), or NULL:
+ * 'v' itself reached is then an escape. */
+const gc_prim *gc_oracle_forbidden(PyObject *v);
 int gc_policy_forbids(const gc_policy *p, gc_cap cap);
 /* After the table is loaded (globs are matched with Python's fnmatch): work out whether a
  * glob grants every path, so reaching a real write primitive is then no escape. */

@@ -159,8 +159,8 @@ static int search(search_ctx *s, PyObject *v, int depth)
 {
     if (depth > GC_SOURCE_SEARCH_DEPTH || --s->nodes < 0)
         return 0;
-    const gc_prim *p = gc_oracle_lookup(v);
-    if (p && p->spec->cap != GC_CAP_HARNESS && gc_policy_forbids(&gc_orc.policy, p->spec->cap)) {
+    const gc_prim *p = gc_oracle_forbidden(v);
+    if (p) {
         char detail[300];
         snprintf(detail, sizeof detail, "in the value evaluate gave back, at %s", s->path);
         gc_oracle_set_escape(GC_KIND_REACH, p->spec->cap, p->name, detail);

@@ -1076,30 +1076,44 @@ static void lookup_readback(sctx *x, int i)
         nodes[nnodes - 1].closed = closed;
 }
 
-/* A passage's edges: the readback form of each of its attribute names (a field is data: '_'
- * ones too, whatever the dialect) and items (a mapping's str keys, a sequence's indices). */
-static void expand_passage(sctx *x, int i)
+/* Node i's field parts, each to 'part' (item 0: an attribute name, 1: an item's key): the
+ * names of its dir() a field can hold that are no method made afresh (`_` ones too, whatever
+ * the dialect: a field is data), then its items, an exact dict's (or a class's mappingproxy's)
+ * keys or an exact list's or tuple's indices, at most GC_SWEEP_MAX_ITEMS (the only
+ * containers a field's lookups read without running code: gc_static_item).  Were items
+ * left out? */
+static int each_field_part(sctx *x, int i, void (*part)(sctx *x, int i, PyObject *key, int item))
 {
     PyObject *v = nodes[i].obj, *names = is_scalar_or_container(v) ? NULL : attr_names(v);
     for (Py_ssize_t k = 0; names && k < PyList_GET_SIZE(names) && !x->rc; k++) {
         PyObject *name = PyList_GET_ITEM(names, k);
         if (PyUnicode_Check(name) && PyUnicode_IS_ASCII(name) && PyUnicode_IsIdentifier(name) &&
             !fresh_method(v, name))
-            readback_part(x, i, name, 0);
+            part(x, i, name, 0);
+        PyErr_Clear();
     }
     Py_XDECREF(names);
     PyObject *map = Py_IS_TYPE(v, &PyDictProxy_Type) ? gc_mappingproxy_mapping(v) : v;
     PyObject *keys = PyDict_CheckExact(map) ? PyDict_Keys(map) : NULL;
-    Py_ssize_t n = keys ? PyList_GET_SIZE(keys) : PyList_CheckExact(v) || PyTuple_CheckExact(v) ? PySequence_Fast_GET_SIZE(v) : 0;
-    x->st->cut_items += n > GC_SWEEP_MAX_ITEMS;
+    Py_ssize_t n = keys                                         ? PyList_GET_SIZE(keys)
+                   : PyList_CheckExact(v) || PyTuple_CheckExact(v) ? PySequence_Fast_GET_SIZE(v)
+                                                                   : 0;
     for (Py_ssize_t k = 0; k < n && k < GC_SWEEP_MAX_ITEMS && !x->rc; k++) {
         PyObject *key = keys ? Py_NewRef(PyList_GET_ITEM(keys, k)) : PyLong_FromSsize_t(k);
         if (key)
-            readback_part(x, i, key, 1);
+            part(x, i, key, 1);
         Py_XDECREF(key);
+        PyErr_Clear();
     }
     Py_XDECREF(keys);
     PyErr_Clear();
+    return n > GC_SWEEP_MAX_ITEMS;
+}
+
+/* A passage's edges: the readback form of each of its field parts. */
+static void expand_passage(sctx *x, int i)
+{
+    x->st->cut_items += each_field_part(x, i, readback_part);
 }
 
 /* ---- host walks ----
@@ -1117,41 +1131,40 @@ static void expand_passage(sctx *x, int i)
  * run are the escapes' (docs/SOURCE.md, "Host walks"). */
 #define HOST_PARTS 6
 
-
-static int forbidden(PyObject *v)
-{
-    const gc_prim *p = gc_oracle_lookup(v);
-    return p && p->spec->cap != GC_CAP_HARNESS && gc_policy_forbids(&gc_orc.policy, p->spec->cap);
-}
-
 /* Would v, given back, be an escape the value search (source.c) finds at its first step:
  * a forbidden primitive, or a dict, list or tuple holding one (a function's __globals__)? */
 static int gives_primitive(PyObject *v)
 {
-    if (forbidden(v))
+    if (gc_oracle_forbidden(v))
         return 1;
     PyObject *k, *val;
     Py_ssize_t pos = 0;
     while (PyDict_Check(v) && PyDict_Next(v, &pos, &k, &val))
-        if (forbidden(val) || forbidden(k))
+        if (gc_oracle_forbidden(val) || gc_oracle_forbidden(k))
             return 1;
     Py_ssize_t n = PyTuple_Check(v) || PyList_Check(v) ? PySequence_Fast_GET_SIZE(v) : 0;
     for (Py_ssize_t j = 0; j < n && j < GC_SWEEP_MAX_ITEMS; j++)
-        if (forbidden(PySequence_Fast_GET_ITEM(v, j)))
+        if (gc_oracle_forbidden(PySequence_Fast_GET_ITEM(v, j)))
             return 1;
     return 0;
+}
+
+/* Can the sweep's resolver write a field part (with 'item', a `[key]` one)? */
+static int resolver_writes(int item)
+{
+    return resolver >= 0 && (!item || resolvers[rkind].items);
 }
 
 /* Can node i's field parts be written as a program (with 'item', `[key]` ones)? */
 static int field_form(int item)
 {
-    return (resolver >= 0 && (!item || resolvers[rkind].items)) || error_readback;
+    return resolver_writes(item) || error_readback;
 }
 
 /* Node i's part as a program, in the resolver's form, else the readback's. */
 static void field_part(sctx *x, int i, PyObject *key, int item)
 {
-    if (resolver >= 0 && (!item || resolvers[rkind].items))
+    if (resolver_writes(item))
         resolver_part(x, i, key, item);
     else if (error_readback)
         readback_part(x, i, key, item);
@@ -1187,36 +1200,15 @@ static void host_child(sctx *x, int i, int kind, PyObject *key, PyObject *v)
     h->fpath = gc_xstrdup(path);
 }
 
-/* Node i's parts in the host: its attribute names a field can hold that are no method made
- * afresh, and its items (a mapping's keys, a sequence's indices a field can hold). */
-static void host_children(sctx *x, int i)
+/* Node i's part (key, item) in the host, by the lookups a field makes where no code runs. */
+static void host_part(sctx *x, int i, PyObject *key, int item)
 {
-    PyObject *v = nodes[i].obj, *names = is_scalar_or_container(v) ? NULL : attr_names(v);
-    for (Py_ssize_t k = 0; names && k < PyList_GET_SIZE(names) && !x->rc; k++) {
-        PyObject *name = PyList_GET_ITEM(names, k), *c;
-        if (!PyUnicode_Check(name) || !PyUnicode_IS_ASCII(name) || !PyUnicode_IsIdentifier(name) ||
-            fresh_method(v, name))
-            continue;
-        host_child(x, i, GC_EDGE_ATTR, name, c = gc_static_attr(v, name));
-        Py_XDECREF(c);
-        PyErr_Clear();
-    }
-    Py_XDECREF(names);
-    PyObject *map = Py_IS_TYPE(v, &PyDictProxy_Type) ? gc_mappingproxy_mapping(v) : v;
-    PyObject *keys = PyDict_Check(map) ? PyDict_Keys(map) : NULL;
-    Py_ssize_t n = keys ? PyList_GET_SIZE(keys) : PyList_Check(v) || PyTuple_Check(v) ? PySequence_Fast_GET_SIZE(v) : 0;
     char buf[GC_P_MAX_STRLEN + 1];
-    for (Py_ssize_t k = 0; k < n && k < GC_SWEEP_MAX_ITEMS && !x->rc; k++) {
-        PyObject *key = keys ? Py_NewRef(PyList_GET_ITEM(keys, k)) : PyLong_FromSsize_t(k), *c;
-        if (key && field_key(key, buf)) {
-            host_child(x, i, edge_kind(key, 1), key, c = gc_static_item(v, key, 1));
-            Py_XDECREF(c);
-        }
-        Py_XDECREF(key);
-        PyErr_Clear();
-    }
-    Py_XDECREF(keys);
-    PyErr_Clear();
+    if (item && !field_key(key, buf)) /* no field holds it */
+        return;
+    PyObject *v = item ? gc_static_item(nodes[i].obj, key, 1) : gc_static_attr(nodes[i].obj, key);
+    host_child(x, i, edge_kind(key, item), key, v);
+    Py_XDECREF(v);
 }
 
 /* The host walk from program node i, breadth first (its host nodes are expanded here, at
@@ -1226,10 +1218,10 @@ static void host_walk(sctx *x, int i)
     if (!inline_ok(i) || (resolver < 0 && nodes[i].blen)) /* the readback's X has no statements */
         return;
     long from = nnodes;
-    host_children(x, i);
+    each_field_part(x, i, host_part);
     for (long k = from; k < nnodes && !x->rc; k++)
         if (nodes[k].host)
-            host_children(x, (int)k);
+            each_field_part(x, (int)k, host_part);
 }
 
 /* Node i's host walk, now or (no form to write its programs in yet) once a resolver is
