@@ -24,6 +24,7 @@ secs=0
 a=${1:?usage: bench/compare-builds.sh [--fuzz SECS] BUILD_A BUILD_B [PAIRS] [N] [TARGET]} b=${2:?BUILD_B}
 pairs=${3:-10} n=${4:-60000} target=${5:-station-1.5.0} root=$PWD
 for d in "$a" "$b"; do [[ -x $d/fuzz_gate ]] || { echo "compare-builds: no $d/fuzz_gate" >&2; exit 2; }; done
+a=$(realpath "$a") b=$(realpath "$b") # the runs start in a scratch folder
 [[ -x /usr/bin/time ]] || DEBIAN_FRONTEND=noninteractive apt-get install -y -q time >/dev/null
 work=$(mktemp -d) && trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/in" bench/results
