@@ -14,7 +14,7 @@
 #include "ptrmap.h"
 #include "state.h"
 
-#define GC_COUNTERS 8192
+#define GC_COUNTERS 4096
 
 /* libFuzzer reads counters from this section (-use_counters, on by default). */
 __attribute__((section("__libfuzzer_extra_counters"), used)) static uint8_t counters[GC_COUNTERS];
