@@ -208,12 +208,16 @@ static double thread_cpu_s(void)
  * more, with CONFIRM_FACTOR times the limit, to confirm it (that run's outcome is only looked
  * at for that).  Every run of an input or a probe goes through here. */
 #define CONFIRM_FACTOR 10
-static int run_limited(const gc_chain *c, gc_outcome *out, gc_step_cb cb, char *err, size_t errlen)
+static int run_limited(const gc_chain *c, gc_outcome *out, gc_step_cb cb, gc_open_input *keep, char *err,
+                       size_t errlen)
 {
     static gc_outcome again;
     gc_hangs_prepare(c);
-    int rc = gc_run_input(&target, c, out, cb, NULL, err, errlen);
+    int rc = keep ? gc_input_open(&target, c, out, cb, keep, err, errlen)
+                  : gc_run_input(&target, c, out, cb, NULL, err, errlen);
     if (rc || out->stop_stmt < 0 || out->escaped)
+        return rc;
+    if (keep && (rc = gc_input_close(keep, err, errlen)) != 0) /* stopped: nothing to go on from */
         return rc;
     int n = gc_hangs_note(c, out->stop_stmt, out->stop_trailer);
     if (n < 2 || (n & (n - 1)))
@@ -300,18 +304,67 @@ static uint64_t chain_key(const gc_chain *c, int stmt)
     return mutating && stmt == c->nstmts - 1 ? gc_chain_hash(c) : 0;
 }
 
+/* An input and the probes of the mutation that follows it share an input window (eval.h,
+ * gc_open_input): the engine mostly mutates the input it has just run, and the mutator
+ * extends a chain a trailer at a time, probing each extension.  So a probe of the chain that
+ * ran last needs no evaluation at all, and one of an extension runs only its new trailer on
+ * the value the run before ended on (each chain evaluated again from its root cost a fifth
+ * of fuzz_gate's time).  The window closes (window_done: the state check and repair of all
+ * that ran in it) when the mutation ends, or when another input starts. */
+static gc_open_input window;
+static uint64_t ran_hash; /* the chain the window's value is the end of */
+static int ran_stmts, ran_trailers;
+
+static void window_done(void)
+{
+    char err[256];
+    int fb = gc_feedback_enabled; /* what finalizers do at the close is no input's feature */
+    gc_feedback_enabled = 0;
+    int rc = gc_input_close(&window, err, sizeof err);
+    gc_feedback_enabled = fb;
+    if (rc) {
+        gc_die_msg("%s (after %lu inputs)", err, execs);
+        exit(rc);
+    }
+}
+
+/* What the window holds is the end of chain c, whose gc_chain_hash is h. */
+static void window_ran(const gc_chain *c, uint64_t h)
+{
+    ran_hash = h;
+    ran_stmts = c->nstmts;
+    ran_trailers = c->nstmts ? c->s[c->nstmts - 1].ntrailers : 0;
+}
+
+/* Chain c is the one the open window ran with 'more' more trailers on its last statement. */
+static int window_ran_before(const gc_chain *c, int more)
+{
+    int last = c->nstmts - 1;
+    return window.open && window.ev.kept && c->nstmts == ran_stmts && last >= 0 &&
+           c->s[last].ntrailers == ran_trailers + more && gc_chain_hash_upto(c, ran_trailers) == ran_hash;
+}
+
 /* A probe's run of chain c, cb seeing its steps: -1 when it failed or escaped.  The
  * Python-side features are off: the engine clears them before the input it runs next, so
  * what a probe would set is never read. */
-static int probe_run(const gc_chain *c, gc_step_cb cb)
+static int probe_run(const gc_chain *c, uint64_t key, gc_step_cb cb)
 {
     static gc_outcome out;
     char err[256];
     arm_backstop();
     int fb = gc_feedback_enabled;
     gc_feedback_enabled = 0;
-    int rc = run_limited(c, &out, cb, err, sizeof err);
+    int rc = -1, again = window_ran_before(c, 0);
+    if (mutating && probe_stmt == c->nstmts - 1 && (again || window_ran_before(c, 1))) {
+        gc_hangs_prepare(c);
+        rc = gc_input_more(&window, c, again, &out, cb);
+    }
+    if (rc != 0) { /* from its root */
+        window_done();
+        rc = run_limited(c, &out, cb, mutating ? &window : NULL, err, sizeof err);
+    }
     gc_feedback_enabled = fb;
+    window_ran(c, key ? key : gc_chain_hash(c));
     return rc != 0 || out.escaped ? -1 : 0;
 }
 
@@ -322,7 +375,7 @@ static gc_value_kind probe(const gc_chain *c, int stmt)
         return (gc_value_kind)kind_cache[key % KIND_CACHE].kind;
     probe_stmt = stmt;
     probe_kind = GC_VK_NONE;
-    if (probe_run(c, probe_step) != 0)
+    if (probe_run(c, key, probe_step) != 0)
         probe_kind = GC_VK_NONE;
     if (key)
         remember_kind(key, probe_kind);
@@ -358,7 +411,7 @@ static int detail_probe(const gc_chain *c, int stmt, gc_probe_detail *d)
     probe_stmt = stmt;
     memset(d, 0, sizeof *d);
     detail_out = d;
-    if (probe_run(c, detail_step) != 0)
+    if (probe_run(c, key, detail_step) != 0)
         d->kind = GC_VK_NONE;
     if (key) {
         detail_cache[key % DETAIL_CACHE].h = key;
@@ -378,6 +431,7 @@ size_t gc_fuzz_mutate(uint8_t *data, size_t size, size_t max_size, unsigned int 
     mutating = 1;
     size_t n = gc_mutate_chain(data, size, max_size, seed);
     mutating = 0;
+    window_done();
     return n;
 }
 
@@ -528,10 +582,15 @@ static void run_chain(gc_chain *chain, gc_outcome *outcome)
     }
     probe_stmt = chain->nstmts - 1;
     probe_kind = GC_VK_NONE;
-    int rc = run_limited(chain, outcome, cfg.chain_mutator ? probe_step : NULL, err, sizeof err);
+    int rc = run_limited(chain, outcome, cfg.chain_mutator ? probe_step : NULL, cfg.chain_mutator ? &window : NULL,
+                         err, sizeof err);
+    if (rc == 0 && outcome->escaped)
+        window_done(); /* an escape: the engine may end the run now */
+    uint64_t h = gc_chain_hash(chain);
+    window_ran(chain, h);
     in_input = 0;
     if (cfg.chain_mutator) { /* for the probe, when this input is mutated */
-        remember_kind(gc_chain_hash(chain), outcome->escaped ? GC_VK_NONE : probe_kind);
+        remember_kind(h, outcome->escaped ? GC_VK_NONE : probe_kind);
     }
     if (rc) {
         gc_die_msg("%s (after %lu inputs)", err, execs);
@@ -543,6 +602,7 @@ int gc_fuzz_test_one_input(const uint8_t *data, size_t size)
 {
     static gc_chain chain;    /* large: keep off the stack */
     static gc_outcome outcome;
+    window_done(); /* the one before's, if no mutation ended it */
     execs++;
     upkeep();
     gc_chain_parse(data, size, GC_PARSE_LENIENT, &chain, NULL);

@@ -39,7 +39,7 @@ static PyObject *eval_in(PyObject *ns, const char *text)
         exit(2);
     }
     Py_CLEAR(last_value);
-    gc_evaluator ev = {ns, NULL, keep_last, NULL};
+    gc_evaluator ev = {ns, NULL, keep_last, NULL, 0, NULL, 0};
     gc_state_begin();
     gc_eval_chain(&ev, &chain, &out);
     Py_XDECREF(ev.tramp);
@@ -80,6 +80,49 @@ static void expect_refused(const char *text, const char *what)
     run(text);
     CHECK(!out.escaped, "%s must not be an escape (%s)", text, out.signature);
     CHECK(strcmp(out.refused, what) == 0, "%s: refused [%s], want [%s]", text, out.refused, what);
+}
+
+static void parse_into(gc_chain *c, const char *text)
+{
+    gc_parse_error perr;
+    if (gc_chain_parse((const uint8_t *)text, strlen(text), GC_PARSE_STRICT, c, &perr) != 0) {
+        fprintf(stderr, "bad test chain %s: %s\n", text, perr.msg);
+        exit(2);
+    }
+}
+
+static void open_input(void)
+{
+    static gc_chain more;
+    static gc_open_input o;
+    char err[256];
+    parse_into(&chain, "subprocess.os.sys.path");
+    CHECK(gc_input_open(&target, &chain, &out, keep_last, &o, err, sizeof err) == 0 && o.open && o.ev.kept,
+          "gc_input_open holds the value: %s", err);
+    PyObject *path = PySys_GetObject("path");
+    CHECK(o.ev.kept == path, "what it holds is what the chain ends on");
+    parse_into(&more, "subprocess.os.sys.path");
+    CHECK(gc_input_more(&o, &more, 1, &out, keep_last) == 0 && out.steps == 1 && last_value == path,
+          "again: the held value shown as the last step, nothing evaluated (%d steps)", out.steps);
+    parse_into(&more, "subprocess.os.sys.path.clear");
+    CHECK(gc_input_more(&o, &more, 0, &out, keep_last) == 0 && out.steps == 1 && last_value &&
+              PyCFunction_Check(last_value) && PyCFunction_GET_SELF(last_value) == path,
+          "an extension runs its one trailer on the held value (%d steps)", out.steps);
+    parse_into(&more, "subprocess.os.sys.path.clear()");
+    CHECK(gc_input_more(&o, &more, 0, &out, keep_last) == 0 && PyList_GET_SIZE(path) == 0,
+          "the extension's call ran: sys.path is empty in the open window");
+    parse_into(&more, "subprocess.os.sys.path.clear()(_)");
+    CHECK(gc_input_more(&o, &more, 0, &out, keep_last) == -1, "a trailer that takes '_' is not run on the held value");
+    CHECK(gc_input_close(&o, err, sizeof err) == 0 && !o.open && !o.ev.kept, "the close lets go: %s", err);
+    CHECK(PyList_GET_SIZE(path) > 0, "the close repaired sys.path");
+    CHECK(gc_input_more(&o, &more, 1, &out, keep_last) == -1, "nothing to go on from after the close");
+    parse_into(&chain, "subprocess.os");
+    parse_into(&more, "subprocess.os.system");
+    CHECK(gc_input_open(&target, &chain, &out, keep_last, &o, err, sizeof err) == 0 &&
+              gc_input_more(&o, &more, 0, &out, keep_last) == 0 && out.escaped &&
+              strcmp(out.signature, "reach:spawn:os.system:modattr") == 0 && !o.ev.kept,
+          "an escape on the held value is one, with its signature, and is not held (%s)", out.signature);
+    gc_input_close(&o, err, sizeof err);
 }
 
 int main(int argc, char **argv)
@@ -215,6 +258,10 @@ int main(int argc, char **argv)
     CHECK(!out.escaped && out.failed_steps == 0, "os.getcwd is back after the repair");
     run("subprocess.os.path");
     CHECK(out.state_repairs == 0, "an innocent chain changes nothing (%s)", out.state_note);
+    /* an open input (the mutator's probes): an extension runs only its new trailer, on the
+     * value held; the state check and repair come at the close */
+    open_input();
+
     /* a chain that blocks (a wait with no timeout) is stopped by the per-input time limit */
     gc_input_time_limit = 0.3;
     run("__builtins__['__import__']('threading').Event().wait()");

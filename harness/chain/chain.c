@@ -637,19 +637,25 @@ static uint64_t hash_trailer(uint64_t h, const gc_chain *c, const gc_trailer *t)
     return h;
 }
 
-uint64_t gc_chain_hash(const gc_chain *c)
+uint64_t gc_chain_hash_upto(const gc_chain *c, int last_trailers)
 {
     uint64_t h = gc_fnv1a64_step(GC_FNV64_OFFSET, (uint64_t)c->nstmts);
     for (int i = 0; i < c->nstmts; i++) {
         const gc_stmt *st = &c->s[i];
+        int n = i == c->nstmts - 1 && last_trailers < st->ntrailers ? last_trailers : st->ntrailers;
         h = gc_fnv1a64_step(h, (uint64_t)st->is_prev);
-        h = gc_fnv1a64_step(h, (uint64_t)st->ntrailers);
+        h = gc_fnv1a64_step(h, (uint64_t)n);
         if (!st->is_prev)
             h = hash_str(h, c, st->root);
-        for (int j = 0; j < st->ntrailers; j++)
+        for (int j = 0; j < n; j++)
             h = hash_trailer(h, c, &st->t[j]);
     }
     return h | 1; /* never 0: a cache's empty slot */
+}
+
+uint64_t gc_chain_hash(const gc_chain *c)
+{
+    return gc_chain_hash_upto(c, c->nstmts ? c->s[c->nstmts - 1].ntrailers : 0);
 }
 
 int gc_chain_trailer_count(const gc_chain *c)

@@ -124,6 +124,9 @@ int gc_chain_equal(const gc_chain *a, const gc_chain *b);
 /* A hash of what gc_chain_equal compares (equal chains, equal hashes; never 0): the probe
  * caches' key, with no printing */
 uint64_t gc_chain_hash(const gc_chain *c);
+/* The hash of c with its last statement cut to its first last_trailers trailers (no more
+ * than it has): what gc_chain_hash gave the chain c extends by trailers */
+uint64_t gc_chain_hash_upto(const gc_chain *c, int last_trailers);
 int gc_trailer_equal(const gc_chain *a, const gc_trailer *s, const gc_chain *b, const gc_trailer *t);
 int gc_chain_trailer_count(const gc_chain *c);
 /* The number of '_' arguments of trailer t (0 unless it is a call). */

@@ -893,6 +893,16 @@ static void outcome_escape(gc_outcome *out)
              gc_cap_name(out->escape.cap), out->escape.primitive, shape);
 }
 
+/* What the statement that ran last ended on, kept for gc_input_more when the evaluator asks
+ * (ev->keep): only a value it gave back, not a failed step's None or an escape's. */
+static void keep_or_drop(gc_evaluator *ev, gc_outcome *out, PyObject *v, unsigned br, int ok)
+{
+    if (ev->keep && ok && v && !out->escaped && !out->known_hang && !gc_limit_expired && !gc_limit_oom)
+        ev->kept = v, ev->kept_br = br;
+    else
+        Py_XDECREF(v);
+}
+
 int gc_eval_chain(gc_evaluator *ev, const gc_chain *c, gc_outcome *out)
 {
     outcome_begin(out, c);
@@ -900,6 +910,7 @@ int gc_eval_chain(gc_evaluator *ev, const gc_chain *c, gc_outcome *out)
     PyObject *prev = Py_None;
     Py_INCREF(prev);
     unsigned prev_br = 0; /* the bridges of the statement before, which '_' continues */
+    int ran = 0;          /* statements that ran to their end */
     gc_orc.in_chain = 1;
     for (int si = 0; si < c->nstmts && !out->escaped && !out->known_hang && !gc_limit_expired && !gc_limit_oom; si++) {
         stmt_run s; /* whybuf is written before it is read: not cleared per statement */
@@ -912,13 +923,14 @@ int gc_eval_chain(gc_evaluator *ev, const gc_chain *c, gc_outcome *out)
             Py_XDECREF(v);
             break;
         }
+        ran += v != NULL;
         Py_DECREF(prev);
         prev = v ? v : (Py_INCREF(Py_None), Py_None);
     }
     gc_orc.in_chain = 0;
     gc_limit_set_mark(-1);
     gc_confine_judge();
-    Py_XDECREF(prev);
+    keep_or_drop(ev, out, prev, prev_br, ran == c->nstmts && c->nstmts > 0);
     if (gc_orc.escape.set)
         outcome_escape(out);
     snprintf(out->refused, sizeof out->refused, "%s", gc_orc.refused);
@@ -929,13 +941,14 @@ int gc_eval_collect_first;
 int (*gc_eval_may_run)(int stmt, int trailer);
 int gc_eval_step_errors = 1;
 
-int gc_run_input(gc_target *t, const gc_chain *c, gc_outcome *out, gc_step_cb cb, void *ctx,
-                 char *err, size_t errlen)
+/* An input's window opens: its namespace (cached while nothing could have changed it), the
+ * state check's and the time limit's start. */
+static int window_open(gc_target *t, gc_evaluator *ev, gc_step_cb cb, void *ctx, char *err, size_t errlen)
 {
     PyObject *ns = gc_nscache_get(t, err, errlen);
     if (!ns)
         return GC_EXIT_TARGET;
-    gc_evaluator ev = {ns, NULL, cb, ctx};
+    *ev = (gc_evaluator){ns, NULL, cb, ctx, 0, NULL, 0};
     gc_state_begin();
     gc_limits_arm();
     if (gc_eval_collect_first) { /* inside the input's window: what finalizers change is repaired */
@@ -943,15 +956,26 @@ int gc_run_input(gc_target *t, const gc_chain *c, gc_outcome *out, gc_step_cb cb
         PyGC_Collect();
         PyErr_Clear();
     }
-    gc_eval_chain(&ev, c, out);
+    return 0;
+}
+
+/* The time limit's end, and where it stopped the input if it did. */
+static void limits_done(gc_outcome *out)
+{
     gc_limits_disarm();
     out->timed_out = gc_limit_expired || out->known_hang;
     out->oom = gc_limit_oom;
     int mark = gc_limit_mark_at_deadline();
     out->stop_stmt = mark < 0 ? -1 : mark / (GC_MAX_TRAILERS + 1);
     out->stop_trailer = mark < 0 ? -1 : mark % (GC_MAX_TRAILERS + 1) - 1;
-    Py_XDECREF(ev.tramp);
-    Py_DECREF(ns);
+}
+
+/* The window closes: what the input held is let go, then the state is checked and repaired. */
+static int window_close(gc_evaluator *ev, gc_outcome *out, char *err, size_t errlen)
+{
+    Py_CLEAR(ev->kept);
+    Py_CLEAR(ev->tramp);
+    Py_CLEAR(ev->ns);
     int rep = gc_state_end(out->state_note, sizeof out->state_note);
     if (rep < 0) {
         snprintf(err, errlen, "interpreter state could not be restored after the input: %s", out->state_note);
@@ -962,6 +986,78 @@ int gc_run_input(gc_target *t, const gc_chain *c, gc_outcome *out, gc_step_cb cb
     out->state_repairs = rep;
     out->thread_stopped = gc_state_threads_stopped();
     return 0;
+}
+
+int gc_run_input(gc_target *t, const gc_chain *c, gc_outcome *out, gc_step_cb cb, void *ctx,
+                 char *err, size_t errlen)
+{
+    gc_evaluator ev;
+    int rc = window_open(t, &ev, cb, ctx, err, errlen);
+    if (rc)
+        return rc;
+    gc_eval_chain(&ev, c, out);
+    limits_done(out);
+    return window_close(&ev, out, err, errlen);
+}
+
+int gc_input_open(gc_target *t, const gc_chain *c, gc_outcome *out, gc_step_cb cb, gc_open_input *o,
+                  char *err, size_t errlen)
+{
+    int rc = window_open(t, &o->ev, cb, NULL, err, errlen);
+    if (rc)
+        return rc;
+    o->open = 1;
+    o->ev.keep = 1;
+    gc_eval_chain(&o->ev, c, out);
+    limits_done(out);
+    return 0;
+}
+
+int gc_input_more(gc_open_input *o, const gc_chain *c, int again, gc_outcome *out, gc_step_cb cb)
+{
+    int si = c->nstmts - 1, ti = si >= 0 ? c->s[si].ntrailers - 1 : -1;
+    if (!o->open || !o->ev.kept || si < 0 || (!again && (ti < 0 || gc_trailer_prev_args(&c->s[si].t[ti]))))
+        return -1;
+    o->ev.cb = cb;
+    outcome_begin(out, c);
+    gc_oracle_reset_input();
+    gc_limits_arm();
+    gc_orc.in_chain = 1;
+    PyObject *v = o->ev.kept, *r = NULL;
+    o->ev.kept = NULL;
+    stmt_run s = {&o->ev, c, out, Py_None, 0, o->ev.kept_br, NULL, {0}};
+    if (again) { /* the chain that ran: its last step's value shown again */
+        r = v, v = NULL;
+        step(&o->ev, out, si, ti, r, NULL);
+    } else if (gc_eval_may_run && !gc_eval_may_run(si, ti)) {
+        out->known_hang = 1;
+    } else {
+        gc_limit_set_mark(STEP_MARK(si, ti));
+        r = eval_trailer(&s, v, &c->s[si].t[ti], &out->resolved.s[si].t[ti]);
+        gc_confine_judge();
+        step(&o->ev, out, si, ti, r, s.why);
+    }
+    Py_XDECREF(v);
+    out->escaped = gc_orc.escape.set || (r && !again && reach_check(r, out, si, ti));
+    out->bridges = s.br;
+    out->stmt_failed[si] = r == NULL;
+    gc_orc.in_chain = 0;
+    gc_limit_set_mark(-1);
+    gc_confine_judge();
+    keep_or_drop(&o->ev, out, r, s.br, 1);
+    if (gc_orc.escape.set)
+        outcome_escape(out);
+    limits_done(out);
+    return 0;
+}
+
+int gc_input_close(gc_open_input *o, char *err, size_t errlen)
+{
+    static gc_outcome scratch; /* the repairs' count and note: no one asks */
+    if (!o->open)
+        return 0;
+    o->open = 0;
+    return window_close(&o->ev, &scratch, err, errlen);
 }
 
 void gc_outcome_escape_chain(const gc_outcome *o, gc_chain *out)

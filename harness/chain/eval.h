@@ -82,6 +82,9 @@ typedef struct {
     PyObject *tramp; /* handler(f, a): f(*a), with ns as globals */
     gc_step_cb cb;
     void *cb_ctx;
+    int keep;        /* hold on to the value the last statement ends on (gc_open_input) */
+    PyObject *kept;  /* that value (strong), or NULL */
+    unsigned kept_br; /* the bridges its statement crossed to it */
 } gc_evaluator;
 
 /* Once, after the target is open. */
@@ -103,6 +106,27 @@ extern int (*gc_eval_may_run)(int stmt, int trailer);
  * state could not be repaired) with err filled. */
 int gc_run_input(gc_target *t, const gc_chain *c, gc_outcome *out, gc_step_cb cb, void *ctx,
                  char *err, size_t errlen);
+
+/* An input whose window stays open, for the mutator's probes (fuzz_gate.c): each extends the
+ * chain the one before it ran by a trailer on its last statement, so each needs only that
+ * trailer run on the value the one before ended on (and the first, often, none: the engine
+ * mutates the input it has just run).  gc_input_open runs c as gc_run_input does but leaves
+ * its window open, holding that value (not one of a failed step, an escape or a stopped
+ * input); gc_input_more runs the last trailer of c (the chain run before, with one more
+ * trailer on its last statement, which takes no '_') on it, and holds what it gives, or
+ * (again) gives cb the held value as the last step of c, the chain run before: -1 when it
+ * cannot (nothing held, or such a trailer), out untouched but for its chain; gc_input_close
+ * lets go of what was held and checks and repairs the state, once for all of them (so
+ * finalizers run in the window).  The value is never held past gc_input_close, and no
+ * other input may run while the window is open. */
+typedef struct {
+    gc_evaluator ev;
+    int open;
+} gc_open_input;
+int gc_input_open(gc_target *t, const gc_chain *c, gc_outcome *out, gc_step_cb cb, gc_open_input *o,
+                  char *err, size_t errlen);
+int gc_input_more(gc_open_input *o, const gc_chain *c, int again, gc_outcome *out, gc_step_cb cb);
+int gc_input_close(gc_open_input *o, char *err, size_t errlen);
 
 /* The escape's text forms: verdict.h's one line and one JSON object, with the escape's
  * chain (gc_escape_chain_text) as the input and its trailers as the size. */
