@@ -686,6 +686,10 @@ static void libfuzzer_cmd(const gc_campaign_opts *o, const gc_campaign_result *r
         snprintf(buf, sizeof buf, "-fork=%ld", o->jobs < 1 ? 1 : o->jobs);
         gc_sl_add(cmd, buf);
         gc_sl_add(cmd, "-ignore_crashes=1");
+        /* An escape is saved and the job goes on: as a crash it ended its job, and each new
+         * escape cost a process's start-up (CPython, the target, the job's seed inputs): on
+         * station-1.5.0, 159 jobs in a 30 s campaign, 280,000 inputs against 1.78 million */
+        gc_sl_add(cmd, "--escapes=record");
     }
     gc_sl_add(cmd, "-timeout=10");
     gc_sl_add(cmd, "-rss_limit_mb=2048");
@@ -708,6 +712,27 @@ static void libfuzzer_cmd(const gc_campaign_opts *o, const gc_campaign_result *r
     gc_sl_add(cmd, NULL);
 }
 
+/* libFuzzer's fork mode names its work folder ("INFO: -fork=N: K seed inputs, starting to
+ * fuzz in DIR"): kept in dir. */
+static void fork_folder(const char *line, char *dir, size_t len)
+{
+    const char *at = strncmp(line, "INFO: -fork=", 12) == 0 ? strstr(line, "starting to fuzz in ") : NULL;
+    if (at)
+        snprintf(dir, len, "%s", at + 20);
+}
+
+/* The campaign's time is up: its jobs stop within a second.  The fork-mode parent checks its
+ * time only when a job ends, and a job runs as many seconds as its number (up to 300), so the
+ * last one ran on up to its full slice past --time; each job polls the -stop_file its parent
+ * gives it, DIR/STOP, once a second, and ends as at its own time limit (its corpus merged, its
+ * statistics counted).  1 once written. */
+static int stop_jobs(const char *dir)
+{
+    char path[PATH_MAX + 8];
+    snprintf(path, sizeof path, "%s/STOP", dir);
+    return gc_write_atomic(path, "1", 1, 0) == 0;
+}
+
 /* Read the engine's output as it comes (each line into the log, its errors onto stderr, its
  * status lines into r), and every 5 s replay new crash inputs and print progress; until
  * the engine closes its end of the pipe. */
@@ -717,8 +742,9 @@ static void follow_libfuzzer(int fd, FILE *log, const gc_campaign_opts *o, gc_ca
     unsigned long ignored_eps = 0;
     gc_rate rate = {.len = 1}; /* 0 execs at 0 s */
     time_t last = start;
-    char line[8192];
+    char line[8192], work[PATH_MAX] = "";
     size_t have = 0;
+    int stopping = 0;
     for (;;) {
         struct pollfd p = {fd, POLLIN, 0};
         if (poll(&p, 1, 1000) > 0) {
@@ -737,12 +763,16 @@ static void follow_libfuzzer(int fd, FILE *log, const gc_campaign_opts *o, gc_ca
                 if (strncmp(cur, "gatecrash: error", 16) == 0)
                     fprintf(stderr, "%s\n", cur);
                 parse_status(cur, &r->execs, &r->corpus, &ignored_eps);
+                fork_folder(cur, work, sizeof work);
                 cur = nl ? nl + 1 : line + have;
             }
             have -= (size_t)(cur - line);
             memmove(line, cur, have);
         }
         time_t now = time(NULL);
+        if (!stopping && work[0] && o->seconds > 0 && now - start >= o->seconds && (stopping = stop_jobs(work)) &&
+            log)
+            fprintf(log, "gatecrash: the campaign's time is up: its jobs are told to stop (%s/STOP)\n", work);
         if (now - last >= 5) {
             last = now;
             scan_crashes(fs);
