@@ -19,6 +19,7 @@
 #include "confine.h"
 #include "eval.h"
 #include "feedback.h"
+#include "findings.h"
 #include "fsutil.h"
 #include "fuzz_target.h"
 #include "hangs.h"
@@ -34,39 +35,6 @@ static gc_fuzz_gate_config cfg;
 static gc_target target;
 static struct timespec started;
 static unsigned long execs, evaluated; /* inputs; inputs that decoded to a chain and ran */
-static char **known;
-static int nknown;
-
-static void add_known(const char *sig)
-{
-    char **nk = realloc(known, (size_t)(nknown + 1) * sizeof *known);
-    if (!nk)
-        return;
-    known = nk;
-    known[nknown++] = strdup(sig);
-}
-
-static void load_known(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    char line[512];
-    while (f && fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\r\n")] = '\0';
-        if (line[0])
-            add_known(line);
-    }
-    if (f)
-        fclose(f);
-}
-
-static int is_known(const char *sig)
-{
-    for (int i = 0; i < nknown; i++)
-        if (strcmp(known[i], sig) == 0)
-            return 1;
-    return 0;
-}
-
 static volatile int in_input; /* an input is running: an exit now is the input's doing */
 static gc_chain *current;
 
@@ -135,7 +103,7 @@ static void apply_config(void)
     gc_feedback_signals = cfg.signals;
     gc_feedback_enabled = cfg.feedback;
     for (int i = 0; i < cfg.nknown_files; i++)
-        load_known(cfg.known_files[i]);
+        gc_findings_load(cfg.known_files[i]);
     if (cfg.known_hangs)
         gc_hangs_share(cfg.known_hangs);
 }
@@ -286,15 +254,6 @@ static void remember_kind(uint64_t key, gc_value_kind kind)
     kind_cache[key % KIND_CACHE].kind = (unsigned char)kind;
 }
 
-/* 64-bit FNV-1a of the bytes: record mode's crash-HASH name. */
-static uint64_t fnv_bytes(const uint8_t *d, size_t n)
-{
-    uint64_t h = GC_FNV64_OFFSET;
-    for (size_t i = 0; i < n; i++)
-        h = gc_fnv1a64_step(h, d[i]);
-    return h;
-}
-
 /* The caches' key of chain c: its hash (gc_chain_hash), the same for the chain an input
  * decodes to when it runs and when it is mutated (a mutation extends a chain step by step,
  * so the chain probed is not always the input being mutated).  0 when the probe is not for
@@ -441,18 +400,6 @@ size_t gc_fuzz_crossover(const uint8_t *d1, size_t s1, const uint8_t *d2, size_t
     return cfg.chain_mutator ? gc_crossover_chain(d1, s1, d2, s2, out, max_out, seed) : 0;
 }
 
-/* --escapes=record: the input is saved as libFuzzer would save a crash (prefix + "crash-" +
- * a hash of the bytes; temp file and rename), and fuzzing goes on.  One process, one seed,
- * a bounded number of runs, and no input ending the run: the same campaign twice finds the
- * same escapes (libFuzzer's fork mode cannot promise that: its jobs get time slices). */
-static void record_input(const uint8_t *data, size_t size)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%scrash-%016llx", cfg.artifact_prefix, (unsigned long long)fnv_bytes(data, size));
-    if (gc_write_atomic(path, (const char *)data, size, 0) != 0)
-        fprintf(stderr, "gatecrash: error: cannot save %s\n", path);
-}
-
 /* The input's resolved chain, for a fresh process to run what this one ran (fuzz_gate.h):
  * written before the engine saves the input, atomically, so a reader finds all or nothing. */
 static void record_resolved(const uint8_t *data, size_t size, const gc_outcome *o)
@@ -540,11 +487,11 @@ static void report_new_escape(const uint8_t *data, size_t size, const gc_outcome
     gc_escape_chain_text(o, &sb);
     fprintf(stderr, "gatecrash: NEW-ESCAPE %.3f %lu %s via %s\n", t, execs, o->signature, sb.data);
     if (cfg.escapes == GC_ESCAPES_RECORD) {
-        record_resolved(data, size, o);
-        record_input(data, size);
+        record_resolved(data, size, o); /* (saved and fuzzing goes on: findings.h) */
+        gc_findings_save(cfg.artifact_prefix, data, size);
     }
     gc_sb_free(&sb);
-    add_known(o->signature);
+    gc_findings_add(o->signature);
 }
 
 /* An escape that is a finding: its line (and JSON), the engine's dedup token, the resolved
@@ -617,7 +564,7 @@ int gc_fuzz_test_one_input(const uint8_t *data, size_t size)
     }
     if (!outcome.escaped)
         return GC_FUZZ_KEEP;
-    if (is_known(outcome.signature))
+    if (gc_findings_known(outcome.signature))
         return GC_FUZZ_REJECT; /* found before: neither a finding nor worth keeping in the corpus */
     if (cfg.escapes != GC_ESCAPES_CRASH) {
         report_new_escape(data, size, &outcome);

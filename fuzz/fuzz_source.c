@@ -6,7 +6,9 @@
  * --print-programs (each program, what came back and the kinds of value it reached: the
  * mutator's focus), --print-kinds (the harvested word
  * lists at exit), --no-feedback, --no-harvest (the
- * ablations).  Mutation edits the program (program_mutator.h) with a dictionary of the
+ * ablations), and a campaign's --skip-known=FILE and --escapes=record (findings.h: a known
+ * signature is no finding; a new one is saved as -artifact_prefix's crash-HASH, and fuzzing
+ * goes on).  Mutation edits the program (program_mutator.h) with a dictionary of the
  * adapter's roots(), the sandbox package's own string constants (its blocklists) harvested
  * at start, and the names harvested from what each evaluation returned (source_feedback.h),
  * whose Python-side features (the sandbox's lines, the kinds of value returned) go to
@@ -23,6 +25,7 @@
 
 #include "backstop.h"
 #include "confine.h"
+#include "findings.h"
 #include "fuzz_target.h"
 #include "hash.h"
 #include "program.h"
@@ -41,6 +44,8 @@ static int print_dict;               /* --print-dict: the static words on stderr
 static int no_feedback, no_harvest;  /* --no-feedback, --no-harvest: the ablations */
 static int print_programs;           /* --print-programs: each program's source and outcome */
 static int print_kinds;              /* --print-kinds: the harvested word lists at exit */
+static int record;                   /* --escapes=record: an escape is saved, and fuzzing goes on */
+static const char *artifact_prefix = "./";
 
 /* v's strings into the dictionary: a str, or (depth > 0) the strs, keys and function or
  * class names a set, tuple, list or dict holds. */
@@ -188,6 +193,12 @@ int gc_fuzz_initialize(int *argc, char ***argv)
             print_programs = 1;
         else if (strcmp(a, "--print-kinds") == 0)
             print_kinds = 1;
+        else if (strncmp(a, "--skip-known=", 13) == 0)
+            gc_findings_load(a + 13);
+        else if (strcmp(a, "--escapes=record") == 0)
+            record = 1;
+        else if (strncmp(a, "-artifact_prefix=", 17) == 0)
+            artifact_prefix = a + 17;
     }
     if (rc)
         return rc;
@@ -373,14 +384,20 @@ int gc_fuzz_test_one_input(const uint8_t *data, size_t size)
     remember_kinds(data, size);
     remember_frontier(data, size);
     int verdict = out.timed_out || out.oom ? GC_FUZZ_REJECT : GC_FUZZ_KEEP;
-    if (out.escaped) {
+    if (out.escaped && gc_findings_known(out.signature)) {
+        verdict = GC_FUZZ_REJECT; /* found before: neither a finding nor worth keeping */
+    } else if (out.escaped) {
         escapes++;
         gc_strbuf line;
         gc_sb_init(&line);
         gc_escape_text(&out, src.data, &line);
         fprintf(stderr, "%s\nDEDUP_TOKEN: %s\n", line.data, out.signature);
         gc_sb_free(&line);
-        verdict = GC_FUZZ_FINDING;
+        verdict = record ? GC_FUZZ_REJECT : GC_FUZZ_FINDING;
+        if (record) {
+            gc_findings_save(artifact_prefix, data, size);
+            gc_findings_add(out.signature);
+        }
     }
     gc_sb_free(&src);
     return verdict;

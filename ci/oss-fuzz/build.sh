@@ -68,7 +68,7 @@ mkdir -p "$obj"
 mapfile -t core < <(sed -n '/^set(GATECRASH_[A-Z]*_SOURCES/,/)/p' "$root/CMakeLists.txt" |
                     grep -o 'harness/[A-Za-z0-9_/]*\.c')
 ((${#core[@]} > 5)) || die "could not read the GATECRASH_*_SOURCES lists from $root/CMakeLists.txt"
-core+=(fuzz/fuzz_gate_config.c fuzz/engine.c fuzz/ratewatch.c)
+core+=(fuzz/fuzz_gate_config.c fuzz/engine.c fuzz/ratewatch.c fuzz/findings.c)
 
 # Core flags: $CFLAGS without coverage instrumentation (see CMakeLists.txt: only the engine
 # glue and the target's own file are instrumented; the signal is the Python-side feedback).
