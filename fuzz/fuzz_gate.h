@@ -18,8 +18,9 @@
  *   --mutator=bytes       the engine's byte-level mutations only (no chain-aware mutator)
  *   --escapes=continue    an escape is reported once per signature ("NEW-ESCAPE seconds
  *                         inputs signature via chain") and is not a crash: benchmarks
- *   --escapes=record      the same, and the input is saved as -artifact_prefix's crash-HASH:
- *                         a deterministic campaign (gatecrash fuzz --runs N, one job); the
+ *   --escapes=record      the same, and the input is saved as -artifact_prefix's crash-HASH
+ *                         (findings.h): a campaign's jobs, whom an escape no longer ends,
+ *                         and a deterministic campaign (gatecrash fuzz --runs N, one job); the
  *                         process re-executes itself once without address randomization
  *   --input-timeout=S     per-input time limit that interrupts Python (default 0.02; the
  *                         gatecrash command's 2; 0: off)
