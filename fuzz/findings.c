@@ -13,12 +13,10 @@ static int nknown;
 
 void gc_findings_add(const char *signature)
 {
-    char **nk = realloc(known, (size_t)(nknown + 1) * sizeof *known);
     char *copy = strdup(signature);
-    if (!nk || !copy) {
+    char **nk = copy ? realloc(known, (size_t)(nknown + 1) * sizeof *known) : NULL;
+    if (!nk) {
         free(copy);
-        if (nk)
-            known = nk;
         return;
     }
     known = nk;
@@ -46,18 +44,10 @@ int gc_findings_known(const char *signature)
     return 0;
 }
 
-uint64_t gc_findings_hash(const uint8_t *data, size_t size)
-{
-    uint64_t h = GC_FNV64_OFFSET;
-    for (size_t i = 0; i < size; i++)
-        h = gc_fnv1a64_step(h, data[i]);
-    return h;
-}
-
 int gc_findings_save(const char *prefix, const uint8_t *data, size_t size)
 {
     char path[4096];
-    snprintf(path, sizeof path, "%scrash-%016llx", prefix, (unsigned long long)gc_findings_hash(data, size));
+    snprintf(path, sizeof path, "%scrash-%016llx", prefix, (unsigned long long)gc_fnv1a64_bytes(GC_FNV64_OFFSET, data, size));
     if (gc_write_atomic(path, (const char *)data, size, 0) == 0)
         return 0;
     fprintf(stderr, "gatecrash: error: cannot save %s\n", path);

@@ -18,10 +18,8 @@ void gc_findings_load(const char *path);
 int gc_findings_known(const char *signature);
 void gc_findings_add(const char *signature);
 
-/* 64-bit FNV-1a of the bytes: the saved input's name. */
-uint64_t gc_findings_hash(const uint8_t *data, size_t size);
-
-/* The input saved as PREFIXcrash-HASH (temp file and rename); 0, or -1 with a line printed. */
+/* The input saved as PREFIXcrash-HASH (HASH: 64-bit FNV-1a of the bytes; temp file and
+ * rename); 0, or -1 with a line printed. */
 int gc_findings_save(const char *prefix, const uint8_t *data, size_t size);
 
 #endif

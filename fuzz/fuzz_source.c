@@ -244,13 +244,7 @@ static struct {
     uint16_t kind[GC_PM_MAX_FOCUS];
 } reached[NREACHED];
 
-static uint64_t input_hash(const uint8_t *d, size_t n)
-{
-    uint64_t h = GC_FNV64_OFFSET;
-    for (size_t i = 0; i < n; i++)
-        h = gc_fnv1a64_step(h, d[i]);
-    return h | 1;
-}
+static uint64_t input_hash(const uint8_t *d, size_t n) { return gc_fnv1a64_bytes(GC_FNV64_OFFSET, d, n) | 1; }
 
 static void remember_kinds(const uint8_t *d, size_t n)
 {

@@ -609,11 +609,7 @@ int gc_chain_equal(const gc_chain *a, const gc_chain *b)
 /* FNV-1a over what gc_chain_equal compares, so equal chains hash equal */
 static uint64_t hash_str(uint64_t h, const gc_chain *c, gc_str s)
 {
-    const char *p = gc_chain_str(c, s);
-    h = gc_fnv1a64_step(h, s.len);
-    for (uint32_t i = 0; i < s.len; i++)
-        h = gc_fnv1a64_step(h, (uint8_t)p[i]);
-    return h;
+    return gc_fnv1a64_bytes(gc_fnv1a64_step(h, s.len), gc_chain_str(c, s), s.len);
 }
 
 static uint64_t hash_trailer(uint64_t h, const gc_chain *c, const gc_trailer *t)

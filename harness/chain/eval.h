@@ -115,7 +115,7 @@ int gc_run_input(gc_target *t, const gc_chain *c, gc_outcome *out, gc_step_cb cb
  * input); gc_input_more runs the last trailer of c (the chain run before, with one more
  * trailer on its last statement, which takes no '_') on it, and holds what it gives, or
  * (again) gives cb the held value as the last step of c, the chain run before: -1 when it
- * cannot (nothing held, or such a trailer), out untouched but for its chain; gc_input_close
+ * cannot (nothing held, or such a trailer), out untouched; gc_input_close
  * lets go of what was held and checks and repairs the state, once for all of them (so
  * finalizers run in the window).  The value is never held past gc_input_close, and no
  * other input may run while the window is open. */
