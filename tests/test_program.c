@@ -43,7 +43,7 @@ static void check_input(const uint8_t *d, size_t n, gc_strbuf *sb)
 
 #define OP(x) GC_P_##x
 /* The opcodes after FOR: field walks with [key] parts (format and format_map), ==, a
- * filtered comprehension, async def; and a GEN's name is one operand, not opcodes. */
+ * filtered comprehension, async def, yield; and a GEN's name is one operand, not opcodes. */
 static void new_ops(gc_strbuf *sb)
 {
     const uint8_t walk[] = {OP(NAME), 1, 'x', OP(FIELD), 9, '_', '_', 'c', '[', 'k', ']', '.', 'y', '{', OP(EXPR),
@@ -65,6 +65,17 @@ static void new_ops(gc_strbuf *sb)
     size_t n = gc_program_encode(&a, enc, sizeof enc);
     CHECK(n > 0 && gc_program_op_len(enc, n, n - 5, &kind) == 4 && kind == GC_P_OPERAND_STR,
           "GEN's name is its operand");
+    /* yield: in a def; outside one an expression; in an async def that returns a value (or
+     * a return after its yield) the later one an expression, as an async generator cannot
+     * return a value (printed as both, it would not compile) */
+    const uint8_t yield[] = {OP(ASYNCDEF), 1, 'f', OP(NAME), 1, 'a', OP(YIELD), OP(NAME), 1, 'b', OP(RETURN),
+                             OP(END), OP(NAME), 1, 'c', OP(YIELD), OP(ASYNCDEF), 1, 'h', OP(NAME), 1, 'r',
+                             OP(RETURN), OP(NAME), 1, 'y', OP(YIELD), OP(END), OP(DEF), 1, 'g', OP(NAME), 1, 'd',
+                             OP(RETURN), OP(NAME), 1, 'e', OP(YIELD)};
+    check_input(yield, sizeof yield, sb);
+    CHECK(strcmp(sb->data, "async def f():\n    yield a\n    b\nc\nasync def h():\n    return r\n    y\n"
+                           "def g():\n    return d\n    yield e\n") == 0,
+          "yield:\n%s", sb->data);
 }
 
 static void hand_written(void)

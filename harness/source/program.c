@@ -23,8 +23,9 @@ typedef struct {
     gc_program *p;
     uint16_t stack[GC_P_MAX_STACK];
     int sp;
-    int depth, nblocks, in_def;
+    int depth, nblocks;
     uint8_t block[GC_P_MAX_BLOCKS]; /* TRY, EXCEPT (a try past its except), DEF, ASYNCDEF, FOR */
+    uint8_t has[GC_P_MAX_BLOCKS];   /* a def's: 1 a return in it, 2 a yield */
 } decoder;
 
 static uint8_t rd(decoder *x)
@@ -125,7 +126,6 @@ static void block_op(decoder *x, uint8_t op, gc_p_str s)
         if (x->nblocks) {
             x->nblocks--;
             x->depth--;
-            x->in_def -= top == GC_P_DEF || top == GC_P_ASYNCDEF;
         }
         return;
     }
@@ -141,9 +141,27 @@ static void block_op(decoder *x, uint8_t op, gc_p_str s)
     if (x->nblocks >= GC_P_MAX_BLOCKS || p->nstmts >= GC_P_MAX_STMTS || (op == GC_P_FOR && x->sp < 1))
         return;
     add_stmt(x, op, op == GC_P_FOR, s);
+    x->has[x->nblocks] = 0;
     x->block[x->nblocks++] = op;
     x->depth++;
-    x->in_def += op == GC_P_DEF || op == GC_P_ASYNCDEF;
+}
+
+/* RETURN or YIELD as it stands here: itself in a def's block (the innermost), else EXPR; and
+ * EXPR where the other one is in the same async def (an async generator's return takes no
+ * value: it would not compile). */
+static uint8_t in_def(decoder *x, uint8_t op)
+{
+    uint8_t bit = op == GC_P_RETURN ? 1 : 2;
+    for (int b = x->nblocks - 1; b >= 0; b--) {
+        if (x->block[b] != GC_P_DEF && x->block[b] != GC_P_ASYNCDEF)
+            continue;
+        if (x->block[b] == GC_P_ASYNCDEF && (x->has[b] | bit) == 3)
+            return GC_P_EXPR;
+        if (x->sp >= 1 && x->p->nstmts < GC_P_MAX_STMTS) /* it will be added */
+            x->has[b] |= bit;
+        return op;
+    }
+    return GC_P_EXPR;
 }
 
 static void step(decoder *x, uint8_t op)
@@ -182,7 +200,7 @@ static void step(decoder *x, uint8_t op)
     case GC_P_EQ: push_node(x, op, 2); break;
     case GC_P_EXPR: add_stmt(x, op, 1, none); break;
     case GC_P_ASSIGN: add_stmt(x, op, 1, rd_str(x, S_NAME)); break;
-    case GC_P_RETURN: add_stmt(x, x->in_def ? GC_P_RETURN : GC_P_EXPR, 1, none); break;
+    case GC_P_RETURN: case GC_P_YIELD: add_stmt(x, in_def(x, op), 1, none); break;
     case GC_P_EXCEPT: case GC_P_DEF: case GC_P_FOR: case GC_P_ASYNCDEF: block_op(x, op, rd_str(x, S_NAME)); break;
     default: block_op(x, op, none); break;
     }
@@ -250,7 +268,8 @@ size_t gc_program_encode(const gc_program *p, uint8_t *out, size_t cap)
         int want = st->op == GC_P_EXCEPT ? st->depth + 1 : st->depth;
         for (; depth > want; depth--)
             put(&w, GC_P_END);
-        if (st->op == GC_P_EXPR || st->op == GC_P_ASSIGN || st->op == GC_P_RETURN || st->op == GC_P_FOR)
+        if (st->op == GC_P_EXPR || st->op == GC_P_ASSIGN || st->op == GC_P_RETURN || st->op == GC_P_YIELD ||
+            st->op == GC_P_FOR)
             put_expr(&w, p, st->expr);
         put(&w, st->op);
         if (gc_p_has_str(st->op))
@@ -428,6 +447,7 @@ static void print_stmt(const gc_program *p, const gc_p_stmt *st, unsigned dialec
     switch (st->op) {
     case GC_P_ASSIGN: gc_sb_printf(out, "%.*s = ", st->s.len, s); break;
     case GC_P_RETURN: gc_sb_puts(out, "return "); break;
+    case GC_P_YIELD: gc_sb_puts(out, "yield "); break;
     case GC_P_TRY: gc_sb_puts(out, "try:\n"); return;
     case GC_P_EXCEPT: gc_sb_printf(out, "except Exception as %.*s:\n", st->s.len, s); return;
     case GC_P_DEF: gc_sb_printf(out, "def %.*s():\n", st->s.len, s); return;
@@ -448,7 +468,8 @@ void gc_program_print(const gc_program *p, unsigned dialect, gc_strbuf *out)
     if (dialect & GC_DIALECT_EXPRESSION) {
         int last = -1;
         for (int i = 0; i < p->nstmts; i++)
-            if (p->s[i].op == GC_P_EXPR || p->s[i].op == GC_P_ASSIGN || p->s[i].op == GC_P_RETURN)
+            if (p->s[i].op == GC_P_EXPR || p->s[i].op == GC_P_ASSIGN || p->s[i].op == GC_P_RETURN ||
+                p->s[i].op == GC_P_YIELD)
                 last = i;
         if (last < 0)
             gc_sb_puts(out, "None");

@@ -29,6 +29,7 @@
  *     FILTER s                                              pop elt it cond:
  *                                                           [elt for s in it if cond]
  *     ASYNCDEF s                                            block: async def s():
+ *     YIELD                                                 statement: yield e
  *
  * Names are made identifiers (other bytes map onto letters); a FMT field keeps only
  * identifier characters and dots, a FIELD/FMTMAP field also '[' and ']'.
@@ -58,6 +59,7 @@ typedef enum {
     GC_P_EXPR, GC_P_ASSIGN, GC_P_RETURN, GC_P_TRY, GC_P_EXCEPT, GC_P_DEF, GC_P_END,
     GC_P_GEN, GC_P_FOR, /* after END: the earlier opcodes keep their bytes */
     GC_P_FIELD, GC_P_FMTMAP, GC_P_EQ, GC_P_FILTER, GC_P_ASYNCDEF, /* after FOR, likewise */
+    GC_P_YIELD, /* after ASYNCDEF, likewise */
     GC_P_NOPS
 } gc_p_op;
 
@@ -76,8 +78,10 @@ typedef struct {
     gc_p_str s;    /* name, string, attribute, format field, comprehension/generator variable */
 } gc_p_expr;
 
-/* A statement: EXPR/ASSIGN/RETURN/FOR (expr set), or a block line TRY/EXCEPT/DEF/ASYNCDEF, all at
- * 'depth' (indentation).  END is not stored: a block ends where depth drops. */
+/* A statement: EXPR/ASSIGN/RETURN/YIELD/FOR (expr set), or a block line TRY/EXCEPT/DEF/ASYNCDEF,
+ * all at 'depth' (indentation).  END is not stored: a block ends where depth drops.  RETURN and
+ * YIELD stand only in a def's block (elsewhere they decode as EXPR), and never both in one
+ * async def's (an async generator cannot return a value): the later one decodes as EXPR. */
 typedef struct {
     uint8_t op;
     uint8_t depth;

@@ -295,7 +295,7 @@ static int trailer(edit *x, int on)
 
 static int has_expr(const gc_p_stmt *st)
 {
-    return st->op == GC_P_EXPR || st->op == GC_P_ASSIGN || st->op == GC_P_RETURN;
+    return st->op == GC_P_EXPR || st->op == GC_P_ASSIGN || st->op == GC_P_RETURN || st->op == GC_P_YIELD;
 }
 
 /* A statement with an expression, or -1. */
@@ -1041,13 +1041,50 @@ static int running_generator(edit *x)
     return 1;
 }
 
+/* The running frame of a coroutine or an async generator the program steps itself, the
+ * source sweep's coroutine and async-generator roots, appended ('a' for 'c' and 'asend'):
+ *     async def fK():
+ *         return c.cr_frame<frame_tail>      /  yield a.ag_frame<frame_tail>
+ *     c = fK()
+ *     try:
+ *         c.send(None)                        /  a.asend(None).send(None)
+ *     except Exception as e:
+ *         result = e.value
+ * the value read back from the StopIteration that ends the step. */
+static int running_async(edit *x, int agen)
+{
+    gc_program *p = x->p;
+    char fname[3] = {'f', (char)('0' + rnd(x, 10)), 0};
+    const char *v = agen ? "a" : "c";
+    int elt = frame_tail(x, method_on(x, name_node(p, v), agen ? "ag_frame" : "cr_frame", -1, -1));
+    int f = name_node(p, fname), call = f < 0 ? -1 : new_node(p, GC_P_CALL, 1, &f, (gc_p_str){0, 0});
+    int none = new_node(p, GC_P_NONE, 0, NULL, (gc_p_str){0, 0}), obj = name_node(p, v);
+    int stepped = agen ? method_on(x, obj, "asend", 1, none) : obj;
+    int sent = stepped < 0 || none < 0 ? -1 : method_on(x, stepped, "send", 1, none);
+    int e = name_node(p, "e"), value = e < 0 ? -1 : method_on(x, e, "value", -1, -1);
+    if (elt < 0 || call < 0 || sent < 0 || value < 0 || p->nstmts + 7 > GC_P_MAX_STMTS)
+        return 0;
+    gc_p_stmt *s = &p->s[p->nstmts];
+    s[0] = (gc_p_stmt){.op = GC_P_ASYNCDEF, .depth = 0, .s = new_str(p, fname, 2)};
+    s[1] = (gc_p_stmt){.op = agen ? GC_P_YIELD : GC_P_RETURN, .depth = 1, .expr = (uint16_t)elt};
+    s[2] = (gc_p_stmt){.op = GC_P_ASSIGN, .depth = 0, .expr = (uint16_t)call, .s = new_str(p, v, 1)};
+    s[3] = (gc_p_stmt){.op = GC_P_TRY, .depth = 0};
+    s[4] = (gc_p_stmt){.op = GC_P_EXPR, .depth = 1, .expr = (uint16_t)sent};
+    s[5] = (gc_p_stmt){.op = GC_P_EXCEPT, .depth = 0, .s = new_str(p, "e", 1)};
+    s[6] = (gc_p_stmt){.op = GC_P_ASSIGN, .depth = 1, .expr = (uint16_t)value, .s = new_str(p, "result", 6)};
+    p->nstmts += 7;
+    return 1;
+}
+
 /* Frames: a value's generator, coroutine, async generator or traceback frame (or, on an
- * exception, its traceback's), then frame_tail's steps; or, a third of the time, a running
- * generator's own frame. */
+ * exception, its traceback's), then frame_tail's steps; or, a third of the time, the running
+ * frame of a generator, a coroutine or an async generator the program makes. */
 static int frame_walk(edit *x)
 {
-    if (!rnd(x, 3))
-        return running_generator(x);
+    if (!rnd(x, 3)) {
+        uint32_t form = rnd(x, 3);
+        return form == 0 ? running_generator(x) : running_async(x, form == 2);
+    }
     static const char *const sources[] = {"gi_frame", "cr_frame", "ag_frame", "tb_frame", "f_back", "__traceback__"};
     int k = pick_node(x, 0, rnd(x, 2)), s = (int)rnd(x, 6);
     int top = k < 0 ? -1 : method_on(x, k, sources[s], -1, -1);

@@ -30,7 +30,10 @@
  *         c.send(None)
  *     except Exception as e:
  *         result = e.value
- * (a sandbox that lists gi_frame among its refused names and not cr_frame).  Edges of a node (a program whose returned value is new), in this order:
+ * (a sandbox that lists gi_frame among its refused names and not cr_frame); and the
+ * async-generator root (agen_root), the same with `async def g():` / `yield a.ag_frame...` /
+ * `a = g()` and `a.asend(None).send(None)`, whose step ends in a StopIteration of the yielded
+ * value (a sandbox that refuses both gi_frame and cr_frame and forgets ag_frame).  Edges of a node (a program whose returned value is new), in this order:
  *   - `.name` for every name of dir(value) the dialect writes as an attribute (with
  *     "no_underscore", none starting with '_': the sandbox refuses those, and their
  *     getattr(x, '_name') form too) — except on containers and scalars (str, bytes, int,
@@ -227,7 +230,17 @@ static const uint8_t cor_tail[] = {GC_P_RETURN, GC_P_END,  GC_P_NAME, 1,        
                                    's',         'e',       'n',       'd',         GC_P_NONE, GC_P_CALL, 1, GC_P_EXPR,
                                    GC_P_EXCEPT, 1,         'e',       GC_P_NAME,   1,   'e',       GC_P_ATTR, 5,
                                    'v',         'a',       'l',       'u',         'e'};
-#define TAIL_MAX (sizeof cor_tail > sizeof gen_tail ? sizeof cor_tail : sizeof gen_tail)
+/* The async-generator root: `async def g():` then `yield a.ag_frame...`; agen_tail steps it
+ * (an async generator's yield ends asend(None)'s step with a StopIteration of its value). */
+static const uint8_t agen_root[] = {GC_P_ASYNCDEF, 1, 'g', GC_P_NAME, 1, 'a',
+                                    GC_P_ATTR,     8, 'a', 'g', '_', 'f', 'r', 'a', 'm', 'e'};
+static const uint8_t agen_tail[] = {GC_P_YIELD, GC_P_END,  GC_P_NAME, 1,   'g',       GC_P_CALL, 0,    GC_P_ASSIGN,
+                                    1,          'a',       GC_P_TRY,  GC_P_NAME, 1,  'a',       GC_P_ATTR, 5,
+                                    'a',        's',       'e',       'n',       'd', GC_P_NONE, GC_P_CALL, 1,
+                                    GC_P_ATTR,  4,         's',       'e',       'n', 'd',       GC_P_NONE, GC_P_CALL,
+                                    1,          GC_P_EXPR, GC_P_EXCEPT, 1,       'e', GC_P_NAME, 1,    'e',
+                                    GC_P_ATTR,  5,         'v',       'a',       'l', 'u',       'e'};
+#define TAIL_MAX (sizeof agen_tail) /* the longest tail */
 static const uint8_t gen_tail[] = {GC_P_INT,  1, GC_P_LIST, 1,   GC_P_GEN, 1,        'x',      GC_P_ASSIGN, 1, 'g',
                                    GC_P_NAME, 1, 'g',       GC_P_FOR, 1,   'r',      GC_P_NAME, 1,          'r',
                                    GC_P_RETURN, GC_P_END,   GC_P_END, GC_P_NAME, 1, 'f', GC_P_CALL, 0};
@@ -235,11 +248,13 @@ static const uint8_t gen_tail[] = {GC_P_INT,  1, GC_P_LIST, 1,   GC_P_GEN, 1,   
 /* The program bytes of an expression's: `result = EXPR`, or the generator's or the
  * coroutine's program when EXPR is its element or return value.  The length (0 when it
  * does not fit in cap). */
+_Static_assert(sizeof agen_tail >= sizeof cor_tail && sizeof agen_tail >= sizeof gen_tail, "TAIL_MAX");
 static size_t program_code(const uint8_t *code, size_t len, uint8_t *buf, size_t cap)
 {
-    int gen = len && code[0] == GC_P_DEF, cor = len && code[0] == GC_P_ASYNCDEF;
-    const uint8_t *tail = gen ? gen_tail : cor ? cor_tail : NULL;
-    size_t tlen = gen ? sizeof gen_tail : cor ? sizeof cor_tail : 0, n = len + tlen;
+    int gen = len && code[0] == GC_P_DEF, cor = len > 2 && code[0] == GC_P_ASYNCDEF && code[2] == 'f',
+        agen = len > 2 && code[0] == GC_P_ASYNCDEF && code[2] == 'g';
+    const uint8_t *tail = gen ? gen_tail : cor ? cor_tail : agen ? agen_tail : NULL;
+    size_t tlen = gen ? sizeof gen_tail : cor ? sizeof cor_tail : agen ? sizeof agen_tail : 0, n = len + tlen;
     if (n + 8 > cap)
         return 0;
     memcpy(buf, code, len);
@@ -1326,8 +1341,9 @@ static PyObject *implicit_roots(const gc_target *t, PyObject *given)
     return out;
 }
 
-/* A root's bytes: a name, one of the literals ('', 0, [], ()), or (literal 4) the
- * generator's running frame. */
+/* A root's bytes: a name, one of the literals ('', 0, [], ()), or (literals 4 to 7) the
+ * generator's running frame, the exception, the coroutine's and the async generator's
+ * running frames. */
 static size_t root_code(PyObject *name, int literal, uint8_t *code)
 {
     static const uint8_t lit[][2] = {{GC_P_STR, 0}, {GC_P_INT, 0}, {GC_P_LIST, 0}, {GC_P_TUPLE, 0}};
@@ -1342,6 +1358,10 @@ static size_t root_code(PyObject *name, int literal, uint8_t *code)
     if (literal == 6) {
         memcpy(code, cor_root, sizeof cor_root);
         return sizeof cor_root;
+    }
+    if (literal == 7) {
+        memcpy(code, agen_root, sizeof agen_root);
+        return sizeof agen_root;
     }
     if (literal >= 0) {
         memcpy(code, lit[literal], 2);
@@ -1396,8 +1416,8 @@ PyObject *gc_source_readbacks_ns(gc_target *t, PyObject *roots)
  * recorded; the generator's frame only in a dialect with statements.  0 or an exit code. */
 static int push_roots(sctx *x)
 {
-    static const char *lit_names[] = {"''", "0", "[]", "()", "gi_frame", "e", "cr_frame"};
-    int nlits = x->t->spec.adapter.dialect & GC_DIALECT_EXPRESSION ? 4 : 7;
+    static const char *lit_names[] = {"''", "0", "[]", "()", "gi_frame", "e", "cr_frame", "ag_frame"};
+    int nlits = x->t->spec.adapter.dialect & GC_DIALECT_EXPRESSION ? 4 : 8;
     char err[512];
     PyObject *names = root_names(x->t, err, sizeof err);
     if (!names) {
