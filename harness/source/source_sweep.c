@@ -47,8 +47,9 @@
  *     dialect writes `__name__`: `[c for c in X if c.__name__ == 'N'][0]` (expand_by_name);
  *   - calls, a documented safe set only: `.mro()` and `.__subclasses__()` of a class whose
  *     metaclass is type (type's own methods: they read the class's bases and subclasses and
- *     run no user code).  No other callable is called: what a sandbox's function does with
- *     no argument is not known to be safe;
+ *     run no user code); and where a root is the builtin vars, type or list, that builtin
+ *     with the program's own value (expand_own_calls).  No other callable is called: what a
+ *     sandbox's function does with no argument is not known to be safe;
  *   - the dunder-call form of a `_` attribute or safe call the sandbox refused (its note says
  *     "refused by the sandbox"): `X.__getattribute__('name')`, for a class
  *     `type.__getattribute__(X, 'name')`, then `()` for a call — for checkers that look at
@@ -138,6 +139,10 @@ typedef struct {
     int rc;             /* an exit code that stopped the walk */
     double start, last; /* when the walk started; its last progress line */
 } sctx;
+
+/* The builtins of the calls with the program's own values (expand_own_calls). */
+enum { OWN_TYPE, OWN_VARS, OWN_LIST, NOWN };
+static PyObject *own_fn[NOWN]; /* strong: the shortest root name that is each, or NULL */
 
 static snode *nodes;
 static long nnodes, capnodes;
@@ -307,6 +312,8 @@ static void sweep_reset(void)
     nhwait = 0;
     resolver = -1;
     error_readback = 0;
+    for (int k = 0; k < NOWN; k++)
+        Py_CLEAR(own_fn[k]);
     nnodes = 0;
     nfinds = 0;
     frontier_end = 0;
@@ -998,6 +1005,60 @@ static void expand_items(sctx *x, int i, PyObject *v)
     Py_XDECREF(keys);
 }
 
+/* Calls with the program's own values (the own-values technique's form in the sweep): a
+ * builtin a root names, handed node i's expression.  Each reads what it is handed and runs
+ * no code of the sandbox's own:
+ *   - `type(X)`, X.__class__ by another route (the hole is named as that step);
+ *   - `vars(X)`, X.__dict__ (likewise), of a module, a class or a value with a dict;
+ *   - `list(X)` of a set or a dict view, whose elements no item edge reaches.
+ * For sandboxes whose checks see attribute names in the program's code and not what a
+ * builtin they hand out reads (a `_` name refused in code, `vars(X)['_name']` as data).
+ * Only where a root is that very builtin (own_fn[]: the name the program calls it by). */
+
+static PyObject *own_builtin(int k)
+{
+    static const char *const names[NOWN] = {"type", "vars", "list"};
+    PyObject *b = PyEval_GetBuiltins(); /* borrowed; the interpreter's own builtins */
+    return b ? PyDict_GetItemString(b, names[k]) : NULL;
+}
+
+/* A root's value: is it one of the catalogue's builtins (named first by this name)? */
+static void note_own_fn(PyObject *name, PyObject *v)
+{
+    for (int k = 0; k < NOWN; k++)
+        if (!own_fn[k] && v && v == own_builtin(k))
+            own_fn[k] = Py_NewRef(name);
+}
+
+/* Would builtin k give node i's value something to walk? */
+static int own_call_fits(int k, PyObject *v)
+{
+    if (k == OWN_TYPE)
+        return !PyType_Check(v) || Py_TYPE(v) != &PyType_Type; /* type(C) of a plain class: type */
+    if (k == OWN_VARS) {
+        PyObject **dp = PyType_Check(v) || PyModule_Check(v) ? NULL : _PyObject_GetDictPtr(v);
+        return PyType_Check(v) || PyModule_Check(v) || (dp && *dp);
+    }
+    return PyAnySet_Check(v) || PyDictKeys_Check(v) || PyDictValues_Check(v) || PyDictItems_Check(v);
+}
+
+static void expand_own_calls(sctx *x, int i, PyObject *v)
+{
+    static const char *const as_attr[NOWN] = {"__class__", "__dict__", NULL};
+    static const uint8_t call1[] = {GC_P_CALL, 1};
+    for (int k = 0; k < NOWN && inline_ok(i); k++) {
+        uint8_t pre[2 + GC_P_MAX_STRLEN];
+        Py_ssize_t sz;
+        const char *fn = own_fn[k] && own_call_fits(k, v) ? PyUnicode_AsUTF8AndSize(own_fn[k], &sz) : NULL;
+        size_t plen = fn ? put_str(pre, 0, GC_P_NAME, fn, (size_t)sz) : 0;
+        PyObject *key = plen && as_attr[k] ? PyUnicode_FromString(as_attr[k]) : NULL;
+        if (plen)
+            edge_around(x, i, key ? GC_EDGE_ATTR : GC_EDGE_CALL, key, pre, plen, call1, sizeof call1);
+        Py_XDECREF(key);
+        PyErr_Clear();
+    }
+}
+
 /* The safe calls: `.mro()` and `.__subclasses__()` of a class whose metaclass is type
  * (type's own methods: they read the class's bases and subclasses and run no user code),
  * each in its dunder-call form too when the sandbox refuses the attribute. */
@@ -1276,6 +1337,7 @@ static void expand(sctx *x, int i)
     expand_attrs(x, i, v);
     expand_items(x, i, v);
     expand_calls(x, i, v);
+    expand_own_calls(x, i, v);
 }
 
 /* ---- roots ---- */
@@ -1446,6 +1508,8 @@ static int push_roots(sctx *x)
         if (!x->rc && v) {
             if (k < given) /* what the sandbox means to hand out, for the hole rule */
                 PyDict_SetItem(x->ns, name, v);
+            if (lit < 0)
+                note_own_fn(name, v);
             int h = x->o->hole ? x->o->hole(x->o->hole_ctx, x->ns, NULL, NULL, NULL, ROOT, name, v) : 0;
             h = h > 0 ? h & ~GC_SWEEP_ANYWHERE : 0;
             if (out.escaped)
