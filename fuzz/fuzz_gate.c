@@ -552,7 +552,15 @@ int gc_fuzz_test_one_input(const uint8_t *data, size_t size)
     window_done(); /* the one before's, if no mutation ended it */
     execs++;
     upkeep();
-    gc_chain_parse(data, size, GC_PARSE_LENIENT, &chain, NULL);
+    /* a mutation's output is the chain the mutator wrote: copied, not parsed again (and the
+     * next mutation, of these bytes, starts from this copy) */
+    const gc_chain *mutated = cfg.chain_mutator ? gc_mutated_chain(data, size) : NULL;
+    if (mutated)
+        gc_chain_copy(&chain, mutated);
+    else
+        gc_chain_parse(data, size, GC_PARSE_LENIENT, &chain, NULL);
+    if (cfg.chain_mutator)
+        gc_mutate_parsed(data, size, &chain);
     if (chain.nstmts == 0)
         return GC_FUZZ_REJECT; /* nothing to run: do not add to the corpus */
     evaluated++;

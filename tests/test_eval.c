@@ -125,6 +125,24 @@ static void open_input(void)
     gc_input_close(&o, err, sizeof err);
 }
 
+/* A call that only reads (type's __subclasses__, or of something not callable) runs no
+ * Python frame but the trampoline's: no full state check after it, as after attribute steps
+ * alone.  A call of a C function that writes (list.clear) is checked, and repaired. */
+static void reader_calls(void)
+{
+    unsigned long full = gc_state_total_checks(); /* (not 'checks': CHECK counts in that name) */
+    run("__builtins__['object'].__subclasses__()");
+    CHECK(!out.escaped && out.steps == 4 && gc_state_total_checks() == full,
+          "a class walk's call is no code the input ran: %lu full checks after it (%d steps, escaped %d)",
+          gc_state_total_checks() - full, out.steps, out.escaped);
+    run("subprocess.os.sep()");
+    CHECK(gc_state_total_checks() == full, "nor is calling a str (a TypeError)");
+    PyObject *path = PySys_GetObject("path");
+    run("subprocess.os.sys.path.clear()");
+    CHECK(gc_state_total_checks() == full + 1 && PyList_GET_SIZE(path) > 0,
+          "list.clear of sys.path is checked (%lu) and repaired", gc_state_total_checks() - full);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -154,6 +172,7 @@ int main(int argc, char **argv)
     Py_DECREF(ns);
 
     /* reach: the advisory's shapes; the chain up to the escape is reported */
+    reader_calls();
     expect_escape("subprocess.os.system", "reach", "spawn", "os.system");
     CHECK(strcmp(out.signature, "reach:spawn:os.system:modattr") == 0, "signature %s", out.signature);
     expect_escape("os.sys.modules['os'].remove", "reach", "write", "os.remove");

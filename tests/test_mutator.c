@@ -50,6 +50,47 @@ static void load_dir(const char *dir)
         closedir(d);
 }
 
+/* Do a and b say the same chain: statements, roots, trailers and what each trailer uses
+ * (strings by content: two chains' arenas differ)? */
+static int same_str(const gc_chain *a, gc_str x, const gc_chain *b, gc_str y)
+{
+    return x.len == y.len && memcmp(gc_chain_str(a, x), gc_chain_str(b, y), x.len) == 0;
+}
+static int same_trailer(const gc_chain *a, const gc_trailer *x, const gc_chain *b, const gc_trailer *y)
+{
+    if (x->kind != y->kind)
+        return 0;
+    switch (x->kind) {
+    case GC_T_ATTR: case GC_T_ITEM_STR: case GC_T_NAMED: return same_str(a, x->s, b, y->s);
+    case GC_T_ITEM_INT: case GC_T_DIR: case GC_T_NTH: return x->k == y->k;
+    case GC_T_CALL:
+        if (x->nargs != y->nargs)
+            return 0;
+        for (int k = 0; k < x->nargs; k++)
+            if (x->args[k].kind != y->args[k].kind ||
+                (x->args[k].kind == GC_ARG_INT && x->args[k].ival != y->args[k].ival) ||
+                (x->args[k].kind == GC_ARG_STR && !same_str(a, x->args[k].s, b, y->args[k].s)))
+                return 0;
+        return 1;
+    }
+    return 0;
+}
+static int same_chain(const gc_chain *a, const gc_chain *b)
+{
+    if (a->nstmts != b->nstmts)
+        return 0;
+    for (int i = 0; i < a->nstmts; i++) {
+        const gc_stmt *x = &a->s[i], *y = &b->s[i];
+        if (x->is_prev != y->is_prev || (!x->is_prev && !same_str(a, x->root, b, y->root)) ||
+            x->ntrailers != y->ntrailers)
+            return 0;
+        for (int j = 0; j < x->ntrailers; j++)
+            if (!same_trailer(a, &x->t[j], b, &y->t[j]))
+                return 0;
+    }
+    return 1;
+}
+
 /* An output: decodes strictly, prints back to itself, fits its room. */
 static int is_chain_text(const uint8_t *p, size_t n, size_t room, const char *who, unsigned seed)
 {
@@ -70,6 +111,10 @@ static int is_chain_text(const uint8_t *p, size_t n, size_t room, const char *wh
     CHECK(same && decoded.nstmts > 0, "%s seed %u: output is not in printed form: %.*s", who, seed, (int)n,
           (const char *)p);
     gc_sb_free(&sb);
+    /* the chain the mutator hands the run instead of a parse (gc_mutated_chain) is the parse */
+    const gc_chain *m = gc_mutated_chain(p, n);
+    CHECK(!m || same_chain(m, &decoded), "%s seed %u: the mutator's own chain is not what its output parses to: %.*s",
+          who, seed, (int)n, (const char *)p);
     return same;
 }
 
@@ -106,8 +151,19 @@ static void chain_mutator(int iterations)
                 size_t room = rooms[it % NROOMS];
                 if (n > room)
                     n = room; /* the engine hands over at most max_size bytes */
+                /* once from a parse of buf, once from the chain a run parsed (gc_mutate_parsed,
+                 * as fuzz_gate hands it over): the same output */
+                static uint8_t again[GC_MAX_INPUT];
+                static gc_chain ran;
+                memcpy(again, buf, n);
+                gc_mutate_parsed(buf, n, NULL);
+                size_t m0 = gc_mutate_chain(again, n, room, seed);
+                gc_chain_parse(buf, n, GC_PARSE_LENIENT, &ran, NULL);
+                gc_mutate_parsed(buf, n, &ran);
                 memset(buf + room, CANARY, GUARD);
                 size_t m = gc_mutate_chain(buf, n, room, seed);
+                CHECK(m == m0 && memcmp(buf, again, m) == 0, "gc_mutate_chain seed %u: from the run's chain %.*s, "
+                      "from a parse %.*s", seed, (int)m, (const char *)buf, (int)m0, (const char *)again);
                 CHECK(guard_intact(buf, room), "gc_mutate_chain seed %u wrote past its room of %zu", seed, room);
                 if (!is_chain_text(buf, m, room, "gc_mutate_chain", seed))
                     return;

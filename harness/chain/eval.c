@@ -23,10 +23,68 @@
 
 static PyObject *tramp_code;
 
+/* C functions that only read: type's and object's introspection and the builtins that
+ * read as an attribute step does.  A call of one (or of no callable: a TypeError) in which
+ * no Python frame begins but the trampoline's changes nothing the state check watches, so
+ * that frame is not counted as code the input ran (state.h): the check after an input of
+ * class walks is skipped, as after one of attribute steps.  By their C functions, not by
+ * name: a class's own __subclasses__ or a module's dir is another function. */
+#define GC_MAX_READERS 32
+static PyCFunction readers[GC_MAX_READERS];
+static int nreaders;
+
+/* The C function behind a builtin function or method, or a method descriptor; else NULL. */
+static PyMethodDef *method_def(PyObject *f)
+{
+    return !f                                   ? NULL
+           : PyCFunction_Check(f)               ? ((PyCFunctionObject *)f)->m_ml
+           : Py_IS_TYPE(f, &PyMethodDescr_Type) ? ((PyMethodDescrObject *)f)->d_method
+                                                : NULL;
+}
+
+static void add_readers(PyObject *from, const char *const *names)
+{
+    for (; from && *names && nreaders < GC_MAX_READERS; names++) {
+        PyObject *f = PyObject_GetAttrString(from, *names);
+        PyMethodDef *ml = method_def(f);
+        if (ml)
+            readers[nreaders++] = ml->ml_meth;
+        Py_XDECREF(f);
+        PyErr_Clear();
+    }
+}
+
+static void find_readers(void)
+{
+    static const char *const of_type[] = {"__subclasses__", "mro", "__dir__", "__sizeof__", "__instancecheck__",
+                                          "__subclasscheck__", NULL};
+    static const char *const of_object[] = {"__dir__", "__sizeof__", NULL};
+    static const char *const of_builtins[] = {"dir", "getattr", "vars", "id", "len", "repr", "hash", "callable",
+                                              "isinstance", "issubclass", NULL};
+    PyObject *builtins = PyImport_ImportModule("builtins");
+    add_readers((PyObject *)&PyType_Type, of_type);
+    add_readers((PyObject *)&PyBaseObject_Type, of_object);
+    add_readers(builtins, of_builtins);
+    Py_XDECREF(builtins);
+    PyErr_Clear();
+}
+
+static int only_reads(PyObject *f)
+{
+    if (!PyCallable_Check(f))
+        return 1;
+    PyMethodDef *ml = method_def(f);
+    for (int k = 0; ml && k < nreaders; k++)
+        if (ml->ml_meth == readers[k])
+            return 1;
+    return 0;
+}
+
 int gc_eval_init(char *err, size_t errlen)
 {
     if (tramp_code)
         return 0;
+    find_readers();
     PyObject *g = PyDict_New();
     PyObject *code = g ? Py_CompileString("def handler(f, a):\n    return f(*a)\n", "<handler>",
                                           Py_file_input) : NULL;
@@ -484,6 +542,27 @@ static int name_of(PyObject *x, int dotted, char *buf, size_t len)
     return ok;
 }
 
+/* A static type's name after its last dot (what type's __name__ getter gives) and its
+ * length, cached by the type: a static type's tp_name never changes and the type is never
+ * freed, and name_is asks it of every __subclasses__() entry (a strrchr and a strlen each,
+ * 2% of fuzz_gate's time). */
+static const char *static_short_name(PyTypeObject *tp, size_t *len)
+{
+    static struct {
+        PyTypeObject *tp;
+        const char *s;
+        size_t len;
+    } cache[1024];
+    size_t slot = ((uintptr_t)tp >> 4) & 1023;
+    if (cache[slot].tp != tp) {
+        const char *s = strrchr(tp->tp_name, '.');
+        s = s ? s + 1 : tp->tp_name;
+        cache[slot].tp = tp, cache[slot].s = s, cache[slot].len = strlen(s);
+    }
+    *len = cache[slot].len;
+    return cache[slot].s;
+}
+
 /* Is x's __name__ (__qualname__ if dotted) 'name'?  A class whose metaclass is type itself is
  * compared where type's getters read it (a heap type's ht_name/ht_qualname, a static type's
  * tp_name after its last dot) with no string made: a [@name] step asks it of every
@@ -504,9 +583,9 @@ static int name_is(PyObject *x, int dotted, const char *name, size_t nlen)
                 return 0;
             }
         } else {
-            s = strrchr(tp->tp_name, '.');
-            s = s ? s + 1 : tp->tp_name;
-            sz = (Py_ssize_t)strlen(s);
+            size_t len;
+            s = static_short_name(tp, &len);
+            sz = (Py_ssize_t)len;
         }
         return (size_t)sz == nlen && memcmp(s, name, nlen) == 0 && is_identifier(s, sz, dotted);
     }
@@ -544,8 +623,41 @@ static PyObject *find_named(PyObject *v, const char *name, size_t nlen)
 /* The k-th item; fills the resolved trailer with the most readable form that denotes the
  * same value again: ['key'] / [int] for mappings and sequences, [@name] for a uniquely
  * first-named element, [#k] otherwise. */
+/* Key x's value in mapping v, the trailer resolved to ['x'] or [x] where x is a str or an int. */
+static PyObject *keyed_item(PyObject *v, PyObject *x, gc_chain *rc, gc_trailer *rt)
+{
+    PyObject *val = PyObject_GetItem(v, x);
+    if (val && PyUnicode_Check(x)) {
+        Py_ssize_t sz;
+        const char *s = PyUnicode_AsUTF8AndSize(x, &sz);
+        if (s && sz <= GC_MAX_STR && gc_chain_intern(rc, s, (size_t)sz, &rt->s) == 0)
+            rt->kind = GC_T_ITEM_STR;
+        PyErr_Clear();
+    } else if (val && PyLong_CheckExact(x)) {
+        long kv = PyLong_AsLong(x);
+        if (!PyErr_Occurred() && kv > -GC_MAX_INT && kv < GC_MAX_INT) {
+            rt->kind = GC_T_ITEM_INT;
+            rt->k = kv;
+        }
+        PyErr_Clear();
+    }
+    return val;
+}
+
 static PyObject *nth_item(PyObject *v, long k, gc_chain *rc, gc_trailer *rt)
 {
+    if (PyDict_CheckExact(v) && PyDict_GET_SIZE(v) > 0 && PyDict_GET_SIZE(v) <= GC_MAX_WALK) {
+        /* an exact dict's K-th key as walk() lists them, found in place: no list of its keys
+         * made (a module namespace of hundreds, for every [#K] on one) */
+        Py_ssize_t idx = (Py_ssize_t)(k % PyDict_GET_SIZE(v)), pos = 0;
+        PyObject *x = NULL, *ignored;
+        for (Py_ssize_t i = 0; PyDict_Next(v, &pos, &x, &ignored) && i < idx; i++)
+            ;
+        Py_INCREF(x); /* looking it up may run a key's __eq__ */
+        PyObject *val = keyed_item(v, x, rc, rt);
+        Py_DECREF(x);
+        return val;
+    }
     int mapping;
     PyObject *items = walk(v, GC_MAX_WALK, &mapping);
     if (!items)
@@ -560,21 +672,7 @@ static PyObject *nth_item(PyObject *v, long k, gc_chain *rc, gc_trailer *rt)
     PyObject *x = PyList_GET_ITEM(items, idx);
     PyObject *val;
     if (mapping) {
-        val = PyObject_GetItem(v, x);
-        if (val && PyUnicode_Check(x)) {
-            Py_ssize_t sz;
-            const char *s = PyUnicode_AsUTF8AndSize(x, &sz);
-            if (s && sz <= GC_MAX_STR && gc_chain_intern(rc, s, (size_t)sz, &rt->s) == 0)
-                rt->kind = GC_T_ITEM_STR;
-            PyErr_Clear();
-        } else if (val && PyLong_CheckExact(x)) {
-            long kv = PyLong_AsLong(x);
-            if (!PyErr_Occurred() && kv > -GC_MAX_INT && kv < GC_MAX_INT) {
-                rt->kind = GC_T_ITEM_INT;
-                rt->k = kv;
-            }
-            PyErr_Clear();
-        }
+        val = keyed_item(v, x, rc, rt);
     } else {
         val = x;
         Py_INCREF(val);
@@ -587,8 +685,9 @@ static PyObject *nth_item(PyObject *v, long k, gc_chain *rc, gc_trailer *rt)
             named = dotted = 1; /* [@A.B] replays by __qualname__ */
         if (named) {
             int first = 1; /* portable only if the name finds this very element first */
+            size_t blen = strlen(buf);
             for (Py_ssize_t i = 0; i < idx && first; i++)
-                first = !name_is(PyList_GET_ITEM(items, i), dotted, buf, strlen(buf));
+                first = !name_is(PyList_GET_ITEM(items, i), dotted, buf, blen);
             if (first && gc_chain_intern(rc, buf, strlen(buf), &rt->s) == 0)
                 rt->kind = GC_T_NAMED;
             else
@@ -767,7 +866,10 @@ static PyObject *trailer_call(stmt_run *s, PyObject *v, const gc_trailer *t)
     Py_XDECREF(args);
     if (!ev->tramp)
         ev->tramp = PyFunction_New(tramp_code, ev->ns);
+    unsigned long frames = gc_state_frames();
     PyObject *r = pair && ev->tramp ? PyObject_Call(ev->tramp, pair, NULL) : NULL;
+    if (gc_state_frames() == frames + 1 && only_reads(v))
+        gc_state_frames_harmless(1); /* the trampoline's, and the reader ran no code */
     Py_XDECREF(pair);
     for (int i = 0; i < t->nargs; i++)
         if (t->args[i].kind == GC_ARG_PREV)

@@ -335,18 +335,28 @@ static int random_root(gc_chain *c, rng *r, gc_stmt *st)
     return gc_chain_intern(c, name, strlen(name), &st->root);
 }
 
+static const gc_chain *emitted; /* gc_mutated_chain's: the chain emit last wrote */
+static gc_strbuf emitted_text;  /* and what it wrote */
+
 static size_t emit(const gc_chain *c, uint8_t *data, size_t max_size)
 {
-    gc_strbuf sb;
-    gc_sb_init(&sb);
-    gc_chain_print(c, &sb);
-    size_t n = sb.len;
+    gc_strbuf *sb = &emitted_text;
+    if (!sb->data)
+        gc_sb_init(sb);
+    gc_sb_clear(sb);
+    gc_chain_print(c, sb);
+    size_t n = sb->len;
     if (n > max_size || n == 0)
         n = 0;
     else
-        memcpy(data, sb.data, n);
-    gc_sb_free(&sb);
+        memcpy(data, sb->data, n);
+    emitted = n ? c : NULL;
     return n;
+}
+
+const gc_chain *gc_mutated_chain(const uint8_t *data, size_t size)
+{
+    return emitted && size == emitted_text.len && memcmp(data, emitted_text.data, size) == 0 ? emitted : NULL;
 }
 
 /* t is the attribute .name */
@@ -441,11 +451,27 @@ static void edit_once(gc_chain *c, rng *r, gc_stmt **stp)
     }
 }
 
+static const gc_chain *parsed;           /* gc_mutate_parsed's */
+static uint8_t parsed_from[GC_MAX_INPUT]; /* the bytes it was parsed from */
+static size_t parsed_len;
+
+void gc_mutate_parsed(const uint8_t *data, size_t size, const gc_chain *c)
+{
+    parsed = c && size <= sizeof parsed_from ? c : NULL;
+    parsed_len = parsed ? size : 0;
+    if (parsed_len)
+        memcpy(parsed_from, data, size);
+}
+
 size_t gc_mutate_chain(uint8_t *data, size_t size, size_t max_size, unsigned seed)
 {
     static gc_chain c;
     rng r = {seed * 2654435761u + 1u};
-    gc_chain_parse(data, size, GC_PARSE_LENIENT, &c, NULL);
+    emitted = NULL; /* c changes now */
+    if (parsed && size == parsed_len && memcmp(data, parsed_from, size) == 0)
+        gc_chain_copy(&c, parsed);
+    else
+        gc_chain_parse(data, size, GC_PARSE_LENIENT, &c, NULL);
     if (c.nstmts == 0) {
         c.nstmts = 1;
         if (random_root(&c, &r, &c.s[0]) < 0)

@@ -61,6 +61,17 @@ void gc_mutator_set_targets(const char *const *names, int n);
  * no chain-level edit applies (the caller then falls back to byte-level mutation). */
 size_t gc_mutate_chain(uint8_t *data, size_t size, size_t max_size, unsigned seed);
 
+/* The chain the caller has just parsed (leniently) from data[0..size), held by the caller
+ * until its next call here: a mutation of those very bytes starts from a copy of it instead
+ * of parsing them again (libFuzzer mutates each input it has just run, four times in five).
+ * c NULL: none. */
+void gc_mutate_parsed(const uint8_t *data, size_t size, const struct gc_chain_s *c);
+
+/* The chain the last mutation wrote, when data[0..size) is exactly what it wrote (what a
+ * parse of those bytes gives: the printer and the parser round-trip, test_mutator); else
+ * NULL.  Valid until the next mutation. */
+const struct gc_chain_s *gc_mutated_chain(const uint8_t *data, size_t size);
+
 /* Splice: statements / trailers of a and b combined into out; returns its size or 0. */
 size_t gc_crossover_chain(const uint8_t *a, size_t asz, const uint8_t *b, size_t bsz, uint8_t *out,
                           size_t max_out, unsigned seed);

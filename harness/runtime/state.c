@@ -948,6 +948,8 @@ void gc_state_begin(void)
 }
 
 int gc_state_code_ran(void) { return !hook_intact() || py_frames != frames_at_begin; }
+unsigned long gc_state_frames(void) { return py_frames; }
+void gc_state_frames_harmless(unsigned long n) { frames_at_begin += n; }
 
 static void note_add(char *note, size_t len, const char *what)
 {

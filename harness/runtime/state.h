@@ -47,6 +47,11 @@ unsigned long gc_state_total_checks(void);
 /* Did any Python code run since gc_state_begin (or can that not be told)?  When not, the
  * input changed nothing that state.c or nscache.c watch, and gc_state_end returns 0 at once. */
 int gc_state_code_ran(void);
+/* Python frames begun so far (every thread), and: the last n of them were the harness's own
+ * and ran nothing that changes state (eval.c: the call trampoline's frame around a call that
+ * runs no other code and writes nothing), so they do not count as code the input ran. */
+unsigned long gc_state_frames(void);
+void gc_state_frames_harmless(unsigned long n);
 /* Called for every Python frame (instead of _PyEval_EvalFrameDefault, which it must call)
  * when set: the gate-code coverage of feedback.c. */
 struct _PyInterpreterFrame;
