@@ -297,10 +297,13 @@ static size_t from_frontier(uint8_t *data, size_t size, size_t max_size, uint32_
 }
 
 /* The first edits, a deterministic stage (as AFL's before its random one): each root alone,
- * the implicit ones first; then each technique once on each root's program.  A root's kind
- * is known by then (learn_roots), so a technique's first step is drawn from it: what one
- * technique and a step reach from a root is tried in the campaign's first seconds, not left
- * to the random stage's draws among every node of a long program.  0 when it is over. */
+ * the implicit ones first; then each technique on each root's program, FIRST_ROUNDS times
+ * over (a technique's draws differ each time: one draw of a resolver's path among a root's
+ * names misses as often as not).  A root's kind is known by then (learn_roots), so a
+ * technique's first step is drawn from it: what one technique and a step reach from a root
+ * is tried in the campaign's first seconds, not left to the random stage's draws among every
+ * node of a long program.  0 when it is over. */
+#define FIRST_ROUNDS 3
 static size_t first_stage(uint8_t *data, size_t max_size, unsigned int seed)
 {
     static int next_root, next_pair;
@@ -310,8 +313,8 @@ static size_t first_stage(uint8_t *data, size_t max_size, unsigned int seed)
         next_root++;
         return one;
     }
-    while (next_pair < nroots * GC_PM_NTECHNIQUES) {
-        int r = next_pair / GC_PM_NTECHNIQUES, t = next_pair % GC_PM_NTECHNIQUES;
+    while (next_pair < FIRST_ROUNDS * nroots * GC_PM_NTECHNIQUES) {
+        int r = next_pair / GC_PM_NTECHNIQUES % nroots, t = next_pair % GC_PM_NTECHNIQUES;
         next_pair++;
         one = gc_program_root_program(&dict, r, data, max_size);
         if (one && (one = gc_program_technique(data, one, max_size, seed, &dict, (gc_pm_technique)t)))
