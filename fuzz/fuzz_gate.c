@@ -7,6 +7,7 @@
 #include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <unistd.h>
 #include <errno.h>
@@ -352,6 +353,13 @@ static struct {
 } detail_cache[DETAIL_CACHE];
 static gc_probe_detail *detail_out;
 
+/* *to = *from, names[] up to nnames only (the rest of its 2 KB is never read) */
+static void detail_copy(gc_probe_detail *to, const gc_probe_detail *from)
+{
+    memcpy(to, from, offsetof(gc_probe_detail, names));
+    memcpy(to->names, from->names, (size_t)from->nnames * sizeof from->names[0]);
+}
+
 static void detail_step(void *ctx, const gc_step_info *s)
 {
     (void)ctx;
@@ -364,17 +372,17 @@ static int detail_probe(const gc_chain *c, int stmt, gc_probe_detail *d)
 {
     uint64_t key = chain_key(c, stmt);
     if (key && detail_cache[key % DETAIL_CACHE].h == key) {
-        *d = detail_cache[key % DETAIL_CACHE].d;
+        detail_copy(d, &detail_cache[key % DETAIL_CACHE].d);
         return 0;
     }
     probe_stmt = stmt;
-    memset(d, 0, sizeof *d);
+    memset(d, 0, offsetof(gc_probe_detail, names));
     detail_out = d;
     if (probe_run(c, key, detail_step) != 0)
         d->kind = GC_VK_NONE;
     if (key) {
         detail_cache[key % DETAIL_CACHE].h = key;
-        detail_cache[key % DETAIL_CACHE].d = *d;
+        detail_copy(&detail_cache[key % DETAIL_CACHE].d, d);
     }
     if (key && d->kind != GC_VK_NONE) /* the statement's end: what the probe would say */
         remember_kind(key, d->kind);

@@ -1,6 +1,7 @@
 /* harvest.c — see harvest.h. */
 #include "harvest.h"
 
+#include <stddef.h>
 #include <string.h>
 #include <unistd.h>
 #include <dirent.h>
@@ -322,7 +323,7 @@ static int number_growth(PyObject *v)
 
 void gc_harvest_detail(PyObject *v, gc_probe_detail *d)
 {
-    memset(d, 0, sizeof *d);
+    memset(d, 0, offsetof(gc_probe_detail, names)); /* names[] is read up to nnames (2 KB) */
     d->kind = gc_harvest_kind(v);
     if (!v)
         return;

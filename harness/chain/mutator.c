@@ -463,15 +463,21 @@ void gc_mutate_parsed(const uint8_t *data, size_t size, const gc_chain *c)
         memcpy(parsed_from, data, size);
 }
 
+/* data[0..size) as a chain in *c: a copy of gc_mutate_parsed's when those are its bytes. */
+static void parse_into(const uint8_t *data, size_t size, gc_chain *c)
+{
+    if (parsed && size == parsed_len && memcmp(data, parsed_from, size) == 0)
+        gc_chain_copy(c, parsed);
+    else
+        gc_chain_parse(data, size, GC_PARSE_LENIENT, c, NULL);
+}
+
 size_t gc_mutate_chain(uint8_t *data, size_t size, size_t max_size, unsigned seed)
 {
     static gc_chain c;
     rng r = {seed * 2654435761u + 1u};
     emitted = NULL; /* c changes now */
-    if (parsed && size == parsed_len && memcmp(data, parsed_from, size) == 0)
-        gc_chain_copy(&c, parsed);
-    else
-        gc_chain_parse(data, size, GC_PARSE_LENIENT, &c, NULL);
+    parse_into(data, size, &c);
     if (c.nstmts == 0) {
         c.nstmts = 1;
         if (random_root(&c, &r, &c.s[0]) < 0)
@@ -498,8 +504,8 @@ size_t gc_crossover_chain(const uint8_t *a, size_t asz, const uint8_t *b, size_t
 {
     static gc_chain ca, cb;
     rng r = {seed * 2246822519u + 7u};
-    gc_chain_parse(a, asz, GC_PARSE_LENIENT, &ca, NULL);
-    gc_chain_parse(b, bsz, GC_PARSE_LENIENT, &cb, NULL);
+    parse_into(a, asz, &ca);
+    parse_into(b, bsz, &cb);
     if (ca.nstmts == 0 || cb.nstmts == 0)
         return 0;
     /* graft: the head of a statement of a, then the tail of a statement of b */

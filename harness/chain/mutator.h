@@ -63,7 +63,8 @@ size_t gc_mutate_chain(uint8_t *data, size_t size, size_t max_size, unsigned see
 
 /* The chain the caller has just parsed (leniently) from data[0..size), held by the caller
  * until its next call here: a mutation of those very bytes starts from a copy of it instead
- * of parsing them again (libFuzzer mutates each input it has just run, four times in five).
+ * of parsing them again (libFuzzer mutates each input it has just run, four times in five),
+ * and so does a splice of them.
  * c NULL: none. */
 void gc_mutate_parsed(const uint8_t *data, size_t size, const struct gc_chain_s *c);
 
