@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Evaluations/s of fuzz_source against a naive loop, side by side in one run, per bundled
-# source target.  The same fixed programs for both: corpus-source/'s
-# seeds (this README too) printed in the target's dialect, REPS times over.
+# source target.  The same fixed programs for both: corpus-source/'s eight seeds (PROGRAMS=DIR:
+# the inputs in DIR instead, say a campaign's corpus) printed in the target's dialect, REPS
+# times over.  Not corpus-source/README: decoded as a program it is 1.2 KB of garbage that
+# cost more than the eight seeds together on RestrictedPython (its compile of a long program),
+# and what it decodes to changes whenever the program language gains an opcode (it did on
+# 2026-12-06, and the ratio on restrictedpython-utility went from 0.71 to 0.40 with it).
 #   fuzz_source:  build/fuzz_source-test -runs=REPS over the seeds (the C-call guard, the
 #                 returned value's search, state restore, the sandbox's line trace, the
 #                 returned value's features and harvest: what a fuzzing run does per input,
@@ -34,7 +38,7 @@ for t in "${targets[@]}"; do
   entry=$(python3 -c 'import json,sys;print(json.load(open(sys.argv[1])).get("entry","evaluate"))' "$t/target.json")
   one=$work/$name.one progs=$work/$name.progs
   rm -rf "$one" "$progs" && mkdir -p "$one" "$progs"
-  cp corpus-source/* "$one"/
+  if [[ -n ${PROGRAMS:-} ]]; then cp "$PROGRAMS"/* "$one"/; else cp corpus-source/* "$one"/ && rm -f "$one/README"; fi
   # the programs as the target's dialect prints them, for the naive loop
   "$build/fuzz_source-test" --target="$t" --venv="$venv" --print-programs "$one" 2>&1 >/dev/null |
     awk -v d="$progs" '/^gatecrash: program /{n++; f=sprintf("%s/%02d.py", d, n); printf "" > f; next}

@@ -405,8 +405,8 @@ void gc_fuzz_cleanup(void)
     static int done;
     if (done++)
         return;
-    fprintf(stderr, "gatecrash: fuzz_source on %s: %lu programs, %lu escapes, %lu imports undone\n", target.spec.name,
-            inputs, escapes, gc_state_modules_dropped());
+    fprintf(stderr, "gatecrash: fuzz_source on %s: %lu programs, %lu escapes, %lu imports undone, %lu sandbox places "
+            "saturated\n", target.spec.name, inputs, escapes, gc_state_modules_dropped(), gc_source_feedback_saturated());
     for (int k = 0; print_kinds && k < dict.nkinds; k++) {
         fprintf(stderr, "gatecrash: kind %s:", dict.kind[k].name);
         for (int i = 0; i < dict.kind[k].n; i++)

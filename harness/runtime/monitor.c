@@ -4,7 +4,7 @@
 #if GC_MONITORING
 #include "oracle.h"
 
-PyObject *gc_monitor_missing;
+PyObject *gc_monitor_missing, *gc_monitor_disable;
 static int tool = -1, refused;
 static PyObject *mon, *set_local_fn; /* sys.monitoring and its set_local_events */
 
@@ -41,9 +41,10 @@ static int claim(void)
         Py_XDECREF(r);
     }
     gc_monitor_missing = PyObject_GetAttrString(mon, "MISSING");
+    gc_monitor_disable = PyObject_GetAttrString(mon, "DISABLE");
     set_local_fn = PyObject_GetAttrString(mon, "set_local_events");
     PyErr_Clear();
-    if (tool < 0 || !gc_monitor_missing || !set_local_fn)
+    if (tool < 0 || !gc_monitor_missing || !gc_monitor_disable || !set_local_fn)
         return tool = -1;
     refused = 0;
     return 0;

@@ -1,8 +1,7 @@
 /* monitor.h — gatecrash's own sys.monitoring tool (PEP 669, CPython 3.12 and later).
  *
  * Owns: the one tool id the harness claims (4, else 3: PEP 669 gives them no role), the C
- * callbacks registered on it, its global and local events, and restarting what a callback
- * disabled.  Every call is the harness's own: made disarmed (register_callback is audited,
+ * callbacks registered on it, and its global and local events.  Every call is the harness's own: made disarmed (register_callback is audited,
  * and the oracle refuses it for inputs), errors cleared.  Its users: chain/feedback.c (gate
  * line feedback), source/source.c (the C-call guard) and source/source_feedback.c (the
  * sandbox's line feedback).  3.11 has no sys.monitoring: nothing here is built there. */
@@ -32,9 +31,10 @@ int gc_monitor_on(int event, PyMethodDef *def);
 int gc_monitor_global(int mask);
 int gc_monitor_local(PyObject *code, int mask);
 
-/* sys.monitoring.MISSING, a CALL event's arg0 when the call has none (valid once
- * gc_monitor_on succeeded). */
-extern PyObject *gc_monitor_missing;
+/* sys.monitoring.MISSING, a CALL event's arg0 when the call has none, and DISABLE, what a
+ * callback returns to hear no more of that event at that place (valid once gc_monitor_on
+ * succeeded). */
+extern PyObject *gc_monitor_missing, *gc_monitor_disable;
 #endif
 
 #endif

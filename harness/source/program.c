@@ -45,8 +45,10 @@ static int is_keyword(const char *s, size_t n)
                                "from", "global", "if", "import", "in", "is", "lambda", "nonlocal", "not", "or",
                                "pass", "raise", "return", "try", "while", "with", "yield",
                                "__debug__" /* not assignable either */};
+    if (n < 2 || n > 9) /* no keyword is shorter or longer: most names end here */
+        return 0;
     for (size_t k = 0; k < sizeof kw / sizeof kw[0]; k++)
-        if (strlen(kw[k]) == n && memcmp(kw[k], s, n) == 0)
+        if (kw[k][0] == s[0] && strlen(kw[k]) == n && memcmp(kw[k], s, n) == 0)
             return 1;
     return 0;
 }

@@ -100,21 +100,31 @@ int gc_source_monitored(void)
 /* ---- the returned value's search ---- */
 
 typedef struct {
-    int nodes;          /* budget left */
-    char path[256];     /* where the current value sits, "result[0].args[1]" */
+    int nodes; /* budget left */
+    struct {   /* the steps from the value to the current one ("[0]", ".args"), by depth */
+        const char *fmt;
+        Py_ssize_t i;
+    } step[GC_SOURCE_SEARCH_DEPTH + 1];
 } search_ctx;
 
 static int search(search_ctx *s, PyObject *v, int depth);
 
-/* Search 'v' at path + 'step'; the path is restored afterwards. */
+/* Search 'v', one step (fmt, i) below depth.  The path is written only for a find (path_of):
+ * formatted at every node, it was 2% of an input on simpleeval. */
 static int search_at(search_ctx *s, PyObject *v, int depth, const char *fmt, Py_ssize_t i)
 {
-    size_t len = strlen(s->path);
-    snprintf(s->path + len, sizeof s->path - len, fmt, i);
-    int found = v && search(s, v, depth + 1);
-    if (!found)
-        s->path[len] = '\0';
-    return found;
+    if (!v || depth >= GC_SOURCE_SEARCH_DEPTH)
+        return 0;
+    s->step[depth].fmt = fmt, s->step[depth].i = i;
+    return search(s, v, depth + 1);
+}
+
+/* Where the value at 'depth' sits: "result[0].args[1]". */
+static void path_of(const search_ctx *s, int depth, char *out, size_t n)
+{
+    size_t len = (size_t)snprintf(out, n, "result");
+    for (int d = 0; d < depth && len < n; d++)
+        len += (size_t)snprintf(out + len, n - len, s->step[d].fmt, s->step[d].i);
 }
 
 /* An exception's values: args, __cause__, __context__, AttributeError.obj/.name,
@@ -161,8 +171,9 @@ static int search(search_ctx *s, PyObject *v, int depth)
         return 0;
     const gc_prim *p = gc_oracle_forbidden(v);
     if (p) {
-        char detail[300];
-        snprintf(detail, sizeof detail, "in the value evaluate gave back, at %s", s->path);
+        char path[256], detail[300];
+        path_of(s, depth, path, sizeof path);
+        snprintf(detail, sizeof detail, "in the value evaluate gave back, at %s", path);
         gc_oracle_set_escape(GC_KIND_REACH, p->spec->cap, p->name, detail);
         return 1;
     }
@@ -247,7 +258,7 @@ int gc_source_run(gc_target *t, const char *text, size_t len, gc_verdict *out, c
     out->oom = gc_limit_oom;
     describe(t, r, exc, note, notelen);
     int refused = !r && strncmp(note, "refused", 7) == 0;
-    search_ctx s = {GC_SOURCE_SEARCH_NODES, "result"};
+    search_ctx s = {.nodes = GC_SOURCE_SEARCH_NODES};
     if (!gc_orc.escape.set && gc_orc.mode == GC_MODE_REACH && !refused && !out->timed_out && !out->oom)
         search(&s, r ? r : exc, 0);
     if (!out->timed_out && !out->oom)

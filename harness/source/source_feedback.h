@@ -50,6 +50,10 @@ void gc_source_feedback_learn_readbacks(PyObject *ns);
 void gc_source_feedback_begin(void);
 void gc_source_feedback_thread(void);
 void gc_source_feedback_end(void);
+/* 3.12+: the places of the sandbox's code (lines, function entries) whose events were
+ * disabled for good, each hit in so many inputs that its feature tells them apart no more
+ * (source_feedback.c, "saturated").  0 on 3.11. */
+unsigned long gc_source_feedback_saturated(void);
 /* What evaluate gave back: its value, or the exception it raised ('refused': the sandbox's
  * own refusal).  Called with no exception set; leaves none. */
 void gc_source_feedback_outcome(PyObject *value, PyObject *exc, int refused);
