@@ -620,9 +620,6 @@ static PyObject *find_named(PyObject *v, const char *name, size_t nlen)
     return found;
 }
 
-/* The k-th item; fills the resolved trailer with the most readable form that denotes the
- * same value again: ['key'] / [int] for mappings and sequences, [@name] for a uniquely
- * first-named element, [#k] otherwise. */
 /* Key x's value in mapping v, the trailer resolved to ['x'] or [x] where x is a str or an int. */
 static PyObject *keyed_item(PyObject *v, PyObject *x, gc_chain *rc, gc_trailer *rt)
 {
@@ -644,6 +641,9 @@ static PyObject *keyed_item(PyObject *v, PyObject *x, gc_chain *rc, gc_trailer *
     return val;
 }
 
+/* The k-th item; fills the resolved trailer with the most readable form that denotes the
+ * same value again: ['key'] / [int] for mappings and sequences, [@name] for a uniquely
+ * first-named element, [#k] otherwise. */
 static PyObject *nth_item(PyObject *v, long k, gc_chain *rc, gc_trailer *rt)
 {
     if (PyDict_CheckExact(v) && PyDict_GET_SIZE(v) > 0 && PyDict_GET_SIZE(v) <= GC_MAX_WALK) {

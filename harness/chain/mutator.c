@@ -504,6 +504,8 @@ size_t gc_crossover_chain(const uint8_t *a, size_t asz, const uint8_t *b, size_t
 {
     static gc_chain ca, cb;
     rng r = {seed * 2246822519u + 7u};
+    if (emitted == &ca)
+        emitted = NULL; /* ca changes now */
     parse_into(a, asz, &ca);
     parse_into(b, bsz, &cb);
     if (ca.nstmts == 0 || cb.nstmts == 0)

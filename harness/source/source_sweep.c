@@ -33,7 +33,8 @@
  * (a sandbox that lists gi_frame among its refused names and not cr_frame); and the
  * async-generator root (agen_root), the same with `async def g():` / `yield a.ag_frame...` /
  * `a = g()` and `a.asend(None).send(None)`, whose step ends in a StopIteration of the yielded
- * value (a sandbox that refuses both gi_frame and cr_frame and forgets ag_frame).  Edges of a node (a program whose returned value is new), in this order:
+ * value (a sandbox that refuses both gi_frame and cr_frame and forgets ag_frame).
+ * Edges of a node (a program whose returned value is new), in this order:
  *   - `.name` for every name of dir(value) the dialect writes as an attribute (with
  *     "no_underscore", none starting with '_': the sandbox refuses those, and their
  *     getattr(x, '_name') form too) — except on containers and scalars (str, bytes, int,
