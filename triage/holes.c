@@ -99,25 +99,32 @@ static void owner_name(PyObject *gate_file, PyObject *from, const char *from_key
 
 static int eq(const char *a, const char *b) { return a && strcmp(a, b) == 0; }
 
-/* The bridge rules on an attribute edge: 1 and 'name' filled, or 0. */
+/* The bridge rules on an attribute edge: 1 and 'name' filled, or 0.  The source's type name
+ * is made only for a bridge (every edge of a sweep asks). */
 static int bridge_attr(PyObject *gate_file, PyObject *src, const char *key, PyObject *dst, char *name,
                        size_t len)
 {
-    char t[96];
-    type_name(gate_file, src, t, sizeof t);
+    const char *step = NULL; /* "__globals__" for "TYPE . __globals__" */
+    if (!key || (key[0] != '_' && key[0] != 'c' && key[0] != 'f'))
+        return 0; /* no rule's key starts otherwise */
     if (eq(key, "__subclasses__") && PyType_Check(src))
         snprintf(name, len, "type . __subclasses__()");
     else if ((eq(key, "__globals__") || eq(key, "__builtins__")) && PyFunction_Check(src))
-        snprintf(name, len, "%s . __globals__", t); /* its __builtins__ are its globals' */
+        step = "__globals__"; /* its __builtins__ are its globals' */
     else if (eq(key, "__self__") && PyModule_Check(dst))
-        snprintf(name, len, "%s . __self__", t);
+        step = "__self__";
     else if (eq(key, "cell_contents"))
         snprintf(name, len, "cell . cell_contents");
     else if ((eq(key, "f_globals") || eq(key, "f_builtins") || (eq(key, "f_locals") && !gc_eval_handler_frame(src))) &&
              PyFrame_Check(src)) /* the handler frame's locals are the call's callee and arguments */
-        snprintf(name, len, "%s . %s", t, eq(key, "f_builtins") ? "f_globals" : key); /* its builtins are its globals' */
+        step = eq(key, "f_builtins") ? "f_globals" : key; /* its builtins are its globals' */
     else
         return 0;
+    if (step) {
+        char t[96];
+        type_name(gate_file, src, t, sizeof t);
+        snprintf(name, len, "%s . %s", t, step);
+    }
     return 1;
 }
 
@@ -442,11 +449,15 @@ static struct {
 static void key_text(PyObject *key, char *out, size_t len)
 {
     out[0] = '\0';
-    const char *u = key && PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
-    if (u)
-        snprintf(out, len, "%s", u);
-    else if (key && PyLong_Check(key))
+    Py_ssize_t n;
+    const char *u = key && PyUnicode_Check(key) ? PyUnicode_AsUTF8AndSize(key, &n) : NULL;
+    if (u) { /* copied, not formatted: two keys of every edge of a sweep */
+        n = n < (Py_ssize_t)len ? n : (Py_ssize_t)len - 1;
+        memcpy(out, u, (size_t)n);
+        out[n] = '\0';
+    } else if (key && PyLong_Check(key)) {
         snprintf(out, len, "%ld", PyLong_AsLong(key));
+    }
     PyErr_Clear();
 }
 
