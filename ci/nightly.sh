@@ -29,7 +29,9 @@
 # campaign.png (ci/campaign_plot.py), new-escapes.txt (one new signature per line),
 # triage.log and the campaign's fuzz.log.
 # Exit: 1 when triage saved a new escape signature (one not among ESCAPES' cases), 0 when
-# nothing new was found, 2 bad usage, 3/4 as gatecrash's (target failed to load, harness error).
+# nothing new was found, 2 bad usage, 3/4 as gatecrash's (target failed to load, harness error),
+# 5 when nothing new was found but a saved case was inconclusive (`gatecrash gate`'s exit 5:
+# the harness did not see it run as the host runs it), the report written all the same.
 set -euo pipefail
 
 die() { echo "nightly: error: $*" >&2; exit "${2:-2}"; }
@@ -161,7 +163,8 @@ set +e
 "$gc" gate "${tgt[@]}" --escapes "$ESCAPES" --time 0 --report "$REPORT" --out "$camp/gate" "${report_in[@]}" >"$camp/gate.txt" 2>&1
 rc=$?
 set -e
-((rc <= 1)) || die "gatecrash gate (report) failed (exit $rc; see $camp/gate.txt)" "$rc"
+((rc <= 1 || rc == 5)) || die "gatecrash gate (report) failed (exit $rc; see $camp/gate.txt)" "$rc"
+gate_rc=$rc
 
 # 6. the plot, from the engine's own statistics
 plot=(--triage "$REPORT/triage.log" --start "$start" -o "$REPORT/campaign.png" --title "gatecrash nightly: $name ($ENGINE, ${TIME}s, $JOBS job(s))")
@@ -205,6 +208,10 @@ cp "$camp/run/fuzz.log" "$REPORT/fuzz.log" 2>/dev/null || true
 if ((new)); then
   echo "nightly: $name: $new NEW escape signature(s), saved in $ESCAPES; report: $REPORT/report.md" >&2
   exit 1
+fi
+if ((gate_rc == 5)); then
+  echo "nightly: $name: nothing new, but $(grep -c '^inconclusive ' "$camp/gate.txt") saved case(s) inconclusive (not a pass); report: $REPORT/report.md" >&2
+  exit 5
 fi
 echo "nightly: $name: nothing new; report: $REPORT/report.md" >&2
 exit 0

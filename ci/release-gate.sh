@@ -9,7 +9,9 @@
 # the repository; paths you give are relative to where you start the script.  PYTHON picks
 # the CPython the build embeds (ci/build.sh).
 # Exit: gatecrash gate's — 0 PASS, 1 FAIL (something escapes), 2 bad usage or an unreadable
-# case, 3 the target failed to load, 4 harness error.
+# case, 3 the target failed to load (a source adapter through which no program gives its
+# value back included), 4 harness error, 5 INCONCLUSIVE (a saved case the harness did not see
+# run as the host runs it: never a pass).
 set -euo pipefail
 die() { echo "release-gate: error: $*" >&2; exit "${2:-2}"; }
 skip_build=${SKIP_BUILD:-0}

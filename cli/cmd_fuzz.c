@@ -77,6 +77,7 @@ static int fuzz_run(fuzz_args *f, gc_target *t)
         gc_campaign_print_table(&r, t->spec.name);
     if (r.merged)
         printf("corpus: %lu input(s) after merging into %s\n", r.merged, c->corpus_out);
+    gc_tally_print(&r.verdicts, stdout); /* last: the share of inputs not decided */
     rc = r.nfound ? GC_EXIT_ESCAPE : GC_EXIT_OK;
     gc_campaign_result_free(&r);
     return rc;

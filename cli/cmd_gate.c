@@ -103,7 +103,8 @@ static int cmd_gate(int argc, char **argv)
     int rc = gate_options(argc, argv, &g);
     if (!rc)
         rc = gate_folders(&g, &t, &cases);
-    if (!rc && !(rc = cli_campaign_start(&t, &g.o, &g.k, g.rep_abs))) { /* cases: read only */
+    if (!rc && !(rc = cli_campaign_start(&t, &g.o, &g.k, g.rep_abs)) && !(rc = cli_probe_adapter(&t))) {
+        /* cases: read only; a source adapter probed first, as fuzz and sweep do */
         cli_use_presweep(&g.k, &t); /* the fuzzing half starts with the hybrid's sweep */
         gc_gate_opts go = {g.esc_abs, g.rep_abs, cli_start_dir, &g.k.c, g.sweep_depth, g.k.rscratch,
                            g.progress[0] ? g.progress : NULL, g.previous[0] ? g.previous : NULL};

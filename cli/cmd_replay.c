@@ -77,13 +77,17 @@ static const char *limit_met(const gc_verdict *v, int json)
     return v->thread_stopped ? "thread" : NULL;
 }
 
-/* --json for an input stopped by a limit: {"limit":"timeout"|"oom"|"thread","escaped":false,"steps":N} */
-static void print_limit_json(const gc_verdict *out)
+/* --json for an inconclusive input: {"limit":"timeout"|"oom"|"thread" (a limit only),"escaped":false,
+ * "steps":N,"verdict":"inconclusive","cause":"..."} */
+static void print_inconclusive_json(const gc_verdict *out, const char *cause)
 {
     cJSON *j = cJSON_CreateObject();
-    cJSON_AddStringToObject(j, "limit", limit_met(out, 1));
+    if (limit_met(out, 1))
+        cJSON_AddStringToObject(j, "limit", limit_met(out, 1));
     cJSON_AddFalseToObject(j, "escaped");
     cJSON_AddNumberToObject(j, "steps", out->steps);
+    cJSON_AddStringToObject(j, "verdict", "inconclusive");
+    cJSON_AddStringToObject(j, "cause", cause);
     gc_json_print(j);
 }
 
@@ -119,7 +123,9 @@ static void print_verdict(gc_target *t, const gc_mode_ops *m, const char *file, 
             gc_json_print(gc_escape_object(t, v, r->input.data, r->size, hole));
         }
     } else {
-        printf("%s: blocked (%s%s%s%s%s%s)%s\n", file, r->note, v->refused[0] ? "; refused by the harness: " : "",
+        char cause[128];
+        gc_verdict_kind k = gc_verdict_of(t, v, cause, sizeof cause);
+        printf("%s: %s (%s%s%s%s%s%s)%s\n", file, gc_verdict_word(k), r->note, v->refused[0] ? "; refused by the harness: " : "",
                v->refused, v->timed_out ? "; stopped by the per-input time limit" : "",
                v->oom ? "; stopped by the per-input memory limit" : "",
                v->thread_stopped ? "; a thread it started was still running after it, and was stopped" : "", found_on);
@@ -127,8 +133,8 @@ static void print_verdict(gc_target *t, const gc_mode_ops *m, const char *file, 
         const char *limit = limit_met(v, 0);
         if (limit)
             printf("%s: LIMIT %s (not an escape)\n", file, limit);
-        if (json && limit)
-            print_limit_json(v);
+        if (json && k == GC_VERDICT_INCONCLUSIVE)
+            print_inconclusive_json(v, cause);
     }
     if (v->state_repairs)
         printf("%s: note: interpreter state changed by the %s and repaired: %s\n", file, m->input, v->state_note);
@@ -138,7 +144,7 @@ static void print_verdict(gc_target *t, const gc_mode_ops *m, const char *file, 
 static int replay_all(gc_target *t, const replay_args *r)
 {
     const gc_mode_ops *m = gc_mode_ops_of(t->spec.kind);
-    int escaped = 0, blocked = 0, bad = 0, rc = 0;
+    int escaped = 0, blocked = 0, inconclusive = 0, bad = 0, rc = 0;
     if (r->files.n == 0) { /* "--expect escape" of an empty folder must not pass */
         gc_die_msg("nothing to replay: no %s in the files and folders given", m->inputs);
         return GC_EXIT_USAGE;
@@ -151,7 +157,9 @@ static int replay_all(gc_target *t, const replay_args *r)
             gc_die_msg("%s", why); /* rc > 0: the evaluator could not run it, no tally */
         bad += rc < 0;
         escaped += !rc && run.v.escaped;
-        blocked += !rc && !run.v.escaped;
+        int undecided = !rc && gc_verdict_of(t, &run.v, NULL, 0) == GC_VERDICT_INCONCLUSIVE;
+        inconclusive += undecided;
+        blocked += !rc && !run.v.escaped && !undecided;
         if (!rc)
             print_verdict(t, m, r->files.v[i], &run, r->json);
     }
@@ -159,13 +167,16 @@ static int replay_all(gc_target *t, const replay_args *r)
     if (rc > 0)
         return rc;
     fflush(stdout);
-    fprintf(stderr, "gatecrash: replayed %d: %d escaped, %d blocked, %d unreadable\n", r->files.n, escaped,
-            blocked, bad);
+    fprintf(stderr, "gatecrash: replayed %d: %d escaped, %d blocked, %d unreadable, %d inconclusive\n", r->files.n,
+            escaped, blocked, bad, inconclusive);
     if (bad)
         return GC_EXIT_USAGE;
-    if (r->expect_escape)
-        return blocked ? GC_EXIT_ESCAPE : GC_EXIT_OK;
-    return escaped ? GC_EXIT_ESCAPE : GC_EXIT_OK;
+    if (r->expect_escape ? blocked : escaped)
+        return GC_EXIT_ESCAPE;
+    if (inconclusive) /* never an all-clear for what was not seen to run */
+        fprintf(stderr, "gatecrash: %d input(s) inconclusive: the harness did not see %s run as the host runs %s "
+                "(exit 5)\n", inconclusive, inconclusive == 1 ? "it" : "them", inconclusive == 1 ? "it" : "them");
+    return inconclusive ? GC_EXIT_INCONCLUSIVE : GC_EXIT_OK;
 }
 
 /* On the started target (cli_run_confined): the files its mode's inputs are in. */

@@ -34,6 +34,7 @@
 
 static gc_fuzz_gate_config cfg;
 static gc_target target;
+static gc_verdict_tally tally; /* the chains run, by verdict (verdict.h), for the campaign */
 static struct timespec started;
 static unsigned long execs, evaluated; /* inputs; inputs that decoded to a chain and ran */
 static volatile int in_input; /* an input is running: an exit now is the input's doing */
@@ -57,6 +58,7 @@ static void print_stats(void)
              execs, evaluated, s->installs, s->reuses, s->drops, s->watched, s->restores, gc_state_total_repairs(),
              gc_limit_timeouts, gc_limit_ooms, gc_backstop_blocked, gc_state_total_checks(), gc_hangs_skipped);
     fputs(line, stderr);
+    gc_tally_emit(&tally, cfg.stats_file);
     /* $GATECRASH_STATS_FILE: one line per process, appended in one write (libFuzzer's
      * fork-mode jobs log to files it deletes; the campaign and the soak add these up) */
     int fd = cfg.stats_file ? open(cfg.stats_file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644) : -1;
@@ -573,6 +575,7 @@ int gc_fuzz_test_one_input(const uint8_t *data, size_t size)
         return GC_FUZZ_REJECT; /* nothing to run: do not add to the corpus */
     evaluated++;
     run_chain(&chain, &outcome);
+    gc_tally_input(&tally, &target, &outcome.verdict);
     if (outcome.timed_out && !outcome.escaped) {
         if (cfg.trace_timeouts) /* which chains block (docs/PERFORMANCE.md, "time limit") */
             trace_chain(stderr, outcome.known_hang ? "gatecrash: KNOWN-HANG via " : "gatecrash: TIMEOUT via ", &chain);

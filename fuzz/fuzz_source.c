@@ -39,6 +39,7 @@
 
 static gc_target target;
 static unsigned long inputs, escapes;
+static gc_verdict_tally tally; /* the inputs by verdict (verdict.h), for the campaign */
 static gc_pm_dict dict;
 static int print_dict;               /* --print-dict: the static words on stderr at start */
 static int no_feedback, no_harvest;  /* --no-feedback, --no-harvest: the ablations */
@@ -376,6 +377,7 @@ int gc_fuzz_test_one_input(const uint8_t *data, size_t size)
         exit(rc);
     }
     inputs++;
+    gc_tally_input(&tally, &target, &out);
     if (print_programs)
         fprintf(stderr, "gatecrash: program (%s):\n%s", note, src.data);
     remember_kinds(data, size);
@@ -407,6 +409,7 @@ void gc_fuzz_cleanup(void)
         return;
     fprintf(stderr, "gatecrash: fuzz_source on %s: %lu programs, %lu escapes, %lu imports undone, %lu sandbox places "
             "saturated\n", target.spec.name, inputs, escapes, gc_state_modules_dropped(), gc_source_feedback_saturated());
+    gc_tally_emit(&tally, getenv("GATECRASH_STATS_FILE"));
     for (int k = 0; print_kinds && k < dict.nkinds; k++) {
         fprintf(stderr, "gatecrash: kind %s:", dict.kind[k].name);
         for (int i = 0; i < dict.kind[k].n; i++)

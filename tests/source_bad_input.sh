@@ -63,7 +63,7 @@ expect_grep "error: refusal 'NoSuchError' is no exception class" "unknown refusa
 GATECRASH_IMPORT_TIMEOUT=1 expect_exit 3 "adapter hangs on import" -- A "$WORK/hangimport.py" "$WORK/ok.py"
 expect_grep "error: .*hangimport.py did not finish importing" "hang on import"; one_line_error "hang on import"
 # evaluate hangs: the per-input time limit stops it, a LIMIT finding, never an escape
-expect_exit 0 "evaluate hangs" -- A "$WORK/hangeval.py" "$WORK/ok.py"
+expect_exit 5 "evaluate hangs (inconclusive)" -- A "$WORK/hangeval.py" "$WORK/ok.py"
 expect_grep "ok.py: LIMIT timeout \(not an escape\)" "evaluate hangs"
 # garbage back: searched within its bounds, no escape, no crash, no traceback
 printf 'raise\n' >"$WORK/raise.py"
@@ -127,7 +127,7 @@ for cmd in "${cmds[@]}"; do
   [[ $cmd == F ]] && expect_grep "error: .*hangeval.py: .*evaluate\('result = 1'\) was stopped by the per-input time limit" "fuzz: hang named"
 done
 [[ ! -e $WORK/cases/target.json ]] && ok || fail "triage wrote into its case folder without a case"
-expect_grep "^flaky +crash-x: does not escape in a fresh process" "triage: a hanging evaluate is no escape"
+expect_grep "^inconclusive crash-x: is inconclusive in a fresh process" "triage: a hanging evaluate is no escape"
 expect_exit 2 "fuzz --engine afl on a source target" -- "$GC" fuzz --engine afl --out "$WORK/fuzz-out" \
   "$SRC/tests/fixtures/source/leak"
 expect_grep "error: --engine afl does not take a source target" "afl on a source target"; one_line_error "afl"

@@ -133,7 +133,7 @@ static void on_step(void *ctx, const gc_step_info *s)
 }
 
 /* The verdict lines every explain ends with; the exit code. */
-static int verdict(const gc_verdict *v, const char *input)
+static int verdict(const gc_target *t, const gc_verdict *v, const char *input)
 {
     if (v->escaped) {
         gc_strbuf sb;
@@ -144,6 +144,12 @@ static int verdict(const gc_verdict *v, const char *input)
         printf("signature: %s\n%s\n", v->signature, sb.data);
         gc_sb_free(&sb);
         return GC_EXIT_ESCAPE;
+    }
+    char cause[128];
+    if (gc_verdict_of(t, v, cause, sizeof cause) == GC_VERDICT_INCONCLUSIVE) {
+        printf("verdict: inconclusive — %s: the harness did not see it run as the host runs it, so it neither "
+               "escaped nor was blocked\n", cause);
+        return GC_EXIT_INCONCLUSIVE;
     }
     printf("verdict: blocked — no forbidden primitive was reached%s%s\n", v->refused[0] ? "; the harness refused " : "",
            v->refused);
@@ -164,7 +170,7 @@ int gc_explain(gc_target *t, const gc_chain *c, gc_outcome *out)
     gc_strbuf chain;
     gc_sb_init(&chain);
     gc_escape_chain_text(out, &chain);
-    rc = verdict(&out->verdict, chain.data);
+    rc = verdict(t, &out->verdict, chain.data);
     gc_sb_free(&chain);
     return rc;
 }
@@ -178,5 +184,5 @@ int gc_explain_program(const gc_target *t, const char *src, const gc_verdict *v,
         line += n + (line[n] == '\n');
     }
     printf("      -> %s\n", v->escaped ? "the oracles saw the escape below" : note);
-    return verdict(v, src);
+    return verdict(t, v, src);
 }

@@ -21,6 +21,7 @@
 typedef struct {
     gc_case_result *results; /* one per saved case */
     int still, bad;          /* saved cases that still escape; unreadable ones */
+    int undecided;           /* saved cases inconclusive (verdict.h) */
     gc_campaign_result fr;
     int fuzzed;              /* fr holds a finished campaign */
     gc_finding *swf;         /* the sweep's escapes */
@@ -106,6 +107,11 @@ static int replay_cases(gc_target *t, const gc_gate_opts *o, const gc_strlist *c
             still_escapes(cr, &run);
             m->hole(t, &run, cr->hole, sizeof cr->hole);
             printf("ESCAPES   %s: %s via %s\n", cr->file, cr->signature, cr->chain);
+        } else if (gc_verdict_of(t, &run.v, cr->cause, sizeof cr->cause) == GC_VERDICT_INCONCLUSIVE) {
+            snprintf(cr->signature, sizeof cr->signature, "%s", run.hdr.signature);
+            cr->inconclusive = 1;
+            g->undecided++;
+            printf("inconclusive %s: %s\n", cr->file, cr->cause);
         } else {
             snprintf(cr->signature, sizeof cr->signature, "%s", run.hdr.signature);
             printf("blocked   %s\n", cr->file);
@@ -124,6 +130,7 @@ static int fuzz(gc_target *t, const gc_gate_opts *o, gate_run *g)
         return rc;
     g->fuzzed = 1;
     gc_holes_campaign_table(t, &g->fr, t->spec.name, 30, gc_mode_ops_of(t->spec.kind)->minimize_row);
+    gc_tally_print(&g->fr.verdicts, stdout);
     return 0;
 }
 
@@ -145,9 +152,14 @@ static int sweep(gc_target *t, const gc_gate_opts *o, gate_run *g)
 static int verdict(gc_target *t, const gc_gate_opts *o, int ncases, const gate_run *g)
 {
     gc_rm_tree(o->scratch);
-    gc_gate_report rep = {t, o->escapes_dir, g->results, ncases, g->fuzzed ? &g->fr : NULL, o->fuzz->seconds,
-                          o->sweep_depth, g->swf, g->nsw, 0, NULL, NULL};
-    rep.pass = g->still == 0 && g->bad == 0 && (!g->fuzzed || g->fr.nfound == 0) && g->nsw == 0;
+    gc_gate_report rep = {.t = t, .escapes_dir = o->escapes_dir, .cases = g->results, .ncases = ncases,
+                          .fuzz = g->fuzzed ? &g->fr : NULL, .fuzz_seconds = o->fuzz->seconds,
+                          .sweep_depth = o->sweep_depth, .sweep = g->swf, .nsweep = g->nsw};
+    rep.inconclusive = g->undecided;
+    const gc_verdict_tally *y = &g->fr.verdicts;
+    rep.fuzz_undecided = g->fuzzed && y->inputs && y->inconclusive * 10 > y->inputs;
+    rep.pass = g->still == 0 && g->bad == 0 && g->undecided == 0 && !rep.fuzz_undecided &&
+               (!g->fuzzed || g->fr.nfound == 0) && g->nsw == 0;
     char progress[PATH_MAX + 16];
     snprintf(progress, sizeof progress, "%s/progress.tsv", o->fuzz->out ? o->fuzz->out : "");
     rep.progress = o->progress ? o->progress : g->fuzzed ? progress : NULL;
@@ -156,11 +168,17 @@ static int verdict(gc_target *t, const gc_gate_opts *o, int ncases, const gate_r
         gc_die_msg("cannot write the report into %s: %s", o->report_dir, strerror(errno));
         return GC_EXIT_HARNESS;
     }
-    printf("gate %s: %s — %d of %d saved case(s) still escape, %d escape(s) found by fuzzing, %d by the sweep; "
-           "report: %s/report.{md,json,sarif,html}\n",
-           t->spec.name, rep.pass ? "PASS" : "FAIL", g->still, ncases, g->fuzzed ? g->fr.nfound : 0, g->nsw,
-           o->report_dir);
-    return g->bad ? GC_EXIT_USAGE : rep.pass ? GC_EXIT_OK : GC_EXIT_ESCAPE;
+    const char *word = gc_report_verdict(&rep);
+    printf("gate %s: %s — %d of %d saved case(s) still escape, %d escape(s) found by fuzzing, %d by the sweep, %d "
+           "saved case(s) inconclusive; report: %s/report.{md,json,sarif,html}\n",
+           t->spec.name, word, g->still, ncases, g->fuzzed ? g->fr.nfound : 0, g->nsw, g->undecided, o->report_dir);
+    if (strcmp(word, "INCONCLUSIVE") == 0)
+        printf("gate %s: not a pass: %d saved case(s) did not run as the host runs them%s (exit 5)\n",
+               t->spec.name, g->undecided, rep.fuzz_undecided ? ", and over 10% of the fuzzing's inputs were inconclusive" : "");
+    return g->bad              ? GC_EXIT_USAGE
+           : rep.pass          ? GC_EXIT_OK
+           : word[0] == 'I'    ? GC_EXIT_INCONCLUSIVE
+                               : GC_EXIT_ESCAPE;
 }
 
 int gc_gate(gc_target *t, const gc_gate_opts *o, const gc_strlist *cases)

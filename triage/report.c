@@ -25,6 +25,7 @@ typedef struct {
 static int escapes_of(const gc_gate_report *r, escape_view *out, int max)
 {
     int n = 0;
+
     for (int i = 0; i < r->ncases && n < max; i++)
         if (r->cases[i].escaped)
             out[n++] = (escape_view){r->cases[i].file, r->cases[i].kind, r->cases[i].cap, r->cases[i].prim,
@@ -39,6 +40,24 @@ static int escapes_of(const gc_gate_report *r, escape_view *out, int max)
         out[n++] = (escape_view){"sweep", f->kind, f->cap, f->prim, f->sig, f->chain, f->hole, f->detail, f->size};
     }
     return n;
+}
+
+const char *gc_report_verdict(const gc_gate_report *r)
+{
+    int failed = r->nsweep > 0 || (r->fuzz && r->fuzz->nfound > 0);
+    for (int i = 0; i < r->ncases; i++)
+        failed |= r->cases[i].escaped || r->cases[i].unreadable;
+    return r->pass ? "PASS" : !failed && (r->inconclusive || r->fuzz_undecided) ? "INCONCLUSIVE" : "FAIL";
+}
+
+/* A case's verdict as the reports name it. */
+static const char *case_word(const gc_case_result *c, int md)
+{
+    if (c->unreadable)
+        return md ? "**unreadable**" : "unreadable";
+    if (c->escaped)
+        return md ? "**still escapes**" : "escape";
+    return c->inconclusive ? md ? "**inconclusive**" : "inconclusive" : "blocked";
 }
 
 /* The escape e as a finding (a table's row). */
@@ -90,14 +109,15 @@ static void markdown(const gc_gate_report *r, const escape_view *e, int ne, cons
     int escaped_cases = 0;
     for (int i = 0; i < r->ncases; i++)
         escaped_cases += r->cases[i].escaped;
-    gc_sb_printf(md, "# gatecrash release gate: %s — %s\n\n", r->t->spec.name, r->pass ? "PASS" : "FAIL");
+    gc_sb_printf(md, "# gatecrash release gate: %s — %s\n\n", r->t->spec.name, gc_report_verdict(r));
     gc_sb_printf(md, "- gate module: `%s`\n- policy: `%s` (%s mode)\n", r->t->spec.sandbox, policy,
                  r->t->spec.mode == GC_MODE_EFFECT ? "effect" : "reach");
-    gc_sb_printf(md, "- saved cases replayed: %d from `%s`, %d still escape\n", r->ncases, r->escapes_dir,
-                 escaped_cases);
+    gc_sb_printf(md, "- saved cases replayed: %d from `%s`, %d still escape, %d inconclusive\n", r->ncases,
+                 r->escapes_dir, escaped_cases, r->inconclusive);
     if (r->fuzz)
-        gc_sb_printf(md, "- fuzzing: %lds, %lu inputs, %d distinct escape(s)\n", r->fuzz_seconds, r->fuzz->execs,
-                     r->fuzz->nfound);
+        gc_sb_printf(md, "- fuzzing: %lds, %lu inputs, %d distinct escape(s), %lu of %lu counted inputs inconclusive%s\n",
+                     r->fuzz_seconds, r->fuzz->execs, r->fuzz->nfound, r->fuzz->verdicts.inconclusive,
+                     r->fuzz->verdicts.inputs, r->fuzz_undecided ? " (**over 10%: no pass**)" : "");
     else
         gc_sb_puts(md, "- fuzzing: not run\n");
     if (r->sweep_depth > 0)
@@ -116,8 +136,8 @@ static void markdown(const gc_gate_report *r, const escape_view *e, int ne, cons
     if (r->ncases) {
         gc_sb_puts(md, "## Saved cases\n\n| case | signature | verdict |\n|---|---|---|\n");
         for (int i = 0; i < r->ncases; i++)
-            gc_sb_printf(md, "| `%s` | `%s` | %s |\n", r->cases[i].file, r->cases[i].signature,
-                         r->cases[i].unreadable ? "**unreadable**" : r->cases[i].escaped ? "**still escapes**" : "blocked");
+            gc_sb_printf(md, "| `%s` | `%s` | %s%s%s |\n", r->cases[i].file, r->cases[i].signature,
+                         case_word(&r->cases[i], 1), r->cases[i].cause[0] ? ": " : "", r->cases[i].cause);
     }
 }
 
@@ -136,13 +156,20 @@ static cJSON *json_report(const gc_gate_report *r, const escape_view *e, int ne,
     cJSON_AddStringToObject(j, "sandbox", r->t->spec.sandbox);
     cJSON_AddStringToObject(j, "policy", policy);
     cJSON_AddStringToObject(j, "mode", r->t->spec.mode == GC_MODE_EFFECT ? "effect" : "reach");
-    cJSON_AddStringToObject(j, "verdict", r->pass ? "pass" : "fail");
+    char word[16];
+    snprintf(word, sizeof word, "%s", gc_report_verdict(r));
+    for (char *w = word; *w; w++)
+        *w = (char)(*w - 'A' + 'a');
+    cJSON_AddStringToObject(j, "verdict", word);
     cJSON *cases = cJSON_AddArrayToObject(j, "cases");
     for (int i = 0; i < r->ncases; i++) {
         cJSON *c = cJSON_CreateObject();
         cJSON_AddStringToObject(c, "file", r->cases[i].file);
         cJSON_AddStringToObject(c, "signature", r->cases[i].signature);
-        cJSON_AddBoolToObject(c, "blocked", !r->cases[i].escaped && !r->cases[i].unreadable);
+        cJSON_AddBoolToObject(c, "blocked", !r->cases[i].escaped && !r->cases[i].unreadable && !r->cases[i].inconclusive);
+        cJSON_AddStringToObject(c, "verdict", case_word(&r->cases[i], 0));
+        if (r->cases[i].inconclusive)
+            cJSON_AddStringToObject(c, "cause", r->cases[i].cause);
         if (r->cases[i].unreadable)
             cJSON_AddStringToObject(c, "error", "not a readable chain file");
         cJSON_AddItemToArray(cases, c);
@@ -151,6 +178,8 @@ static cJSON *json_report(const gc_gate_report *r, const escape_view *e, int ne,
     cJSON_AddBoolToObject(fz, "run", r->fuzz != NULL);
     cJSON_AddNumberToObject(fz, "seconds", r->fuzz ? (double)r->fuzz_seconds : 0);
     cJSON_AddNumberToObject(fz, "inputs", r->fuzz ? (double)r->fuzz->execs : 0);
+    cJSON_AddNumberToObject(fz, "counted", r->fuzz ? (double)r->fuzz->verdicts.inputs : 0);
+    cJSON_AddNumberToObject(fz, "inconclusive", r->fuzz ? (double)r->fuzz->verdicts.inconclusive : 0);
     cJSON *sw = cJSON_AddObjectToObject(j, "sweep");
     cJSON_AddNumberToObject(sw, "depth", (double)r->sweep_depth);
     cJSON_AddNumberToObject(sw, "escapes", r->nsweep);
@@ -266,6 +295,28 @@ static cJSON *sarif_hole_result(const gc_hole_row *h, const escape_view *e, int 
     return res;
 }
 
+/* The run's invocation: not successful when an input was inconclusive (the gate did not
+ * look at all it was asked to), one warning notification per such case. */
+static void sarif_invocation(const gc_gate_report *r, cJSON *run)
+{
+    cJSON *inv = cJSON_CreateObject();
+    cJSON_AddBoolToObject(inv, "executionSuccessful", r->inconclusive == 0 && !r->fuzz_undecided);
+    cJSON *notes = cJSON_AddArrayToObject(inv, "toolExecutionNotifications");
+    for (int i = 0; i < r->ncases; i++) {
+        if (!r->cases[i].inconclusive)
+            continue;
+        char text[512];
+        snprintf(text, sizeof text, "Saved case %s is inconclusive (%s): the harness did not see it run as the "
+                 "host runs it, so it neither escaped nor was blocked", r->cases[i].file, r->cases[i].cause);
+        cJSON *n = cJSON_CreateObject();
+        cJSON_AddStringToObject(n, "level", "warning");
+        cJSON *m = cJSON_AddObjectToObject(n, "message");
+        cJSON_AddStringToObject(m, "text", text);
+        cJSON_AddItemToArray(notes, n);
+    }
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(run, "invocations"), inv);
+}
+
 static cJSON *sarif_report(const gc_gate_report *r, const escape_view *e, int ne, const gc_hole_row *h, int nh,
                            const char *base)
 {
@@ -294,6 +345,7 @@ static cJSON *sarif_report(const gc_gate_report *r, const escape_view *e, int ne
     cJSON *results = cJSON_AddArrayToObject(run, "results");
     for (int i = 0; i < nh; i++)
         cJSON_AddItemToArray(results, sarif_hole_result(&h[i], e, ne, uri, policy));
+    sarif_invocation(r, run);
     return s;
 }
 

@@ -18,6 +18,8 @@ typedef struct {
     int size;            /* the escaping input's size (verdict.h gc_finding.size) */
     int escaped;
     int unreadable; /* not a valid chain file: neither blocked nor escaping */
+    int inconclusive;    /* neither: the harness did not see it run as the host runs it */
+    char cause[128];     /* why (verdict.h gc_verdict_of), "" when decided */
 } gc_case_result;
 
 typedef struct {
@@ -31,9 +33,16 @@ typedef struct {
     const gc_finding *sweep;        /* its escapes */
     int nsweep;
     int pass;
+    int inconclusive;               /* saved cases inconclusive: no escape, and no pass either */
+    int fuzz_undecided;             /* over 10% of the fuzzing's inputs were inconclusive: no pass */
     const char *progress;           /* the campaign's progress.tsv (campaign.h), or NULL */
     const char *previous;           /* the previous report.json, for what changed, or NULL */
 } gc_gate_report;
+
+/* The gate's verdict word: "PASS", "FAIL" (an escape, or an unreadable case), or
+ * "INCONCLUSIVE" (no escape, but a saved case was not decided, or the fuzzing's share of
+ * inconclusive inputs was over 10%). */
+const char *gc_report_verdict(const gc_gate_report *r);
 
 /* Write report.md, report.json, report.sarif and report.html into 'dir' (atomically).  Paths in SARIF
  * are relative to 'base' when inside it.  0 or -1 with errno. */

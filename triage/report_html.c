@@ -30,7 +30,8 @@ static const char css[] =
     "body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1140px;color:#1d2330;background:#fff}"
     "h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #d8dde6}"
     ".verdict{display:inline-block;padding:2px 10px;border-radius:4px;color:#fff;font-weight:600}"
-    ".FAIL{background:#c0392b}.PASS{background:#1e8449}"
+    ".FAIL{background:#c0392b}.PASS{background:#1e8449}.INCONCLUSIVE{background:#b9770e}.undecided{color:#b9770e;"
+    "font-weight:600}"
     "table{border-collapse:collapse;width:100%;margin:6px 0}th,td{border:1px solid #d8dde6;padding:4px 7px;"
     "text-align:left;vertical-align:top}th{background:#eef1f6}tr:nth-child(even) td{background:#f8f9fb}"
     "code{font:12px ui-monospace,monospace;word-break:break-all}.no{color:#c0392b;font-weight:600}"
@@ -49,7 +50,7 @@ static void head(gc_strbuf *out, const gc_gate_report *r)
     gc_sb_printf(out, "</title>\n<style>%s</style></head>\n<body>\n<h1>gatecrash release gate: ", css);
     html(out, r->t->spec.name);
     gc_sb_printf(out, " <span class=\"verdict %s\">%s</span></h1>\n<ul class=\"facts\">\n<li>gate module: <code>",
-                 r->pass ? "PASS" : "FAIL", r->pass ? "PASS" : "FAIL");
+                 gc_report_verdict(r), gc_report_verdict(r));
     html(out, r->t->spec.sandbox);
     gc_sb_puts(out, "</code></li>\n<li>policy: <code>");
     html(out, policy);
@@ -60,7 +61,7 @@ static void head(gc_strbuf *out, const gc_gate_report *r)
         still += r->cases[i].escaped;
     gc_sb_printf(out, "<li>saved cases replayed: %d from <code>", r->ncases);
     html(out, r->escapes_dir);
-    gc_sb_printf(out, "</code>, %d still escape</li>\n", still);
+    gc_sb_printf(out, "</code>, %d still escape, %d inconclusive</li>\n", still, r->inconclusive);
     if (r->fuzz)
         gc_sb_printf(out, "<li>fuzzing: %ld s, %lu inputs, %d distinct escape(s)</li>\n", r->fuzz_seconds,
                      r->fuzz->execs, r->fuzz->nfound);
@@ -296,8 +297,10 @@ static void cases_table(gc_strbuf *out, const gc_gate_report *r)
         html(out, c->file);
         gc_sb_puts(out, "</code></td><td><code>");
         html(out, c->signature);
-        gc_sb_printf(out, "</code></td><td class=\"%s\">%s</td></tr>\n", c->escaped || c->unreadable ? "no" : "yes",
-                     c->unreadable ? "unreadable" : c->escaped ? "still escapes" : "blocked");
+        gc_sb_printf(out, "</code></td><td class=\"%s\">%s", c->escaped || c->unreadable ? "no" : c->inconclusive ? "undecided" : "yes",
+                     c->unreadable ? "unreadable" : c->escaped ? "still escapes" : c->inconclusive ? "inconclusive: " : "blocked");
+        html(out, c->inconclusive ? c->cause : "");
+        gc_sb_puts(out, "</td></tr>\n");
     }
     gc_sb_puts(out, "</table>\n");
 }

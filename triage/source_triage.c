@@ -399,7 +399,9 @@ void gc_source_triage_one(gc_target *t, const gc_triage_opts *o, const char *pat
     int rc = fr == 1 ? gc_source_minimize(t, data, n, best, &best_len, &src, &out, &st, err, sizeof err) : 0;
     free(data);
     if (fr != 1)
-        printf("flaky     %s: %s in a fresh process\n", base, fr == 0 ? "does not escape" : "could not be run");
+        printf("%s %s: %s in a fresh process%s\n", fr == 2 ? "inconclusive" : "flaky    ", base,
+               fr == 0 ? "does not escape" : fr == 2 ? "is inconclusive" : "could not be run",
+               fr == 2 ? " (gatecrash replay --raw says why)" : "");
     else if (rc < 0)
         printf("flaky     %s: escapes in a fresh process but not here (state-dependent)\n", base);
     else if (rc > 0)

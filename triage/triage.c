@@ -297,7 +297,8 @@ void gc_triage_one(gc_target *t, const gc_triage_opts *o, const char *path, gc_t
                   : gc_confirm_fresh(o->exe, o->target, path, 1, fresh_sig, sizeof fresh_sig);
     start_next(o);
     if (fr != 1) {
-        printf("flaky     %s: %s in a fresh process%s\n", base, fr == 0 ? "does not escape" : "could not be run",
+        printf("%s %s: %s in a fresh process%s\n", fr == 2 ? "inconclusive" : "flaky    ", base,
+               fr == 0 ? "does not escape" : fr == 2 ? "is inconclusive" : "could not be run",
                from ? " (its resolved chain)" : " (no resolved chain recorded: its raw bytes)");
         sum->flaky++;
         return;

@@ -14,6 +14,7 @@
 #define GC_EXIT_USAGE 2  /* bad usage or bad input: arguments, target.json, requires, chains */
 #define GC_EXIT_TARGET 3 /* the target failed to load: module missing/raising, entry missing */
 #define GC_EXIT_HARNESS 4 /* the harness cannot vouch for its results: self-test, state */
+#define GC_EXIT_INCONCLUSIVE 5 /* an input was not decided: the harness refused something, a limit cut it */
 
 /* Print "gatecrash: error: <msg>" to stderr. */
 void gc_die_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

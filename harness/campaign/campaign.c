@@ -1198,6 +1198,9 @@ int gc_campaign_run(gc_target *t, const gc_campaign_opts *o, gc_campaign_result 
                 r->elapsed + swept_s(r), r->execs, r->elapsed > 0 ? r->execs / (unsigned long)r->elapsed : r->execs,
                 r->corpus, r->reproduced, r->nfound, count_holes(r));
     print_rate_dips(o);
+    char stats[PATH_MAX + 32];
+    snprintf(stats, sizeof stats, "%s/job-stats.log", o->out);
+    gc_tally_read(&r->verdicts, stats);
     if (r->execs == 0 && r->engine_status != 0 && r->reproduced == 0) { /* a seed may escape first */
         gc_die_msg("the fuzzer did not run (exit %d; see the logs in %s)", r->engine_status, o->out);
         return r->engine_status >= GC_EXIT_USAGE && r->engine_status <= GC_EXIT_HARNESS ? r->engine_status

@@ -83,6 +83,7 @@ typedef struct {
     int swept;            /* escape inputs the sweep found (crash-sweep-NNNN, in 'reproduced' too) */
     int seeded;           /* frontier chains the sweep added to the seeds */
     double swept_s;       /* the sweep's seconds (the engine had 'seconds' less them) */
+    gc_verdict_tally verdicts; /* the engine's inputs by verdict (its processes' tally lines) */
 } gc_campaign_result;
 
 /* The execs/s of a progress line.  Engines report their counts in bursts (libFuzzer's

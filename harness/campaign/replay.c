@@ -178,10 +178,11 @@ static int fresh_finish(pid_t pid, int fd, char *sig, size_t siglen)
     close(fd);
     int status = 0;
     gc_spawn_wait(pid, &status, 0);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) > 1)
+    int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    if (code != GC_EXIT_OK && code != GC_EXIT_ESCAPE && code != GC_EXIT_INCONCLUSIVE)
         return -1;
-    if (WEXITSTATUS(status) == 0)
-        return 0;
+    if (code != GC_EXIT_ESCAPE) /* blocked, or inconclusive: no escape either way */
+        return code == GC_EXIT_INCONCLUSIVE ? 2 : 0;
     const char *js = strstr(buf, "\n{\"kind\"");
     js = js ? js + 1 : (strncmp(buf, "{\"kind\"", 7) == 0 ? buf : NULL);
     if (!js)

@@ -1,9 +1,11 @@
 /* verdict.c — see verdict.h. */
 #include "verdict.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "json.h"
 #include "timelimit.h"
@@ -28,6 +30,133 @@ void gc_inputs_free(gc_inputs *l)
     free(l->v);
     free(l->len);
     *l = (gc_inputs){0};
+}
+
+gc_verdict_kind gc_verdict_of(const gc_target *t, const gc_verdict *v, char *why, size_t whylen)
+{
+    char buf[128] = "";
+    gc_verdict_kind k = GC_VERDICT_INCONCLUSIVE;
+    if (v->escaped)
+        k = GC_VERDICT_ESCAPE;
+    else if (v->timed_out || v->oom)
+        snprintf(buf, sizeof buf, "%s limit", v->oom ? "memory" : "time");
+    else if (v->thread_stopped)
+        snprintf(buf, sizeof buf, "thread stopped");
+    else if (v->refused[0] && t->spec.kind == GC_TARGET_SOURCE)
+        snprintf(buf, sizeof buf, "refused by the harness: %s", v->refused);
+    else
+        k = GC_VERDICT_BLOCKED;
+    if (why && whylen)
+        snprintf(why, whylen, "%s", buf);
+    return k;
+}
+
+const char *gc_verdict_word(gc_verdict_kind k)
+{
+    return k == GC_VERDICT_ESCAPE ? "escape" : k == GC_VERDICT_BLOCKED ? "blocked" : "inconclusive";
+}
+
+static void tally_add(gc_verdict_tally *y, const char *cause, unsigned long n)
+{
+    int k = 0;
+    while (k < y->ncauses && strcmp(y->cause[k], cause) != 0)
+        k++;
+    if (k == y->ncauses && k == GC_TALLY_CAUSES) { /* full: the last row is "other" */
+        k = GC_TALLY_CAUSES - 1;
+        snprintf(y->cause[k], sizeof y->cause[k], "other");
+    } else if (k == y->ncauses) {
+        snprintf(y->cause[y->ncauses++], sizeof y->cause[0], "%s", cause);
+    }
+    y->count[k] += n;
+}
+
+void gc_tally_input(gc_verdict_tally *y, const gc_target *t, const gc_verdict *v)
+{
+    char why[128];
+    y->inputs++;
+    if (gc_verdict_of(t, v, why, sizeof why) != GC_VERDICT_INCONCLUSIVE)
+        return;
+    y->inconclusive++;
+    tally_add(y, why, 1);
+}
+
+void gc_tally_line(const gc_verdict_tally *y, char *out, size_t n)
+{
+    size_t o = (size_t)snprintf(out, n, GC_TALLY_PREFIX "%lu inputs, %lu inconclusive", y->inputs, y->inconclusive);
+    for (int k = 0; k < y->ncauses && o < n; k++)
+        o += (size_t)snprintf(out + o, n - o, "\t%s\t%lu", y->cause[k], y->count[k]);
+    if (o < n)
+        snprintf(out + o, n - o, "\n");
+}
+
+void gc_tally_emit(const gc_verdict_tally *y, const char *stats_file)
+{
+    char line[2048];
+    gc_tally_line(y, line, sizeof line);
+    fputs(line, stderr);
+    int fd = stats_file ? open(stats_file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644) : -1;
+    if (fd >= 0) {
+        ssize_t w = write(fd, line, strlen(line));
+        (void)w;
+        close(fd);
+    }
+}
+
+/* One tally line added to y: 1, or 0 when it is none. */
+static int tally_parse(gc_verdict_tally *y, char *line)
+{
+    unsigned long inputs, inconclusive;
+    size_t pl = strlen(GC_TALLY_PREFIX);
+    if (strncmp(line, GC_TALLY_PREFIX, pl) != 0 ||
+        sscanf(line + pl, "%lu inputs, %lu inconclusive", &inputs, &inconclusive) != 2)
+        return 0;
+    y->inputs += inputs;
+    y->inconclusive += inconclusive;
+    line[strcspn(line, "\n")] = '\0';
+    for (char *c = strchr(line, '\t'); c;) {
+        char *cause = c + 1, *num = strchr(cause, '\t');
+        if (!num)
+            break;
+        *num++ = '\0';
+        c = strchr(num, '\t');
+        tally_add(y, cause, strtoul(num, NULL, 10));
+    }
+    return 1;
+}
+
+int gc_tally_read(gc_verdict_tally *y, const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char line[2048];
+    int n = 0;
+    while (f && fgets(line, sizeof line, f))
+        n += tally_parse(y, line);
+    if (f)
+        fclose(f);
+    return n;
+}
+
+void gc_tally_print(const gc_verdict_tally *y, FILE *f)
+{
+    if (!y->inputs)
+        return;
+    double share = 100.0 * (double)y->inconclusive / (double)y->inputs;
+    fprintf(f, "verdicts: %lu input(s) run by the engine, %lu escape or blocked, %lu inconclusive (%.1f%%)",
+            y->inputs, y->inputs - y->inconclusive, y->inconclusive, share);
+    int shown[GC_TALLY_CAUSES] = {0};
+    for (int i = 0; i < 3 && i < y->ncauses; i++) { /* the top three causes, most first */
+        int best = -1;
+        for (int k = 0; k < y->ncauses; k++)
+            if (!shown[k] && (best < 0 || y->count[k] > y->count[best]))
+                best = k;
+        shown[best] = 1;
+        fprintf(f, "%s%s %lu", i ? ", " : "; top causes: ", y->cause[best], y->count[best]);
+    }
+    fprintf(f, "\n");
+    if (share > 10.0)
+        fprintf(f, "verdicts: WARNING: %.1f%% of the inputs were inconclusive: the harness did not see them run as "
+                "the host runs them, so the campaign's result says nothing about them (docs/ORACLES.md, \"Three "
+                "verdicts\")\n", share);
 }
 
 void gc_input_oneline(const char *input, const char *sep, gc_strbuf *out)

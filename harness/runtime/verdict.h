@@ -40,6 +40,44 @@ typedef struct {
     GC_VERDICT_MEMBERS
 } gc_verdict;
 
+/* The three verdicts of one input (docs/ORACLES.md, "Three verdicts"): it escaped; it was
+ * blocked (the sandbox refused it, or it ran and reached nothing); or it is inconclusive
+ * (the harness did not see it run as its host runs it, so it says neither): a limit cut it
+ * (time, memory, a thread it started stopped), or, on a source target, the harness refused
+ * a call during it (the adapter, the sandbox or the program called what the harness never
+ * runs, and what would have followed was not seen).  A chain's refused step is blocked:
+ * the chain is the fuzzer's, and its refused call is judged before it is refused. */
+typedef enum { GC_VERDICT_ESCAPE, GC_VERDICT_BLOCKED, GC_VERDICT_INCONCLUSIVE } gc_verdict_kind;
+/* v's verdict on target t; when inconclusive, its cause in why (may be NULL) as a short
+ * phrase ("refused by the harness: sys.addaudithook", "time limit", "memory limit",
+ * "thread stopped"). */
+gc_verdict_kind gc_verdict_of(const gc_target *t, const gc_verdict *v, char *why, size_t whylen);
+/* "escape" | "blocked" | "inconclusive" */
+const char *gc_verdict_word(gc_verdict_kind k);
+
+/* An engine process's inputs by verdict, the inconclusive ones by cause (the fuzz targets
+ * count them; a campaign adds up each process's line in its job stats file, campaign.h). */
+#define GC_TALLY_CAUSES 8
+#define GC_TALLY_PREFIX "gatecrash: verdicts: "
+typedef struct {
+    unsigned long inputs, inconclusive;
+    int ncauses;                         /* the last is "other" once they are GC_TALLY_CAUSES */
+    char cause[GC_TALLY_CAUSES][128];
+    unsigned long count[GC_TALLY_CAUSES];
+} gc_verdict_tally;
+/* One input of target t counted. */
+void gc_tally_input(gc_verdict_tally *y, const gc_target *t, const gc_verdict *v);
+/* The tally as one line: GC_TALLY_PREFIX "N inputs, M inconclusive" then "\tCAUSE\tK" per
+ * cause, "\n". */
+void gc_tally_line(const gc_verdict_tally *y, char *out, size_t n);
+/* The tally's line on stderr, and appended in one write to 'stats_file' (NULL: not). */
+void gc_tally_emit(const gc_verdict_tally *y, const char *stats_file);
+/* Every tally line of file 'path' added to y (a missing file: nothing).  Returns how many. */
+int gc_tally_read(gc_verdict_tally *y, const char *path);
+/* A campaign's last lines on f: its inputs, the share inconclusive and the top causes, and a
+ * plain warning when it is above 10%.  Nothing when no input was counted. */
+void gc_tally_print(const gc_verdict_tally *y, FILE *f);
+
 /* One escape as the tables hold it. */
 typedef struct gc_finding_s {
     char sig[256];
