@@ -42,8 +42,10 @@ typedef struct {
 
 extern const cli_command cli_replay, cli_fuzz, cli_triage, cli_explain, cli_sweep, cli_advise, cli_gate, cli_check;
 
-/* A source target's adapter probed (probe.h) before fuzz or sweep run it: 0, or exit 3 with
- * the line saying why fuzzing it would find nothing (cmd_check.c).  0 for a gate. */
+/* A source target's adapter probed (probe.h) before fuzz, sweep or gate run it, each problem
+ * one line; its dialect switched to expressions and its names found (without roots()) where
+ * the probes show them, each said in one line.  0, or exit 3 with the line saying why fuzzing
+ * it would find nothing (cmd_check.c).  0 for a gate target. */
 int cli_probe_adapter(gc_target *t);
 
 /* ---- the target (start.c) ---- */

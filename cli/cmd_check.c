@@ -1,9 +1,12 @@
 /* cmd_check.c — `gatecrash check TARGET`: a source target's adapter probed (probe.h), one
  * line for each thing wrong with it, the roots that evaluate and the time an evaluation
- * takes (cli.h).  fuzz and sweep run the probes that decide whether fuzzing can find
- * anything (cli_probe_adapter) before they start. */
+ * takes (cli.h).  fuzz, sweep and gate run the same probes (cli_probe_adapter) before they
+ * start: each problem one line on stderr, the dialect and the names found said, exit 3 where
+ * fuzzing could find nothing. */
+#include <Python.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 #include "diag.h"
@@ -14,18 +17,43 @@ typedef struct {
     gc_strlist pos; /* TARGET (unless given as an option) */
 } check_args;
 
+/* The names found without roots() (probe.h), the first few: "a, b, c, ..." */
+static void found_names(const gc_target *t, char *out, size_t n)
+{
+    out[0] = '\0';
+    PyObject *names = t->adapter.found_roots;
+    Py_ssize_t k = 0, count = names ? PyList_GET_SIZE(names) : 0;
+    for (size_t used = 0; k < count && k < 8 && used < n; k++, used = strlen(out))
+        snprintf(out + used, n - used, "%s%s", k ? ", " : "", PyUnicode_AsUTF8(PyList_GET_ITEM(names, k)));
+    if (k < count)
+        snprintf(out + strlen(out), n - strlen(out), ", ...");
+}
+
 int cli_probe_adapter(gc_target *t)
 {
     gc_probe_report r;
-    char err[512];
+    char err[512], names[512];
     if (t->spec.kind != GC_TARGET_SOURCE)
         return 0;
-    int rc = gc_source_probe(t, 0, &r, err, sizeof err);
+    int rc = gc_source_probe(t, GC_PROBE_BEFORE, &r, err, sizeof err);
     if (rc)
         gc_die_msg("%s", err);
     else if (r.fatal)
         gc_die_msg("%s: %s (gatecrash check says more)", t->spec.sandbox, r.first);
-    return rc ? rc : r.fatal ? GC_EXIT_TARGET : 0;
+    if (rc || r.fatal)
+        return rc ? rc : GC_EXIT_TARGET;
+    if (r.expression)
+        fprintf(stderr, "gatecrash: adapter: statements give no value but expressions do (evaluate('1') gave 1): "
+                "running %s in the expression dialect (target.json's \"dialect\" should have \"expression\")\n",
+                t->spec.name);
+    found_names(t, names, sizeof names);
+    if (!t->adapter.roots_fn && !r.roots_from[0])
+        fprintf(stderr, "gatecrash: adapter: no roots(), and the sandbox named no names of its own when asked "
+                "(dir(), globals(), vars()): programs start from the builtins only\n");
+    else if (r.roots_from[0])
+        fprintf(stderr, "gatecrash: adapter: no roots(): starting from the %zd name(s) the sandbox hands out, found "
+                "by %s: %s\n", PyList_GET_SIZE(t->adapter.found_roots), r.roots_from, names);
+    return 0;
 }
 
 /* On the started target (cli_run_confined): every probe printed. */
@@ -39,7 +67,7 @@ static int check_started(gc_target *t, void *ctx)
         return GC_EXIT_USAGE;
     }
     printf("check: %s (adapter %s)\n", t->spec.name, t->spec.sandbox);
-    int rc = gc_source_probe(t, 1, &r, err, sizeof err);
+    int rc = gc_source_probe(t, GC_PROBE_CHECK, &r, err, sizeof err);
     if (rc)
         gc_die_msg("%s", err);
     else if (r.fatal)

@@ -118,5 +118,5 @@ static int cmd_gate(int argc, char **argv)
 
 const cli_command cli_gate = {
     "gate", "gatecrash gate TARGET [options]   release gate: saved cases blocked, fuzzing (and sweep) find nothing",
-    "usage: gatecrash gate TARGET [--escapes DIR] [--time S] [--report DIR]", 0,
+    "usage: gatecrash gate TARGET [--escapes DIR] [--time S] [--report DIR]", 1,
     {{NULL, gate_opts, 0, 0}, CLI_CAMPAIGN_SET(gate_args, k), CLI_TARGET_SET(gate_args, o), {0}}, cmd_gate};

@@ -167,7 +167,7 @@ static int cmd_advise(int argc, char **argv)
 const cli_command cli_sweep = {
     "sweep", "gatecrash sweep TARGET [options]   exhaustive, bounded breadth-first search",
     "usage: gatecrash sweep TARGET [--depth 1.." CLI_XSTR(GC_MAX_TRAILERS) "] [--max-nodes N] [--time S] [--save DIR] "
-    "[--by hole|signature] [--close HOLE]... [--json]", 0,
+    "[--by hole|signature] [--close HOLE]... [--json]", 1,
     {{NULL, sweep_opts, 0, 0}, CLI_TARGET_SET(sweep_args, o), {0}}, cmd_sweep};
 const cli_command cli_advise = {
     "advise", "gatecrash advise TARGET [options]   the fewest holes to close, what closing each means, proven by the sweep",

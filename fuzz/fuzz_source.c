@@ -29,6 +29,7 @@
 #include "fuzz_target.h"
 #include "hash.h"
 #include "program.h"
+#include "probe.h"
 #include "program_mutator.h"
 #include "session.h"
 #include "source.h"
@@ -213,6 +214,11 @@ int gc_fuzz_initialize(int *argc, char ***argv)
     if (target.spec.kind != GC_TARGET_SOURCE) {
         gc_die_msg("%s is no source target (fuzz_gate fuzzes gates)", target.spec.name);
         return GC_EXIT_USAGE;
+    }
+    char from[128], err[512]; /* without roots(): the names the sandbox hands out (probe.h) */
+    if ((rc = gc_source_find_roots(&target, from, sizeof from, err, sizeof err))) {
+        gc_die_msg("%s", err);
+        return rc;
     }
     if ((rc = add_roots()))
         return rc;

@@ -295,9 +295,9 @@ int gc_adapter_bind(gc_adapter *a, const gc_adapter_spec *s, PyObject *module, P
 
 int gc_adapter_roots(const gc_adapter *a, const char *path, char names[][65], int max, char *err, size_t errlen)
 {
-    if (!a->roots_fn)
+    if (!a->roots_fn && !a->found_roots)
         return 0;
-    PyObject *r = PyObject_CallNoArgs(a->roots_fn);
+    PyObject *r = a->roots_fn ? PyObject_CallNoArgs(a->roots_fn) : Py_NewRef(a->found_roots);
     int n = 0, ok = r && PyList_Check(r);
     for (Py_ssize_t i = 0; ok && i < PyList_GET_SIZE(r); i++) {
         PyObject *k = PyList_GET_ITEM(r, i);

@@ -4,7 +4,7 @@
  * JSON form, the virtual environment the sandbox package is installed in (its
  * site-packages put on sys.path, a venv of another Python version refused by its
  * pyvenv.cfg), and binding what the adapter exports: evaluate (or "entry"), optional
- * roots(), the refusal exception classes, and with "steps" session(): a fresh session of the
+ * roots() (without it, the names probe.h found in its place), the refusal exception classes, and with "steps" session(): a fresh session of the
  * sandbox as the host keeps one (an agent's executor), a callable that runs one step's
  * source and gives back its value, as evaluate does.  A step target's input runs as its
  * parts between GC_STEP_MARKER lines (dialect.h), in turn, against one session.  target.c imports the adapter like a gate module
@@ -28,6 +28,9 @@ typedef struct {
     /* evaluate; with steps, the harness's own runner of the steps through session() */
     PyObject *eval_fn, *roots_fn; /* roots_fn may be NULL */
     PyObject *refusal_types;      /* tuple of exception classes */
+    /* Without roots(): the names the sandbox was found to hand out (a list of str, set by
+     * probe.h gc_source_find_roots), which gc_adapter_roots gives instead; NULL: none. */
+    PyObject *found_roots;
 } gc_adapter;
 
 /* A string field of target.json: 'v' (may be NULL: absent, 0) into dst[n], or -1 with one
@@ -54,8 +57,9 @@ int gc_adapter_add_venv(const gc_adapter_spec *s, char *err, size_t errlen);
 int gc_adapter_bind(gc_adapter *a, const gc_adapter_spec *s, PyObject *module, PyObject *builtins,
                     const char *path, char *err, size_t errlen);
 
-/* The names roots() gives, at most 'max'; 0 without roots(), -1 when roots() raises or
- * returns anything but a list of str (message in err). */
+/* The names roots() gives, at most 'max' (without roots(): the names found, found_roots);
+ * 0 without either, -1 when roots() raises or returns anything but a list of str (message
+ * in err). */
 int gc_adapter_roots(const gc_adapter *a, const char *path, char names[][65], int max, char *err, size_t errlen);
 
 #endif

@@ -33,7 +33,8 @@ static int is_expression(const gc_target *t) { return (t->spec.adapter.dialect &
  * already printed is not printed again ('kind' names it, e.g. "gave None"). */
 typedef struct {
     gc_probe_report *r;
-    int all;
+    gc_probe_mode mode;
+    int silent;            /* nothing printed (the expression dialect tried quietly) */
     char kinds[16][96];
     int nkinds;
     char refused[256];     /* the sandbox's last refusal of a probe */
@@ -53,8 +54,12 @@ static void problem(reporter *p, int fatal, const char *kind, const char *line)
         p->r->fatal = 1;
         snprintf(p->r->first, sizeof p->r->first, "%s", line);
     }
-    if (p->all && strcmp(kind, "no value") != 0) /* `check`'s last line says it */
+    if (p->silent || strcmp(kind, "no value") == 0) /* `check`'s last line, the caller's error line say it */
+        return;
+    if (p->mode == GC_PROBE_CHECK)
         printf("problem: %s\n", line);
+    else if (!fatal)
+        fprintf(stderr, "gatecrash: adapter problem: %s\n", line);
 }
 
 /* A problem of a probe's program that kept its value from coming back: the first is kept, for
@@ -148,7 +153,7 @@ static int judge(reporter *p, const gc_target *t, const probe_prog *pp, const ch
         return 0;
     }
     if (!value && strncmp(note, "refused", 7) == 0) { /* the sandbox may not have lists: a note, no problem */
-        if (p->all)
+        if (p->mode == GC_PROBE_CHECK && !p->silent)
             printf("note: %s %s\n", prog, note);
         if (!p->refused[0])
             snprintf(p->refused, sizeof p->refused, "%s %s", prog, note);
@@ -205,17 +210,20 @@ static int probe_programs(reporter *p, gc_target *t, int *good, char *err, size_
     int had_children = child_processes(), as_expr = 0;
     int rc = probe_dialect(p, t, is_expression(t), good, err, errlen);
     if (!rc && *good == 0 && !is_expression(t) && !p->r->fatal) {
-        reporter quiet = {.r = &(gc_probe_report){0}};
+        reporter quiet = {.r = &(gc_probe_report){0}, .silent = 1};
         rc = probe_dialect(&quiet, t, 1, &as_expr, err, errlen);
     }
     if (!had_children && child_processes())
         problem(p, 0, "children", "evaluate leaves child processes behind");
     char line[700];
-    if (!rc && as_expr) {
+    if (!rc && as_expr) { /* the dialect the probes show, used from here on */
         snprintf(line, sizeof line, "no statement program gives its value back, but expressions do (evaluate('1') "
                  "gave 1): the sandbox takes expressions; target.json's \"dialect\" should have \"expression\"");
-        problem(p, 0, "expression", line);
+        if (p->mode == GC_PROBE_CHECK)
+            problem(p, 0, "expression", line);
         *good = as_expr;
+        p->r->expression = 1;
+        t->spec.adapter.dialect |= GC_DIALECT_EXPRESSION;
     }
     if (!rc && *good == 0 && !p->r->fatal) {
         snprintf(line, sizeof line, "no program gives its value back, so fuzzing would find nothing: %s",
@@ -225,7 +233,141 @@ static int probe_programs(reporter *p, gc_target *t, int *good, char *err, size_
     return rc;
 }
 
-/* ---- roots and time (`check` only) ---- */
+/* ---- roots and time ---- */
+
+/* The names in 'value' (a list's or tuple's strings, a dict's str keys) that the dialect
+ * writes, no builtin and not yet in 'into', appended to it: how many. */
+static int add_names(const gc_target *t, PyObject *value, PyObject *builtins, PyObject *into)
+{
+    PyObject *seq = PyDict_Check(value)                         ? PyDict_Keys(value)
+                    : PyList_Check(value) || PyTuple_Check(value) ? PySequence_List(value)
+                                                                  : NULL;
+    int added = 0;
+    for (Py_ssize_t i = 0; seq && i < PyList_GET_SIZE(seq) && PyList_GET_SIZE(into) < 1024; i++) {
+        PyObject *name = PyList_GET_ITEM(seq, i);
+        if (!PyUnicode_CheckExact(name) || !gc_source_writable(t, name) ||
+            PyUnicode_CompareWithASCIIString(name, "__builtins__") == 0 || PyObject_HasAttr(builtins, name) ||
+            PySequence_Contains(into, name) != 0)
+            continue;
+        added += PyList_Append(into, name) == 0;
+    }
+    Py_XDECREF(seq);
+    PyErr_Clear();
+    return added;
+}
+
+/* The names in the module-level constants (tuples, lists, sets of str, dicts' str keys) of
+ * the installed packages (beneath site-packages) the adapter's evaluate sees: a sandbox that
+ * does not answer dir() builds its namespace from such lists (asteval's FROM_NUMPY).  Added to
+ * 'into' as add_names does: how many. */
+static int add_package_names(const gc_target *t, PyObject *builtins, PyObject *into)
+{
+    PyObject *glb = PyFunction_Check(t->adapter.eval_fn) ? PyFunction_GetGlobals(t->adapter.eval_fn) : NULL;
+    PyObject *mods = PySys_GetObject("modules"), *key, *value, *mkey, *mod, *ckey, *c;
+    Py_ssize_t pos = 0;
+    int added = 0;
+    while (glb && mods && PyDict_Next(glb, &pos, &key, &value)) {
+        PyObject *name = PyObject_GetAttrString(value, PyModule_Check(value) ? "__name__" : "__module__");
+        const char *n = name && PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : NULL;
+        size_t top = n ? strcspn(n, ".") : 0;
+        Py_ssize_t mpos = 0;
+        while (top && PyDict_Next(mods, &mpos, &mkey, &mod)) {
+            const char *m = PyUnicode_Check(mkey) ? PyUnicode_AsUTF8(mkey) : NULL;
+            PyObject *file = m && strncmp(m, n, top) == 0 && (m[top] == 0 || m[top] == '.') && PyModule_Check(mod)
+                                 ? PyObject_GetAttrString(mod, "__file__")
+                                 : NULL;
+            const char *f = file && PyUnicode_Check(file) ? PyUnicode_AsUTF8(file) : NULL;
+            PyObject *d = f && strstr(f, "site-packages") ? PyModule_GetDict(mod) : NULL;
+            Py_ssize_t cpos = 0;
+            while (d && PyDict_Next(d, &cpos, &ckey, &c))
+                if (PyTuple_Check(c) || PyList_Check(c) || PyAnySet_Check(c) || PyDict_Check(c)) {
+                    PyObject *seq = PyAnySet_Check(c) ? PySequence_Tuple(c) : Py_NewRef(c);
+                    added += seq ? add_names(t, seq, builtins, into) : 0;
+                    Py_XDECREF(seq);
+                }
+            Py_XDECREF(file);
+            PyErr_Clear();
+        }
+        Py_XDECREF(name);
+        PyErr_Clear();
+    }
+    return added;
+}
+
+/* Of the names in t->adapter.found_roots, only those that give a value alone.  0 or an exit
+ * code. */
+static int keep_found_roots(gc_target *t, char *err, size_t errlen)
+{
+    PyObject *ns = gc_source_roots_ns(t, err, errlen);
+    if (!ns)
+        return GC_EXIT_HARNESS;
+    PyObject *kept = PyDict_Keys(ns);
+    Py_DECREF(ns);
+    if (kept)
+        PyList_Sort(kept);
+    Py_CLEAR(t->adapter.found_roots);
+    if (kept && PyList_GET_SIZE(kept))
+        t->adapter.found_roots = kept;
+    else
+        Py_XDECREF(kept);
+    PyErr_Clear();
+    return 0;
+}
+
+/* Does 'found' hold a name of 'names'? */
+static int any_in(PyObject *names, PyObject *found)
+{
+    for (Py_ssize_t i = 0; found && i < PyList_GET_SIZE(names); i++)
+        if (PySequence_Contains(found, PyList_GET_ITEM(names, i)) == 1)
+            return 1;
+    PyErr_Clear();
+    return 0;
+}
+
+int gc_source_find_roots(gc_target *t, char *from, size_t fromlen, char *err, size_t errlen)
+{
+    static const char *asks[] = {"dir()", "globals()", "vars()", "the sandbox package's name lists"};
+    enum { NASKS = sizeof asks / sizeof asks[0] };
+    from[0] = '\0';
+    if (t->adapter.roots_fn)
+        return 0;
+    Py_CLEAR(t->adapter.found_roots);
+    PyObject *all = PyList_New(0), *builtins = PyImport_ImportModule("builtins"), *got[NASKS] = {0};
+    int rc = all && builtins ? 0 : GC_EXIT_HARNESS;
+    for (int k = 0; !rc && k < NASKS; k++) { /* each source's new names, and all of them */
+        got[k] = PyList_New(0);
+        PyObject *value = NULL;
+        if (k < NASKS - 1) {
+            char src[64], note[256];
+            snprintf(src, sizeof src, "%s%s", is_expression(t) ? "" : "result = ", asks[k]);
+            gc_verdict v;
+            rc = gc_source_value(t, src, strlen(src), &v, &value, note, sizeof note, err, errlen);
+            if (!rc && value && !v.escaped && got[k])
+                add_names(t, value, builtins, got[k]);
+        } else if (got[k]) {
+            add_package_names(t, builtins, got[k]);
+        }
+        Py_XDECREF(value);
+        for (Py_ssize_t i = 0; got[k] && i < PyList_GET_SIZE(got[k]); i++)
+            if (PySequence_Contains(all, PyList_GET_ITEM(got[k], i)) == 0)
+                PyList_Append(all, PyList_GET_ITEM(got[k], i));
+    }
+    Py_XDECREF(builtins);
+    if (!rc && all && PyList_GET_SIZE(all)) { /* only the names that give a value alone */
+        t->adapter.found_roots = all;
+        all = NULL;
+        rc = keep_found_roots(t, err, errlen);
+    }
+    for (int k = 0; k < NASKS; k++) {
+        size_t used = strlen(from);
+        if (!rc && got[k] && any_in(got[k], t->adapter.found_roots))
+            snprintf(from + used, fromlen - used, "%s%s", used ? ", " : "", asks[k]);
+        Py_XDECREF(got[k]);
+    }
+    Py_XDECREF(all);
+    PyErr_Clear();
+    return rc;
+}
 
 static int probe_roots(reporter *p, gc_target *t, char *err, size_t errlen)
 {
@@ -255,7 +397,9 @@ static int probe_roots(reporter *p, gc_target *t, char *err, size_t errlen)
                  bad > 6 ? ", ..." : "");
         problem(p, 0, "roots", line);
     }
-    if (p->all)
+    if (p->mode == GC_PROBE_CHECK && p->r->roots_from[0])
+        printf("roots: no roots(); %d name(s) the sandbox hands out, found by %s\n", n, p->r->roots_from);
+    else if (p->mode == GC_PROBE_CHECK)
         printf("roots: %d named, %d the dialect can write, %d of those give a value\n", n < 0 ? 0 : n, writable,
                writable - bad);
     return 0;
@@ -268,13 +412,14 @@ static double now(void)
     return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* The first program again, for half a second or 2000 runs: the mean time of one. */
+/* The first program again, for half a second or 2000 runs (before a command: a tenth of
+ * that): the mean time of one. */
 static int probe_time(reporter *p, gc_target *t, char *err, size_t errlen)
 {
     const char *src = is_expression(t) ? progs[0].expr : progs[0].stmt;
-    double t0 = now(), t1 = t0;
-    int runs = 0;
-    for (; runs < 2000 && t1 - t0 < 0.5; runs++, t1 = now()) {
+    double t0 = now(), t1 = t0, span = p->mode == GC_PROBE_CHECK ? 0.5 : 0.05;
+    int runs = 0, most = p->mode == GC_PROBE_CHECK ? 2000 : 200;
+    for (; runs < most && t1 - t0 < span; runs++, t1 = now()) {
         gc_verdict v;
         char note[256];
         int rc = gc_source_run(t, src, strlen(src), &v, note, sizeof note, err, errlen);
@@ -282,27 +427,30 @@ static int probe_time(reporter *p, gc_target *t, char *err, size_t errlen)
             return rc;
     }
     p->r->usec = runs ? (t1 - t0) * 1e6 / runs : 0;
-    printf("time: %.0f us an evaluation (%.0f programs/s, %d runs)\n", p->r->usec, 1e6 / p->r->usec, runs);
+    if (p->mode == GC_PROBE_CHECK)
+        printf("time: %.0f us an evaluation (%.0f programs/s, %d runs)\n", p->r->usec, 1e6 / p->r->usec, runs);
     if (p->r->usec > 100000)
         problem(p, 0, "slow", "evaluate takes over 0.1 s a program: the opening sweep and the fuzzer see few programs");
     return 0;
 }
 
-int gc_source_probe(gc_target *t, int all, gc_probe_report *r, char *err, size_t errlen)
+int gc_source_probe(gc_target *t, gc_probe_mode mode, gc_probe_report *r, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
-    reporter p = {.r = r, .all = all};
+    reporter p = {.r = r, .mode = mode};
     int good = 0;
     probe_hooks(&p);
     int rc = probe_programs(&p, t, &good, err, errlen);
-    if (!rc && all && PyTuple_GET_SIZE(t->adapter.refusal_types) == 0)
+    if (!rc && PyTuple_GET_SIZE(t->adapter.refusal_types) == 0)
         problem(&p, 0, "refusals", "target.json names no \"refusals\": the sandbox's own rejections are reported as "
                 "`raised NAME` and searched like values");
-    if (!rc && all && good)
+    if (!rc && good)
+        rc = gc_source_find_roots(t, r->roots_from, sizeof r->roots_from, err, errlen);
+    if (!rc && good)
         rc = probe_roots(&p, t, err, errlen);
-    if (!rc && all && good)
+    if (!rc && good)
         rc = probe_time(&p, t, err, errlen);
-    if (!rc && all)
+    if (!rc && mode == GC_PROBE_CHECK)
         printf("probes: %d of %zu programs gave their value; %d problem%s\n", good,
                is_expression(t) ? NPROGS - 1 : NPROGS, r->problems, r->problems == 1 ? "" : "s");
     return rc;
