@@ -45,6 +45,19 @@ html = open(d + "/report.html").read()
 assert 'class="verdict INCONCLUSIVE"' in html and "inconclusive: refused by the harness: _signal.signal" in html
 PYEOF
 
+# the CI scripts pass it on: the release gate exits 5, and a night that finds nothing new
+# exits 5 when a saved case is inconclusive, its report written all the same
+mkdir -p "$WORK/esc" "$WORK/crashes"
+cp "$C/loop-open.py" "$WORK/esc/"
+printf '\x00\x01x\x0d' >"$WORK/crashes/crash-x" # a crash input: the program x, no escape
+expect_exit 5 "ci/release-gate.sh" -- env BUILD_DIR="$BIN" TIME=0 ESCAPES="$WORK/esc" REPORT="$WORK/rg" \
+  bash "$SRC/ci/release-gate.sh" --no-build "$T"
+expect_grep "^gate harness-refused: INCONCLUSIVE" "release gate: INCONCLUSIVE"
+expect_exit 5 "ci/nightly.sh" -- env BUILD_DIR="$BIN" bash "$SRC/ci/nightly.sh" --no-build --time 0 \
+  --crashes "$WORK/crashes" --escapes "$WORK/esc" --report "$WORK/night" "$T"
+expect_grep "^nightly: harness-refused: nothing new, but 1 saved case\(s\) inconclusive" "nightly: says so"
+grep -q "INCONCLUSIVE" "$WORK/night/report.md" && ok || fail "nightly: report.md does not say INCONCLUSIVE"
+
 # a campaign counts its engine's inputs by verdict and ends with the share inconclusive and
 # its top causes, plainly when it is large: here the alarm is armed for every program longer
 # than the probes (so the adapter passes them), which is most of what the fuzzer writes
