@@ -270,9 +270,11 @@ static void scan_source_crash(scan_state *fs, const char *path)
         if (fs->r->nfound > before)
             record_find(fs, path, &fs->r->found[fs->r->nfound - 1]);
     } else if (rc >= 0) { /* an unreadable one is not an input yet */
-        if (rc == 0)
-            snprintf(why, sizeof why, "its program does not escape here (%s%s)", note,
-                     out.timed_out || out.oom ? "; stopped by a per-input limit: timing" : "");
+        char cause[128];
+        if (rc == 0 && gc_verdict_of(fs->t, &out, cause, sizeof cause) == GC_VERDICT_INCONCLUSIVE)
+            snprintf(why, sizeof why, "its program is inconclusive here (%s; %s)", note, cause);
+        else if (rc == 0)
+            snprintf(why, sizeof why, "its program does not escape here (%s)", note);
         not_reproduced(fs, path, why);
     }
     gc_sb_free(&src);
