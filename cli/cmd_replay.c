@@ -125,8 +125,9 @@ static void print_verdict(gc_target *t, const gc_mode_ops *m, const char *file, 
     } else {
         char cause[128];
         gc_verdict_kind k = gc_verdict_of(t, v, cause, sizeof cause);
-        printf("%s: %s (%s%s%s%s%s%s)%s\n", file, gc_verdict_word(k), r->note, v->refused[0] ? "; refused by the harness: " : "",
-               v->refused, v->timed_out ? "; stopped by the per-input time limit" : "",
+        printf("%s: %s (%s%s%s%s%s%s)%s\n", file, gc_verdict_word(k), r->note,
+               v->refused[0] ? "; refused by the harness: " : "", v->refused,
+               v->timed_out ? "; stopped by the per-input time limit" : "",
                v->oom ? "; stopped by the per-input memory limit" : "",
                v->thread_stopped ? "; a thread it started was still running after it, and was stopped" : "", found_on);
         /* a limit is a finding of its own kind, never an escape */

@@ -174,11 +174,11 @@ static int verdict(gc_target *t, const gc_gate_opts *o, int ncases, const gate_r
            t->spec.name, word, g->still, ncases, g->fuzzed ? g->fr.nfound : 0, g->nsw, g->undecided, o->report_dir);
     if (strcmp(word, "INCONCLUSIVE") == 0)
         printf("gate %s: not a pass: %d saved case(s) did not run as the host runs them%s (exit 5)\n",
-               t->spec.name, g->undecided, rep.fuzz_undecided ? ", and over 10% of the fuzzing's inputs were inconclusive" : "");
-    return g->bad              ? GC_EXIT_USAGE
-           : rep.pass          ? GC_EXIT_OK
-           : word[0] == 'I'    ? GC_EXIT_INCONCLUSIVE
-                               : GC_EXIT_ESCAPE;
+               t->spec.name, g->undecided,
+               rep.fuzz_undecided ? ", and over 10% of the fuzzing's inputs were inconclusive" : "");
+    if (g->bad)
+        return GC_EXIT_USAGE;
+    return rep.pass ? GC_EXIT_OK : strcmp(word, "INCONCLUSIVE") == 0 ? GC_EXIT_INCONCLUSIVE : GC_EXIT_ESCAPE;
 }
 
 int gc_gate(gc_target *t, const gc_gate_opts *o, const gc_strlist *cases)

@@ -3,7 +3,8 @@
  * Owns: the gate's three phases on an open target — every saved case replayed (each must be
  * blocked now: chains, or a source target's programs through evaluate), fuzzing from the
  * stored corpus, a sweep to a depth (source targets: source_sweep.h's) — its verdict (pass: no
- * saved case escapes, nothing found, no case unreadable) and its reports (report.h).  The
+ * saved case escapes or is inconclusive, nothing found, no case unreadable, at most 10% of
+ * the fuzzing's inputs inconclusive) and its reports (report.h).  The
  * command line resolves and confines the folders and starts the target first. */
 #ifndef GATECRASH_GATE_H
 #define GATECRASH_GATE_H
@@ -28,7 +29,8 @@ typedef struct {
 int gc_gate_cases(const char *dir, int given, const char *ext, gc_strlist *cases);
 
 /* Run the phases, write the reports and print the verdict line.  GC_EXIT_OK (pass),
- * GC_EXIT_ESCAPE (fail), GC_EXIT_USAGE (a case was unreadable), or the exit code of the step
+ * GC_EXIT_ESCAPE (fail), GC_EXIT_INCONCLUSIVE (nothing escaped, but not everything was seen
+ * to run: verdict.h), GC_EXIT_USAGE (a case was unreadable), or the exit code of the step
  * that could not run. */
 int gc_gate(gc_target *t, const gc_gate_opts *o, const gc_strlist *cases);
 

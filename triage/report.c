@@ -115,9 +115,10 @@ static void markdown(const gc_gate_report *r, const escape_view *e, int ne, cons
     gc_sb_printf(md, "- saved cases replayed: %d from `%s`, %d still escape, %d inconclusive\n", r->ncases,
                  r->escapes_dir, escaped_cases, r->inconclusive);
     if (r->fuzz)
-        gc_sb_printf(md, "- fuzzing: %lds, %lu inputs, %d distinct escape(s), %lu of %lu counted inputs inconclusive%s\n",
-                     r->fuzz_seconds, r->fuzz->execs, r->fuzz->nfound, r->fuzz->verdicts.inconclusive,
-                     r->fuzz->verdicts.inputs, r->fuzz_undecided ? " (**over 10%: no pass**)" : "");
+        gc_sb_printf(md, "- fuzzing: %lds, %lu inputs, %d distinct escape(s), %lu of %lu counted inputs "
+                     "inconclusive%s\n", r->fuzz_seconds, r->fuzz->execs, r->fuzz->nfound,
+                     r->fuzz->verdicts.inconclusive, r->fuzz->verdicts.inputs,
+                     r->fuzz_undecided ? " (**over 10%: no pass**)" : "");
     else
         gc_sb_puts(md, "- fuzzing: not run\n");
     if (r->sweep_depth > 0)
@@ -166,7 +167,8 @@ static cJSON *json_report(const gc_gate_report *r, const escape_view *e, int ne,
         cJSON *c = cJSON_CreateObject();
         cJSON_AddStringToObject(c, "file", r->cases[i].file);
         cJSON_AddStringToObject(c, "signature", r->cases[i].signature);
-        cJSON_AddBoolToObject(c, "blocked", !r->cases[i].escaped && !r->cases[i].unreadable && !r->cases[i].inconclusive);
+        const gc_case_result *cr = &r->cases[i];
+        cJSON_AddBoolToObject(c, "blocked", !cr->escaped && !cr->unreadable && !cr->inconclusive);
         cJSON_AddStringToObject(c, "verdict", case_word(&r->cases[i], 0));
         if (r->cases[i].inconclusive)
             cJSON_AddStringToObject(c, "cause", r->cases[i].cause);

@@ -63,8 +63,10 @@ static void head(gc_strbuf *out, const gc_gate_report *r)
     html(out, r->escapes_dir);
     gc_sb_printf(out, "</code>, %d still escape, %d inconclusive</li>\n", still, r->inconclusive);
     if (r->fuzz)
-        gc_sb_printf(out, "<li>fuzzing: %ld s, %lu inputs, %d distinct escape(s)</li>\n", r->fuzz_seconds,
-                     r->fuzz->execs, r->fuzz->nfound);
+        gc_sb_printf(out, "<li>fuzzing: %ld s, %lu inputs, %d distinct escape(s), %lu of %lu counted inputs "
+                     "inconclusive%s</li>\n", r->fuzz_seconds, r->fuzz->execs, r->fuzz->nfound,
+                     r->fuzz->verdicts.inconclusive, r->fuzz->verdicts.inputs,
+                     r->fuzz_undecided ? " (<span class=\"undecided\">over 10%: no pass</span>)" : "");
     gc_sb_puts(out, "</ul>\n");
 }
 
@@ -297,8 +299,12 @@ static void cases_table(gc_strbuf *out, const gc_gate_report *r)
         html(out, c->file);
         gc_sb_puts(out, "</code></td><td><code>");
         html(out, c->signature);
-        gc_sb_printf(out, "</code></td><td class=\"%s\">%s", c->escaped || c->unreadable ? "no" : c->inconclusive ? "undecided" : "yes",
-                     c->unreadable ? "unreadable" : c->escaped ? "still escapes" : c->inconclusive ? "inconclusive: " : "blocked");
+        const char *cls = c->escaped || c->unreadable ? "no" : c->inconclusive ? "undecided" : "yes";
+        const char *word = c->unreadable      ? "unreadable"
+                           : c->escaped       ? "still escapes"
+                           : c->inconclusive  ? "inconclusive: "
+                                              : "blocked";
+        gc_sb_printf(out, "</code></td><td class=\"%s\">%s", cls, word);
         html(out, c->inconclusive ? c->cause : "");
         gc_sb_puts(out, "</td></tr>\n");
     }

@@ -2,7 +2,8 @@
  *
  * Owns: the verdict of one input (escaped or not, the escape the oracles saw, its
  * signature, the harness's refusal, the limits that stopped it, the state repairs after
- * it), a finding (one escape as a campaign's or a sweep's table holds it), inputs as bytes
+ * it) and which of the three verdicts it is (escape, blocked, inconclusive), an engine
+ * process's tally of its inputs by verdict, a finding (one escape as a campaign's or a sweep's table holds it), inputs as bytes
  * (the hybrid's seeds and frontier), a sweep's options and counts, and the level loop both
  * sweeps walk (iterative deepening within a budget).  Chain mode's
  * outcome (eval.h) is a verdict plus the chain it ran; source mode's is the verdict alone.
