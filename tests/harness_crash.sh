@@ -21,4 +21,10 @@ for n in 1-cpuclock 2-cpuclock-minus; do
   expect_fgrep "$n: blocked (4 steps, 1 failed; refused by the harness: time.pthread_getcpuclockid)" "$n refused"
 done
 expect_grep "3-after: blocked \(4 steps, 0 failed\)" "the input after them runs normally"
+# finding the next one: $GATECRASH_TRACE_INPUTS has the probe's runs too, which no input replays
+need fuzz_gate || { finish; exit; }
+(cd "$WORK/scratch" && GATECRASH_TRACE_INPUTS=$WORK/trace "$FUZZ" --target="$T" -runs=300 -seed=1) >"$WORK/out" 2>&1
+expect_grep "Done 300 runs" "a bounded run with the trace"
+grep '^probe: ' "$WORK/trace" >"$WORK/out"
+expect_grep "^probe: [^ ]" "the trace has the mutator's probe runs"
 finish
