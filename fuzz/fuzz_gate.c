@@ -306,6 +306,8 @@ static int window_ran_before(const gc_chain *c, int more)
            c->s[last].ntrailers == ran_trailers + more && gc_chain_hash_upto(c, ran_trailers) == ran_hash;
 }
 
+static void trace_input(const char *prefix, const gc_chain *c);
+
 /* A probe's run of chain c, cb seeing its steps: -1 when it failed or escaped.  The
  * Python-side features are off: the engine clears them before the input it runs next, so
  * what a probe would set is never read. */
@@ -316,6 +318,7 @@ static int probe_run(const gc_chain *c, uint64_t key, gc_step_cb cb)
     arm_backstop();
     int fb = gc_feedback_enabled;
     gc_feedback_enabled = 0;
+    trace_input("probe: ", c);
     int rc = -1, again = window_ran_before(c, 0);
     if (mutating && probe_stmt == c->nstmts - 1 && (again || window_ran_before(c, 1))) {
         gc_hangs_prepare(c);
@@ -471,6 +474,19 @@ static void trace_chain(FILE *f, const char *prefix, const gc_chain *c)
     gc_sb_free(&sb);
 }
 
+/* $GATECRASH_TRACE_INPUTS: chain c, before it runs, as a line of the trace ('prefix' "probe: "
+ * for the mutator's probe runs, which no input replays: a crash there shows as one). */
+static void trace_input(const char *prefix, const gc_chain *c)
+{
+    static FILE *tf; /* the process's one trace file */
+    if (!cfg.trace_inputs)
+        return;
+    if (!tf)
+        tf = fopen(cfg.trace_inputs, "w");
+    if (tf)
+        trace_chain(tf, prefix, c);
+}
+
 /* Upkeep of a long process, before each input: give freed memory back every 4096 inputs
  * (after one input's short-lived big allocation glibc keeps the pages: its mmap threshold
  * rises to the freed size, and the process looks like it grows; a trim costs well under a
@@ -530,13 +546,7 @@ static void run_chain(gc_chain *chain, gc_outcome *outcome)
     arm_backstop();
     current = chain;
     in_input = 1;
-    if (cfg.trace_inputs) { /* debugging: the last input before a sudden end */
-        static FILE *tf;
-        if (!tf)
-            tf = fopen(cfg.trace_inputs, "w");
-        if (tf)
-            trace_chain(tf, "", chain);
-    }
+    trace_input("", chain);
     probe_stmt = chain->nstmts - 1;
     probe_kind = GC_VK_NONE;
     int rc = run_limited(chain, outcome, cfg.chain_mutator ? probe_step : NULL, cfg.chain_mutator ? &window : NULL,

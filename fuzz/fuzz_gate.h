@@ -44,7 +44,8 @@
  * input> beside the crash input (fsutil.h): $GATECRASH_RESOLVED_DIR, or else beside
  * -artifact_prefix.  Replay, triage and the campaign's live replay run it first.
  * Environment: GATECRASH_TRACE_INPUTS=FILE writes every chain run to FILE (flushed), to
- * find the input behind a process that ends without a report; GATECRASH_TRACE_TIMEOUTS=1
+ * find the input behind a process that ends without a report (the mutator's probe runs
+ * too, as "probe: CHAIN": no input replays a crash there); GATECRASH_TRACE_TIMEOUTS=1
  * prints each chain stopped by the time limit ("TIMEOUT via") or ended before a confirmed
  * hang (hangs.h, "KNOWN-HANG via"); GATECRASH_STATS_FILE=FILE appends the stats line to FILE. */
 #ifndef GATECRASH_FUZZ_GATE_H

@@ -54,6 +54,26 @@ static void add_readers(PyObject *from, const char *const *names)
     }
 }
 
+/* object.__getstate__'s C function: given a type (bound to one, or one as its argument) it
+ * returns the type's own dict (3.11: a type's instance dict is its tp_dict), which a chain
+ * can then change behind the type's caches.  Found by fuzz_gate on station-1.5.0-allow-all:
+ * builtin_function_or_method's dict cleared left its method cache on freed descriptors, and a
+ * later input's error message (its __qualname__) read one: SEGV.  A static type's dict cannot
+ * be put back either (state.c repairs heap types, through setattr).  Refused for a type;
+ * an instance's state is taken as before. */
+static PyCFunction getstate_fn;
+
+static const char *refused_state_of_type(PyObject *f, PyObject *args)
+{
+    PyMethodDef *ml = method_def(f);
+    if (!ml || !getstate_fn || ml->ml_meth != getstate_fn)
+        return NULL;
+    PyObject *of = PyCFunction_Check(f) ? PyCFunction_GET_SELF(f)
+                   : PyTuple_GET_SIZE(args) > 0 ? PyTuple_GET_ITEM(args, 0)
+                                                : NULL;
+    return of && PyType_Check(of) ? "object.__getstate__ of a type" : NULL;
+}
+
 static void find_readers(void)
 {
     static const char *const of_type[] = {"__subclasses__", "mro", "__dir__", "__sizeof__", "__instancecheck__",
@@ -66,6 +86,10 @@ static void find_readers(void)
     add_readers((PyObject *)&PyBaseObject_Type, of_object);
     add_readers(builtins, of_builtins);
     Py_XDECREF(builtins);
+    PyObject *gs = PyObject_GetAttrString((PyObject *)&PyBaseObject_Type, "__getstate__");
+    PyMethodDef *ml = method_def(gs); /* a static definition: it outlives the object */
+    getstate_fn = ml ? ml->ml_meth : NULL;
+    Py_XDECREF(gs);
     PyErr_Clear();
 }
 
@@ -854,6 +878,9 @@ static PyObject *trailer_item(stmt_run *s, PyObject *v, const gc_trailer *t)
 static PyObject *trailer_call(stmt_run *s, PyObject *v, const gc_trailer *t)
 {
     const char *no = gc_oracle_refuse_call(v);
+    PyObject *args = no ? NULL : build_args(s->c, t, s->prev);
+    if (args && (no = refused_state_of_type(v, args)))
+        Py_CLEAR(args);
     if (no) {
         gc_oracle_set_refused(no);
         snprintf(s->whybuf, sizeof s->whybuf, "refused by the harness: %s", no);
@@ -861,7 +888,6 @@ static PyObject *trailer_call(stmt_run *s, PyObject *v, const gc_trailer *t)
         return NULL;
     }
     gc_evaluator *ev = s->ev;
-    PyObject *args = build_args(s->c, t, s->prev);
     PyObject *pair = args ? PyTuple_Pack(2, v, args) : NULL;
     Py_XDECREF(args);
     if (!ev->tramp)

@@ -277,7 +277,8 @@ static int watch_dict(PyObject *d, const char *name) { return watch_dict_owned(d
 /* A class's own dict.  CPython 3.11 audits no class attribute set (C.x = 1 raises no
  * event), and stdlib code run by a chain does it (copyreg caches __slotnames__ on the class
  * when __getstate__ runs): dir() of its instances then differs, and so does what `.#K`
- * names in later inputs.  Heap types only: static types cannot be changed. */
+ * names in later inputs.  Heap types only: static types cannot be changed (but through
+ * their own dict, which object.__getstate__ of a type hands out: refused, eval.c). */
 static int watch_type(PyObject *t, const char *name)
 {
     PyTypeObject *tp = (PyTypeObject *)t;
