@@ -325,8 +325,7 @@ static uint8_t depth_at(const gc_program *p, int i)
     if (i == 0)
         return 0;
     const gc_p_stmt *prev = &p->s[i - 1];
-    return (uint8_t)(prev->depth + (prev->op == GC_P_TRY || prev->op == GC_P_DEF || prev->op == GC_P_EXCEPT ||
-                                    prev->op == GC_P_FOR || prev->op == GC_P_ASYNCDEF));
+    return (uint8_t)(prev->depth + gc_p_has_body(prev->op));
 }
 
 static int insert_stmt(edit *x)
@@ -497,7 +496,7 @@ static void node_uses(const gc_program *p, uint8_t *in, uint8_t *based)
     }
 }
 
-/* A node the program uses, of the ops in 'ops' (a bit per op; 0: any) and not the base of a
+/* A node the program uses, of the ops in 'ops' (a bit per op, the ops below 32; 0: any) and not the base of a
  * trailer when 'tip': its index, or -1. */
 static int pick_node(edit *x, uint32_t ops, int tip)
 {
@@ -507,7 +506,7 @@ static int pick_node(edit *x, uint32_t ops, int tip)
     int n = p->nexprs, from = (int)rnd(x, (uint32_t)(n ? n : 1));
     for (int k = 0; k < n; k++) {
         int j = (from + k) % n;
-        if (in[j] && (!ops || (ops >> p->e[j].op & 1)) && !(tip && based[j]))
+        if (in[j] && (!ops || (p->e[j].op < 32 && (ops >> p->e[j].op & 1))) && !(tip && based[j]))
             return j;
     }
     return -1;
