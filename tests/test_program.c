@@ -157,6 +157,22 @@ static const row rows[] = {
         OP(ASYNCWITH), 0, OP(END), OP(END), OP(END), N1('a'), OP(ASYNCFOR), 1, 'y'),
     ROW("TryStar", "try:\n    a\nexcept* Exception as e:\n    e\n", 0, OP(TRY), N1('a'), OP(EXPR), OP(EXCEPTSTAR),
         1, 'e', N1('e'), OP(RETURN)),
+    ROW("Match, MatchClass, MatchAs (wildcard)", "match s:\n    case C(__class__=x):\n        x\n    case _:\n"
+        "        pass\n", 0, N1('s'), OP(MATCH), N1('C'), N1('x'), OP(KW), 9, '_', '_', 'c', 'l', 'a', 's', 's', '_',
+        '_', OP(CALL), 1, OP(CASE), N1('x'), OP(EXPR), N1('_'), OP(CASE)),
+    ROW("MatchSequence, MatchStar, MatchMapping, MatchOr, MatchValue, MatchSingleton, MatchAs",
+        "match s:\n    case [1, *r, y]:\n        pass\n    case {'k': (None | a.b), **m}:\n        pass\n"
+        "    case x if True:\n        pass\n    case (y as z):\n        pass\n", 0, N1('s'), OP(MATCH), OP(INT), 1,
+        N1('r'), OP(STAR), N1('y'), OP(LIST), 3, OP(CASE), OP(STR), 1, 'k', OP(NONE), N1('a'), OP(ATTR), 1, 'b',
+        OP(BOOLOP), 1, N1('m'), OP(DSTAR), N1('v'), OP(DICT), 2, OP(CASE), N1('x'), OP(CASE), N1('y'), OP(WALRUS),
+        1, 'z', OP(CASE)),
+    ROW("match: a name bound twice (dropped), no case, no other statement", "match s:\n    case [a, None]:\n"
+        "        pass\nmatch t:\n    case _:\n        pass\n", 1, N1('s'), OP(MATCH), N1('a'), N1('a'), OP(LIST), 2,
+        OP(CASE), OP(END), OP(END), N1('t'), OP(MATCH), N1('q'), OP(EXPR), OP(END)),
+    ROW("match: an or-pattern binds nothing, a mapping's key once (1 is True)", "match s:\n"
+        "    case (None | None):\n        pass\n    case {'k': a}:\n        pass\n    case {1: a}:\n        pass\n",
+        4, N1('s'), OP(MATCH), N1('a'), N1('b'), OP(BOOLOP), 0, OP(CASE), OP(STR), 1, 'k', N1('a'), OP(STR), 1, 'k',
+        N1('b'), OP(DICT), 2, OP(CASE), OP(INT), 1, N1('a'), OP(TRUE), N1('b'), OP(DICT), 2, OP(CASE)),
 };
 
 /* Every row prints as it says, compiles (check_input: in every dialect, and round-trips),

@@ -215,7 +215,7 @@ static int stmt_pops(uint8_t op)
     switch (op) {
     case GC_P_EXPR: case GC_P_ASSIGN: case GC_P_RETURN: case GC_P_YIELD: case GC_P_YIELDFROM: case GC_P_FOR:
     case GC_P_IF: case GC_P_WHILE: case GC_P_WITH: case GC_P_CLASS: case GC_P_ASYNCFOR: case GC_P_ASYNCWITH:
-    case GC_P_DEL: case GC_P_RAISE: case GC_P_DECO:
+    case GC_P_DEL: case GC_P_RAISE: case GC_P_DECO: case GC_P_MATCH: case GC_P_CASE:
         return 1;
     case GC_P_STORE: case GC_P_AUG: case GC_P_ANN: case GC_P_RAISEFROM: case GC_P_ASSERT: return 2;
     default: return 0;
@@ -223,7 +223,8 @@ static int stmt_pops(uint8_t op)
 }
 
 /* Block openers, their clauses and END: the block structure.  A clause (except, except*,
- * else) stands only right after the body of what it belongs to. */
+ * else) stands only right after the body of what it belongs to; a case only in a match's
+ * block, the first one opening a block there, the next ones its clauses. */
 static void block_op(decoder *x, uint8_t op, gc_p_str s)
 {
     gc_program *p = x->p;
@@ -235,18 +236,20 @@ static void block_op(decoder *x, uint8_t op, gc_p_str s)
         }
         return;
     }
-    if (op == GC_P_EXCEPT || op == GC_P_EXCEPTSTAR || op == GC_P_ELSE) {
-        int fits = op == GC_P_ELSE ? top == GC_P_IF || top == GC_P_FOR || top == GC_P_WHILE || top == GC_P_ASYNCFOR
-                                   : top == GC_P_TRY;
-        if (!fits || p->nstmts >= GC_P_MAX_STMTS)
+    if (op == GC_P_EXCEPT || op == GC_P_EXCEPTSTAR || op == GC_P_ELSE || (op == GC_P_CASE && top == GC_P_CASE)) {
+        int fits = op == GC_P_ELSE   ? top == GC_P_IF || top == GC_P_FOR || top == GC_P_WHILE || top == GC_P_ASYNCFOR
+                 : op == GC_P_CASE ? 1
+                                     : top == GC_P_TRY;
+        if (!fits || p->nstmts >= GC_P_MAX_STMTS || x->sp < stmt_pops(op))
             return;
         x->depth--;
-        add_stmt(x, op, 0, s);
+        add_stmt(x, op, stmt_pops(op), s);
         x->depth++;
         x->block[x->nblocks - 1] = op;
         return;
     }
-    if (x->nblocks >= GC_P_MAX_BLOCKS || p->nstmts >= GC_P_MAX_STMTS || x->sp < stmt_pops(op))
+    if (x->nblocks >= GC_P_MAX_BLOCKS || p->nstmts >= GC_P_MAX_STMTS || x->sp < stmt_pops(op) ||
+        (op == GC_P_CASE && top != GC_P_MATCH))
         return;
     add_stmt(x, op, stmt_pops(op), s);
     x->has[x->nblocks] = 0;
@@ -327,6 +330,13 @@ static void expr_op(decoder *x, uint8_t op, uint8_t b, gc_p_str s)
     }
 }
 
+/* Is 'op' a statement's (it adds one, or ends a block)?  The rest push expressions. */
+static int is_stmt_op(uint8_t op)
+{
+    return stmt_pops(op) || gc_p_has_body(op) || op == GC_P_END || op == GC_P_PASS || op == GC_P_BREAK ||
+           op == GC_P_CONTINUE || op == GC_P_GLOBAL || op == GC_P_NONLOCAL || op == GC_P_IMPORT || op == GC_P_FROM;
+}
+
 static void step(decoder *x, uint8_t op)
 {
     gc_p_str str[3] = {{0, 0}, {0, 0}, {0, 0}};
@@ -337,6 +347,8 @@ static void step(decoder *x, uint8_t op)
             b = rd(x);
         else
             str[ns++] = rd_str(x, kind_of(*o));
+    if (x->nblocks && x->block[x->nblocks - 1] == GC_P_MATCH && is_stmt_op(op) && op != GC_P_CASE && op != GC_P_END)
+        return; /* a match's block holds cases only */
     gc_p_stmt *st;
     switch (op) {
     case GC_P_EXPR: case GC_P_ASSIGN: case GC_P_STORE: case GC_P_ANN: case GC_P_DEL: case GC_P_RAISE:
@@ -356,7 +368,8 @@ static void step(decoder *x, uint8_t op)
     case GC_P_ASYNCFOR: block_op(x, in_async(x) ? op : GC_P_FOR, str[0]); break;
     case GC_P_ASYNCWITH: block_op(x, in_async(x) ? op : GC_P_WITH, str[0]); break;
     case GC_P_TRY: case GC_P_EXCEPT: case GC_P_DEF: case GC_P_END: case GC_P_FOR: case GC_P_ASYNCDEF: case GC_P_IF:
-    case GC_P_ELSE: case GC_P_WHILE: case GC_P_WITH: case GC_P_CLASS: case GC_P_EXCEPTSTAR:
+    case GC_P_ELSE: case GC_P_WHILE: case GC_P_WITH: case GC_P_CLASS: case GC_P_EXCEPTSTAR: case GC_P_MATCH:
+    case GC_P_CASE:
         block_op(x, op, str[0]);
         break;
     default: expr_op(x, op, b, str[0]); break;
@@ -431,9 +444,10 @@ static void put_expr(encoder *w, const gc_program *p, int i)
     put_operands(w, p, e->op, &e->s, byte_operand(e));
 }
 
+/* A clause, and a case: encoded inside the block before it (a case opens its match's). */
 static int is_clause(uint8_t op)
 {
-    return op == GC_P_EXCEPT || op == GC_P_EXCEPTSTAR || op == GC_P_ELSE;
+    return op == GC_P_EXCEPT || op == GC_P_EXCEPTSTAR || op == GC_P_ELSE || op == GC_P_CASE;
 }
 
 size_t gc_program_encode(const gc_program *p, uint8_t *out, size_t cap)
@@ -452,7 +466,7 @@ size_t gc_program_encode(const gc_program *p, uint8_t *out, size_t cap)
         put(&w, st->op);
         gc_p_str strs[3] = {st->s, st->t, st->u};
         put_operands(&w, p, st->op, strs, st->ival);
-        depth += gc_p_opens_block(st->op);
+        depth = st->op == GC_P_CASE ? st->depth + 1 : depth + gc_p_opens_block(st->op);
     }
     return w.over ? 0 : w.n;
 }
@@ -772,7 +786,11 @@ static void close_blocks(const gc_program *p, int i, gc_strbuf *out)
     int next = i + 1 < p->nstmts ? p->s[i + 1].depth : 0;
     if (gc_p_has_body(st->op) && next <= st->depth) {
         indent(out, st->depth + 1);
-        gc_sb_puts(out, "pass\n");
+        gc_sb_puts(out, st->op == GC_P_MATCH ? "case _:\n" : "pass\n");
+        if (st->op == GC_P_MATCH) {
+            indent(out, st->depth + 2);
+            gc_sb_puts(out, "pass\n");
+        }
     }
     /* every try opened at a depth the program now leaves, and not followed by its except */
     for (int j = i; j >= 0; j--) {
@@ -991,15 +1009,252 @@ static int print_simple(printer *pr, const pctx *c, int i, gc_strbuf *out)
     return 1;
 }
 
+/* ---- patterns: an expression printed as a case's pattern ---- */
+
+/* One pattern's printing: the names it binds so far (a name twice would not compile), and
+ * inside an or-pattern no capture at all (its alternatives must bind the same names, and
+ * only the last may be irrefutable). */
+typedef struct {
+    const gc_program *p;
+    int no_capture, nnames;
+    gc_p_str names[32];
+    int *dropped;
+} pattern;
+
+static int print_pattern(pattern *ps, int i, gc_strbuf *out);
+
+/* A dotted name (a class, a value pattern): a name, or attributes on one. */
+static int dotted(const gc_program *p, int i)
+{
+    while (p->e[i].op == GC_P_ATTR)
+        i = p->e[i].a[0];
+    return p->e[i].op == GC_P_NAME;
+}
+
+static void print_dotted(const gc_program *p, int i, gc_strbuf *out)
+{
+    if (p->e[i].op == GC_P_ATTR) {
+        print_dotted(p, p->e[i].a[0], out);
+        gc_sb_putc(out, '.');
+    }
+    gc_sb_putn(out, p->arena + p->e[i].s.off, p->e[i].s.len);
+}
+
+/* May the pattern bind 'name' (not '_', not one it binds already)?  Then it does. */
+static int capture(pattern *ps, gc_p_str name)
+{
+    const gc_program *p = ps->p;
+    if (ps->no_capture || same_str(p, name, "_", 1) || ps->nnames >= (int)(sizeof ps->names / sizeof ps->names[0]))
+        return 0;
+    for (int k = 0; k < ps->nnames; k++)
+        if (same_str(p, ps->names[k], p->arena + name.off, name.len))
+            return 0;
+    ps->names[ps->nnames++] = name;
+    return 1;
+}
+
+/* A literal pattern's text (1 and True are one key of a mapping: both "1"), or 0. */
+static int literal(const gc_program *p, int i, gc_strbuf *out, int key)
+{
+    const gc_p_expr *e = &p->e[i];
+    switch (e->op) {
+    case GC_P_INT: gc_sb_printf(out, "%d", e->ival); return 1;
+    case GC_P_STR: print_str_literal(p, "", e->s, out); return 1;
+    case GC_P_BYTES: print_str_literal(p, "b", e->s, out); return 1;
+    case GC_P_NONE: gc_sb_puts(out, "None"); return 1;
+    case GC_P_TRUE: gc_sb_puts(out, key ? "1" : "True"); return 1;
+    case GC_P_FALSE: gc_sb_puts(out, key ? "0" : "False"); return 1;
+    default: return 0;
+    }
+}
+
+/* [p, *s, q]: one star at most. */
+static void print_seq_pattern(pattern *ps, const gc_p_expr *e, gc_strbuf *out)
+{
+    int star = 0;
+    gc_sb_putc(out, '[');
+    for (int k = 0; k < e->n; k++) {
+        const gc_p_expr *a = &ps->p->e[e->a[k]];
+        gc_sb_puts(out, k ? ", " : "");
+        if (a->op == GC_P_STAR && !star++) {
+            const gc_p_expr *v = &ps->p->e[a->a[0]];
+            if (v->op == GC_P_NAME && capture(ps, v->s))
+                gc_sb_printf(out, "*%.*s", v->s.len, ps->p->arena + v->s.off);
+            else
+                gc_sb_puts(out, "*_");
+        } else {
+            print_pattern(ps, e->a[k], out);
+        }
+    }
+    gc_sb_putc(out, ']');
+}
+
+/* {k: p, **rest}: keys literals (none twice) or dotted names, rest a name, last. */
+static void print_map_pattern(pattern *ps, const gc_p_expr *e, gc_strbuf *out)
+{
+    const gc_program *p = ps->p;
+    gc_strbuf keys;
+    gc_sb_init(&keys);
+    int first = 1, rest = -1;
+    gc_sb_putc(out, '{');
+    for (int k = 0; k + 1 < e->n; k += 2) {
+        const gc_p_expr *key = &p->e[e->a[k]];
+        if (key->op == GC_P_DSTAR) {
+            if (rest < 0 && p->e[key->a[0]].op == GC_P_NAME && capture(ps, p->e[key->a[0]].s))
+                rest = key->a[0];
+            continue;
+        }
+        gc_strbuf t;
+        gc_sb_init(&t);
+        gc_sb_putc(&t, '\n');
+        int ok = literal(p, e->a[k], &t, 1);
+        gc_sb_putc(&t, '\n');
+        if (ok && keys.data && strstr(keys.data, t.data))
+            ok = 0; /* a key twice */
+        if (ok)
+            gc_sb_puts(&keys, t.data);
+        gc_sb_free(&t);
+        if (!ok && !(key->op == GC_P_ATTR && dotted(p, e->a[k]))) {
+            (*ps->dropped)++;
+            continue;
+        }
+        gc_sb_puts(out, first ? "" : ", ");
+        first = 0;
+        if (!literal(p, e->a[k], out, 0))
+            print_dotted(p, e->a[k], out);
+        gc_sb_puts(out, ": ");
+        print_pattern(ps, e->a[k + 1], out);
+    }
+    if (rest >= 0)
+        gc_sb_printf(out, "%s**%.*s", first ? "" : ", ", p->e[rest].s.len, p->arena + p->e[rest].s.off);
+    gc_sb_putc(out, '}');
+    gc_sb_free(&keys);
+}
+
+/* C(p, a=q): C a dotted name; the positional patterns first, an attribute named once. */
+static void print_class_pattern(pattern *ps, const gc_p_expr *e, gc_strbuf *out)
+{
+    const gc_program *p = ps->p;
+    int first = 1;
+    print_dotted(p, e->a[0], out);
+    gc_sb_putc(out, '(');
+    for (int pass = 0; pass < 2; pass++)
+        for (int k = 1; k < e->n; k++) {
+            const gc_p_expr *a = &p->e[e->a[k]];
+            if ((a->op == GC_P_KW) != pass || a->op == GC_P_DSTAR)
+                continue;
+            int again = 0;
+            for (int j = 1; pass && j < k; j++)
+                again |= p->e[e->a[j]].op == GC_P_KW && same_str(p, p->e[e->a[j]].s, p->arena + a->s.off, a->s.len);
+            if (again) {
+                (*ps->dropped)++;
+                continue;
+            }
+            gc_sb_puts(out, first ? "" : ", ");
+            first = 0;
+            if (pass) /* an attribute name is data here: no dialect rewrites it */
+                gc_sb_printf(out, "%.*s=", a->s.len, p->arena + a->s.off);
+            print_pattern(ps, pass || a->op == GC_P_STAR ? a->a[0] : e->a[k], out);
+        }
+    gc_sb_putc(out, ')');
+}
+
+/* Node i as a pattern: a capture (a name), a literal, a value (a dotted name), a sequence
+ * (list, tuple), a mapping (dict), a class pattern (a call on a dotted name), an or-pattern
+ * (a boolean operator), 'p as s' (a walrus); anything else is None, dropped.  1 when it is
+ * irrefutable (a capture, '_', or one 'as' a name). */
+static int print_pattern(pattern *ps, int i, gc_strbuf *out)
+{
+    const gc_program *p = ps->p;
+    const gc_p_expr *e = &p->e[i];
+    switch (e->op) {
+    case GC_P_NAME:
+        if (same_str(p, e->s, "_", 1) && !ps->no_capture) {
+            gc_sb_putc(out, '_');
+            return 1;
+        }
+        if (!capture(ps, e->s))
+            break;
+        gc_sb_putn(out, p->arena + e->s.off, e->s.len);
+        return 1;
+    case GC_P_ATTR:
+        if (!dotted(p, i))
+            break;
+        print_dotted(p, i, out);
+        return 0;
+    case GC_P_LIST: case GC_P_TUPLE: print_seq_pattern(ps, e, out); return 0;
+    case GC_P_DICT: print_map_pattern(ps, e, out); return 0;
+    case GC_P_CALL:
+        if (!dotted(p, e->a[0]))
+            break;
+        print_class_pattern(ps, e, out);
+        return 0;
+    case GC_P_BOOLOP: {
+        int was = ps->no_capture;
+        ps->no_capture = 1;
+        gc_sb_putc(out, '(');
+        print_pattern(ps, e->a[0], out);
+        gc_sb_puts(out, " | ");
+        print_pattern(ps, e->a[1], out);
+        gc_sb_putc(out, ')');
+        ps->no_capture = was;
+        return 0;
+    }
+    case GC_P_WALRUS: {
+        gc_sb_putc(out, '(');
+        int irrefutable = print_pattern(ps, e->a[0], out);
+        if (capture(ps, e->s))
+            gc_sb_printf(out, " as %.*s", e->s.len, p->arena + e->s.off);
+        gc_sb_putc(out, ')');
+        return irrefutable;
+    }
+    default:
+        if (literal(p, i, out, 0))
+            return 0;
+        break;
+    }
+    (*ps->dropped)++;
+    gc_sb_puts(out, "None");
+    return 0;
+}
+
+/* Is the case at i its match's last? */
+static int last_case(const gc_program *p, int i)
+{
+    for (int j = i + 1; j < p->nstmts; j++)
+        if (p->s[j].depth <= p->s[i].depth)
+            return !(p->s[j].op == GC_P_CASE && p->s[j].depth == p->s[i].depth);
+    return 1;
+}
+
+/* 'case p:'; an irrefutable pattern before the last case gets a guard (else the cases after
+ * it could not match: it would not compile). */
+static void print_case(const pctx *c, int i, gc_strbuf *out)
+{
+    pattern ps;
+    memset(&ps, 0, sizeof ps);
+    ps.p = c->p;
+    ps.dropped = c->dropped;
+    gc_sb_puts(out, "case ");
+    if (print_pattern(&ps, c->p->s[i].expr, out) && !last_case(c->p, i))
+        gc_sb_puts(out, " if True");
+}
+
 /* A block's line, or its clause's.  A def in a class body is a method the host may call
  * (__eq__, __repr__, __del__): it takes whatever it is given. */
-static void print_opener(const pctx *c, const gc_p_stmt *st, int method, gc_strbuf *out)
+static void print_opener(const pctx *c, int i, int method, gc_strbuf *out)
 {
+    const gc_p_stmt *st = &c->p->s[i];
     const gc_program *p = c->p;
     const char *s = p->arena + st->s.off;
     const gc_p_expr *e = st->op == GC_P_CLASS ? &p->e[st->expr] : NULL;
     switch (st->op) {
     case GC_P_TRY: gc_sb_puts(out, "try"); break;
+    case GC_P_CASE: print_case(c, i, out); break;
+    case GC_P_MATCH:
+        gc_sb_puts(out, "match ");
+        print_expr(c, st->expr, out);
+        break;
     case GC_P_ELSE: gc_sb_puts(out, "else"); break;
     case GC_P_EXCEPT: case GC_P_EXCEPTSTAR:
         gc_sb_printf(out, "except%s Exception as %.*s", st->op == GC_P_EXCEPTSTAR ? "*" : "", st->s.len, s);
@@ -1043,7 +1298,7 @@ static void print_stmt(printer *pr, int i, gc_strbuf *out)
     pctx c = {p, pr->dialect, sc >= 0 && p->s[sc].op == GC_P_ASYNCDEF, 0, 0, &pr->dropped};
     indent(out, st->depth);
     if (gc_p_has_body(st->op)) {
-        print_opener(&c, st, sc >= 0 && p->s[sc].op == GC_P_CLASS, out);
+        print_opener(&c, i, sc >= 0 && p->s[sc].op == GC_P_CLASS, out);
         return;
     }
     if (print_simple(pr, &c, i, out))

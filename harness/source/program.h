@@ -56,6 +56,10 @@
  *     YIELDFROM | DECO                                      pop e: yield from e, @e
  *     ASYNCFOR s | ASYNCWITH a | EXCEPTSTAR s               async for/with (in an async def,
  *                                                           else for/with), except* E as s
+ *     MATCH | CASE                                          block: pop e, match e:; in it,
+ *                                                           pop p, case p: (nothing else
+ *                                                           stands in a match's block), p an
+ *                                                           expression printed as a pattern
  *
  * Names are made identifiers (other bytes map onto letters); a FMT field keeps only
  * identifier characters and dots, a FIELD/FMTMAP field also '[' and ']'; a module name is
@@ -101,6 +105,7 @@ typedef enum {
     GC_P_STORE, GC_P_AUG, GC_P_ANN, GC_P_DEL, GC_P_RAISE, GC_P_RAISEFROM, GC_P_ASSERT,
     GC_P_PASS, GC_P_BREAK, GC_P_CONTINUE, GC_P_GLOBAL, GC_P_NONLOCAL, GC_P_YIELDFROM,
     GC_P_DECO, GC_P_ASYNCFOR, GC_P_ASYNCWITH, GC_P_EXCEPTSTAR,        /* statements */
+    GC_P_MATCH, GC_P_CASE,                                            /* match */
     GC_P_NOPS
 } gc_p_op;
 
@@ -137,12 +142,13 @@ typedef struct {
 static inline int gc_p_opens_block(uint8_t op)
 {
     return op == GC_P_TRY || op == GC_P_DEF || op == GC_P_FOR || op == GC_P_ASYNCDEF || op == GC_P_IF ||
-           op == GC_P_WHILE || op == GC_P_WITH || op == GC_P_CLASS || op == GC_P_ASYNCFOR || op == GC_P_ASYNCWITH;
+           op == GC_P_WHILE || op == GC_P_WITH || op == GC_P_CLASS || op == GC_P_ASYNCFOR || op == GC_P_ASYNCWITH ||
+           op == GC_P_MATCH;
 }
-/* The same, or a clause of one (except, else, except*): a line a body follows. */
+/* The same, or a clause of one (except, else, except*, case): a line a body follows. */
 static inline int gc_p_has_body(uint8_t op)
 {
-    return gc_p_opens_block(op) || op == GC_P_EXCEPT || op == GC_P_ELSE || op == GC_P_EXCEPTSTAR;
+    return gc_p_opens_block(op) || op == GC_P_EXCEPT || op == GC_P_ELSE || op == GC_P_EXCEPTSTAR || op == GC_P_CASE;
 }
 
 typedef struct {
