@@ -16,6 +16,7 @@ static const char *const operands[GC_P_NOPS] = {
     [GC_P_SET] = "B", [GC_P_SLICE] = "B", [GC_P_DICTCOMP] = "n", [GC_P_SETCOMP] = "n", [GC_P_WALRUS] = "n",
     [GC_P_FSTR] = "s", [GC_P_BYTES] = "r", [GC_P_AUG] = "B", [GC_P_ANN] = "n", [GC_P_GLOBAL] = "n",
     [GC_P_NONLOCAL] = "n", [GC_P_ASYNCFOR] = "n", [GC_P_ASYNCWITH] = "o", [GC_P_EXCEPTSTAR] = "n",
+    [GC_P_TYPEALIAS] = "n", [GC_P_TPARAM] = "nB",
 };
 
 static const char *ops_of(uint8_t op)
@@ -215,7 +216,7 @@ static int stmt_pops(uint8_t op)
     switch (op) {
     case GC_P_EXPR: case GC_P_ASSIGN: case GC_P_RETURN: case GC_P_YIELD: case GC_P_YIELDFROM: case GC_P_FOR:
     case GC_P_IF: case GC_P_WHILE: case GC_P_WITH: case GC_P_CLASS: case GC_P_ASYNCFOR: case GC_P_ASYNCWITH:
-    case GC_P_DEL: case GC_P_RAISE: case GC_P_DECO: case GC_P_MATCH: case GC_P_CASE:
+    case GC_P_DEL: case GC_P_RAISE: case GC_P_DECO: case GC_P_MATCH: case GC_P_CASE: case GC_P_TYPEALIAS:
         return 1;
     case GC_P_STORE: case GC_P_AUG: case GC_P_ANN: case GC_P_RAISEFROM: case GC_P_ASSERT: return 2;
     default: return 0;
@@ -334,7 +335,8 @@ static void expr_op(decoder *x, uint8_t op, uint8_t b, gc_p_str s)
 static int is_stmt_op(uint8_t op)
 {
     return stmt_pops(op) || gc_p_has_body(op) || op == GC_P_END || op == GC_P_PASS || op == GC_P_BREAK ||
-           op == GC_P_CONTINUE || op == GC_P_GLOBAL || op == GC_P_NONLOCAL || op == GC_P_IMPORT || op == GC_P_FROM;
+           op == GC_P_CONTINUE || op == GC_P_GLOBAL || op == GC_P_NONLOCAL || op == GC_P_IMPORT || op == GC_P_FROM ||
+           op == GC_P_TPARAM;
 }
 
 static void step(decoder *x, uint8_t op)
@@ -353,7 +355,12 @@ static void step(decoder *x, uint8_t op)
     switch (op) {
     case GC_P_EXPR: case GC_P_ASSIGN: case GC_P_STORE: case GC_P_ANN: case GC_P_DEL: case GC_P_RAISE:
     case GC_P_RAISEFROM: case GC_P_ASSERT: case GC_P_DECO: case GC_P_PASS: case GC_P_GLOBAL: case GC_P_NONLOCAL:
+    case GC_P_TYPEALIAS:
         add_stmt(x, op, stmt_pops(op), str[0]);
+        break;
+    case GC_P_TPARAM:
+        if ((st = add_stmt(x, op, 0, str[0])) != NULL)
+            st->ival = b % 3;
         break;
     case GC_P_AUG:
         if ((st = add_stmt(x, op, 2, str[0])) != NULL)
@@ -474,12 +481,15 @@ size_t gc_program_encode(const gc_program *p, uint8_t *out, size_t cap)
 /* ---- printing ---- */
 
 /* What printing one statement's expressions knows: the program, the dialect, where it is
- * (an async def's scope, a lambda, a comprehension) and the count of forms dropped. */
+ * (an async def's scope, a lambda, a comprehension, a type alias's value or a generic
+ * class's bases) and the count of forms dropped. */
 typedef struct {
     const gc_program *p;
     unsigned dialect;
     int async_ok, in_lambda, in_comp;
     int *dropped;
+    int in_type; /* 1 an annotation scope, 2 one in a class body (3.12.1 refuses lambdas and
+                    comprehensions there) */
 } pctx;
 
 static void print_str_literal(const gc_program *p, const char *prefix, gc_p_str s, gc_strbuf *out)
@@ -673,7 +683,8 @@ static void print_lambda(const pctx *c, const gc_p_expr *e, gc_strbuf *out)
 static void print_operator(const pctx *c, const gc_p_expr *e, gc_strbuf *out)
 {
     const char *s = c->p->arena + e->s.off;
-    int drop = (e->op == GC_P_WALRUS && c->in_comp) || (e->op == GC_P_AWAIT && (!c->async_ok || c->in_lambda));
+    int drop = (e->op == GC_P_WALRUS && (c->in_comp || c->in_type)) ||
+               (e->op == GC_P_AWAIT && (!c->async_ok || c->in_lambda || c->in_type));
     if (drop) {
         (*c->dropped)++;
         print_expr(c, e->a[0], out);
@@ -757,8 +768,18 @@ static void print_expr(const pctx *c, int i, gc_strbuf *out)
     case GC_P_FIELD: case GC_P_FMTMAP: print_field(c, e, out); break;
     case GC_P_FSTR: print_fstring(c, e, out); break;
     case GC_P_KW: case GC_P_STAR: case GC_P_DSTAR: print_expr(c, e->a[0], out); break;
-    case GC_P_LAMBDA: case GC_P_LAMBDAKW: print_lambda(c, e, out); break;
-    case GC_P_COMP: case GC_P_GEN: case GC_P_FILTER: case GC_P_DICTCOMP: case GC_P_SETCOMP: print_comp(c, e, out); break;
+    case GC_P_LAMBDA: case GC_P_LAMBDAKW: case GC_P_COMP: case GC_P_GEN: case GC_P_FILTER: case GC_P_DICTCOMP:
+    case GC_P_SETCOMP:
+        if (c->in_type == 2) { /* its body or iterable alone */
+            (*c->dropped)++;
+            print_expr(c, e->a[e->op == GC_P_LAMBDA || e->op == GC_P_LAMBDAKW ? e->n - 1 : e->op == GC_P_DICTCOMP ? 2 : 1],
+                       out);
+        } else if (e->op == GC_P_LAMBDA || e->op == GC_P_LAMBDAKW) {
+            print_lambda(c, e, out);
+        } else {
+            print_comp(c, e, out);
+        }
+        break;
     default: print_operator(c, e, out); break; /* EQ, BINOP, UNARY, BOOLOP, CMP, IFEXP, WALRUS, AWAIT */
     }
 }
@@ -919,13 +940,54 @@ static int declaration_ok(const printer *pr, int i)
     return 0;
 }
 
-/* Is the decorator at i followed (past more decorators) by a def or class at its depth? */
-static int decorates(const gc_program *p, int i)
+/* The def, class or type alias that the decorator or type parameter at i goes with: the
+ * statement after it (past more decorators and type parameters) at its depth, or -1. */
+static int prefixed(const gc_program *p, int i)
 {
     int j = i + 1;
-    while (j < p->nstmts && p->s[j].op == GC_P_DECO && p->s[j].depth == p->s[i].depth)
+    while (j < p->nstmts && (p->s[j].op == GC_P_DECO || p->s[j].op == GC_P_TPARAM) && p->s[j].depth == p->s[i].depth)
         j++;
-    return j < p->nstmts && p->s[j].depth == p->s[i].depth && is_scope(p->s[j].op);
+    return j < p->nstmts && p->s[j].depth == p->s[i].depth && (is_scope(p->s[j].op) || p->s[j].op == GC_P_TYPEALIAS)
+               ? j
+               : -1;
+}
+
+/* Is the decorator at i followed by a def or class it decorates? */
+static int decorates(const gc_program *p, int i)
+{
+    int j = prefixed(p, i);
+    return j >= 0 && is_scope(p->s[j].op);
+}
+
+/* The annotation scope of statement i's type parameters or alias: 2 in a class body. */
+static int in_class_type(const printer *pr, int i)
+{
+    return pr->scope[i] >= 0 && pr->p->s[pr->scope[i]].op == GC_P_CLASS ? 2 : 1;
+}
+
+/* The type parameters before statement i (a def, class or type alias), each name once,
+ * written '[T, *Ts, **P]' where the dialect has them: 1 when there are some. */
+static int print_tparams(printer *pr, int i, gc_strbuf *out)
+{
+    const gc_program *p = pr->p;
+    int from = i, n = 0;
+    while (from > 0 && (p->s[from - 1].op == GC_P_DECO || p->s[from - 1].op == GC_P_TPARAM) &&
+           p->s[from - 1].depth == p->s[i].depth)
+        from--;
+    for (int k = from; k < i && (pr->dialect & GC_DIALECT_PY312); k++) {
+        const gc_p_stmt *t = &p->s[k];
+        int again = 0;
+        for (int j = from; j < k; j++)
+            again |= p->s[j].op == GC_P_TPARAM && same_str(p, p->s[j].s, p->arena + t->s.off, t->s.len);
+        pr->dropped += t->op == GC_P_TPARAM && again;
+        if (t->op != GC_P_TPARAM || again)
+            continue;
+        gc_sb_printf(out, "%s%s%.*s", n++ ? ", " : "[", t->ival == 1 ? "*" : t->ival == 2 ? "**" : "", t->s.len,
+                     p->arena + t->s.off);
+    }
+    if (n)
+        gc_sb_putc(out, ']');
+    return n > 0;
 }
 
 /* Can node i be assigned to ('how' 0: =, a tuple or list target with one *e at most), be an
@@ -955,6 +1017,7 @@ static int stmt_value(const gc_p_stmt *st)
 {
     switch (st->op) {
     case GC_P_EXPR: case GC_P_ASSIGN: case GC_P_RETURN: case GC_P_YIELD: case GC_P_YIELDFROM: case GC_P_DECO:
+    case GC_P_TYPEALIAS:
         return st->expr;
     case GC_P_STORE: case GC_P_AUG: case GC_P_ANN: return st->expr2;
     default: return -1;
@@ -994,6 +1057,22 @@ static int print_simple(printer *pr, const pctx *c, int i, gc_strbuf *out)
             return 0;
         gc_sb_putc(out, '@');
         print_expr(c, st->expr, out);
+        break;
+    case GC_P_TYPEALIAS:
+        if (!(pr->dialect & GC_DIALECT_PY312))
+            return 0;
+        gc_sb_printf(out, "type %.*s", st->s.len, s);
+        print_tparams(pr, i, out);
+        gc_sb_puts(out, " = ");
+        {
+            pctx in = *c;
+            in.in_type = in_class_type(pr, i);
+            print_expr(&in, st->expr, out);
+        }
+        break;
+    case GC_P_TPARAM: /* with nothing to go with */
+        (*c->dropped)++;
+        gc_sb_puts(out, "pass");
         break;
     case GC_P_GLOBAL: case GC_P_NONLOCAL:
         if (declaration_ok(pr, i))
@@ -1242,7 +1321,7 @@ static void print_case(const pctx *c, int i, gc_strbuf *out)
 
 /* A block's line, or its clause's.  A def in a class body is a method the host may call
  * (__eq__, __repr__, __del__): it takes whatever it is given. */
-static void print_opener(const pctx *c, int i, int method, gc_strbuf *out)
+static void print_opener(printer *pr, const pctx *c, int i, int method, gc_strbuf *out)
 {
     const gc_p_stmt *st = &c->p->s[i];
     const gc_program *p = c->p;
@@ -1260,17 +1339,23 @@ static void print_opener(const pctx *c, int i, int method, gc_strbuf *out)
         gc_sb_printf(out, "except%s Exception as %.*s", st->op == GC_P_EXCEPTSTAR ? "*" : "", st->s.len, s);
         break;
     case GC_P_DEF: case GC_P_ASYNCDEF:
-        gc_sb_printf(out, "%sdef %.*s(%s)", st->op == GC_P_ASYNCDEF ? "async " : "", st->s.len, s,
-                     method ? METHOD_PARAMS : "");
+        gc_sb_printf(out, "%sdef %.*s", st->op == GC_P_ASYNCDEF ? "async " : "", st->s.len, s);
+        print_tparams(pr, i, out);
+        gc_sb_printf(out, "(%s)", method ? METHOD_PARAMS : "");
         break;
     case GC_P_CLASS: /* a tuple's elements are the bases */
-        gc_sb_printf(out, "class %.*s(", st->s.len, s);
+    {
+        pctx bases = *c; /* a generic class's bases are in its type parameters' scope */
+        gc_sb_printf(out, "class %.*s", st->s.len, s);
+        bases.in_type = print_tparams(pr, i, out) ? in_class_type(pr, i) : 0;
+        gc_sb_putc(out, '(');
         if (e->op == GC_P_TUPLE)
-            print_args(c, e->a, e->n, out);
+            print_args(&bases, e->a, e->n, out);
         else
-            print_args(c, &st->expr, 1, out);
+            print_args(&bases, &st->expr, 1, out);
         gc_sb_putc(out, ')');
         break;
+    }
     case GC_P_FOR: case GC_P_ASYNCFOR:
         gc_sb_printf(out, "%sfor %.*s in ", st->op == GC_P_ASYNCFOR ? "async " : "", st->s.len, s);
         print_expr(c, st->expr, out);
@@ -1295,10 +1380,14 @@ static void print_stmt(printer *pr, int i, gc_strbuf *out)
     const gc_p_stmt *st = &p->s[i];
     const char *s = p->arena + st->s.off;
     int sc = pr->scope[i];
-    pctx c = {p, pr->dialect, sc >= 0 && p->s[sc].op == GC_P_ASYNCDEF, 0, 0, &pr->dropped};
+    pctx c = {p, pr->dialect, sc >= 0 && p->s[sc].op == GC_P_ASYNCDEF, 0, 0, &pr->dropped, 0};
+    if (st->op == GC_P_TPARAM && prefixed(p, i) >= 0) { /* written with what it goes with */
+        pr->dropped += !(pr->dialect & GC_DIALECT_PY312);
+        return;
+    }
     indent(out, st->depth);
     if (gc_p_has_body(st->op)) {
-        print_opener(&c, i, sc >= 0 && p->s[sc].op == GC_P_CLASS, out);
+        print_opener(pr, &c, i, sc >= 0 && p->s[sc].op == GC_P_CLASS, out);
         return;
     }
     if (print_simple(pr, &c, i, out))
@@ -1325,6 +1414,10 @@ static void print_stmt(printer *pr, int i, gc_strbuf *out)
             gc_sb_printf(out, " as %.*s", st->u.len, p->arena + st->u.off);
         gc_sb_putc(out, '\n');
         return;
+    case GC_P_TYPEALIAS: /* before 3.12 */
+        pr->dropped++;
+        gc_sb_printf(out, "%.*s = ", st->s.len, s);
+        break;
     case GC_P_STORE: case GC_P_AUG: case GC_P_DEL: case GC_P_DECO: /* what could not be written */
         pr->dropped++;
         print_expr(&c, stmt_value(st) >= 0 ? stmt_value(st) : st->expr, out);
@@ -1345,8 +1438,10 @@ static void print_stmt(printer *pr, int i, gc_strbuf *out)
 static int starts_step(const gc_program *p, int i)
 {
     const gc_p_stmt *st = &p->s[i];
+    const gc_p_stmt *prev = i > 0 ? &p->s[i - 1] : NULL;
     return st->depth == 0 && !is_clause(st->op) &&
-           !(i > 0 && p->s[i - 1].op == GC_P_DECO && p->s[i - 1].depth == 0 && decorates(p, i - 1));
+           !(prev && prev->depth == 0 && ((prev->op == GC_P_DECO && decorates(p, i - 1)) ||
+                                          (prev->op == GC_P_TPARAM && prefixed(p, i - 1) >= 0)));
 }
 
 int gc_program_print(const gc_program *p, unsigned dialect, gc_strbuf *out)
@@ -1358,7 +1453,7 @@ int gc_program_print(const gc_program *p, unsigned dialect, gc_strbuf *out)
         for (int i = 0; i < p->nstmts; i++)
             if (stmt_value(&p->s[i]) >= 0)
                 last = i;
-        pctx c = {p, dialect, 0, 0, 0, &dropped};
+        pctx c = {p, dialect, 0, 0, 0, &dropped, 0};
         if (last < 0)
             gc_sb_puts(out, "None");
         else

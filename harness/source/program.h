@@ -60,6 +60,10 @@
  *                                                           pop p, case p: (nothing else
  *                                                           stands in a match's block), p an
  *                                                           expression printed as a pattern
+ *     TYPEALIAS s | TPARAM s k                              pop e: type s = e; a type parameter
+ *                                                           (s, *s, **s by k) of the def, class
+ *                                                           or type alias after it (3.12: in
+ *                                                           other dialects dropped)
  *
  * Names are made identifiers (other bytes map onto letters); a FMT field keeps only
  * identifier characters and dots, a FIELD/FMTMAP field also '[' and ']'; a module name is
@@ -106,6 +110,7 @@ typedef enum {
     GC_P_PASS, GC_P_BREAK, GC_P_CONTINUE, GC_P_GLOBAL, GC_P_NONLOCAL, GC_P_YIELDFROM,
     GC_P_DECO, GC_P_ASYNCFOR, GC_P_ASYNCWITH, GC_P_EXCEPTSTAR,        /* statements */
     GC_P_MATCH, GC_P_CASE,                                            /* match */
+    GC_P_TYPEALIAS, GC_P_TPARAM,                                      /* 3.12 */
     GC_P_NOPS
 } gc_p_op;
 
@@ -134,7 +139,7 @@ typedef struct {
     uint16_t expr;
     gc_p_str s;
     uint16_t expr2; /* the second popped: STORE/AUG/ANN's value, RAISEFROM's cause, ASSERT's message */
-    uint8_t ival;   /* AUG's operator */
+    uint8_t ival;   /* AUG's operator, TPARAM's kind */
     gc_p_str t, u;  /* IMPORT's alias; FROM's name and alias */
 } gc_p_stmt;
 
