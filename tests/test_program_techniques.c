@@ -1,7 +1,8 @@
 /* test_program_techniques.c — the named technique edits (program_mutator.h): each one, from
  * generic seed programs, makes the shape of its published class (a format-field walk, an
  * object read back from an exception, a call with the program's own values, a frame walk, a
- * class picked by name, a dunder method called, a path resolver of the standard library), with every output canonical and compiling
+ * class picked by name, a dunder method called, a path resolver of the standard library, an
+ * import of a loaded module, a callable passed where one is taken), with every output canonical and compiling
  * in every dialect; they compose with each other, and gc_program_mutate draws them.  Each
  * count below is 0 when its technique is left out. */
 #include <Python.h>
@@ -131,6 +132,18 @@ static void each_technique(void)
                                            "functools.reduce(getattr, ['", "string.Formatter().get_value(0, [x], None)",
                                            "~string.Formatter().get_field('0._hidden"};
     expect(GC_PM_T_PATH_RESOLVER, resolver, 9);
+    static const char *const import[] = {"from pkg import Widget as m", "import string as m", "result = m",
+                                         "result = __import__('", "import importlib\n",
+                                         "importlib.import_module('", "if True:\n    import ", "if True:\n    from ",
+                                         "():\n    import ", "    return m", "result = f", "import sys\n",
+                                         ").Formatter\n"};
+    expect(GC_PM_T_IMPORT, import, 13);
+    static const char *const callable[] = {"result = sorted([", "], key=", "result = min([", "result = max([",
+                                           "result = list(map(", "result = list(filter(", "l.sort(key=",
+                                           "import functools\n", "functools.reduce(", "result = max([], key=",
+                                           ", default=", "'{0.", "}'.format", "(lambda v: v.", "f = '{0.",
+                                           "key=f)", "key=repr"};
+    expect(GC_PM_T_CALLABLE_ARG, callable, 17);
     CHECK(gc_program_technique((uint8_t[]){OP(NONE)}, 1, 16, 1, &dict, GC_PM_NTECHNIQUES) == 0,
           "no technique past the last");
 }

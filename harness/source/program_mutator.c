@@ -1286,19 +1286,226 @@ static int path_resolver(edit *x)
     return take_place(x, k, first, top);
 }
 
+/* ---- import and callable-arg (issue 49): forms a validator may forget ---- */
+
+/* Modules every interpreter has in sys.modules once it runs (an import finder that guards
+ * only new imports lets them through); the dictionary's module kinds add what walks reached. */
+static const char *const loaded_modules[] = {"sys", "os", "builtins", "posix", "io", "abc", "codecs", "marshal",
+                                             "posixpath", "stat", "time", "_io", "_thread", "_weakref",
+                                             "_warnings", "_imp", "_frozen_importlib", "_collections_abc",
+                                             "encodings", "site", "zipimport", "_signal", "errno"};
+#define NLOADED ((int)(sizeof loaded_modules / sizeof loaded_modules[0]))
+
+/* A module name (into m[cap]) and the kind of its attributes or keys (-1 unknown): half the
+ * time a module kind of the dictionary, when there is one. */
+static int pick_module(edit *x, char *m, size_t cap)
+{
+    const gc_pm_dict *d = x->d;
+    int n = d ? d->nkinds : 0, from = (int)rnd(x, (uint32_t)(n ? n : 1));
+    for (int j = 0; j < n && rnd(x, 2); j++) {
+        int k = (from + j) % n;
+        const char *name = d->kind[k].name;
+        size_t skip = strncmp(name, "module ", 7) == 0 ? 7 : gc_pm_kind_is_globals(name) ? sizeof GC_PM_GLOBALS_KIND - 1 : 0;
+        if (skip && d->kind[k].n) {
+            snprintf(m, cap, "%s", name + skip);
+            return k;
+        }
+    }
+    snprintf(m, cap, "%s", loaded_modules[rnd(x, NLOADED)]);
+    char kind[80];
+    snprintf(kind, sizeof kind, "module %s", m);
+    for (int k = 0; k < n; k++)
+        if (strcmp(d->kind[k].name, kind) == 0)
+            return k;
+    return -1;
+}
+
+/* The statements 'lines' (n of them, depths relative) inserted at a top-level boundary, half
+ * the time inside 'if True:' (a validator that checks only the top level), a third of the
+ * rest inside 'def fK():' with the last line returned, then 'result = fK()'.  The
+ * last line is 'result = v' (ASSIGN) or an expression.  1 if made. */
+static int insert_lines(edit *x, gc_p_stmt *lines, int n)
+{
+    gc_program *p = x->p;
+    int wrap = (int)rnd(x, 6), at = 0, tops[GC_P_MAX_STMTS + 1], ntops = 0;
+    for (int i = 0; i <= p->nstmts; i++)
+        if (i == p->nstmts || p->s[i].depth == 0)
+            tops[ntops++] = i;
+    at = tops[rnd(x, (uint32_t)ntops)];
+    gc_p_stmt opener = {.depth = 0};
+    gc_p_stmt after = {.op = GC_P_ASSIGN, .depth = 0, .s = new_str(p, "result", 6)};
+    if (wrap < 3) {
+        int t = new_node(p, GC_P_TRUE, 0, NULL, (gc_p_str){0, 0});
+        if (t < 0)
+            return 0;
+        opener.op = GC_P_IF, opener.expr = (uint16_t)t;
+    } else if (wrap == 3) {
+        char f[3] = {'f', (char)('0' + rnd(x, 10)), 0};
+        gc_p_str fs = new_str(p, f, 2);
+        int fn = new_node(p, GC_P_NAME, 0, NULL, fs), call = fn < 0 ? -1 : new_node(p, GC_P_CALL, 1, &fn, (gc_p_str){0, 0});
+        if (call < 0 || fs.len == 0)
+            return 0;
+        opener.op = GC_P_DEF, opener.s = fs, after.expr = (uint16_t)call;
+        lines[n - 1].op = GC_P_RETURN;
+    }
+    int extra = opener.op ? 1 + (opener.op == GC_P_DEF) : 0;
+    if (p->nstmts + n + extra > GC_P_MAX_STMTS)
+        return 0;
+    if (opener.op) {
+        open_stmt(p, at);
+        p->s[at++] = opener;
+    }
+    for (int k = 0; k < n; k++) {
+        open_stmt(p, at);
+        lines[k].depth = (uint8_t)(lines[k].depth + (opener.op != 0));
+        p->s[at++] = lines[k];
+    }
+    if (opener.op == GC_P_DEF) {
+        open_stmt(p, at);
+        p->s[at] = after;
+    }
+    return 1;
+}
+
+/* import X [as a] / from X import Y as a / __import__('X') / importlib.import_module('X'),
+ * X a module in sys.modules (or one a walk reached), Y one of its names, then result = the
+ * name read (a.Y, a). */
+static int import_module(edit *x)
+{
+    gc_program *p = x->p;
+    char m[64], alias[3] = {'m', (char)('0' + rnd(x, 10)), 0};
+    int k = pick_module(x, m, sizeof m);
+    const char *y = k >= 0 ? kind_word(x, k) : NULL;
+    gc_p_stmt lines[2];
+    memset(lines, 0, sizeof lines);
+    int form = (int)rnd(x, 5), v = -1, nl;
+    gc_p_str ms = new_str(p, m, strlen(m)), as = new_str(p, alias, 2);
+    if (form == 0 && y) { /* from X import Y as a: the name itself */
+        lines[0] = (gc_p_stmt){.op = GC_P_FROM, .s = ms, .t = new_str(p, y, strlen(y)), .u = as};
+        v = new_node(p, GC_P_NAME, 0, NULL, as);
+        y = NULL;
+    } else if (form <= 2) { /* import X as a; import X (a plain name) */
+        int plain = form == 2 && !strchr(m, '.');
+        lines[0] = (gc_p_stmt){.op = GC_P_IMPORT, .s = ms, .t = plain ? (gc_p_str){0, 0} : as};
+        v = new_node(p, GC_P_NAME, 0, NULL, plain ? ms : as);
+    } else { /* __import__('X'), or importlib's */
+        int arg = str_node(p, m, strlen(m)), f = name_node(p, form == 3 ? "__import__" : "importlib");
+        if (form == 4) {
+            lines[0] = (gc_p_stmt){.op = GC_P_IMPORT, .s = new_str(p, "importlib", 9)};
+            f = f < 0 ? -1 : method_on(x, f, "import_module", -1, -1);
+        }
+        int kids[2] = {f, arg};
+        v = f < 0 || arg < 0 ? -1 : new_node(p, GC_P_CALL, 2, kids, (gc_p_str){0, 0});
+    }
+    if (v >= 0 && y)
+        v = method_on(x, v, y, -1, -1);
+    if (v < 0 || ms.len == 0 || as.len == 0)
+        return 0;
+    nl = form == 3 && !lines[0].op ? 1 : 2; /* __import__ alone: no import statement */
+    lines[nl - 1] = (gc_p_stmt){.op = GC_P_ASSIGN, .expr = (uint16_t)v, .s = new_str(p, "result", 6)};
+    return insert_lines(x, lines, nl);
+}
+
+/* A callable the host calls on x's value: a string's format method walking a field (the
+ * walk runs in the host), a lambda walking an attribute, or a builtin. */
+static int host_callable(edit *x, int on)
+{
+    gc_program *p = x->p;
+    static const char *const builtins[] = {"repr", "vars", "dir", "type", "str"};
+    const char *w = attr_word(x, on);
+    switch (rnd(x, 3)) {
+    case 0: {
+        char field[GC_P_MAX_STRLEN + 8];
+        int n = snprintf(field, sizeof field, "{0.%s}", w);
+        int f = n > 0 && n <= GC_P_MAX_STRLEN ? str_node(p, field, (size_t)n) : -1;
+        return f < 0 ? -1 : method_on(x, f, "format", -1, -1);
+    }
+    case 1: {
+        int v = name_node(p, "v"), body = v < 0 ? -1 : method_on(x, v, w, -1, -1);
+        return body < 0 ? -1 : new_node(p, GC_P_LAMBDA, 1, &body, new_str(p, "v", 1));
+    }
+    default: return name_node(p, builtins[rnd(x, 5)]);
+    }
+}
+
+/* key=/default= where a callable takes a callable: sorted, min, max ([x], key=F), map and
+ * filter (list(map(F, [x]))), list.sort (l = [x]; l.sort(key=F)), functools.reduce(F, [x],
+ * x), max([], key=F, default=x); F a host callable (host_callable), stored first half the
+ * time (f = '{0.P}'.format, the stored str.format of the published class). */
+static int callable_arg(edit *x)
+{
+    gc_program *p = x->p;
+    gc_p_str names[GC_P_MAX_STMTS + GC_P_MAX_EXPRS];
+    int nb = bound_names(p, names, (int)(sizeof names / sizeof names[0]));
+    const char *r = root_word(x);
+    int v = nb && rnd(x, 2) ? new_node(p, GC_P_NAME, 0, NULL, names[rnd(x, (uint32_t)nb)]) : name_node(p, r);
+    int f = v < 0 ? -1 : host_callable(x, v);
+    if (f < 0)
+        return 0;
+    gc_p_stmt lines[4];
+    memset(lines, 0, sizeof lines);
+    int nl = 0;
+    if (rnd(x, 2)) { /* stored */
+        gc_p_str fs = new_str(p, "f", 1);
+        lines[nl++] = (gc_p_stmt){.op = GC_P_ASSIGN, .expr = (uint16_t)f, .s = fs};
+        f = new_node(p, GC_P_NAME, 0, NULL, fs);
+    }
+    int list = v < 0 ? -1 : new_node(p, GC_P_LIST, 1, &v, (gc_p_str){0, 0});
+    int key = f < 0 ? -1 : new_node(p, GC_P_KW, 1, &f, new_str(p, "key", 3));
+    int form = (int)rnd(x, 8), call = -1;
+    if (list < 0 || key < 0)
+        return 0;
+    static const char *const fns[] = {"sorted", "min", "max", "map", "filter"};
+    if (form <= 2) { /* sorted/min/max([x], key=F) */
+        int kids[3] = {name_node(p, fns[form]), list, key};
+        call = kids[0] < 0 ? -1 : new_node(p, GC_P_CALL, 3, kids, (gc_p_str){0, 0});
+    } else if (form <= 4) { /* list(map(F, [x])) */
+        int kids[3] = {name_node(p, fns[form]), f, list};
+        int inner = kids[0] < 0 ? -1 : new_node(p, GC_P_CALL, 3, kids, (gc_p_str){0, 0});
+        int outer[2] = {name_node(p, "list"), inner};
+        call = inner < 0 || outer[0] < 0 ? -1 : new_node(p, GC_P_CALL, 2, outer, (gc_p_str){0, 0});
+    } else if (form == 5) { /* l = [x]; l.sort(key=F); result = l */
+        gc_p_str ls = new_str(p, "l", 1);
+        int l = new_node(p, GC_P_NAME, 0, NULL, ls), sort = l < 0 ? -1 : method_on(x, l, "sort", -1, -1);
+        int kids[2] = {sort, key};
+        int c = sort < 0 ? -1 : new_node(p, GC_P_CALL, 2, kids, (gc_p_str){0, 0});
+        call = c < 0 ? -1 : new_node(p, GC_P_NAME, 0, NULL, ls);
+        lines[nl++] = (gc_p_stmt){.op = GC_P_ASSIGN, .expr = (uint16_t)list, .s = ls};
+        lines[nl++] = (gc_p_stmt){.op = GC_P_EXPR, .expr = (uint16_t)(c < 0 ? 0 : c)};
+        if (c < 0)
+            return 0;
+    } else if (form == 6) { /* import functools; functools.reduce(F, [x], x) */
+        int ft = name_node(p, "functools"), red = ft < 0 ? -1 : method_on(x, ft, "reduce", -1, -1);
+        int kids[4] = {red, f, list, v};
+        call = red < 0 ? -1 : new_node(p, GC_P_CALL, 4, kids, (gc_p_str){0, 0});
+        lines[nl++] = (gc_p_stmt){.op = GC_P_IMPORT, .s = new_str(p, "functools", 9)};
+    } else { /* max([], key=F, default=x) */
+        int empty = new_node(p, GC_P_LIST, 0, NULL, (gc_p_str){0, 0});
+        int dflt = new_node(p, GC_P_KW, 1, &v, new_str(p, "default", 7));
+        int kids[4] = {name_node(p, "max"), empty, key, dflt};
+        call = empty < 0 || dflt < 0 || kids[0] < 0 ? -1 : new_node(p, GC_P_CALL, 4, kids, (gc_p_str){0, 0});
+    }
+    if (call < 0)
+        return 0;
+    lines[nl++] = (gc_p_stmt){.op = GC_P_ASSIGN, .expr = (uint16_t)call, .s = new_str(p, "result", 6)};
+    return insert_lines(x, lines, nl);
+}
+
 typedef int (*technique_fn)(edit *);
 static const technique_fn techniques[GC_PM_NTECHNIQUES] = {
     [GC_PM_T_FORMAT_WALK] = format_walk,     [GC_PM_T_EXCEPTION_READ] = exception_read,
     [GC_PM_T_OWN_VALUES] = call_own_values,  [GC_PM_T_FRAME_WALK] = frame_walk,
     [GC_PM_T_CLASS_BY_NAME] = class_by_name, [GC_PM_T_DUNDER_CALL] = dunder_call,
-    [GC_PM_T_PATH_RESOLVER] = path_resolver,
+    [GC_PM_T_PATH_RESOLVER] = path_resolver, [GC_PM_T_IMPORT] = import_module,
+    [GC_PM_T_CALLABLE_ARG] = callable_arg,
 };
 
 const char *const gc_pm_technique_name[GC_PM_NTECHNIQUES] = {
     [GC_PM_T_FORMAT_WALK] = "format-walk",     [GC_PM_T_EXCEPTION_READ] = "exception-read",
     [GC_PM_T_OWN_VALUES] = "own-values",       [GC_PM_T_FRAME_WALK] = "frame-walk",
     [GC_PM_T_CLASS_BY_NAME] = "class-by-name", [GC_PM_T_DUNDER_CALL] = "dunder-call",
-    [GC_PM_T_PATH_RESOLVER] = "path-resolver",
+    [GC_PM_T_PATH_RESOLVER] = "path-resolver", [GC_PM_T_IMPORT] = "import",
+    [GC_PM_T_CALLABLE_ARG] = "callable-arg",
 };
 
 static int one_edit(edit *x)
