@@ -1491,13 +1491,116 @@ static int callable_arg(edit *x)
     return insert_lines(x, lines, nl);
 }
 
+/* s (len bytes) as an expression that makes it at run time from parts, where a validator
+ * scanning constants sees none of it whole: 'ab' + 'cd', ''.join(['ab', 'cd']),
+ * '%s%s' % ('ab', 'cd'), 'zzabcd'[2:], chr(95) * 2 + 'rest'.  Its node, or -1. */
+static int built_string(edit *x, const char *s, size_t len)
+{
+    gc_program *p = x->p;
+    size_t cut = len > 1 ? 1 + rnd(x, (uint32_t)(len - 1)) : len, under = 0;
+    while (under < len && s[under] == '_')
+        under++;
+    int form = (int)rnd(x, 5), two[2] = {str_node(p, s, cut), str_node(p, s + cut, len - cut)};
+    if (two[0] < 0 || two[1] < 0)
+        return -1;
+    if (form == 4 && under) { /* chr(95) * n + rest */
+        int c[2] = {name_node(p, "chr"), new_node(p, GC_P_INT, 0, NULL, (gc_p_str){0, 0})};
+        if (c[0] < 0 || c[1] < 0)
+            return -1;
+        p->e[c[1]].ival = 95;
+        int m[2] = {new_node(p, GC_P_CALL, 2, c, (gc_p_str){0, 0}), new_node(p, GC_P_INT, 0, NULL, (gc_p_str){0, 0})};
+        if (m[0] < 0 || m[1] < 0)
+            return -1;
+        p->e[m[1]].ival = (int8_t)under;
+        int top = new_node(p, GC_P_BINOP, 2, m, (gc_p_str){0, 0});
+        if (top >= 0)
+            p->e[top].ival = 2; /* * */
+        int rest[2] = {top, str_node(p, s + under, len - under)};
+        if (top < 0 || under == len || rest[1] < 0)
+            return top;
+        top = new_node(p, GC_P_BINOP, 2, rest, (gc_p_str){0, 0}); /* + */
+        return top;
+    }
+    if (form == 3 && len + 2 <= GC_P_MAX_STRLEN) { /* 'zz' + s, from 2 on */
+        char pad[GC_P_MAX_STRLEN + 2] = "zz";
+        memcpy(pad + 2, s, len);
+        int k[2] = {str_node(p, pad, len + 2), new_node(p, GC_P_INT, 0, NULL, (gc_p_str){0, 0})};
+        if (k[0] < 0 || k[1] < 0)
+            return -1;
+        p->e[k[1]].ival = 2;
+        int top = new_node(p, GC_P_SLICE, 2, k, (gc_p_str){0, 0});
+        if (top >= 0)
+            p->e[top].ival = 1; /* [lo:] */
+        return top;
+    }
+    if (form == 1) { /* ''.join([a, b]) */
+        int list = new_node(p, GC_P_LIST, 2, two, (gc_p_str){0, 0}), empty = str_node(p, "", 0);
+        int join = empty < 0 ? -1 : method_on(x, empty, "join", -1, -1);
+        int kids[2] = {join, list};
+        return join < 0 || list < 0 ? -1 : new_node(p, GC_P_CALL, 2, kids, (gc_p_str){0, 0});
+    }
+    if (form == 2) { /* '%s%s' % (a, b) */
+        int kids[2] = {str_node(p, "%s%s", 4), new_node(p, GC_P_TUPLE, 2, two, (gc_p_str){0, 0})};
+        int top = kids[0] < 0 || kids[1] < 0 ? -1 : new_node(p, GC_P_BINOP, 2, kids, (gc_p_str){0, 0});
+        if (top >= 0)
+            p->e[top].ival = 5; /* % */
+        return top;
+    }
+    return new_node(p, GC_P_BINOP, 2, two, (gc_p_str){0, 0}); /* + */
+}
+
+/* A string constant, a format field or an attribute name made at run time from parts
+ * (built_string): a string literal in place; '{0.a.b}'.format(x) as ('{0.a' + '.b}').format(x)
+ * (format_map's too); x._a as getattr(x, '_' + 'a'). */
+static int split_string(edit *x)
+{
+    gc_program *p = x->p;
+    uint32_t fields = 1u << GC_P_FIELD | 1u << GC_P_FMTMAP | 1u << GC_P_FMT;
+    int k = -1;
+    switch (rnd(x, 3)) {
+    case 0: k = pick_node(x, fields, 0); break;
+    case 1: k = pick_node(x, 1u << GC_P_ATTR, 0); break;
+    default: break;
+    }
+    if (k < 0)
+        k = pick_node(x, 1u << GC_P_STR | fields | 1u << GC_P_ATTR, 0);
+    if (k < 0)
+        return 0;
+    gc_p_expr e = p->e[k];
+    const char *s = p->arena + e.s.off;
+    char text[GC_P_MAX_STRLEN + 8];
+    int top;
+    if (e.op == GC_P_STR) {
+        top = e.s.len ? built_string(x, s, e.s.len) : -1;
+    } else if (e.op == GC_P_ATTR) {
+        int kids[3] = {name_node(p, "getattr"), e.a[0], built_string(x, s, e.s.len)};
+        top = kids[0] < 0 || kids[2] < 0 ? -1 : new_node(p, GC_P_CALL, 3, kids, (gc_p_str){0, 0});
+    } else {
+        int map = e.op == GC_P_FMTMAP;
+        const char *sep = e.s.len && s[0] != '.' && s[0] != '[' ? "." : "";
+        int n = snprintf(text, sizeof text, "{%s%s%.*s}", map ? "k" : "0", sep, e.s.len, s);
+        int str = n > 0 && n <= GC_P_MAX_STRLEN ? built_string(x, text, (size_t)n) : -1;
+        int f = str < 0 ? -1 : method_on(x, str, map ? "format_map" : "format", -1, -1), arg = e.a[0];
+        if (map) {
+            int pair[2] = {str_node(p, "k", 1), e.a[0]};
+            arg = pair[0] < 0 ? -1 : new_node(p, GC_P_DICT, 2, pair, (gc_p_str){0, 0});
+        }
+        int kids[2] = {f, arg};
+        top = f < 0 || arg < 0 ? -1 : new_node(p, GC_P_CALL, 2, kids, (gc_p_str){0, 0});
+    }
+    if (top < 0)
+        return 0;
+    redirect(p, k, top);
+    return 1;
+}
+
 typedef int (*technique_fn)(edit *);
 static const technique_fn techniques[GC_PM_NTECHNIQUES] = {
     [GC_PM_T_FORMAT_WALK] = format_walk,     [GC_PM_T_EXCEPTION_READ] = exception_read,
     [GC_PM_T_OWN_VALUES] = call_own_values,  [GC_PM_T_FRAME_WALK] = frame_walk,
     [GC_PM_T_CLASS_BY_NAME] = class_by_name, [GC_PM_T_DUNDER_CALL] = dunder_call,
     [GC_PM_T_PATH_RESOLVER] = path_resolver, [GC_PM_T_IMPORT] = import_module,
-    [GC_PM_T_CALLABLE_ARG] = callable_arg,
+    [GC_PM_T_CALLABLE_ARG] = callable_arg,   [GC_PM_T_SPLIT_STRING] = split_string,
 };
 
 const char *const gc_pm_technique_name[GC_PM_NTECHNIQUES] = {
@@ -1505,7 +1608,7 @@ const char *const gc_pm_technique_name[GC_PM_NTECHNIQUES] = {
     [GC_PM_T_OWN_VALUES] = "own-values",       [GC_PM_T_FRAME_WALK] = "frame-walk",
     [GC_PM_T_CLASS_BY_NAME] = "class-by-name", [GC_PM_T_DUNDER_CALL] = "dunder-call",
     [GC_PM_T_PATH_RESOLVER] = "path-resolver", [GC_PM_T_IMPORT] = "import",
-    [GC_PM_T_CALLABLE_ARG] = "callable-arg",
+    [GC_PM_T_CALLABLE_ARG] = "callable-arg",   [GC_PM_T_SPLIT_STRING] = "split-string",
 };
 
 static int one_edit(edit *x)

@@ -131,10 +131,14 @@ size_t gc_program_root_program(const gc_pm_dict *d, int k, uint8_t *out, size_t 
  *                   functools.reduce(F, [x], x), max([], key=F, default=x): F
  *                   '{0.P}'.format (stored first half the time), a lambda or a builtin, which
  *                   the host calls
+ *   split-string    a string constant, a format field or an attribute name made at run time
+ *                   from parts: 'ab' + 'cd', ''.join([..]), '%s%s' % (..), 'zzabcd'[2:],
+ *                   chr(95) * 2 + 'rest'; ('{0.a' + '.b}').format(x); getattr(x, '_' + 'a')
  * gc_program_mutate draws them among its edits; gc_program_technique applies one. */
 typedef enum {
     GC_PM_T_FORMAT_WALK, GC_PM_T_EXCEPTION_READ, GC_PM_T_OWN_VALUES, GC_PM_T_FRAME_WALK, GC_PM_T_CLASS_BY_NAME,
-    GC_PM_T_DUNDER_CALL, GC_PM_T_PATH_RESOLVER, GC_PM_T_IMPORT, GC_PM_T_CALLABLE_ARG, GC_PM_NTECHNIQUES
+    GC_PM_T_DUNDER_CALL, GC_PM_T_PATH_RESOLVER, GC_PM_T_IMPORT, GC_PM_T_CALLABLE_ARG,
+    GC_PM_T_SPLIT_STRING, GC_PM_NTECHNIQUES
 } gc_pm_technique;
 extern const char *const gc_pm_technique_name[GC_PM_NTECHNIQUES];
 
