@@ -2,7 +2,8 @@
  * generic seed programs, makes the shape of its published class (a format-field walk, an
  * object read back from an exception, a call with the program's own values, a frame walk, a
  * class picked by name, a dunder method called, a path resolver of the standard library, an
- * import of a loaded module, a callable passed where one is taken, a string made from parts), with every output canonical and compiling
+ * import of a loaded module, a callable passed where one is taken, a string made from parts, a
+ * class whose dunder the host calls, an attribute read by a class pattern), with every output canonical and compiling
  * in every dialect; they compose with each other, and gc_program_mutate draws them.  Each
  * count below is 0 when its technique is left out. */
 #include <Python.h>
@@ -146,6 +147,13 @@ static void each_technique(void)
     expect(GC_PM_T_CALLABLE_ARG, callable, 17);
     static const char *const split[] = {"getattr(x, ", "' + '", "''.join(['", "[2:]", "'%s%s' % ("};
     expect(GC_PM_T_SPLIT_STRING, split, 5);
+    static const char *const dunder_class[] = {"class K", "():\n    def __repr__(self, *args, **kwargs):\n        return x.y.z",
+                                               "    def __eq__(self, *args, **kwargs):", "    def __del__(self",
+                                               "\nresult = K"};
+    expect(GC_PM_T_CLASS_DUNDER, dunder_class, 5);
+    static const char *const match[] = {"match x:\n    case object(", "=v):\n        result = v\n", "match f:\n",
+                                        "match e:\n", "case object(Formatter=v)", "case object(attrgetter=v)"};
+    expect(GC_PM_T_MATCH_ATTR, match, 6);
     CHECK(gc_program_technique((uint8_t[]){OP(NONE)}, 1, 16, 1, &dict, GC_PM_NTECHNIQUES) == 0,
           "no technique past the last");
 }

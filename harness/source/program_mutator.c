@@ -1594,6 +1594,66 @@ static int split_string(edit *x)
     return 1;
 }
 
+/* A class whose dunder method the host calls after the evaluation (its repr, a comparison,
+ * a hash, its finalizer) runs a statement's expression of the program there:
+ *   class K0:
+ *       def __repr__(self, *args, **kwargs):
+ *           return <expression>
+ *   result = K0()
+ * (a method takes whatever it is given: program.h). */
+static int class_dunder(edit *x)
+{
+    static const char *const dunders[] = {"__repr__", "__str__", "__eq__", "__hash__", "__del__", "__format__",
+                                          "__len__", "__bool__", "__iter__", "__index__", "__getattr__", "__lt__"};
+    gc_program *p = x->p;
+    int i = pick_expr_stmt(x);
+    if (i < 0 || p->nstmts + 4 > GC_P_MAX_STMTS)
+        return 0;
+    const char *d = dunders[rnd(x, sizeof dunders / sizeof dunders[0])];
+    char cname[3] = {'K', (char)('0' + rnd(x, 10)), 0};
+    gc_p_str cs = new_str(p, cname, 2);
+    int bases = new_node(p, GC_P_TUPLE, 0, NULL, (gc_p_str){0, 0}), c = new_node(p, GC_P_NAME, 0, NULL, cs);
+    int make = c < 0 ? -1 : new_node(p, GC_P_CALL, 1, &c, (gc_p_str){0, 0});
+    if (bases < 0 || make < 0 || cs.len == 0)
+        return 0;
+    gc_p_stmt *s = &p->s[p->nstmts];
+    s[0] = (gc_p_stmt){.op = GC_P_CLASS, .depth = 0, .expr = (uint16_t)bases, .s = cs};
+    s[1] = (gc_p_stmt){.op = GC_P_DEF, .depth = 1, .s = new_str(p, d, strlen(d))};
+    s[2] = (gc_p_stmt){.op = GC_P_RETURN, .depth = 2, .expr = p->s[i].expr};
+    s[3] = (gc_p_stmt){.op = GC_P_ASSIGN, .depth = 0, .expr = (uint16_t)make, .s = new_str(p, "result", 6)};
+    p->nstmts += 4;
+    return 1;
+}
+
+/* An attribute read by a class pattern, in the match machinery and not as an attribute node:
+ *   match x:
+ *       case object(a=v):
+ *           result = v
+ * (object, or a class of the dictionary's by name: any value is an object). */
+static int match_attr(edit *x)
+{
+    gc_program *p = x->p;
+    gc_p_str names[GC_P_MAX_STMTS + GC_P_MAX_EXPRS];
+    int nb = bound_names(p, names, (int)(sizeof names / sizeof names[0]));
+    int subj = nb && rnd(x, 2) ? new_node(p, GC_P_NAME, 0, NULL, names[rnd(x, (uint32_t)nb)]) : name_node(p, root_word(x));
+    if (subj < 0 || p->nstmts + 3 > GC_P_MAX_STMTS)
+        return 0;
+    const char *w = attr_word(x, subj);
+    gc_p_str vs = new_str(p, "v", 1);
+    int v = new_node(p, GC_P_NAME, 0, NULL, vs), kw = v < 0 ? -1 : new_node(p, GC_P_KW, 1, &v, new_str(p, w, strlen(w)));
+    int pat[2] = {name_node(p, "object"), kw};
+    int cls = pat[0] < 0 || kw < 0 ? -1 : new_node(p, GC_P_CALL, 2, pat, (gc_p_str){0, 0});
+    int read = new_node(p, GC_P_NAME, 0, NULL, vs);
+    if (cls < 0 || read < 0)
+        return 0;
+    gc_p_stmt *s = &p->s[p->nstmts];
+    s[0] = (gc_p_stmt){.op = GC_P_MATCH, .depth = 0, .expr = (uint16_t)subj};
+    s[1] = (gc_p_stmt){.op = GC_P_CASE, .depth = 1, .expr = (uint16_t)cls};
+    s[2] = (gc_p_stmt){.op = GC_P_ASSIGN, .depth = 2, .expr = (uint16_t)read, .s = new_str(p, "result", 6)};
+    p->nstmts += 3;
+    return 1;
+}
+
 typedef int (*technique_fn)(edit *);
 static const technique_fn techniques[GC_PM_NTECHNIQUES] = {
     [GC_PM_T_FORMAT_WALK] = format_walk,     [GC_PM_T_EXCEPTION_READ] = exception_read,
@@ -1601,6 +1661,7 @@ static const technique_fn techniques[GC_PM_NTECHNIQUES] = {
     [GC_PM_T_CLASS_BY_NAME] = class_by_name, [GC_PM_T_DUNDER_CALL] = dunder_call,
     [GC_PM_T_PATH_RESOLVER] = path_resolver, [GC_PM_T_IMPORT] = import_module,
     [GC_PM_T_CALLABLE_ARG] = callable_arg,   [GC_PM_T_SPLIT_STRING] = split_string,
+    [GC_PM_T_CLASS_DUNDER] = class_dunder,   [GC_PM_T_MATCH_ATTR] = match_attr,
 };
 
 const char *const gc_pm_technique_name[GC_PM_NTECHNIQUES] = {
@@ -1609,6 +1670,7 @@ const char *const gc_pm_technique_name[GC_PM_NTECHNIQUES] = {
     [GC_PM_T_CLASS_BY_NAME] = "class-by-name", [GC_PM_T_DUNDER_CALL] = "dunder-call",
     [GC_PM_T_PATH_RESOLVER] = "path-resolver", [GC_PM_T_IMPORT] = "import",
     [GC_PM_T_CALLABLE_ARG] = "callable-arg",   [GC_PM_T_SPLIT_STRING] = "split-string",
+    [GC_PM_T_CLASS_DUNDER] = "class-dunder",   [GC_PM_T_MATCH_ATTR] = "match-attr",
 };
 
 static int one_edit(edit *x)
