@@ -154,6 +154,9 @@ static void each_technique(void)
     static const char *const match[] = {"match x:\n    case object(", "=v):\n        result = v\n", "match f:\n",
                                         "match e:\n", "case object(Formatter=v)", "case object(attrgetter=v)"};
     expect(GC_PM_T_MATCH_ATTR, match, 6);
+    static const char *const stores[] = {"\nx.", "'] = ", " += ", "\ndel x.", "\n@x.y.z\ndef f", "\nresult = f",
+                                         "result = (lambda a=x.y.z: a)()"};
+    expect(GC_PM_T_STORE_FORMS, stores, 7);
     CHECK(gc_program_technique((uint8_t[]){OP(NONE)}, 1, 16, 1, &dict, GC_PM_NTECHNIQUES) == 0,
           "no technique past the last");
 }

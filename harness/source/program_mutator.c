@@ -1654,6 +1654,51 @@ static int match_attr(edit *x)
     return 1;
 }
 
+/* Forms a validator may check on reads only, appended: x.w = v, x[w] = v, x.w += v, del x.w
+ * (x a root or a name the program binds, v one of its values); @E over a def (E called with
+ * it); (lambda a=E: a)() (E evaluated as a default), E a statement's expression. */
+static int store_forms(edit *x)
+{
+    gc_program *p = x->p;
+    gc_p_str names[GC_P_MAX_STMTS + GC_P_MAX_EXPRS];
+    int nb = bound_names(p, names, (int)(sizeof names / sizeof names[0]));
+    int on = nb && rnd(x, 2) ? new_node(p, GC_P_NAME, 0, NULL, names[rnd(x, (uint32_t)nb)]) : name_node(p, root_word(x));
+    int i = pick_expr_stmt(x), form = (int)rnd(x, 6);
+    if (on < 0 || p->nstmts + 3 > GC_P_MAX_STMTS || (form >= 4 && i < 0))
+        return 0;
+    const char *w = attr_word(x, on);
+    gc_p_stmt *s = &p->s[p->nstmts];
+    int v = nb ? new_node(p, GC_P_NAME, 0, NULL, names[rnd(x, (uint32_t)nb)]) : leaf(x), n = 1;
+    if (form <= 3) {
+        int key = str_node(p, w, strlen(w)), kids[2] = {on, key};
+        int t = form == 1 ? (key < 0 ? -1 : new_node(p, GC_P_ITEM, 2, kids, (gc_p_str){0, 0})) : method_on(x, on, w, -1, -1);
+        if (t < 0 || v < 0)
+            return 0;
+        uint8_t op = form == 2 ? GC_P_AUG : form == 3 ? GC_P_DEL : GC_P_STORE;
+        s[0] = (gc_p_stmt){.op = op, .expr = (uint16_t)t, .expr2 = (uint16_t)v};
+    } else if (form == 4) { /* @E / def fK(): pass / result = fK */
+        char f[3] = {'f', (char)('0' + rnd(x, 10)), 0};
+        gc_p_str fs = new_str(p, f, 2);
+        int fn = new_node(p, GC_P_NAME, 0, NULL, fs);
+        if (fn < 0 || fs.len == 0)
+            return 0;
+        s[0] = (gc_p_stmt){.op = GC_P_DECO, .expr = p->s[i].expr};
+        s[1] = (gc_p_stmt){.op = GC_P_DEF, .s = fs};
+        s[2] = (gc_p_stmt){.op = GC_P_ASSIGN, .expr = (uint16_t)fn, .s = new_str(p, "result", 6)};
+        n = 3;
+    } else { /* result = (lambda a=E: a)() */
+        gc_p_str as = new_str(p, "a", 1);
+        int kids[2] = {p->s[i].expr, new_node(p, GC_P_NAME, 0, NULL, as)};
+        int lam = kids[1] < 0 ? -1 : new_node(p, GC_P_LAMBDAKW, 2, kids, as);
+        int call = lam < 0 ? -1 : new_node(p, GC_P_CALL, 1, &lam, (gc_p_str){0, 0});
+        if (call < 0)
+            return 0;
+        s[0] = (gc_p_stmt){.op = GC_P_ASSIGN, .expr = (uint16_t)call, .s = new_str(p, "result", 6)};
+    }
+    p->nstmts += n;
+    return 1;
+}
+
 typedef int (*technique_fn)(edit *);
 static const technique_fn techniques[GC_PM_NTECHNIQUES] = {
     [GC_PM_T_FORMAT_WALK] = format_walk,     [GC_PM_T_EXCEPTION_READ] = exception_read,
@@ -1662,6 +1707,7 @@ static const technique_fn techniques[GC_PM_NTECHNIQUES] = {
     [GC_PM_T_PATH_RESOLVER] = path_resolver, [GC_PM_T_IMPORT] = import_module,
     [GC_PM_T_CALLABLE_ARG] = callable_arg,   [GC_PM_T_SPLIT_STRING] = split_string,
     [GC_PM_T_CLASS_DUNDER] = class_dunder,   [GC_PM_T_MATCH_ATTR] = match_attr,
+    [GC_PM_T_STORE_FORMS] = store_forms,
 };
 
 const char *const gc_pm_technique_name[GC_PM_NTECHNIQUES] = {
@@ -1671,6 +1717,7 @@ const char *const gc_pm_technique_name[GC_PM_NTECHNIQUES] = {
     [GC_PM_T_PATH_RESOLVER] = "path-resolver", [GC_PM_T_IMPORT] = "import",
     [GC_PM_T_CALLABLE_ARG] = "callable-arg",   [GC_PM_T_SPLIT_STRING] = "split-string",
     [GC_PM_T_CLASS_DUNDER] = "class-dunder",   [GC_PM_T_MATCH_ATTR] = "match-attr",
+    [GC_PM_T_STORE_FORMS] = "store-forms",
 };
 
 static int one_edit(edit *x)
