@@ -19,7 +19,7 @@ int gc_fuzz_initialize(int *argc, char ***argv)
 static int same_print(const gc_program *a, const gc_program *b)
 {
     int same = 1;
-    for (unsigned dialect = 0; dialect < 4 && same; dialect++) {
+    for (unsigned dialect = 0; dialect < 8 && same; dialect++) { /* GC_DIALECT_PY312 too */
         gc_strbuf x, y;
         gc_sb_init(&x);
         gc_sb_init(&y);

@@ -1,7 +1,9 @@
 /* test_program_techniques.c — the named technique edits (program_mutator.h): each one, from
  * generic seed programs, makes the shape of its published class (a format-field walk, an
  * object read back from an exception, a call with the program's own values, a frame walk, a
- * class picked by name, a dunder method called, a path resolver of the standard library), with every output canonical and compiling
+ * class picked by name, a dunder method called, a path resolver of the standard library, an
+ * import of a loaded module, a callable passed where one is taken, a string made from parts, a
+ * class whose dunder the host calls, an attribute read by a class pattern), with every output canonical and compiling
  * in every dialect; they compose with each other, and gc_program_mutate draws them.  Each
  * count below is 0 when its technique is left out. */
 #include <Python.h>
@@ -131,6 +133,30 @@ static void each_technique(void)
                                            "functools.reduce(getattr, ['", "string.Formatter().get_value(0, [x], None)",
                                            "~string.Formatter().get_field('0._hidden"};
     expect(GC_PM_T_PATH_RESOLVER, resolver, 9);
+    static const char *const import[] = {"from pkg import Widget as m", "import string as m", "result = m",
+                                         "result = __import__('", "import importlib\n",
+                                         "importlib.import_module('", "if True:\n    import ", "if True:\n    from ",
+                                         "():\n    import ", "    return m", "result = f", "import sys\n",
+                                         ").Formatter\n"};
+    expect(GC_PM_T_IMPORT, import, 13);
+    static const char *const callable[] = {"result = sorted([", "], key=", "result = min([", "result = max([",
+                                           "result = list(map(", "result = list(filter(", "l.sort(key=",
+                                           "import functools\n", "functools.reduce(", "result = max([], key=",
+                                           ", default=", "'{0.", "}'.format", "(lambda v: v.", "f = '{0.",
+                                           "key=f)", "key=repr"};
+    expect(GC_PM_T_CALLABLE_ARG, callable, 17);
+    static const char *const split[] = {"getattr(x, ", "' + '", "''.join(['", "[2:]", "'%s%s' % ("};
+    expect(GC_PM_T_SPLIT_STRING, split, 5);
+    static const char *const dunder_class[] = {"class K", "():\n    def __repr__(self, *args, **kwargs):\n        return x.y.z",
+                                               "    def __eq__(self, *args, **kwargs):", "    def __del__(self",
+                                               "\nresult = K"};
+    expect(GC_PM_T_CLASS_DUNDER, dunder_class, 5);
+    static const char *const match[] = {"match x:\n    case object(", "=v):\n        result = v\n", "match f:\n",
+                                        "match e:\n", "case object(Formatter=v)", "case object(attrgetter=v)"};
+    expect(GC_PM_T_MATCH_ATTR, match, 6);
+    static const char *const stores[] = {"\nx.", "'] = ", " += ", "\ndel x.", "\n@x.y.z\ndef f", "\nresult = f",
+                                         "result = (lambda a=x.y.z: a)()"};
+    expect(GC_PM_T_STORE_FORMS, stores, 7);
     CHECK(gc_program_technique((uint8_t[]){OP(NONE)}, 1, 16, 1, &dict, GC_PM_NTECHNIQUES) == 0,
           "no technique past the last");
 }
@@ -197,6 +223,32 @@ static int edits_holding(const gc_pm_dict *d, const uint8_t *seed, size_t n0, gc
     }
     gc_sb_free(&sb);
     return hits;
+}
+
+/* split-string: the names a validator scans for, made at run time from parts, each form on
+ * an attribute, a format field and a string constant. */
+static void split_strings(void)
+{
+    static const uint8_t attr[] = {OP(NAME), 1, 'x', OP(ATTR), 9, '_', '_', 'c', 'l', 'a', 's', 's', '_', '_',
+                                   OP(ASSIGN), RESULT};
+    static const uint8_t field[] = {OP(NAME), 1, 'x', OP(FIELD), 9, '_', '_', 'c', 'l', 'a', 's', 's', '_', '_',
+                                    OP(ASSIGN), RESULT};
+    static const uint8_t map[] = {OP(NAME), 1, 'x', OP(FMTMAP), 4, 'r', 'e', 'a', 'l', OP(ASSIGN), RESULT};
+    static const uint8_t str[] = {OP(STR), 4, 'o', 'p', 'e', 'n', OP(ASSIGN), RESULT};
+    static const struct {
+        const uint8_t *seed;
+        size_t n;
+        const char *want;
+    } cases[] = {
+        {attr, sizeof attr, "result = getattr(x, ((chr(95) * 2) + 'class__'))"}, {attr, sizeof attr, "' + '"},
+        {attr, sizeof attr, "''.join(['"}, {attr, sizeof attr, "('%s%s' % ('_"}, {attr, sizeof attr, "'zz__class__'[2:]"},
+        {field, sizeof field, "result = ('{0"}, {field, sizeof field, "}').format(x)\n"},
+        {field, sizeof field, "'zz{0.__class__}'[2:].format(x)"}, {map, sizeof map, "}').format_map({'k': x})"},
+        {str, sizeof str, "result = ('o"}, {str, sizeof str, "result = 'zzopen'[2:]"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+        CHECK(edits_holding(&dict, cases[c].seed, cases[c].n, GC_PM_T_SPLIT_STRING, 7, cases[c].want) > 0,
+              "split-string: no edit prints %s", cases[c].want);
 }
 
 /* Walk feedback (source_feedback.h): a field path known to reach a kind of value grows by a
@@ -393,6 +445,7 @@ int main(void)
     }
     dict.no_underscore = 1;
     each_technique();
+    split_strings();
     composed();
     walk_kinds();
     leads();

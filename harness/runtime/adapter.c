@@ -57,6 +57,7 @@ static int json_dialect(gc_adapter_spec *s, const cJSON *j, char *err, size_t er
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, "dialect"), *it;
     int ok = !v || cJSON_IsArray(v);
+    s->dialect |= PY_VERSION_HEX >= 0x030C0000 ? GC_DIALECT_PY312 : 0; /* the parser is this CPython's */
     const cJSON *list = ok ? v : NULL;
     cJSON_ArrayForEach(it, list)
     {

@@ -10,8 +10,11 @@
 enum {
     GC_DIALECT_NO_UNDERSCORE = 1u << 0, /* no attribute names starting with '_': such a walk
                                            is printed as getattr(e, '_name') */
-    GC_DIALECT_EXPRESSION = 1u << 1     /* one expression (simpleeval): the last statement's
+    GC_DIALECT_EXPRESSION = 1u << 1,    /* one expression (simpleeval): the last statement's
                                            value is printed alone */
+    GC_DIALECT_PY312 = 1u << 2          /* the embedded CPython is 3.12 or later: the type
+                                           statement and type parameters are written (set by
+                                           adapter.c from PY_VERSION_HEX, not target.json) */
 };
 
 /* Steps (target.json "steps": N, 2..GC_MAX_STEPS): an agent's executor keeps its state from

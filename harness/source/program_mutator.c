@@ -325,8 +325,7 @@ static uint8_t depth_at(const gc_program *p, int i)
     if (i == 0)
         return 0;
     const gc_p_stmt *prev = &p->s[i - 1];
-    return (uint8_t)(prev->depth + (prev->op == GC_P_TRY || prev->op == GC_P_DEF || prev->op == GC_P_EXCEPT ||
-                                    prev->op == GC_P_FOR || prev->op == GC_P_ASYNCDEF));
+    return (uint8_t)(prev->depth + gc_p_has_body(prev->op));
 }
 
 static int insert_stmt(edit *x)
@@ -497,7 +496,7 @@ static void node_uses(const gc_program *p, uint8_t *in, uint8_t *based)
     }
 }
 
-/* A node the program uses, of the ops in 'ops' (a bit per op; 0: any) and not the base of a
+/* A node the program uses, of the ops in 'ops' (a bit per op, the ops below 32; 0: any) and not the base of a
  * trailer when 'tip': its index, or -1. */
 static int pick_node(edit *x, uint32_t ops, int tip)
 {
@@ -507,7 +506,7 @@ static int pick_node(edit *x, uint32_t ops, int tip)
     int n = p->nexprs, from = (int)rnd(x, (uint32_t)(n ? n : 1));
     for (int k = 0; k < n; k++) {
         int j = (from + k) % n;
-        if (in[j] && (!ops || (ops >> p->e[j].op & 1)) && !(tip && based[j]))
+        if (in[j] && (!ops || (p->e[j].op < 32 && (ops >> p->e[j].op & 1))) && !(tip && based[j]))
             return j;
     }
     return -1;
@@ -1287,19 +1286,438 @@ static int path_resolver(edit *x)
     return take_place(x, k, first, top);
 }
 
+/* ---- import and callable-arg (issue 49): forms a validator may forget ---- */
+
+/* Modules every interpreter has in sys.modules once it runs (an import finder that guards
+ * only new imports lets them through); the dictionary's module kinds add what walks reached. */
+static const char *const loaded_modules[] = {"sys", "os", "builtins", "posix", "io", "abc", "codecs", "marshal",
+                                             "posixpath", "stat", "time", "_io", "_thread", "_weakref",
+                                             "_warnings", "_imp", "_frozen_importlib", "_collections_abc",
+                                             "encodings", "site", "zipimport", "_signal", "errno"};
+#define NLOADED ((int)(sizeof loaded_modules / sizeof loaded_modules[0]))
+
+/* A module name (into m[cap]) and the kind of its attributes or keys (-1 unknown): half the
+ * time a module kind of the dictionary, when there is one. */
+static int pick_module(edit *x, char *m, size_t cap)
+{
+    const gc_pm_dict *d = x->d;
+    int n = d ? d->nkinds : 0, from = (int)rnd(x, (uint32_t)(n ? n : 1));
+    for (int j = 0; j < n && rnd(x, 2); j++) {
+        int k = (from + j) % n;
+        const char *name = d->kind[k].name;
+        size_t skip = strncmp(name, "module ", 7) == 0 ? 7 : gc_pm_kind_is_globals(name) ? sizeof GC_PM_GLOBALS_KIND - 1 : 0;
+        if (skip && d->kind[k].n) {
+            snprintf(m, cap, "%s", name + skip);
+            return k;
+        }
+    }
+    snprintf(m, cap, "%s", loaded_modules[rnd(x, NLOADED)]);
+    char kind[80];
+    snprintf(kind, sizeof kind, "module %s", m);
+    for (int k = 0; k < n; k++)
+        if (strcmp(d->kind[k].name, kind) == 0)
+            return k;
+    return -1;
+}
+
+/* The statements 'lines' (n of them, depths relative) inserted at a top-level boundary, half
+ * the time inside 'if True:' (a validator that checks only the top level), a third of the
+ * rest inside 'def fK():' with the last line returned, then 'result = fK()'.  The
+ * last line is 'result = v' (ASSIGN) or an expression.  1 if made. */
+static int insert_lines(edit *x, gc_p_stmt *lines, int n)
+{
+    gc_program *p = x->p;
+    int wrap = (int)rnd(x, 6), at = 0, tops[GC_P_MAX_STMTS + 1], ntops = 0;
+    for (int i = 0; i <= p->nstmts; i++)
+        if (i == p->nstmts || p->s[i].depth == 0)
+            tops[ntops++] = i;
+    at = tops[rnd(x, (uint32_t)ntops)];
+    gc_p_stmt opener = {.depth = 0};
+    gc_p_stmt after = {.op = GC_P_ASSIGN, .depth = 0, .s = new_str(p, "result", 6)};
+    if (wrap < 3) {
+        int t = new_node(p, GC_P_TRUE, 0, NULL, (gc_p_str){0, 0});
+        if (t < 0)
+            return 0;
+        opener.op = GC_P_IF, opener.expr = (uint16_t)t;
+    } else if (wrap == 3) {
+        char f[3] = {'f', (char)('0' + rnd(x, 10)), 0};
+        gc_p_str fs = new_str(p, f, 2);
+        int fn = new_node(p, GC_P_NAME, 0, NULL, fs), call = fn < 0 ? -1 : new_node(p, GC_P_CALL, 1, &fn, (gc_p_str){0, 0});
+        if (call < 0 || fs.len == 0)
+            return 0;
+        opener.op = GC_P_DEF, opener.s = fs, after.expr = (uint16_t)call;
+        lines[n - 1].op = GC_P_RETURN;
+    }
+    int extra = opener.op ? 1 + (opener.op == GC_P_DEF) : 0;
+    if (p->nstmts + n + extra > GC_P_MAX_STMTS)
+        return 0;
+    if (opener.op) {
+        open_stmt(p, at);
+        p->s[at++] = opener;
+    }
+    for (int k = 0; k < n; k++) {
+        open_stmt(p, at);
+        lines[k].depth = (uint8_t)(lines[k].depth + (opener.op != 0));
+        p->s[at++] = lines[k];
+    }
+    if (opener.op == GC_P_DEF) {
+        open_stmt(p, at);
+        p->s[at] = after;
+    }
+    return 1;
+}
+
+/* import X [as a] / from X import Y as a / __import__('X') / importlib.import_module('X'),
+ * X a module in sys.modules (or one a walk reached), Y one of its names, then result = the
+ * name read (a.Y, a). */
+static int import_module(edit *x)
+{
+    gc_program *p = x->p;
+    char m[64], alias[3] = {'m', (char)('0' + rnd(x, 10)), 0};
+    int k = pick_module(x, m, sizeof m);
+    const char *y = k >= 0 ? kind_word(x, k) : NULL;
+    gc_p_stmt lines[2];
+    memset(lines, 0, sizeof lines);
+    int form = (int)rnd(x, 5), v = -1, nl;
+    gc_p_str ms = new_str(p, m, strlen(m)), as = new_str(p, alias, 2);
+    if (form == 0 && y) { /* from X import Y as a: the name itself */
+        lines[0] = (gc_p_stmt){.op = GC_P_FROM, .s = ms, .t = new_str(p, y, strlen(y)), .u = as};
+        v = new_node(p, GC_P_NAME, 0, NULL, as);
+        y = NULL;
+    } else if (form <= 2) { /* import X as a; import X (a plain name) */
+        int plain = form == 2 && !strchr(m, '.');
+        lines[0] = (gc_p_stmt){.op = GC_P_IMPORT, .s = ms, .t = plain ? (gc_p_str){0, 0} : as};
+        v = new_node(p, GC_P_NAME, 0, NULL, plain ? ms : as);
+    } else { /* __import__('X'), or importlib's */
+        int arg = str_node(p, m, strlen(m)), f = name_node(p, form == 3 ? "__import__" : "importlib");
+        if (form == 4) {
+            lines[0] = (gc_p_stmt){.op = GC_P_IMPORT, .s = new_str(p, "importlib", 9)};
+            f = f < 0 ? -1 : method_on(x, f, "import_module", -1, -1);
+        }
+        int kids[2] = {f, arg};
+        v = f < 0 || arg < 0 ? -1 : new_node(p, GC_P_CALL, 2, kids, (gc_p_str){0, 0});
+    }
+    if (v >= 0 && y)
+        v = method_on(x, v, y, -1, -1);
+    if (v < 0 || ms.len == 0 || as.len == 0)
+        return 0;
+    nl = form == 3 && !lines[0].op ? 1 : 2; /* __import__ alone: no import statement */
+    lines[nl - 1] = (gc_p_stmt){.op = GC_P_ASSIGN, .expr = (uint16_t)v, .s = new_str(p, "result", 6)};
+    return insert_lines(x, lines, nl);
+}
+
+/* A callable the host calls on x's value: a string's format method walking a field (the
+ * walk runs in the host), a lambda walking an attribute, or a builtin. */
+static int host_callable(edit *x, int on)
+{
+    gc_program *p = x->p;
+    static const char *const builtins[] = {"repr", "vars", "dir", "type", "str"};
+    const char *w = attr_word(x, on);
+    switch (rnd(x, 3)) {
+    case 0: {
+        char field[GC_P_MAX_STRLEN + 8];
+        int n = snprintf(field, sizeof field, "{0.%s}", w);
+        int f = n > 0 && n <= GC_P_MAX_STRLEN ? str_node(p, field, (size_t)n) : -1;
+        return f < 0 ? -1 : method_on(x, f, "format", -1, -1);
+    }
+    case 1: {
+        int v = name_node(p, "v"), body = v < 0 ? -1 : method_on(x, v, w, -1, -1);
+        return body < 0 ? -1 : new_node(p, GC_P_LAMBDA, 1, &body, new_str(p, "v", 1));
+    }
+    default: return name_node(p, builtins[rnd(x, 5)]);
+    }
+}
+
+/* key=/default= where a callable takes a callable: sorted, min, max ([x], key=F), map and
+ * filter (list(map(F, [x]))), list.sort (l = [x]; l.sort(key=F)), functools.reduce(F, [x],
+ * x), max([], key=F, default=x); F a host callable (host_callable), stored first half the
+ * time (f = '{0.P}'.format, the stored str.format of the published class). */
+static int callable_arg(edit *x)
+{
+    gc_program *p = x->p;
+    gc_p_str names[GC_P_MAX_STMTS + GC_P_MAX_EXPRS];
+    int nb = bound_names(p, names, (int)(sizeof names / sizeof names[0]));
+    const char *r = root_word(x);
+    int v = nb && rnd(x, 2) ? new_node(p, GC_P_NAME, 0, NULL, names[rnd(x, (uint32_t)nb)]) : name_node(p, r);
+    int f = v < 0 ? -1 : host_callable(x, v);
+    if (f < 0)
+        return 0;
+    gc_p_stmt lines[4];
+    memset(lines, 0, sizeof lines);
+    int nl = 0;
+    if (rnd(x, 2)) { /* stored */
+        gc_p_str fs = new_str(p, "f", 1);
+        lines[nl++] = (gc_p_stmt){.op = GC_P_ASSIGN, .expr = (uint16_t)f, .s = fs};
+        f = new_node(p, GC_P_NAME, 0, NULL, fs);
+    }
+    int list = v < 0 ? -1 : new_node(p, GC_P_LIST, 1, &v, (gc_p_str){0, 0});
+    int key = f < 0 ? -1 : new_node(p, GC_P_KW, 1, &f, new_str(p, "key", 3));
+    int form = (int)rnd(x, 8), call = -1;
+    if (list < 0 || key < 0)
+        return 0;
+    static const char *const fns[] = {"sorted", "min", "max", "map", "filter"};
+    if (form <= 2) { /* sorted/min/max([x], key=F) */
+        int kids[3] = {name_node(p, fns[form]), list, key};
+        call = kids[0] < 0 ? -1 : new_node(p, GC_P_CALL, 3, kids, (gc_p_str){0, 0});
+    } else if (form <= 4) { /* list(map(F, [x])) */
+        int kids[3] = {name_node(p, fns[form]), f, list};
+        int inner = kids[0] < 0 ? -1 : new_node(p, GC_P_CALL, 3, kids, (gc_p_str){0, 0});
+        int outer[2] = {name_node(p, "list"), inner};
+        call = inner < 0 || outer[0] < 0 ? -1 : new_node(p, GC_P_CALL, 2, outer, (gc_p_str){0, 0});
+    } else if (form == 5) { /* l = [x]; l.sort(key=F); result = l */
+        gc_p_str ls = new_str(p, "l", 1);
+        int l = new_node(p, GC_P_NAME, 0, NULL, ls), sort = l < 0 ? -1 : method_on(x, l, "sort", -1, -1);
+        int kids[2] = {sort, key};
+        int c = sort < 0 ? -1 : new_node(p, GC_P_CALL, 2, kids, (gc_p_str){0, 0});
+        call = c < 0 ? -1 : new_node(p, GC_P_NAME, 0, NULL, ls);
+        lines[nl++] = (gc_p_stmt){.op = GC_P_ASSIGN, .expr = (uint16_t)list, .s = ls};
+        lines[nl++] = (gc_p_stmt){.op = GC_P_EXPR, .expr = (uint16_t)(c < 0 ? 0 : c)};
+        if (c < 0)
+            return 0;
+    } else if (form == 6) { /* import functools; functools.reduce(F, [x], x) */
+        int ft = name_node(p, "functools"), red = ft < 0 ? -1 : method_on(x, ft, "reduce", -1, -1);
+        int kids[4] = {red, f, list, v};
+        call = red < 0 ? -1 : new_node(p, GC_P_CALL, 4, kids, (gc_p_str){0, 0});
+        lines[nl++] = (gc_p_stmt){.op = GC_P_IMPORT, .s = new_str(p, "functools", 9)};
+    } else { /* max([], key=F, default=x) */
+        int empty = new_node(p, GC_P_LIST, 0, NULL, (gc_p_str){0, 0});
+        int dflt = new_node(p, GC_P_KW, 1, &v, new_str(p, "default", 7));
+        int kids[4] = {name_node(p, "max"), empty, key, dflt};
+        call = empty < 0 || dflt < 0 || kids[0] < 0 ? -1 : new_node(p, GC_P_CALL, 4, kids, (gc_p_str){0, 0});
+    }
+    if (call < 0)
+        return 0;
+    lines[nl++] = (gc_p_stmt){.op = GC_P_ASSIGN, .expr = (uint16_t)call, .s = new_str(p, "result", 6)};
+    return insert_lines(x, lines, nl);
+}
+
+/* s (len bytes) as an expression that makes it at run time from parts, where a validator
+ * scanning constants sees none of it whole: 'ab' + 'cd', ''.join(['ab', 'cd']),
+ * '%s%s' % ('ab', 'cd'), 'zzabcd'[2:], chr(95) * 2 + 'rest'.  Its node, or -1. */
+static int built_string(edit *x, const char *s, size_t len)
+{
+    gc_program *p = x->p;
+    size_t cut = len > 1 ? 1 + rnd(x, (uint32_t)(len - 1)) : len, under = 0;
+    while (under < len && s[under] == '_')
+        under++;
+    int form = (int)rnd(x, 5), two[2] = {str_node(p, s, cut), str_node(p, s + cut, len - cut)};
+    if (two[0] < 0 || two[1] < 0)
+        return -1;
+    if (form == 4 && under) { /* chr(95) * n + rest */
+        int c[2] = {name_node(p, "chr"), new_node(p, GC_P_INT, 0, NULL, (gc_p_str){0, 0})};
+        if (c[0] < 0 || c[1] < 0)
+            return -1;
+        p->e[c[1]].ival = 95;
+        int m[2] = {new_node(p, GC_P_CALL, 2, c, (gc_p_str){0, 0}), new_node(p, GC_P_INT, 0, NULL, (gc_p_str){0, 0})};
+        if (m[0] < 0 || m[1] < 0)
+            return -1;
+        p->e[m[1]].ival = (int8_t)under;
+        int top = new_node(p, GC_P_BINOP, 2, m, (gc_p_str){0, 0});
+        if (top >= 0)
+            p->e[top].ival = 2; /* * */
+        int rest[2] = {top, str_node(p, s + under, len - under)};
+        if (top < 0 || under == len || rest[1] < 0)
+            return top;
+        top = new_node(p, GC_P_BINOP, 2, rest, (gc_p_str){0, 0}); /* + */
+        return top;
+    }
+    if (form == 3 && len + 2 <= GC_P_MAX_STRLEN) { /* 'zz' + s, from 2 on */
+        char pad[GC_P_MAX_STRLEN + 2] = "zz";
+        memcpy(pad + 2, s, len);
+        int k[2] = {str_node(p, pad, len + 2), new_node(p, GC_P_INT, 0, NULL, (gc_p_str){0, 0})};
+        if (k[0] < 0 || k[1] < 0)
+            return -1;
+        p->e[k[1]].ival = 2;
+        int top = new_node(p, GC_P_SLICE, 2, k, (gc_p_str){0, 0});
+        if (top >= 0)
+            p->e[top].ival = 1; /* [lo:] */
+        return top;
+    }
+    if (form == 1) { /* ''.join([a, b]) */
+        int list = new_node(p, GC_P_LIST, 2, two, (gc_p_str){0, 0}), empty = str_node(p, "", 0);
+        int join = empty < 0 ? -1 : method_on(x, empty, "join", -1, -1);
+        int kids[2] = {join, list};
+        return join < 0 || list < 0 ? -1 : new_node(p, GC_P_CALL, 2, kids, (gc_p_str){0, 0});
+    }
+    if (form == 2) { /* '%s%s' % (a, b) */
+        int kids[2] = {str_node(p, "%s%s", 4), new_node(p, GC_P_TUPLE, 2, two, (gc_p_str){0, 0})};
+        int top = kids[0] < 0 || kids[1] < 0 ? -1 : new_node(p, GC_P_BINOP, 2, kids, (gc_p_str){0, 0});
+        if (top >= 0)
+            p->e[top].ival = 5; /* % */
+        return top;
+    }
+    return new_node(p, GC_P_BINOP, 2, two, (gc_p_str){0, 0}); /* + */
+}
+
+/* A string constant, a format field or an attribute name made at run time from parts
+ * (built_string): a string literal in place; '{0.a.b}'.format(x) as ('{0.a' + '.b}').format(x)
+ * (format_map's too); x._a as getattr(x, '_' + 'a'). */
+static int split_string(edit *x)
+{
+    gc_program *p = x->p;
+    uint32_t fields = 1u << GC_P_FIELD | 1u << GC_P_FMTMAP | 1u << GC_P_FMT;
+    int k = -1;
+    switch (rnd(x, 3)) {
+    case 0: k = pick_node(x, fields, 0); break;
+    case 1: k = pick_node(x, 1u << GC_P_ATTR, 0); break;
+    default: break;
+    }
+    if (k < 0)
+        k = pick_node(x, 1u << GC_P_STR | fields | 1u << GC_P_ATTR, 0);
+    if (k < 0)
+        return 0;
+    gc_p_expr e = p->e[k];
+    const char *s = p->arena + e.s.off;
+    char text[GC_P_MAX_STRLEN + 8];
+    int top;
+    if (e.op == GC_P_STR) {
+        top = e.s.len ? built_string(x, s, e.s.len) : -1;
+    } else if (e.op == GC_P_ATTR) {
+        int kids[3] = {name_node(p, "getattr"), e.a[0], built_string(x, s, e.s.len)};
+        top = kids[0] < 0 || kids[2] < 0 ? -1 : new_node(p, GC_P_CALL, 3, kids, (gc_p_str){0, 0});
+    } else {
+        int map = e.op == GC_P_FMTMAP;
+        const char *sep = e.s.len && s[0] != '.' && s[0] != '[' ? "." : "";
+        int n = snprintf(text, sizeof text, "{%s%s%.*s}", map ? "k" : "0", sep, e.s.len, s);
+        int str = n > 0 && n <= GC_P_MAX_STRLEN ? built_string(x, text, (size_t)n) : -1;
+        int f = str < 0 ? -1 : method_on(x, str, map ? "format_map" : "format", -1, -1), arg = e.a[0];
+        if (map) {
+            int pair[2] = {str_node(p, "k", 1), e.a[0]};
+            arg = pair[0] < 0 ? -1 : new_node(p, GC_P_DICT, 2, pair, (gc_p_str){0, 0});
+        }
+        int kids[2] = {f, arg};
+        top = f < 0 || arg < 0 ? -1 : new_node(p, GC_P_CALL, 2, kids, (gc_p_str){0, 0});
+    }
+    if (top < 0)
+        return 0;
+    redirect(p, k, top);
+    return 1;
+}
+
+/* A class whose dunder method the host calls after the evaluation (its repr, a comparison,
+ * a hash, its finalizer) runs a statement's expression of the program there:
+ *   class K0:
+ *       def __repr__(self, *args, **kwargs):
+ *           return <expression>
+ *   result = K0()
+ * (a method takes whatever it is given: program.h). */
+static int class_dunder(edit *x)
+{
+    static const char *const dunders[] = {"__repr__", "__str__", "__eq__", "__hash__", "__del__", "__format__",
+                                          "__len__", "__bool__", "__iter__", "__index__", "__getattr__", "__lt__"};
+    gc_program *p = x->p;
+    int i = pick_expr_stmt(x);
+    if (i < 0 || p->nstmts + 4 > GC_P_MAX_STMTS)
+        return 0;
+    const char *d = dunders[rnd(x, sizeof dunders / sizeof dunders[0])];
+    char cname[3] = {'K', (char)('0' + rnd(x, 10)), 0};
+    gc_p_str cs = new_str(p, cname, 2);
+    int bases = new_node(p, GC_P_TUPLE, 0, NULL, (gc_p_str){0, 0}), c = new_node(p, GC_P_NAME, 0, NULL, cs);
+    int make = c < 0 ? -1 : new_node(p, GC_P_CALL, 1, &c, (gc_p_str){0, 0});
+    if (bases < 0 || make < 0 || cs.len == 0)
+        return 0;
+    gc_p_stmt *s = &p->s[p->nstmts];
+    s[0] = (gc_p_stmt){.op = GC_P_CLASS, .depth = 0, .expr = (uint16_t)bases, .s = cs};
+    s[1] = (gc_p_stmt){.op = GC_P_DEF, .depth = 1, .s = new_str(p, d, strlen(d))};
+    s[2] = (gc_p_stmt){.op = GC_P_RETURN, .depth = 2, .expr = p->s[i].expr};
+    s[3] = (gc_p_stmt){.op = GC_P_ASSIGN, .depth = 0, .expr = (uint16_t)make, .s = new_str(p, "result", 6)};
+    p->nstmts += 4;
+    return 1;
+}
+
+/* An attribute read by a class pattern, in the match machinery and not as an attribute node:
+ *   match x:
+ *       case object(a=v):
+ *           result = v
+ * (object, or a class of the dictionary's by name: any value is an object). */
+static int match_attr(edit *x)
+{
+    gc_program *p = x->p;
+    gc_p_str names[GC_P_MAX_STMTS + GC_P_MAX_EXPRS];
+    int nb = bound_names(p, names, (int)(sizeof names / sizeof names[0]));
+    int subj = nb && rnd(x, 2) ? new_node(p, GC_P_NAME, 0, NULL, names[rnd(x, (uint32_t)nb)]) : name_node(p, root_word(x));
+    if (subj < 0 || p->nstmts + 3 > GC_P_MAX_STMTS)
+        return 0;
+    const char *w = attr_word(x, subj);
+    gc_p_str vs = new_str(p, "v", 1);
+    int v = new_node(p, GC_P_NAME, 0, NULL, vs), kw = v < 0 ? -1 : new_node(p, GC_P_KW, 1, &v, new_str(p, w, strlen(w)));
+    int pat[2] = {name_node(p, "object"), kw};
+    int cls = pat[0] < 0 || kw < 0 ? -1 : new_node(p, GC_P_CALL, 2, pat, (gc_p_str){0, 0});
+    int read = new_node(p, GC_P_NAME, 0, NULL, vs);
+    if (cls < 0 || read < 0)
+        return 0;
+    gc_p_stmt *s = &p->s[p->nstmts];
+    s[0] = (gc_p_stmt){.op = GC_P_MATCH, .depth = 0, .expr = (uint16_t)subj};
+    s[1] = (gc_p_stmt){.op = GC_P_CASE, .depth = 1, .expr = (uint16_t)cls};
+    s[2] = (gc_p_stmt){.op = GC_P_ASSIGN, .depth = 2, .expr = (uint16_t)read, .s = new_str(p, "result", 6)};
+    p->nstmts += 3;
+    return 1;
+}
+
+/* Forms a validator may check on reads only, appended: x.w = v, x[w] = v, x.w += v, del x.w
+ * (x a root or a name the program binds, v one of its values); @E over a def (E called with
+ * it); (lambda a=E: a)() (E evaluated as a default), E a statement's expression. */
+static int store_forms(edit *x)
+{
+    gc_program *p = x->p;
+    gc_p_str names[GC_P_MAX_STMTS + GC_P_MAX_EXPRS];
+    int nb = bound_names(p, names, (int)(sizeof names / sizeof names[0]));
+    int on = nb && rnd(x, 2) ? new_node(p, GC_P_NAME, 0, NULL, names[rnd(x, (uint32_t)nb)]) : name_node(p, root_word(x));
+    int i = pick_expr_stmt(x), form = (int)rnd(x, 6);
+    if (on < 0 || p->nstmts + 3 > GC_P_MAX_STMTS || (form >= 4 && i < 0))
+        return 0;
+    const char *w = attr_word(x, on);
+    gc_p_stmt *s = &p->s[p->nstmts];
+    int v = nb ? new_node(p, GC_P_NAME, 0, NULL, names[rnd(x, (uint32_t)nb)]) : leaf(x), n = 1;
+    if (form <= 3) {
+        int key = str_node(p, w, strlen(w)), kids[2] = {on, key};
+        int t = form == 1 ? (key < 0 ? -1 : new_node(p, GC_P_ITEM, 2, kids, (gc_p_str){0, 0})) : method_on(x, on, w, -1, -1);
+        if (t < 0 || v < 0)
+            return 0;
+        uint8_t op = form == 2 ? GC_P_AUG : form == 3 ? GC_P_DEL : GC_P_STORE;
+        s[0] = (gc_p_stmt){.op = op, .expr = (uint16_t)t, .expr2 = (uint16_t)v};
+    } else if (form == 4) { /* @E / def fK(): pass / result = fK */
+        char f[3] = {'f', (char)('0' + rnd(x, 10)), 0};
+        gc_p_str fs = new_str(p, f, 2);
+        int fn = new_node(p, GC_P_NAME, 0, NULL, fs);
+        if (fn < 0 || fs.len == 0)
+            return 0;
+        s[0] = (gc_p_stmt){.op = GC_P_DECO, .expr = p->s[i].expr};
+        s[1] = (gc_p_stmt){.op = GC_P_DEF, .s = fs};
+        s[2] = (gc_p_stmt){.op = GC_P_ASSIGN, .expr = (uint16_t)fn, .s = new_str(p, "result", 6)};
+        n = 3;
+    } else { /* result = (lambda a=E: a)() */
+        gc_p_str as = new_str(p, "a", 1);
+        int kids[2] = {p->s[i].expr, new_node(p, GC_P_NAME, 0, NULL, as)};
+        int lam = kids[1] < 0 ? -1 : new_node(p, GC_P_LAMBDAKW, 2, kids, as);
+        int call = lam < 0 ? -1 : new_node(p, GC_P_CALL, 1, &lam, (gc_p_str){0, 0});
+        if (call < 0)
+            return 0;
+        s[0] = (gc_p_stmt){.op = GC_P_ASSIGN, .expr = (uint16_t)call, .s = new_str(p, "result", 6)};
+    }
+    p->nstmts += n;
+    return 1;
+}
+
 typedef int (*technique_fn)(edit *);
 static const technique_fn techniques[GC_PM_NTECHNIQUES] = {
     [GC_PM_T_FORMAT_WALK] = format_walk,     [GC_PM_T_EXCEPTION_READ] = exception_read,
     [GC_PM_T_OWN_VALUES] = call_own_values,  [GC_PM_T_FRAME_WALK] = frame_walk,
     [GC_PM_T_CLASS_BY_NAME] = class_by_name, [GC_PM_T_DUNDER_CALL] = dunder_call,
-    [GC_PM_T_PATH_RESOLVER] = path_resolver,
+    [GC_PM_T_PATH_RESOLVER] = path_resolver, [GC_PM_T_IMPORT] = import_module,
+    [GC_PM_T_CALLABLE_ARG] = callable_arg,   [GC_PM_T_SPLIT_STRING] = split_string,
+    [GC_PM_T_CLASS_DUNDER] = class_dunder,   [GC_PM_T_MATCH_ATTR] = match_attr,
+    [GC_PM_T_STORE_FORMS] = store_forms,
 };
 
 const char *const gc_pm_technique_name[GC_PM_NTECHNIQUES] = {
     [GC_PM_T_FORMAT_WALK] = "format-walk",     [GC_PM_T_EXCEPTION_READ] = "exception-read",
     [GC_PM_T_OWN_VALUES] = "own-values",       [GC_PM_T_FRAME_WALK] = "frame-walk",
     [GC_PM_T_CLASS_BY_NAME] = "class-by-name", [GC_PM_T_DUNDER_CALL] = "dunder-call",
-    [GC_PM_T_PATH_RESOLVER] = "path-resolver",
+    [GC_PM_T_PATH_RESOLVER] = "path-resolver", [GC_PM_T_IMPORT] = "import",
+    [GC_PM_T_CALLABLE_ARG] = "callable-arg",   [GC_PM_T_SPLIT_STRING] = "split-string",
+    [GC_PM_T_CLASS_DUNDER] = "class-dunder",   [GC_PM_T_MATCH_ATTR] = "match-attr",
+    [GC_PM_T_STORE_FORMS] = "store-forms",
 };
 
 static int one_edit(edit *x)

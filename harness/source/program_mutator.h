@@ -123,10 +123,29 @@ size_t gc_program_root_program(const gc_pm_dict *d, int k, uint8_t *out, size_t 
  *   path-resolver   M.Formatter().get_field('0.P', [x], None)[0], vformat, M.attrgetter('P')(x),
  *                   itemgetter, methodcaller, M.reduce(getattr, ['w'], x): M a root seen
  *                   holding a module that has the resolver
+ *   import          import X [as a], from X import Y as a, __import__('X'),
+ *                   importlib.import_module('X'), then result = a.Y: X a module every
+ *                   interpreter has loaded (sys.modules) or one of the dictionary's module
+ *                   kinds, Y one of its names; at the top level, in 'if True:' or in a def
+ *   callable-arg    sorted/min/max([x], key=F), list(map(F, [x])), l.sort(key=F),
+ *                   functools.reduce(F, [x], x), max([], key=F, default=x): F
+ *                   '{0.P}'.format (stored first half the time), a lambda or a builtin, which
+ *                   the host calls
+ *   split-string    a string constant, a format field or an attribute name made at run time
+ *                   from parts: 'ab' + 'cd', ''.join([..]), '%s%s' % (..), 'zzabcd'[2:],
+ *                   chr(95) * 2 + 'rest'; ('{0.a' + '.b}').format(x); getattr(x, '_' + 'a')
+ *   class-dunder    class K0: def __repr__(self, *args, **kwargs): return <a statement's
+ *                   expression> (or __eq__, __hash__, __del__, ...), result = K0(): the host
+ *                   runs it after the evaluation
+ *   match-attr      match x: case object(a=v): result = v: an attribute read by a class
+ *                   pattern, not by an attribute node
+ *   store-forms     x.w = v, x['w'] = v, x.w += v, del x.w; @E over a def; (lambda a=E: a)()
  * gc_program_mutate draws them among its edits; gc_program_technique applies one. */
 typedef enum {
     GC_PM_T_FORMAT_WALK, GC_PM_T_EXCEPTION_READ, GC_PM_T_OWN_VALUES, GC_PM_T_FRAME_WALK, GC_PM_T_CLASS_BY_NAME,
-    GC_PM_T_DUNDER_CALL, GC_PM_T_PATH_RESOLVER, GC_PM_NTECHNIQUES
+    GC_PM_T_DUNDER_CALL, GC_PM_T_PATH_RESOLVER, GC_PM_T_IMPORT, GC_PM_T_CALLABLE_ARG,
+    GC_PM_T_SPLIT_STRING, GC_PM_T_CLASS_DUNDER, GC_PM_T_MATCH_ATTR,
+    GC_PM_T_STORE_FORMS, GC_PM_NTECHNIQUES
 } gc_pm_technique;
 extern const char *const gc_pm_technique_name[GC_PM_NTECHNIQUES];
 
