@@ -181,14 +181,14 @@ typedef struct {
 
 /* A level is complete (or was cut, at the end; or, within a level, a burst of work found
  * escapes): the escapes found since the last call, in the order found, to the campaign. */
-static void presweep_level(void *ctx, int level, int complete)
+static void presweep_level(void *ctx, const void *graph, int level, int complete)
 {
     presweep_levels *p = ctx;
     gc_finding *f;
     gc_inputs esc = {0}, none = {0};
     (void)level, (void)complete;
-    int n = p->m->sweep_findings(&f);
-    p->m->sweep_inputs(&esc, &none, 0);
+    int n = p->m->sweep_findings(graph, &f);
+    p->m->sweep_inputs(graph, &esc, &none, 0);
     for (int i = p->handed; i < n; i++)
         p->sink->found(p->sink->ctx, &f[i], esc.n == n ? esc.v[i] : NULL, esc.n == n ? esc.len[i] : 0);
     p->handed = n;
@@ -220,13 +220,15 @@ static int mode_presweep(void *ctx, gc_target *t, const gc_presweep_sink *sink, 
     gc_holes_sweep_setup(&so, t, NULL); /* an escape per signature and hole, as `sweep` finds them */
     gc_sweep_stats st;
     double t0 = gc_now_s();
-    int rc = m->sweep(t, &so, 0, NULL, &st);
+    void *graph;
+    int rc = m->sweep(t, &so, 0, NULL, &st, &graph);
     if (rc)
         return rc;
     if (!k->c.quiet)
         presweep_line(&so, &st, gc_now_s() - t0);
     gc_inputs none = {0};
-    m->sweep_inputs(&none, frontier, SEED_SWEEP_MAX);
+    m->sweep_inputs(graph, &none, frontier, SEED_SWEEP_MAX);
+    m->sweep_free(graph);
     gc_inputs_free(&none);
     return 0;
 }

@@ -2,6 +2,7 @@
  * search, and `gatecrash advise TARGET [options]`, the fewest holes to close, proven by
  * sweeping with them closed (cli.h). */
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "source_holes.h"
 #include "source_sweep.h"
 #include "sweep.h"
+#include "timelimit.h"
 #include "triage.h"
 
 /* sweep's and advise's options. */
@@ -30,7 +32,7 @@ typedef struct {
 static const cli_opt sweep_opts[] = {
     {"--depth", NULL, "D", cli_opt_long, S(depth), "chain depth (3; a source target's 4)"},
     {"--max-nodes", NULL, "N", cli_opt_long, S(so.max_nodes), "objects visited at most (2000000)"},
-    {"--time", NULL, "S", cli_opt_long, S(so.seconds), "stop after S seconds"},
+    {"--time", NULL, "S", cli_opt_long, S(so.seconds), "at most S seconds, then the report so far (as on SIGTERM)"},
     {"--save", NULL, "DIR", cli_opt_str, S(save), "triage the finds into DIR"},
     {"--by", NULL, "hole|signature", cli_opt_str, S(by), "one row per hole (hole), or the flat list of signatures"},
     {"--close", NULL, "HOLE", cli_opt_list, S(closed), "sweep with that hole's edges removed (repeatable; docs/HOLES.md)"},
@@ -42,6 +44,7 @@ static const cli_opt advise_opts[] = {
     {"--depth", NULL, "D", cli_opt_long, S(depth), "sweep depth (4)"},
     {"--max-nodes", NULL, "N", cli_opt_long, S(so.max_nodes), "objects visited at most (2000000)"},
     {"--verify", NULL, NULL, cli_opt_flag, S(verify), "also print the sweep with the cut closed (sweep --close)"},
+    {"--time", NULL, "S", cli_opt_long, S(so.seconds), "at most S seconds in all, then the advice so far, unverified"},
     {"--json", NULL, NULL, cli_opt_flag, S(so.json), "one JSON object"},
     {"--quiet", "-q", NULL, cli_opt_flag, S(so.quiet), "no progress lines (advise prints none)"},
     {0},
@@ -83,13 +86,13 @@ static void save_sweep_find(void *ctx, gc_target *t, const gc_chain *c, const gc
 
 /* A level complete (or cut short, at the end): one line on stderr with the signatures
  * found so far, so a sweep shows what each depth added as it goes. */
-static void sweep_level_line(void *ctx, int level, int complete)
+static void sweep_level_line(void *ctx, const void *graph, int level, int complete)
 {
     const gc_mode_ops *m = ctx;
     gc_finding *f;
     if (complete < 0) /* within a level: its line comes when it ends */
         return;
-    int n = m->sweep_findings(&f);
+    int n = m->sweep_findings(graph, &f);
     free(f);
     fprintf(stderr, "[sweep] depth %d %s: %d escape(s) found so far\n", level, complete ? "complete" : "cut short",
             n);
@@ -124,15 +127,40 @@ static int sweep_saving(gc_target *t, void *ctx)
         rc = cli_probe_adapter(t);
     gc_sl_add(&a->closed, NULL);
     if (!rc)
-        rc = m->sweep(t, so, strcmp(a->by, "hole") == 0, (const char *const *)a->closed.v, &st);
+        rc = m->sweep(t, so, strcmp(a->by, "hole") == 0, (const char *const *)a->closed.v, &st, NULL);
     if (!rc && a->save)
         printf("saved to %s: %d new, %d known, %d not reproducible\n", a->save_abs, saver.sum.new_cases,
                saver.sum.known, saver.sum.flaky);
     return rc ? rc : st.escapes ? GC_EXIT_ESCAPE : GC_EXIT_OK;
 }
 
+/* SIGINT, SIGTERM (`timeout`'s): the sweep stops, and prints the report of what it has
+ * (timelimit.h gc_limits_stop: a store, async-signal-safe).  A second one ends the process
+ * as the signal does. */
+static void stop_sweep(int sig)
+{
+    if (gc_limits_stop_signal()) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
+    gc_limits_stop(sig);
+}
+
+/* Before the target starts: its snapshot of signal dispositions (state.c) then holds these. */
+static void catch_stop_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = stop_sweep;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
 static int cmd_sweep(int argc, char **argv)
 {
+    catch_stop_signals();
     sweep_args a = {.so = {.depth = 3, .max_nodes = 2000000}, .depth = -1, .by = "hole"};
     int rc = bounded_options(&cli_sweep, argc, argv, &a);
     if (!rc && a.save)
@@ -149,14 +177,20 @@ static int advise_started(gc_target *t, void *ctx)
 {
     sweep_args *a = ctx;
     const char *cannot = gc_mode_ops_of(t->spec.kind)->no_advise;
-    if (cannot)
+    if (cannot) {
         gc_die_msg("%s", cannot);
-    return cannot ? GC_EXIT_USAGE : gc_advise(t, &a->so, a->verify);
+        return GC_EXIT_USAGE;
+    }
+    if (a->so.seconds > 0) /* one bound for all its sweeps (each without one of its own) */
+        gc_limits_stop_at(gc_now_s() + (double)a->so.seconds);
+    a->so.seconds = 0;
+    return gc_advise(t, &a->so, a->verify);
 }
 
 static int cmd_advise(int argc, char **argv)
 {
     sweep_args a = {.so = {.depth = 4, .max_nodes = 2000000, .quiet = 1}, .depth = -1};
+    catch_stop_signals();
     int rc = bounded_options(&cli_advise, argc, argv, &a);
     if (!rc)
         rc = cli_run_confined(&a.o, 1, NULL, advise_started, &a);
@@ -171,5 +205,5 @@ const cli_command cli_sweep = {
     {{NULL, sweep_opts, 0, 0}, CLI_TARGET_SET(sweep_args, o), {0}}, cmd_sweep};
 const cli_command cli_advise = {
     "advise", "gatecrash advise TARGET [options]   the fewest holes to close, what closing each means, proven by the sweep",
-    "usage: gatecrash advise TARGET [--depth 1.." CLI_XSTR(GC_MAX_TRAILERS) "] [--max-nodes N] [--verify] [--json]", 0,
+    "usage: gatecrash advise TARGET [--depth 1.." CLI_XSTR(GC_MAX_TRAILERS) "] [--max-nodes N] [--time S] [--verify] [--json]", 0,
     {{NULL, advise_opts, 0, 0}, CLI_TARGET_SET(sweep_args, o), {0}}, cmd_advise};

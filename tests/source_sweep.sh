@@ -32,7 +32,7 @@ if target_installed simpleeval-1.0.4; then
   if cmp -s "$WORK/s1" "$WORK/s2" && [[ -s $WORK/s1 ]]; then ok; else fail "sweep output differs between runs"; fi
   # bounded, --json: nothing one edge short of the primitives, then exactly the class
   expect_exit 0 "sweep simpleeval-1.0.4 --depth 1 --json: nothing" -- sweep simpleeval-1.0.4 --depth 1 --json
-  expect_grep '^\{"target":"simpleeval-1.0.4","policy":"[^"]+","depth":1,"max_nodes":[0-9]+,"nodes":[0-9]+,"edges":[0-9]+,"cut":\{"depth":[0-9]+,"max_nodes":0,"items":0,"time":false,"time_limit":0\},"escapes":\[\],"closed":\[\],"holes":\[\]\}$' \
+  expect_grep '^\{"target":"simpleeval-1.0.4","policy":"[^"]+","depth":1,"max_nodes":[0-9]+,"nodes":[0-9]+,"edges":[0-9]+,"cut":\{"depth":[0-9]+,"max_nodes":0,"items":0,"time":false,"time_limit":0,"levels_complete":1\},"escapes":\[\],"closed":\[\],"holes":\[\]\}$' \
     "simpleeval-1.0.4 at depth 1: no hole, no escape"
   sweep simpleeval-1.0.4 --depth 2 --json >"$WORK/j1" 2>/dev/null
   expect_exit 0 "simpleeval-1.0.4 --depth 2 --json: the class, through one hole" -- "$PY" - "$WORK/j1" <<'PY'

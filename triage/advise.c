@@ -25,10 +25,10 @@
 #include "timelimit.h"
 #include "xalloc.h"
 
-/* The last sweep's findings as rows (caller frees both). */
-static int sweep_rows(gc_finding **f, gc_hole_row **rows)
+/* A sweep's findings as rows (caller frees both). */
+static int sweep_rows(const gc_sweep_graph *g, gc_finding **f, gc_hole_row **rows)
 {
-    int n = gc_sweep_findings(f);
+    int n = gc_sweep_findings(g, f);
     return gc_holes_group(*f, n, rows);
 }
 
@@ -74,16 +74,20 @@ void gc_holes_sweep_print(gc_target *t, const gc_sweep_opts *o, const gc_sweep_s
     print_summary(st, f, n, nrows);
 }
 
-int gc_holes_sweep(gc_target *t, gc_sweep_opts *o, const char *const *closed, gc_sweep_stats *st)
+int gc_holes_sweep(gc_target *t, gc_sweep_opts *o, const char *const *closed, gc_sweep_stats *st,
+                   gc_sweep_graph **out)
 {
     gc_holes_sweep_setup(o, t, closed);
     o->no_report = 1;
-    int rc = gc_sweep(t, o, st);
+    gc_sweep_graph *g;
+    int rc = gc_sweep(t, o, st, &g);
+    if (out)
+        *out = NULL;
     if (rc)
         return rc;
     gc_finding *f;
     gc_hole_row *rows;
-    int nrows = sweep_rows(&f, &rows);
+    int nrows = sweep_rows(g, &f, &rows);
     const char *unmatched[64];
     int nu = gc_holes_unmatched(closed, unmatched, 64);
     for (int i = 0; i < nu; i++)
@@ -91,12 +95,17 @@ int gc_holes_sweep(gc_target *t, gc_sweep_opts *o, const char *const *closed, gc
     gc_holes_sweep_print(t, o, st, closed, f, st->escapes, rows, nrows);
     free(f);
     free(rows);
+    if (out)
+        *out = g;
+    else
+        gc_sweep_free(g);
     return 0;
 }
 
-/* A quiet sweep with 'closed' (a list; NULL-terminated copy made here) closed: its rows. */
+/* A quiet sweep with 'closed' (a list; NULL-terminated copy made here) closed: its rows;
+ * *cut set when a time bound or a stop cut it. */
 static int sweep_with(gc_target *t, const gc_sweep_opts *base, const gc_strlist *closed, gc_hole_row **rows,
-                      int *nrows)
+                      int *nrows, int *cut)
 {
     gc_sweep_opts o = *base;
     o.quiet = 1, o.json = 0, o.save = NULL;
@@ -106,10 +115,13 @@ static int sweep_with(gc_target *t, const gc_sweep_opts *base, const gc_strlist 
     gc_holes_sweep_setup(&o, t, c);
     o.no_report = 1;
     gc_sweep_stats st;
-    int rc = gc_sweep(t, &o, &st);
+    gc_sweep_graph *g;
+    int rc = gc_sweep(t, &o, &st, &g);
     gc_finding *f = NULL;
-    *nrows = rc ? 0 : sweep_rows(&f, rows);
+    *nrows = rc ? 0 : sweep_rows(g, &f, rows);
+    *cut |= !rc && st.cut_time;
     free(f);
+    gc_sweep_free(g);
     free(c);
     return rc;
 }
@@ -179,13 +191,50 @@ int gc_advise_cut(gc_cut_sweep sweep, void *ctx, gc_strlist *cut, gc_hole_row **
 typedef struct {
     gc_target *t;
     const gc_sweep_opts *o;
+    int cut; /* a sweep was cut short (gc_sweep_stats.cut_time): nothing it gave is proven */
+    gc_strlist *found; /* then: the closable holes found so far (the cut's, and that sweep's) */
 } target_sweep;
 
-/* gc_cut_sweep over the real target */
+#define ADVISE_CUT_SHORT (-1) /* sweep_target: the sweep was cut short (not an exit code) */
+
+/* gc_cut_sweep over the real target; a sweep cut short ends the search (the cut needs whole
+ * sweeps): ADVISE_CUT_SHORT, no rows. */
 static int sweep_target(void *ctx, const gc_strlist *closed, gc_hole_row **rows, int *nrows)
 {
-    const target_sweep *s = ctx;
-    return sweep_with(s->t, s->o, closed, rows, nrows);
+    target_sweep *s = ctx;
+    int rc = sweep_with(s->t, s->o, closed, rows, nrows, &s->cut);
+    if (!rc && s->cut) {
+        for (int i = 0; i < *nrows; i++)
+            if ((*rows)[i].closable && !gc_sl_contains(s->found, (*rows)[i].hole))
+                gc_sl_add(s->found, (*rows)[i].hole);
+        free(*rows);
+        *rows = NULL;
+        *nrows = 0;
+        rc = ADVISE_CUT_SHORT;
+    }
+    return rc;
+}
+
+/* The search stopped (--time, SIGINT, SIGTERM): what it had, and that it is no advice. */
+static void advise_stopped(gc_target *t, const gc_sweep_opts *o, const gc_strlist *cut)
+{
+    if (o->json) {
+        cJSON *j = cJSON_CreateObject();
+        cJSON_AddStringToObject(j, "target", t->spec.name);
+        cJSON_AddNumberToObject(j, "depth", o->depth);
+        cJSON_AddBoolToObject(j, "stopped", 1);
+        cJSON *found = cJSON_AddArrayToObject(j, "closable_so_far");
+        for (int i = 0; i < cut->n; i++)
+            cJSON_AddItemToArray(found, cJSON_CreateString(cut->v[i]));
+        cJSON_AddBoolToObject(j, "verified", 0);
+        gc_json_print(j);
+        return;
+    }
+    printf("advise for %s at depth %d: STOPPED (the time bound, or SIGINT/SIGTERM) before its sweeps were whole: "
+           "INCOMPLETE, no cut found or verified; closable hole(s) found so far: %d\n", t->spec.name, o->depth,
+           cut->n);
+    for (int i = 0; i < cut->n; i++)
+        printf("  - %s\n", cut->v[i]);
 }
 
 /* What closing the hole means here, with what its edges were ("wrap these 14 real
@@ -261,9 +310,12 @@ int gc_advise(gc_target *t, gc_sweep_opts *o, int verify)
     gc_strlist cut = {0};
     gc_hole_row *kept = NULL, *rest = NULL;
     int nkept = 0, nrest = 0;
-    target_sweep ts = {t, o};
+    target_sweep ts = {t, o, 0, &cut};
     int rc = gc_advise_cut(sweep_target, &ts, &cut, &kept, &nkept, &rest, &nrest);
-    if (!rc) {
+    if (rc == ADVISE_CUT_SHORT) {
+        advise_stopped(t, o, &cut);
+        rc = 1; /* the proof does not hold */
+    } else if (!rc) {
         int ok = !any_closable(rest, nrest);
         if (o->json) {
             cJSON *j = advise_json(t, o, kept, nkept, rest, nrest, ok);
@@ -280,7 +332,7 @@ int gc_advise(gc_target *t, gc_sweep_opts *o, int verify)
             gc_sweep_stats st;
             gc_sweep_opts vo = *o;
             vo.quiet = 1;
-            int vrc = gc_holes_sweep(t, &vo, c, &st);
+            int vrc = gc_holes_sweep(t, &vo, c, &st, NULL);
             free(c);
             if (vrc)
                 rc = vrc;

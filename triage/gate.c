@@ -142,9 +142,12 @@ static int sweep(gc_target *t, const gc_gate_opts *o, gate_run *g)
     gc_sweep_stats sst;
     gc_holes_sweep_setup(&swo, t, NULL); /* its escapes carry their holes, for the report */
     const gc_mode_ops *m = gc_mode_ops_of(t->spec.kind);
-    int rc = m->sweep(t, &swo, 0, NULL, &sst);
+    void *graph;
+    int rc = m->sweep(t, &swo, 0, NULL, &sst, &graph);
     if (!rc)
-        g->nsw = m->sweep_findings(&g->swf);
+        g->nsw = m->sweep_findings(graph, &g->swf);
+    if (!rc)
+        m->sweep_free(graph);
     return rc;
 }
 

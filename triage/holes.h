@@ -80,7 +80,8 @@ void gc_holes_campaign_table(gc_target *t, const gc_campaign_result *r, const ch
 void gc_holes_sweep_setup(gc_sweep_opts *o, gc_target *t, const char *const *closed);
 /* `sweep` by hole: the sweep with those holes closed (NULL-terminated, or NULL), then one
  * row per hole still open (text, or one JSON object with o->json).  0 or an exit code. */
-int gc_holes_sweep(gc_target *t, gc_sweep_opts *o, const char *const *closed, gc_sweep_stats *st);
+int gc_holes_sweep(gc_target *t, gc_sweep_opts *o, const char *const *closed, gc_sweep_stats *st,
+                   gc_sweep_graph **out);
 
 /* The report of a sweep by hole: its findings 'f' (with their holes) and their rows, as text
  * (a header, the rows, a summary line) or, with o->json, one JSON object. */

@@ -65,20 +65,32 @@ static void chain_hole(gc_target *t, const gc_run *r, char *hole, size_t len)
         hole[0] = '\0';
 }
 
-static int chain_sweep(gc_target *t, gc_sweep_opts *o, int by_hole, const char *const *closed, gc_sweep_stats *st)
+static int chain_sweep(gc_target *t, gc_sweep_opts *o, int by_hole, const char *const *closed, gc_sweep_stats *st,
+                       void **graph)
 {
+    gc_sweep_graph **g = (gc_sweep_graph **)graph;
     if (by_hole)
-        return gc_holes_sweep(t, o, closed, st);
+        return gc_holes_sweep(t, o, closed, st, g);
     if (closed && closed[0])
         gc_holes_sweep_setup(o, t, closed);
-    return gc_sweep(t, o, st);
+    return gc_sweep(t, o, st, g);
 }
 
-static void chain_sweep_inputs(gc_inputs *escapes, gc_inputs *frontier, int max)
+static int chain_sweep_findings(const void *graph, gc_finding **out)
+{
+    return gc_sweep_findings(graph, out);
+}
+
+static void chain_sweep_free(void *graph)
+{
+    gc_sweep_free(graph);
+}
+
+static void chain_sweep_inputs(const void *graph, gc_inputs *escapes, gc_inputs *frontier, int max)
 {
     (void)escapes; /* a chain's crash input is its text: the findings' own */
     gc_strlist chains = {0};
-    gc_sweep_frontier(&chains, max);
+    gc_sweep_frontier(graph, &chains, max);
     for (int i = 0; i < chains.n; i++)
         gc_inputs_add(frontier, chains.v[i], strlen(chains.v[i]));
     gc_sl_free(&chains);
@@ -132,8 +144,9 @@ const gc_mode_ops gc_chain_mode = {
     .replay = chain_replay,
     .hole = chain_hole,
     .sweep = chain_sweep,
-    .sweep_findings = gc_sweep_findings,
+    .sweep_findings = chain_sweep_findings,
     .sweep_inputs = chain_sweep_inputs,
+    .sweep_free = chain_sweep_free,
     .triage_one = gc_triage_one,
     .explain = chain_explain,
     .campaign_hole = chain_campaign_hole,
@@ -156,16 +169,28 @@ static void source_hole(gc_target *t, const gc_run *r, char *hole, size_t len)
     gc_source_hole(t, r->input.data, &r->v, hole, len);
 }
 
-static int source_sweep(gc_target *t, gc_sweep_opts *o, int by_hole, const char *const *closed, gc_sweep_stats *st)
+static int source_sweep(gc_target *t, gc_sweep_opts *o, int by_hole, const char *const *closed, gc_sweep_stats *st,
+                        void **graph)
 {
+    gc_source_graph **g = (gc_source_graph **)graph;
     (void)closed; /* gc_source_mode.no_close */
-    return by_hole ? gc_source_holes_sweep(t, o, st) : gc_source_sweep(t, o, st);
+    return by_hole ? gc_source_holes_sweep(t, o, st, g) : gc_source_sweep(t, o, st, g);
 }
 
-static void source_sweep_inputs(gc_inputs *escapes, gc_inputs *frontier, int max)
+static int source_sweep_findings(const void *graph, gc_finding **out)
 {
-    gc_source_sweep_inputs(escapes);
-    gc_source_sweep_frontier(frontier, max);
+    return gc_source_sweep_findings(graph, out);
+}
+
+static void source_sweep_free(void *graph)
+{
+    gc_source_sweep_free(graph);
+}
+
+static void source_sweep_inputs(const void *graph, gc_inputs *escapes, gc_inputs *frontier, int max)
+{
+    gc_source_sweep_inputs(graph, escapes);
+    gc_source_sweep_frontier(graph, frontier, max);
 }
 
 /* `explain` of a program: its text, what evaluate gave back, the verdict (a program is one
@@ -211,8 +236,9 @@ const gc_mode_ops gc_source_mode = {
     .replay = source_replay,
     .hole = source_hole,
     .sweep = source_sweep,
-    .sweep_findings = gc_source_sweep_findings,
+    .sweep_findings = source_sweep_findings,
     .sweep_inputs = source_sweep_inputs,
+    .sweep_free = source_sweep_free,
     .triage_one = gc_source_triage_one,
     .explain = source_explain,
     .campaign_hole = source_campaign_hole,

@@ -52,12 +52,17 @@ typedef struct gc_mode_ops {
     /* The hole of r's escape, r the last input replay ran ("" when not named). */
     void (*hole)(gc_target *t, const gc_run *r, char *hole, size_t len);
     /* The sweep from the roots, by hole (the default; 'closed' holes closed, NULL-terminated)
-     * or flat by signature; its report printed unless o->no_report.  0 or an exit code. */
-    int (*sweep)(gc_target *t, gc_sweep_opts *o, int by_hole, const char *const *closed, gc_sweep_stats *st);
-    /* The last sweep's escapes (malloc'd) and, as inputs its fuzzer reads, the escapes'
-     * (one per finding, or none when the findings' text is the input) and its frontier's. */
-    int (*sweep_findings)(gc_finding **out);
-    void (*sweep_inputs)(gc_inputs *escapes, gc_inputs *frontier, int max);
+     * or flat by signature; its report printed unless o->no_report.  0 or an exit code; with
+     * 0 and 'graph', *graph is the sweep's graph (the mode's: chain/sweep.h's gc_sweep_graph,
+     * source_sweep.h's gc_source_graph), which the caller frees with sweep_free, else NULL.
+     * o->level is handed the same graph while it grows. */
+    int (*sweep)(gc_target *t, gc_sweep_opts *o, int by_hole, const char *const *closed, gc_sweep_stats *st,
+                 void **graph);
+    /* A sweep's escapes (malloc'd) and, as inputs its fuzzer reads, the escapes' (one per
+     * finding, or none when the findings' text is the input) and its frontier's. */
+    int (*sweep_findings)(const void *graph, gc_finding **out);
+    void (*sweep_inputs)(const void *graph, gc_inputs *escapes, gc_inputs *frontier, int max);
+    void (*sweep_free)(void *graph);
     /* One crash input minimized, de-duplicated and saved as a case. */
     void (*triage_one)(gc_target *t, const gc_triage_opts *o, const char *path, gc_triage_summary *sum);
     /* `explain FILE`: the input step by step and the verdict.  The exit code. */

@@ -278,19 +278,26 @@ int gc_source_hole_of_program(gc_target *t, const char *src, size_t len, gc_verd
     return rc;
 }
 
-int gc_source_holes_sweep(gc_target *t, gc_sweep_opts *o, gc_sweep_stats *st)
+int gc_source_holes_sweep(gc_target *t, gc_sweep_opts *o, gc_sweep_stats *st, gc_source_graph **out)
 {
     gc_holes_sweep_setup(o, t, NULL);
     o->no_report = 1;
-    int rc = gc_source_sweep(t, o, st);
+    gc_source_graph *g;
+    int rc = gc_source_sweep(t, o, st, &g);
+    if (out)
+        *out = NULL;
     if (rc)
         return rc;
     gc_finding *f;
     gc_hole_row *rows;
-    int n = gc_source_sweep_findings(&f);
+    int n = gc_source_sweep_findings(g, &f);
     int nrows = gc_holes_group(f, n, &rows);
     gc_holes_sweep_print(t, o, st, NULL, f, n, rows, nrows);
     free(f);
     free(rows);
+    if (out)
+        *out = g;
+    else
+        gc_source_sweep_free(g);
     return 0;
 }

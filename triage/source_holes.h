@@ -22,7 +22,8 @@ int gc_source_hole_of_program(gc_target *t, const char *src, size_t len, gc_verd
                               size_t namelen, char *err, size_t errlen);
 
 /* `sweep` by hole on a source target: gc_source_sweep with the hole rule, then its report
- * by hole (gc_holes_sweep_print).  0 or an exit code. */
-int gc_source_holes_sweep(gc_target *t, gc_sweep_opts *o, gc_sweep_stats *st);
+ * by hole (gc_holes_sweep_print).  0 or an exit code; *out (when not NULL) as
+ * gc_source_sweep gives it. */
+int gc_source_holes_sweep(gc_target *t, gc_sweep_opts *o, gc_sweep_stats *st, gc_source_graph **out);
 
 #endif

@@ -50,39 +50,53 @@ typedef struct {
     int hole;
 } found;
 
-static node *nodes;
-static long nnodes, capnodes;
 typedef struct {
     const void *p;
     int hole;
 } vis_key;
-static vis_key *vis;
-static size_t viscap, visn;
-static found *finds;
-static int nfinds, capfinds;
-static char **memo; /* primitive+bridges already replayed */
-static int nmemo, capmemo;
-static const char *(*sweep_names)(void *ctx, int hole); /* the last sweep's hole names */
-static PyObject *sweep_gate_file; /* the last sweep's gate file (gc_sweep_frontier) */
-static void *sweep_names_ctx;
-static long frontier_end; /* the queue's length when the last complete level ended */
 
-/* What an earlier sweep in this process left (`advise` sweeps again and again). */
-static void sweep_reset(void)
+/* One sweep's graph, findings and frontier (sweep.h): nothing of it outlives gc_sweep_free. */
+struct gc_sweep_graph {
+    node *nodes;
+    long nnodes, capnodes;
+    vis_key *vis;
+    size_t viscap, visn;
+    found *finds;
+    int nfinds, capfinds;
+    char **memo; /* primitive+bridges already replayed */
+    int nmemo, capmemo;
+    const char *(*names)(void *ctx, int hole); /* its hole names (gc_sweep_opts.hole_name) */
+    void *names_ctx;
+    PyObject *gate_file; /* the gate's file: its functions are of interest (gc_sweep_frontier) */
+    long frontier_end;   /* the queue's length when the last complete level ended */
+};
+
+typedef struct {
+    gc_target *t;
+    const gc_sweep_opts *o;
+    gc_sweep_stats *st;
+    PyObject *ns;
+    PyObject *tramp;
+    gc_sweep_graph *g;  /* what it hands its caller */
+    double start, last; /* when the walk started; its last progress line */
+} sweep_ctx;
+
+void gc_sweep_free(gc_sweep_graph *g)
 {
-    for (long i = 0; i < nnodes; i++) {
-        Py_DECREF(nodes[i].obj);
-        Py_XDECREF(nodes[i].key);
+    if (!g)
+        return;
+    for (long i = 0; i < g->nnodes; i++) {
+        Py_DECREF(g->nodes[i].obj);
+        Py_XDECREF(g->nodes[i].key);
     }
-    nnodes = 0;
-    if (vis)
-        memset(vis, 0, viscap * sizeof *vis);
-    visn = 0;
-    nfinds = 0;
-    frontier_end = 0;
-    for (int i = 0; i < nmemo; i++)
-        free(memo[i]);
-    nmemo = 0;
+    for (int i = 0; i < g->nmemo; i++)
+        free(g->memo[i]);
+    Py_XDECREF(g->gate_file);
+    free(g->nodes);
+    free(g->vis);
+    free(g->finds);
+    free(g->memo);
+    free(g);
 }
 
 static size_t vis_slot(const vis_key *tab, size_t cap, const void *p, int hole)
@@ -95,46 +109,47 @@ static size_t vis_slot(const vis_key *tab, size_t cap, const void *p, int hole)
 
 /* Seen (p, hole) before?  'add': and mark it seen.  (Without holes, hole is always 0: one
  * node per object.) */
-static int seen(const void *p, int hole, int add)
+static int seen(gc_sweep_graph *g, const void *p, int hole, int add)
 {
-    if (visn * 2 >= viscap) {
-        size_t nc = viscap ? viscap * 2 : 1 << 16;
+    if (g->visn * 2 >= g->viscap) {
+        size_t nc = g->viscap ? g->viscap * 2 : 1 << 16;
         vis_key *nv = gc_xcalloc(nc, sizeof *nv);
-        for (size_t i = 0; i < viscap; i++)
-            if (vis[i].p)
-                nv[vis_slot(nv, nc, vis[i].p, vis[i].hole)] = vis[i];
-        free(vis);
-        vis = nv;
-        viscap = nc;
+        for (size_t i = 0; i < g->viscap; i++)
+            if (g->vis[i].p)
+                nv[vis_slot(nv, nc, g->vis[i].p, g->vis[i].hole)] = g->vis[i];
+        free(g->vis);
+        g->vis = nv;
+        g->viscap = nc;
     }
-    size_t h = vis_slot(vis, viscap, p, hole);
-    if (vis[h].p)
+    size_t h = vis_slot(g->vis, g->viscap, p, hole);
+    if (g->vis[h].p)
         return 1;
     if (add) {
-        vis[h] = (vis_key){p, hole};
-        visn++;
+        g->vis[h] = (vis_key){p, hole};
+        g->visn++;
     }
     return 0;
 }
 
-static int visited(const void *p, int hole) { return seen(p, hole, 1); }
+static int visited(gc_sweep_graph *g, const void *p, int hole) { return seen(g, p, hole, 1); }
 
-static void push(PyObject *obj, PyObject *key, int parent, int kind, int depth, unsigned bridges, int hole)
+static void push(gc_sweep_graph *g, PyObject *obj, PyObject *key, int parent, int kind, int depth, unsigned bridges,
+                 int hole)
 {
-    if (nnodes == capnodes) {
-        capnodes = capnodes ? capnodes * 2 : 4096;
-        nodes = gc_xrealloc(nodes, (size_t)capnodes * sizeof *nodes);
+    if (g->nnodes == g->capnodes) {
+        g->capnodes = g->capnodes ? g->capnodes * 2 : 4096;
+        g->nodes = gc_xrealloc(g->nodes, (size_t)g->capnodes * sizeof *g->nodes);
     }
     Py_INCREF(obj);
     Py_XINCREF(key);
-    nodes[nnodes++] = (node){obj, key, parent, (unsigned char)kind, (unsigned char)depth, bridges, hole};
+    g->nodes[g->nnodes++] = (node){obj, key, parent, (unsigned char)kind, (unsigned char)depth, bridges, hole};
 }
 
 /* The chain of node 'i' followed by one more trailer (kind/key; kind < 0: none). */
-static int chain_of(int i, int kind, PyObject *key, gc_chain *c)
+static int chain_of(const gc_sweep_graph *g, int i, int kind, PyObject *key, gc_chain *c)
 {
     int path[256], n = 0;
-    for (int j = i; j >= 0 && n < 256; j = nodes[j].parent)
+    for (int j = i; j >= 0 && n < 256; j = g->nodes[j].parent)
         path[n++] = j;
     gc_chain_init(c);
     c->nstmts = 1;
@@ -142,12 +157,12 @@ static int chain_of(int i, int kind, PyObject *key, gc_chain *c)
     st->is_prev = 0;
     st->ntrailers = 0;
     Py_ssize_t len;
-    const char *s = PyUnicode_AsUTF8AndSize(nodes[path[n - 1]].key, &len);
+    const char *s = PyUnicode_AsUTF8AndSize(g->nodes[path[n - 1]].key, &len);
     if (!s || gc_chain_intern(c, s, (size_t)len, &st->root) < 0)
         return -1;
     for (int k = n - 2; k >= -1; k--) {
-        int tk = k >= 0 ? nodes[path[k]].kind : kind;
-        PyObject *tkey = k >= 0 ? nodes[path[k]].key : key;
+        int tk = k >= 0 ? g->nodes[path[k]].kind : kind;
+        PyObject *tkey = k >= 0 ? g->nodes[path[k]].key : key;
         if (k < 0 && kind < 0)
             break;
         if (st->ntrailers >= GC_MAX_TRAILERS)
@@ -167,35 +182,36 @@ static int chain_of(int i, int kind, PyObject *key, gc_chain *c)
     return 0;
 }
 
-static int memo_seen(const char *key)
+static int memo_seen(gc_sweep_graph *g, const char *key)
 {
-    for (int i = 0; i < nmemo; i++)
-        if (strcmp(memo[i], key) == 0)
+    for (int i = 0; i < g->nmemo; i++)
+        if (strcmp(g->memo[i], key) == 0)
             return 1;
-    if (nmemo == capmemo) {
-        capmemo = capmemo ? capmemo * 2 : 64;
-        memo = gc_xrealloc(memo, (size_t)capmemo * sizeof *memo);
+    if (g->nmemo == g->capmemo) {
+        g->capmemo = g->capmemo ? g->capmemo * 2 : 64;
+        g->memo = gc_xrealloc(g->memo, (size_t)g->capmemo * sizeof *g->memo);
     }
-    memo[nmemo++] = strdup(key);
+    g->memo[g->nmemo++] = strdup(key);
     return 0;
 }
 
 /* A forbidden primitive (or an effect) reached by node i + edge: replay the chain like a
  * fuzz input and keep it if its signature is new. */
-static void record(gc_target *t, int i, int kind, PyObject *key, const char *prim, unsigned bridges, int call,
+static void record(sweep_ctx *x, int i, int kind, PyObject *key, const char *prim, unsigned bridges, int call,
                    int hole)
 {
+    gc_sweep_graph *g = x->g;
     char mk[256], shape[160];
     gc_bridges_format(bridges, shape, sizeof shape);
     snprintf(mk, sizeof mk, "%s:%s:%d:%d", prim, shape, call, hole);
-    if (memo_seen(mk))
+    if (memo_seen(g, mk))
         return;
     static gc_chain c;
     static gc_outcome out;
     char err[256];
     int saved_in_chain = gc_orc.in_chain;
     gc_orc.in_chain = 0;
-    int ok = chain_of(i, kind, key, &c) == 0;
+    int ok = chain_of(g, i, kind, key, &c) == 0;
     if (ok && call) { /* effect mode: call the primitive, with () or ('') */
         gc_stmt *st = &c.s[0];
         if (st->ntrailers >= GC_MAX_TRAILERS)
@@ -208,17 +224,17 @@ static void record(gc_target *t, int i, int kind, PyObject *key, const char *pri
             tr->args[0].kind = GC_ARG_STR;
         }
     }
-    if (ok && gc_run_input(t, &c, &out, NULL, NULL, err, sizeof err) == 0 && out.escaped) {
+    if (ok && gc_run_input(x->t, &c, &out, NULL, NULL, err, sizeof err) == 0 && out.escaped) {
         int k;
-        for (k = 0; k < nfinds; k++)
-            if (strcmp(finds[k].sig, out.signature) == 0 && finds[k].hole == hole)
+        for (k = 0; k < g->nfinds; k++)
+            if (strcmp(g->finds[k].sig, out.signature) == 0 && g->finds[k].hole == hole)
                 break;
-        if (k == nfinds) {
-            if (nfinds == capfinds) {
-                capfinds = capfinds ? capfinds * 2 : 32;
-                finds = gc_xrealloc(finds, (size_t)capfinds * sizeof *finds);
+        if (k == g->nfinds) {
+            if (g->nfinds == g->capfinds) {
+                g->capfinds = g->capfinds ? g->capfinds * 2 : 32;
+                g->finds = gc_xrealloc(g->finds, (size_t)g->capfinds * sizeof *g->finds);
             }
-            found *f = &finds[nfinds++];
+            found *f = &g->finds[g->nfinds++];
             snprintf(f->sig, sizeof f->sig, "%s", out.signature);
             gc_strbuf sb;
             gc_sb_init(&sb);
@@ -241,27 +257,18 @@ static int is_scalar(PyObject *v)
            PyComplex_Check(v) || PyByteArray_Check(v);
 }
 
-typedef struct {
-    gc_target *t;
-    const gc_sweep_opts *o;
-    gc_sweep_stats *st;
-    PyObject *ns;
-    PyObject *tramp;
-    PyObject *gate_file;
-    double start, last; /* when the walk started; its last progress line */
-} sweep_ctx;
-
 /* The hole of the edge node i --(kind, key)--> v (gc_sweep_opts.hole): *hole is node i's, or
  * the edge's when node i's path went through none.  0 when the edge is closed: its
  * source is something the gate hands out (reached through no hole, on this path or
  * another) and its hole is one of those closed. */
 static int edge_hole(sweep_ctx *x, int i, int kind, PyObject *key, PyObject *v, int *hole)
 {
-    node *n = &nodes[i];
+    gc_sweep_graph *g = x->g;
+    node *n = &g->nodes[i];
     *hole = n->hole;
     if (!x->o->hole || (!v && !gc_orc.escape.set))
         return 1;
-    PyObject *from = n->parent >= 0 ? nodes[n->parent].obj : NULL;
+    PyObject *from = n->parent >= 0 ? g->nodes[n->parent].obj : NULL;
     int h = x->o->hole(x->o->hole_ctx, x->ns, from, n->key, n->obj, kind, key, v);
     if (h == GC_SWEEP_INSIDE) {
         *hole = 0;
@@ -271,7 +278,7 @@ static int edge_hole(sweep_ctx *x, int i, int kind, PyObject *key, PyObject *v, 
         *hole = h & ~GC_SWEEP_ANYWHERE;
         return 1;
     }
-    if (n->hole != 0 && !seen(n->obj, 0, 0))
+    if (n->hole != 0 && !seen(g, n->obj, 0, 0))
         return 1; /* outside: only the gate's own objects' edges are holes or closed */
     if (h < 0)
         return 0;
@@ -283,17 +290,18 @@ static int edge_hole(sweep_ctx *x, int i, int kind, PyObject *key, PyObject *v, 
 /* One edge: node i --(kind, key)--> v (borrowed).  Oracles first, then queue it. */
 static void edge(sweep_ctx *x, int i, int kind, PyObject *key, PyObject *v, unsigned bridge)
 {
+    gc_sweep_graph *g = x->g;
     if (gc_limit_expired && !gc_orc.escape.set)
         return; /* what a step the limit interrupted gave is the interruption, not a value */
     x->st->edges++;
-    node *n = &nodes[i];
+    node *n = &g->nodes[i];
     unsigned br = n->bridges | bridge;
     int hole;
     gc_confine_judge(); /* a write the kernel refused while taking this edge */
     if (!edge_hole(x, i, kind, key, v, &hole))
         return;
     if (gc_orc.escape.set) { /* an effect while taking this edge */
-        record(x->t, i, kind, key, gc_orc.escape.primitive, br, 0, hole);
+        record(x, i, kind, key, gc_orc.escape.primitive, br, 0, hole);
         gc_oracle_reset_input();
     }
     if (!v)
@@ -301,21 +309,21 @@ static void edge(sweep_ctx *x, int i, int kind, PyObject *key, PyObject *v, unsi
     const gc_prim *p = gc_oracle_forbidden(v);
     if (p) {
         if (gc_orc.mode == GC_MODE_REACH) {
-            record(x->t, i, kind, key, p->name, br, 0, hole);
+            record(x, i, kind, key, p->name, br, 0, hole);
         } else { /* effect mode: reaching is not enough; call it as handler code could */
-            record(x->t, i, kind, key, p->name, br, 1, hole);
-            record(x->t, i, kind, key, p->name, br, 2, hole);
+            record(x, i, kind, key, p->name, br, 1, hole);
+            record(x, i, kind, key, p->name, br, 2, hole);
         }
         return; /* a leaf */
     }
     if (gc_sweep_transient(v))
         return;
-    if (nnodes >= x->o->max_nodes) {
+    if (g->nnodes >= x->o->max_nodes) {
         x->st->cut_nodes++;
         return;
     }
-    if (!visited(v, hole))
-        push(v, key, i, kind, n->depth + 1, br, hole); /* kept alive from here on */
+    if (!visited(g, v, hole))
+        push(g, v, key, i, kind, n->depth + 1, br, hole); /* kept alive from here on */
 }
 
 static int is_gate_function(sweep_ctx *x, PyObject *f)
@@ -323,7 +331,7 @@ static int is_gate_function(sweep_ctx *x, PyObject *f)
     if (!PyFunction_Check(f))
         return 0;
     PyCodeObject *co = (PyCodeObject *)PyFunction_GET_CODE(f);
-    return PyUnicode_Compare(co->co_filename, x->gate_file) == 0;
+    return PyUnicode_Compare(co->co_filename, x->g->gate_file) == 0;
 }
 
 /* A generator, coroutine or async-generator function that needs no argument: calling it
@@ -407,7 +415,8 @@ static void expand_attrs(sweep_ctx *x, int i, PyObject *v, int container)
     }
     PyObject *names = PyObject_Dir(v);
     PyErr_Clear();
-    for (Py_ssize_t k = 0; names && PyList_Check(names) && k < PyList_GET_SIZE(names); k++) {
+    Py_ssize_t n = names && PyList_Check(names) ? PyList_GET_SIZE(names) : 0;
+    for (Py_ssize_t k = 0; k < n && !gc_limits_stopping(); k++) {
         PyObject *name = PyList_GET_ITEM(names, k);
         Py_ssize_t sz;
         const char *s = PyUnicode_Check(name) ? PyUnicode_AsUTF8AndSize(name, &sz) : NULL;
@@ -454,7 +463,7 @@ static void expand_mapping(sweep_ctx *x, int i, PyObject *v, unsigned ib)
     PyObject *keys = PyMapping_Keys(v);
     PyErr_Clear();
     Py_ssize_t n = items_bound(x, keys && PyList_Check(keys) ? PyList_GET_SIZE(keys) : 0);
-    for (Py_ssize_t k = 0; k < n; k++) {
+    for (Py_ssize_t k = 0; k < n && !gc_limits_stopping(); k++) {
         PyObject *key = PyList_GET_ITEM(keys, k);
         int kind = key_kind(key);
         if (kind < 0)
@@ -468,11 +477,11 @@ static void expand_mapping(sweep_ctx *x, int i, PyObject *v, unsigned ib)
 }
 
 /* Node i is the list a `.__subclasses__()` call returned. */
-static int from_subclasses(int i)
+static int from_subclasses(const gc_sweep_graph *g, int i)
 {
-    int p = nodes[i].parent;
-    return nodes[i].kind == GC_T_CALL && p >= 0 && nodes[p].key && PyUnicode_Check(nodes[p].key) &&
-           PyUnicode_CompareWithASCIIString(nodes[p].key, "__subclasses__") == 0;
+    int p = g->nodes[i].parent;
+    return g->nodes[i].kind == GC_T_CALL && p >= 0 && g->nodes[p].key && PyUnicode_Check(g->nodes[p].key) &&
+           PyUnicode_CompareWithASCIIString(g->nodes[p].key, "__subclasses__") == 0;
 }
 
 /* {__name__: index of its first element} over seq[0..n), in the list's own order. */
@@ -503,7 +512,7 @@ static void expand_sequence(sweep_ctx *x, int i, PyObject *v, unsigned ib)
     Py_ssize_t order[GC_SWEEP_MAX_ITEMS];
     for (Py_ssize_t k = 0; k < n; k++)
         order[k] = k;
-    if (from_subclasses(i))
+    if (from_subclasses(x->g, i))
         sort_by_name(seq, order, n);
     PyObject *seen_names = PySet_New(NULL);
     PyObject *first_of = first_named(seq, n); /* first occurrences decide who may be named */
@@ -564,6 +573,7 @@ static void expand_set(sweep_ctx *x, int i, PyObject *v, unsigned ib)
 /* `.__subclasses__()` of a class: its list, queued as an attribute edge then a call. */
 static void expand_subclasses(sweep_ctx *x, int i, PyObject *v)
 {
+    gc_sweep_graph *g = x->g;
     PyObject *f = PyObject_GetAttrString(v, "__subclasses__");
     PyErr_Clear();
     if (!f)
@@ -574,12 +584,12 @@ static void expand_subclasses(sweep_ctx *x, int i, PyObject *v)
     int hole;
     /* (visited() only once the list is kept: a freed object's address must never
      * count as seen, or the walk would depend on the allocator) */
-    if (r && !raised && PyList_Check(r) && nodes[i].depth + 2 <= x->o->depth && nnodes + 1 < x->o->max_nodes &&
-        edge_hole(x, i, GC_T_ATTR, name, f, &hole) && !visited(r, hole)) {
-        push(f, name, i, GC_T_ATTR, nodes[i].depth + 1, nodes[i].bridges | GC_BR_CLASS, hole);
-        int fi = (int)nnodes - 1;
+    if (r && !raised && PyList_Check(r) && g->nodes[i].depth + 2 <= x->o->depth && g->nnodes + 1 < x->o->max_nodes &&
+        edge_hole(x, i, GC_T_ATTR, name, f, &hole) && !visited(g, r, hole)) {
+        push(g, f, name, i, GC_T_ATTR, g->nodes[i].depth + 1, g->nodes[i].bridges | GC_BR_CLASS, hole);
+        int fi = (int)g->nnodes - 1;
         x->st->edges++;
-        push(r, NULL, fi, GC_T_CALL, nodes[i].depth + 2, nodes[i].bridges | GC_BR_CLASS, hole);
+        push(g, r, NULL, fi, GC_T_CALL, g->nodes[i].depth + 2, g->nodes[i].bridges | GC_BR_CLASS, hole);
     }
     Py_XDECREF(name);
     Py_XDECREF(r);
@@ -603,9 +613,12 @@ static void expand_calls(sweep_ctx *x, int i, PyObject *v)
 /* Every edge of node i, in the order the file's opening comment gives. */
 static void expand(sweep_ctx *x, int i)
 {
-    PyObject *v = nodes[i].obj;
+    gc_sweep_graph *g = x->g;
+    PyObject *v = g->nodes[i].obj;
     int container = PyDict_Check(v) || PyList_Check(v) || PyTuple_Check(v) || PyAnySet_Check(v);
     expand_attrs(x, i, v, container);
+    if (gc_limits_stopping())
+        return; /* the walk ends (sweep.h): no more gate code runs */
     unsigned ib = gc_bridge_item(x->ns, v);
     int mapping = PyDict_Check(v) ||
                   (!container && !is_scalar(v) && PyObject_HasAttrString(v, "keys") &&
@@ -651,8 +664,11 @@ static PyObject *roots_by_length(PyObject *ns)
 }
 
 /* The roots, queued at depth 0; a root that is itself a forbidden primitive is recorded. */
-static void push_roots(gc_target *t, const gc_sweep_opts *o, PyObject *ns)
+static void push_roots(sweep_ctx *x)
 {
+    gc_sweep_graph *g = x->g;
+    const gc_sweep_opts *o = x->o;
+    PyObject *ns = x->ns;
     PyObject *keys = roots_by_length(ns);
     for (Py_ssize_t k = 0; k < PyList_GET_SIZE(keys); k++) {
         PyObject *key = PyList_GET_ITEM(keys, k);
@@ -664,12 +680,12 @@ static void push_roots(gc_target *t, const gc_sweep_opts *o, PyObject *ns)
             continue; /* closed: the gate no longer puts it in the namespace */
         const gc_prim *p = gc_oracle_forbidden(v);
         if (p) {
-            push(v, key, -1, ROOT, 0, 0, hole);
-            record(t, (int)nnodes - 1, -1, NULL, p->name, 0, gc_orc.mode == GC_MODE_EFFECT, hole);
+            push(g, v, key, -1, ROOT, 0, 0, hole);
+            record(x, (int)g->nnodes - 1, -1, NULL, p->name, 0, gc_orc.mode == GC_MODE_EFFECT, hole);
             continue;
         }
-        if (!visited(v, hole))
-            push(v, key, -1, ROOT, 0, 0, hole);
+        if (!visited(g, v, hole))
+            push(g, v, key, -1, ROOT, 0, 0, hole);
     }
     Py_DECREF(keys);
 }
@@ -680,14 +696,15 @@ static void push_roots(gc_target *t, const gc_sweep_opts *o, PyObject *ns)
 static int walk_nodes(void *ctx, long from, long to)
 {
     sweep_ctx *x = ctx;
+    gc_sweep_graph *g = x->g;
     const gc_sweep_opts *o = x->o;
     gc_sweep_stats *st = x->st;
     for (long i = from; i < to; i++) {
-        if (nodes[i].depth >= o->depth) {
+        if (g->nodes[i].depth >= o->depth) {
             st->cut_depth++;
             continue;
         }
-        if (gc_sweep_transient(nodes[i].obj))
+        if (gc_sweep_transient(g->nodes[i].obj))
             continue; /* the bound __subclasses__ on the way to its call */
         gc_orc.in_chain = 1;
         gc_limits_arm(); /* an input's limit for each node: the gate code a getattr, an item or a
@@ -704,10 +721,11 @@ static int walk_nodes(void *ctx, long from, long to)
             return GC_EXIT_HARNESS;
         }
         gc_state_begin();
-        double now = (i & 63) == 0 ? gc_now_s() : x->last;
+        double now = gc_now_s(); /* vDSO: every node, so a stop or the bound ends the walk at once */
         if (now - x->last >= 2 && !o->quiet) {
-            fprintf(stderr, "[sweep %5.1fs] depth %d, nodes %ld/%ld, edges %ld (%.0f/s), escapes %d\n",
-                    now - x->start, nodes[i].depth, i, nnodes, st->edges, st->edges / (now - x->start), nfinds);
+            fprintf(stderr, "[sweep %5.1fs] depth %d, g->nodes %ld/%ld, edges %ld (%.0f/s), escapes %d\n",
+                    now - x->start, g->nodes[i].depth, i, g->nnodes, st->edges, st->edges / (now - x->start),
+                    g->nfinds);
             x->last = now;
         }
         if (gc_sweep_out_of_time(o, x->start, now)) {
@@ -720,106 +738,117 @@ static int walk_nodes(void *ctx, long from, long to)
 
 static long queued(void *ctx)
 {
-    (void)ctx;
-    return nnodes;
+    const sweep_ctx *x = ctx;
+    return x->g->nnodes;
 }
 
-int gc_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st)
+int gc_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st, gc_sweep_graph **out)
 {
     memset(st, 0, sizeof *st);
-    sweep_reset();
-    sweep_names = o->hole_name;
-    sweep_names_ctx = o->hole_ctx;
+    if (out)
+        *out = NULL;
     char err[512];
     PyObject *ns = gc_target_install(t, err, sizeof err);
     if (!ns) {
         gc_die_msg("%s", err);
         return GC_EXIT_TARGET;
     }
+    gc_sweep_graph *g = gc_xcalloc(1, sizeof *g);
+    g->names = o->hole_name;
+    g->names_ctx = o->hole_ctx;
+    g->gate_file = PyUnicode_DecodeFSDefault(t->spec.sandbox);
     double start = gc_now_s();
-    sweep_ctx x = {t, o, st, ns, gc_eval_trampoline(ns), PyUnicode_DecodeFSDefault(t->spec.sandbox), start, start};
-    push_roots(t, o, ns);
+    gc_sweep_bound(o, start);
+    sweep_ctx x = {t, o, st, ns, gc_eval_trampoline(ns), g, start, start};
+    push_roots(&x);
     gc_limits_hard_what = "a step of the sweep (gate code it ran by reading a name or calling a gate function)";
     gc_limits_hard_code = GC_EXIT_TARGET; /* the gate's code, as when its import cannot be stopped */
     gc_oracle_reset_input();
     gc_state_begin();
-    int walked = gc_sweep_levels(o, st, &(gc_sweep_walker){queued, walk_nodes, &x, NULL}, start, &frontier_end);
+    int walked = gc_sweep_levels(o, st, &(gc_sweep_walker){queued, walk_nodes, &x, NULL, g}, start, &g->frontier_end);
     gc_limits_hard_what = "the input";
     gc_limits_hard_code = GC_EXIT_HARNESS;
-    if (walked != 0)
+    gc_sweep_bound(o, 0);
+    Py_DECREF(ns);
+    Py_XDECREF(x.tramp);
+    if (walked != 0) {
+        gc_sweep_free(g);
         return GC_EXIT_HARNESS;
-    st->nodes = nnodes;
-    st->escapes = nfinds;
+    }
+    st->nodes = g->nnodes;
+    st->escapes = g->nfinds;
     double took = gc_now_s() - start;
     if (!o->quiet)
         fprintf(stderr, "[sweep %5.2fs] done: %ld nodes, %ld edges (%.0f edges/s), %d escape signature(s)\n", took,
-                nnodes, st->edges, took > 0 ? st->edges / took : 0.0, nfinds);
-    if (nfinds > 1) /* qsort(NULL, 0) is undefined */
-        qsort(finds, (size_t)nfinds, sizeof *finds, cmp_found);
+                g->nnodes, st->edges, took > 0 ? st->edges / took : 0.0, g->nfinds);
+    if (g->nfinds > 1) /* qsort(NULL, 0) is undefined */
+        qsort(g->finds, (size_t)g->nfinds, sizeof *g->finds, cmp_found);
     if (!o->no_report) {
         gc_finding *f;
-        int n = gc_sweep_findings(&f);
+        int n = gc_sweep_findings(g, &f);
         gc_sweep_report(t, o, st, f, n);
         free(f);
     }
     fflush(stdout);
-    for (int k = 0; o->save && k < nfinds; k++)
-        o->save(o->save_ctx, t, &finds[k].c, &finds[k].out);
-    Py_DECREF(ns);
-    Py_XDECREF(x.tramp);
-    Py_XSETREF(sweep_gate_file, x.gate_file); /* kept for gc_sweep_frontier */
+    for (int k = 0; o->save && k < g->nfinds; k++)
+        o->save(o->save_ctx, t, &g->finds[k].c, &g->finds[k].out);
+    if (out)
+        *out = g;
+    else
+        gc_sweep_free(g);
     return 0;
 }
 
-int gc_sweep_findings(gc_finding **out)
+int gc_sweep_findings(const gc_sweep_graph *g, gc_finding **out)
 {
-    *out = gc_xcalloc((size_t)nfinds + 1, sizeof **out);
-    for (int k = 0; k < nfinds; k++) {
+    *out = gc_xcalloc((size_t)g->nfinds + 1, sizeof **out);
+    for (int k = 0; k < g->nfinds; k++) {
         gc_finding *f = &(*out)[k];
-        snprintf(f->sig, sizeof f->sig, "%s", finds[k].sig);
-        snprintf(f->chain, sizeof f->chain, "%s", finds[k].chain);
-        snprintf(f->kind, sizeof f->kind, "%s", gc_kind_name(finds[k].out.escape.kind));
-        snprintf(f->cap, sizeof f->cap, "%s", gc_cap_name(finds[k].cap));
-        snprintf(f->prim, sizeof f->prim, "%s", finds[k].out.escape.primitive);
-        snprintf(f->detail, sizeof f->detail, "%s", finds[k].out.escape.detail);
-        static gc_chain trimmed;
-        gc_outcome_escape_chain(&finds[k].out, &trimmed);
+        snprintf(f->sig, sizeof f->sig, "%s", g->finds[k].sig);
+        snprintf(f->chain, sizeof f->chain, "%s", g->finds[k].chain);
+        snprintf(f->kind, sizeof f->kind, "%s", gc_kind_name(g->finds[k].out.escape.kind));
+        snprintf(f->cap, sizeof f->cap, "%s", gc_cap_name(g->finds[k].cap));
+        snprintf(f->prim, sizeof f->prim, "%s", g->finds[k].out.escape.primitive);
+        snprintf(f->detail, sizeof f->detail, "%s", g->finds[k].out.escape.detail);
+        static gc_chain trimmed; /* scratch, too large for the stack: nothing is kept in it between calls */
+        gc_outcome_escape_chain(&g->finds[k].out, &trimmed);
         f->size = gc_chain_trailer_count(&trimmed);
         snprintf(f->first, sizeof f->first, "sweep");
         f->count = 1;
-        if (sweep_names && finds[k].hole > 0)
-            snprintf(f->hole, sizeof f->hole, "%s", sweep_names(sweep_names_ctx, finds[k].hole));
+        if (g->names && g->finds[k].hole > 0)
+            snprintf(f->hole, sizeof f->hole, "%s", g->names(g->names_ctx, g->finds[k].hole));
     }
-    return nfinds;
+    return g->nfinds;
 }
 
 /* Node i is an object the fuzzer should start from: a gate function, a function's
  * __globals__ or a module's __dict__, a frame or traceback, a real module, the non-empty
  * __subclasses__() list of a class, or what a call raised. */
-static int of_interest(int i)
+static int of_interest(const gc_sweep_graph *g, int i)
 {
-    PyObject *v = nodes[i].obj, *key = nodes[i].key;
-    int p = nodes[i].parent;
-    if (PyModule_Check(v) || PyFrame_Check(v) || PyTraceBack_Check(v) || (from_subclasses(i) && PyList_GET_SIZE(v) > 0))
+    PyObject *v = g->nodes[i].obj, *key = g->nodes[i].key;
+    int p = g->nodes[i].parent;
+    if (PyModule_Check(v) || PyFrame_Check(v) || PyTraceBack_Check(v) ||
+        (from_subclasses(g, i) && PyList_GET_SIZE(v) > 0))
         return 1;
-    if (nodes[i].kind == GC_T_CALL && PyExceptionInstance_Check(v))
+    if (g->nodes[i].kind == GC_T_CALL && PyExceptionInstance_Check(v))
         return 1;
-    if (PyFunction_Check(v) && sweep_gate_file &&
-        PyUnicode_Compare(((PyCodeObject *)PyFunction_GET_CODE(v))->co_filename, sweep_gate_file) == 0)
+    if (PyFunction_Check(v) && g->gate_file &&
+        PyUnicode_Compare(((PyCodeObject *)PyFunction_GET_CODE(v))->co_filename, g->gate_file) == 0)
         return 1;
     PyErr_Clear();
-    if (!PyDict_Check(v) || nodes[i].kind != GC_T_ATTR || !key || !PyUnicode_Check(key))
+    if (!PyDict_Check(v) || g->nodes[i].kind != GC_T_ATTR || !key || !PyUnicode_Check(key))
         return 0;
     return PyUnicode_CompareWithASCIIString(key, "__globals__") == 0 ||
-           (p >= 0 && PyModule_Check(nodes[p].obj) && PyUnicode_CompareWithASCIIString(key, "__dict__") == 0);
+           (p >= 0 && PyModule_Check(g->nodes[p].obj) && PyUnicode_CompareWithASCIIString(key, "__dict__") == 0);
 }
 
-int gc_sweep_frontier(gc_strlist *chains, int max)
+int gc_sweep_frontier(const gc_sweep_graph *g, gc_strlist *chains, int max)
 {
-    static gc_chain c;
+    static gc_chain c; /* scratch, as in gc_sweep_findings */
     int n = 0;
-    for (long i = 0; i < frontier_end && n < max; i++) { /* the complete levels' */
-        if (nodes[i].parent < 0 || !of_interest((int)i) || chain_of((int)i, -1, NULL, &c) != 0)
+    for (long i = 0; i < g->frontier_end && n < max; i++) { /* the complete levels' */
+        if (g->nodes[i].parent < 0 || !of_interest(g, (int)i) || chain_of(g, (int)i, -1, NULL, &c) != 0)
             continue;
         gc_strbuf sb;
         gc_sb_init(&sb);

@@ -68,6 +68,10 @@ _Atomic int gc_limit_mark = -1;
 static _Atomic int mark_at;          /* gc_limit_mark when the deadline below passed */
 static _Atomic uint64_t mark_for;    /* that deadline */
 static uint64_t armed_deadline;      /* the current input's (main thread) */
+/* The run's stop (gc_limits_stop): a process singleton like the watchdog it rides on.
+ * 1: asked now (a signal); else the moment it is due; 0: none. */
+static _Atomic uint64_t stop_ns;
+static volatile sig_atomic_t stop_sig;
 
 static uint64_t now_ns(void)
 {
@@ -143,7 +147,8 @@ static PyObject *on_timeout(PyObject *self, PyObject *args)
     (void)args;
     if (!armed || !past_deadline())
         Py_RETURN_NONE; /* a late signal after the input ended, or one for an earlier input */
-    if (!gc_limit_expired)
+    uint64_t stop = atomic_load_explicit(&stop_ns, memory_order_relaxed);
+    if (!gc_limit_expired && !(stop && now_ns() >= stop)) /* a stop of the run is no finding */
         gc_limit_timeouts++;
     gc_limit_expired = 1;
     /* the input's worker threads: at their next bytecode */
@@ -471,14 +476,17 @@ void gc_limits_arm_for(double secs)
     if (!ready)
         return;
     if (secs <= 0) {
-        armed_deadline = 0;
-        atomic_store_explicit(&deadline_ns, 0, memory_order_relaxed);
+        armed_deadline = atomic_load_explicit(&stop_ns, memory_order_relaxed); /* 0: none */
+        atomic_store_explicit(&deadline_ns, armed_deadline, memory_order_relaxed);
         armed = 1;
         return;
     }
     if (!watchdog_running) /* the first input after a fork (AFL++'s fork server) */
         start_watchdog();
     armed_deadline = now_ns() + (uint64_t)(secs * 1e9);
+    uint64_t stop = atomic_load_explicit(&stop_ns, memory_order_relaxed);
+    if (stop && stop < armed_deadline)
+        armed_deadline = stop; /* the run stops before this input's own limit */
     atomic_store_explicit(&deadline_ns, armed_deadline, memory_order_relaxed);
     armed = 1;
 }
@@ -499,6 +507,28 @@ void gc_limits_disarm(void)
 }
 
 int gc_limits_is_timeout(PyObject *exc) { return exc && timeout_exc && PyErr_GivenExceptionMatches(exc, timeout_exc); }
+
+void gc_limits_stop(int sig)
+{
+    stop_sig = sig;
+    atomic_store_explicit(&stop_ns, 1, memory_order_relaxed); /* lock-free: async-signal-safe */
+    if (armed) /* the input running: interrupted as past its limit (the watchdog signals it) */
+        atomic_store_explicit(&deadline_ns, 1, memory_order_relaxed);
+}
+
+void gc_limits_stop_at(double when)
+{
+    if (atomic_load_explicit(&stop_ns, memory_order_relaxed) != 1) /* a signal's stop stays */
+        atomic_store_explicit(&stop_ns, when > 0 ? (uint64_t)(when * 1e9) : 0, memory_order_relaxed);
+}
+
+int gc_limits_stopping(void)
+{
+    uint64_t s = atomic_load_explicit(&stop_ns, memory_order_relaxed);
+    return s && now_ns() >= s;
+}
+
+int gc_limits_stop_signal(void) { return stop_sig; }
 
 double gc_now_s(void)
 {

@@ -1,5 +1,6 @@
 /* timelimit.h — the per-input limits: time (a watchdog thread whose signal interrupts Python) and
- * memory (a bound on what Python allocates during an input).  See timelimit.c. */
+ * memory (a bound on what Python allocates during an input), and the stop of a whole run (a
+ * sweep's --time, SIGINT, SIGTERM), which rides on the time limit's watchdog.  See timelimit.c. */
 #ifndef GATECRASH_TIMELIMIT_H
 #define GATECRASH_TIMELIMIT_H
 
@@ -52,6 +53,17 @@ void gc_limits_catch_crashes(void);
 /* The hard limit's line names this and exits with this code ("the input", 4). */
 extern const char *volatile gc_limits_hard_what;
 extern volatile int gc_limits_hard_code;
+
+/* A stop of the whole run (a sweep's): asked from a SIGINT/SIGTERM handler (gc_limits_stop,
+ * async-signal-safe: it only stores), or due at a moment (gc_limits_stop_at: a sweep's --time).
+ * Once it is asked or due, the input running is interrupted as by its own time limit (the
+ * watchdog signals it within 100 ms) and every later input's limit has passed at its start;
+ * the walk checks gc_limits_stopping() and ends.  gc_limits_stop_signal: the signal that asked
+ * (0: none, or the moment passed). */
+void gc_limits_stop(int sig);
+void gc_limits_stop_at(double when); /* gc_now_s's clock; 0: no such moment */
+int gc_limits_stopping(void);
+int gc_limits_stop_signal(void);
 
 /* Seconds on the monotonic clock (the sweeps' time bounds and rates). */
 double gc_now_s(void);

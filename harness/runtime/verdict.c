@@ -2,6 +2,7 @@
 #include "verdict.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,7 +187,39 @@ int gc_sweep_transient(PyObject *v)
 
 int gc_sweep_out_of_time(const gc_sweep_opts *o, double start, double now)
 {
-    return (o->seconds > 0 && now - start >= (double)o->seconds) || (o->budget > 0 && now - start >= o->budget);
+    return (o->seconds > 0 && now - start >= (double)o->seconds) || (o->budget > 0 && now - start >= o->budget) ||
+           gc_limits_stopping();
+}
+
+void gc_sweep_bound(const gc_sweep_opts *o, double start)
+{
+    double b = o->seconds > 0 ? (double)o->seconds : 0;
+    if (o->budget > 0 && (b == 0 || o->budget < b))
+        b = o->budget;
+    if (b > 0) /* (a sweep without a bound leaves a caller's moment as it is) */
+        gc_limits_stop_at(start > 0 ? start + b : 0);
+}
+
+/* After level 'level' (of o->depth) took t seconds for work n, the next queued with work
+ * 'next': when the walk to o->depth is projected to end, in seconds from 'start' — each
+ * level to come as long as the one before, scaled by how its work grew (the next level's is
+ * known; those after it grow as it did). */
+static double projected_end(const gc_sweep_opts *o, double start, int level, double t, long n, long next)
+{
+    double rate = n > 0 ? t / (double)n : 0, grow = n > 0 ? (double)next / (double)n : 1, work = (double)next, sum = 0;
+    for (int l = level + 1; l <= o->depth && sum < 1e9; l++, work *= grow)
+        sum += rate * work;
+    return gc_now_s() - start + sum;
+}
+
+/* "gatecrash: sweep: level 1 done in 0.4 s (N nodes); depth 4 projected at ~M s": a sweep too
+ * long for its caller's patience says so early (not with o->quiet). */
+static void level_line(const gc_sweep_opts *o, double start, int level, double t, long n, long next, long nodes)
+{
+    double end = projected_end(o, start, level, t, n, next);
+    fprintf(stderr, "gatecrash: sweep: level %d done in %.1f s (%ld nodes); depth %d projected at ~%.0f s%s\n", level,
+            t, nodes, o->depth, end,
+            o->seconds > 0 && end > (double)o->seconds ? " (past --time: it will be cut, its report incomplete)" : "");
 }
 
 /* Does a level of work n end within the budget?  Its time projected from the level
@@ -213,13 +246,19 @@ int gc_sweep_levels(const gc_sweep_opts *o, gc_sweep_stats *st, const gc_sweep_w
     *complete_end = w->queued(w->ctx);
     for (level = 1;; level++) {
         long to = w->queued(w->ctx);
-        if (to == from) { /* nothing queued: the walk is whole, every level to the depth with it */
+        int out = gc_sweep_out_of_time(o, start, gc_now_s());
+        if (to == from && !(out && level == 1)) { /* nothing queued: the walk is whole, every level to
+                                                     the depth with it (unless the roots were cut) */
             st->levels = o->depth; /* (levels past it only count their nodes) */
             break;
         }
         long work = level_work(w, from, to);
         if (level <= o->depth && !level_fits(o, start, prev_t, prev_n, work)) {
             st->cut_budget = 1;
+            break;
+        }
+        if (out) { /* a stop asked for between levels, or the roots cut */
+            st->cut_time = 1;
             break;
         }
         double t0 = gc_now_s();
@@ -232,10 +271,16 @@ int gc_sweep_levels(const gc_sweep_opts *o, gc_sweep_stats *st, const gc_sweep_w
         if (level <= o->depth)
             st->levels = level;
         if (level <= o->depth && o->level)
-            o->level(o->level_ctx, level, 1);
+            o->level(o->level_ctx, w->graph, level, 1);
+        if (level < o->depth && !o->quiet)
+            level_line(o, start, level, prev_t, prev_n, level_work(w, from, *complete_end), *complete_end);
+    }
+    if (st->cut_time) {
+        st->stopped_at = gc_now_s() - start;
+        st->stop_signal = gc_limits_stop_signal();
     }
     if (!rc && st->cut_time && level <= o->depth && o->level)
-        o->level(o->level_ctx, level, 0);
+        o->level(o->level_ctx, w->graph, level, 0);
     return rc;
 }
 
@@ -310,6 +355,7 @@ cJSON *gc_sweep_json(const gc_target *t, const gc_sweep_opts *o, const gc_sweep_
     cJSON_AddNumberToObject(cut, "items", (double)st->cut_items);
     cJSON_AddBoolToObject(cut, "time", st->cut_time);
     cJSON_AddNumberToObject(cut, "time_limit", (double)st->cut_limit);
+    cJSON_AddNumberToObject(cut, "levels_complete", st->levels); /* with time: the depth done */
     cJSON *esc = cJSON_AddArrayToObject(j, "escapes");
     for (int k = 0; k < n; k++)
         cJSON_AddItemToArray(esc, gc_finding_object(t, &f[k]));
@@ -349,4 +395,8 @@ void gc_sweep_print_counts(const gc_sweep_stats *st)
            "%ld oversized containers cut at %d items, %ld cut by the per-input time limit%s\n",
            st->nodes, host, st->edges, st->cut_depth, st->cut_nodes, st->cut_items, GC_SWEEP_MAX_ITEMS, st->cut_limit,
            st->cut_time ? "; CUT BY THE TIME BOUND (output not exhaustive)" : "");
+    if (st->cut_time)
+        printf("stopped at %.1f s (%s): depth %d complete, depth %d cut; this report is INCOMPLETE\n", st->stopped_at,
+               st->stop_signal == SIGINT ? "SIGINT" : st->stop_signal == SIGTERM ? "SIGTERM" : "the time bound",
+               st->levels, st->levels + 1);
 }

@@ -134,14 +134,16 @@ typedef struct {
     /* Iterative deepening.  Both sweeps walk level by level (gc_sweep_levels): level L
      * expands what level L-1 queued (level 1: the roots), and once it is complete every
      * input of at most L trailers has been run.  'level' (NULL: none) is called after each
-     * complete level up to 'depth' (complete 1), and once more after the walk when a bound
+     * complete level up to 'depth' (complete 1), handed the sweep's graph as it is then
+     * (gc_sweep_walker.graph: chain/sweep.h's gc_sweep_graph, source_sweep.h's
+     * gc_source_graph, whose findings calls read it), and once more after the walk when a bound
      * cut a level short (complete 0, its level the one cut), before the findings are sorted:
      * the findings so far are in the order found.  The source sweep also calls it in the
      * middle of a level (complete -1) when a burst of work there found escapes (the host
      * walks that waited for a resolver), so a campaign has them before the level ends.  With budget > 0 the walk stops at
      * 'budget' seconds, and a level starts only when its projected time (the level
      * before's, scaled by how many more nodes this one has) ends within it. */
-    void (*level)(void *ctx, int level, int complete);
+    void (*level)(void *ctx, const void *graph, int level, int complete);
     void *level_ctx;
     double budget;
 } gc_sweep_opts;
@@ -151,7 +153,9 @@ typedef struct {
     long cut_depth;     /* nodes at the depth bound, not expanded */
     long cut_nodes;     /* edges whose values were not queued: max-nodes reached */
     long cut_items;     /* containers with more than GC_SWEEP_MAX_ITEMS elements */
-    int cut_time;       /* the time bound stopped the walk */
+    int cut_time;       /* the time bound, or a stop asked for (gc_limits_stop), stopped the walk */
+    double stopped_at;  /* then: when, in seconds from the sweep's start */
+    int stop_signal;    /* then: the signal that asked (SIGINT, SIGTERM), 0: the time bound */
     long cut_limit;     /* nodes whose expansion the per-input time limit stopped (gate code that
                            sleeps or loops): their remaining edges are not taken */
     int escapes;        /* distinct signatures */
@@ -178,11 +182,17 @@ typedef struct {
     int (*walk)(void *ctx, long from, long to);
     void *ctx;
     long (*work)(void *ctx, long from, long to);
+    const void *graph; /* the sweep's graph, what o->level is handed */
 } gc_sweep_walker;
 int gc_sweep_levels(const gc_sweep_opts *o, gc_sweep_stats *st, const gc_sweep_walker *w, double start,
                     long *complete_end);
-/* A walk started at 'start' (gc_now_s) is out of time at 'now': past o->seconds or o->budget. */
+/* A walk started at 'start' (gc_now_s) is out of time at 'now': past o->seconds or o->budget,
+ * or a stop was asked for (timelimit.h gc_limits_stop: `sweep`'s SIGINT/SIGTERM). */
 int gc_sweep_out_of_time(const gc_sweep_opts *o, double start, double now);
+/* The sweep's time bound (o->seconds, o->budget, from 'start') as the run's stop moment
+ * (timelimit.h gc_limits_stop_at), so that an input still running then is interrupted too;
+ * start 0: no moment again (the sweep's end).  Nothing when o has no bound. */
+void gc_sweep_bound(const gc_sweep_opts *o, double start);
 
 /* A value both sweeps make a node of only when nothing else holds it: a bound method, a
  * builtin bound to an object that is not a module, a method-wrapper (each access makes a

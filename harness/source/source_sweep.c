@@ -139,40 +139,46 @@ typedef struct {
     PyObject *seen;     /* {(id, hole)} of the nodes */
     int rc;             /* an exit code that stopped the walk */
     double start, last; /* when the walk started; its last progress line */
+    gc_source_graph *g; /* what it hands its caller */
+    int escaped, gave;  /* the last edge's program escaped, gave a value back (run_edge) */
 } sctx;
 
 /* The builtins of the calls with the program's own values (expand_own_calls). */
 enum { OWN_TYPE, OWN_VARS, OWN_LIST, NOWN };
-static PyObject *own_fn[NOWN]; /* strong: the shortest root name that is each, or NULL */
 
-static snode *nodes;
-static long nnodes, capnodes;
-static sfound *finds;
-static int nfinds, capfinds;
-static const char *(*last_names)(void *ctx, int hole);
-static void *last_names_ctx;
-static long frontier_end; /* the queue's length when the last complete level ended */
-static long resolver = -1; /* the first node that is a path resolver (field walks) */
-static int rkind;           /* its row of resolvers[] */
-static int error_readback;  /* the sandbox lets a format field's failed lookup be read back */
-static long *hwait;         /* nodes whose host walk waits for a form to write it in */
-static long nhwait, caphwait;
 typedef struct {
     int node;
     PyObject *name; /* strong */
 } pfield;
-static pfield *pending; /* the field walks asked for before a resolver was found */
-static long npending, cappending;
+
+/* One source sweep's graph, findings and frontier (source_sweep.h): nothing of it outlives
+ * gc_source_sweep_free. */
+struct gc_source_graph {
+    snode *nodes;
+    long nnodes, capnodes;
+    sfound *finds;
+    int nfinds, capfinds;
+    const char *(*names)(void *ctx, int hole); /* its hole names (gc_sweep_opts.hole_name) */
+    void *names_ctx;
+    long frontier_end;  /* the queue's length when the last complete level ended */
+    long resolver;      /* the first node that is a path resolver (field walks), -1: none yet */
+    int rkind;          /* its row of resolvers[] */
+    int error_readback; /* the sandbox lets a format field's failed lookup be read back */
+    long *hwait;        /* nodes whose host walk waits for a form to write it in */
+    long nhwait, caphwait;
+    pfield *pending;    /* the field walks asked for before a resolver was found */
+    long npending, cappending;
+    PyObject *own_fn[NOWN]; /* strong: the shortest root name that is each, or NULL */
+};
 
 /* ---- the value evaluate gave back ---- */
 
-static PyObject *captured; /* what the capturing entry saw come back */
-
-static PyObject *capture(PyObject *real, PyObject *src)
+/* box: [the adapter's entry, (what it gave back,) or None when it raised] */
+static PyObject *capture(PyObject *box, PyObject *src)
 {
-    PyObject *r = PyObject_CallOneArg(real, src);
-    Py_XINCREF(r);
-    Py_XSETREF(captured, r);
+    PyObject *r = PyObject_CallOneArg(PyList_GET_ITEM(box, 0), src);
+    PyObject *kept = r ? PyTuple_Pack(1, r) : NULL;
+    PyList_SetItem(box, 1, kept ? kept : Py_NewRef(Py_None)); /* steals */
     return r;
 }
 
@@ -182,20 +188,22 @@ int gc_source_value(gc_target *t, const char *src, size_t len, gc_verdict *out, 
                     size_t notelen, char *err, size_t errlen)
 {
     PyObject *real = t->adapter.eval_fn;
-    PyObject *wrap = PyCFunction_New(&capture_def, real); /* called from C: the guard never sees it */
+    PyObject *box = Py_BuildValue("[OO]", real, Py_None);
+    PyObject *wrap = box ? PyCFunction_New(&capture_def, box) : NULL; /* called from C: the guard never sees it */
     *value = NULL;
     if (!wrap) {
+        Py_XDECREF(box);
         PyErr_Clear();
         snprintf(err, errlen, "out of memory wrapping the adapter's entry");
         return GC_EXIT_HARNESS;
     }
-    Py_CLEAR(captured);
     t->adapter.eval_fn = wrap;
     int rc = gc_source_run(t, src, len, out, note, notelen, err, errlen);
     t->adapter.eval_fn = real;
     Py_DECREF(wrap);
-    *value = captured;
-    captured = NULL;
+    PyObject *got = PyList_GET_ITEM(box, 1);
+    *value = PyTuple_Check(got) ? Py_NewRef(PyTuple_GET_ITEM(got, 0)) : NULL;
+    Py_DECREF(box);
     return rc;
 }
 
@@ -280,18 +288,16 @@ static void program_text(const gc_target *t, const uint8_t *code, size_t len, gc
     gc_program_print(&p, t->spec.adapter.dialect, sb);
 }
 
-static int last_refused; /* the last program run was refused by the sandbox */
-static int last_escaped; /* the last edge's program escaped (run_edge) */
-static int last_gave;    /* the last edge's program gave a value back (run_edge) */
-
-/* Run the program of 'code': its outcome and value.  0 or an exit code. */
+/* Run the program of 'code': its outcome and value, and (refused not NULL) was it refused by
+ * the sandbox.  0 or an exit code. */
 static int run_code(const gc_target *t, const uint8_t *code, size_t len, gc_verdict *out, PyObject **v,
-                    gc_strbuf *sb)
+                    gc_strbuf *sb, int *refused)
 {
     char note[256] = "", err[512];
     program_text(t, code, len, sb);
     int rc = gc_source_value((gc_target *)t, sb->data, sb->len, out, v, note, sizeof note, err, sizeof err);
-    last_refused = strncmp(note, "refused by the sandbox", 22) == 0;
+    if (refused)
+        *refused = strncmp(note, "refused by the sandbox", 22) == 0;
     if (rc)
         gc_die_msg("%s", err);
     return rc;
@@ -299,39 +305,40 @@ static int run_code(const gc_target *t, const uint8_t *code, size_t len, gc_verd
 
 /* ---- the walk ---- */
 
-static void sweep_reset(void)
+void gc_source_sweep_free(gc_source_graph *g)
 {
-    for (long i = 0; i < nnodes; i++) {
-        Py_DECREF(nodes[i].obj);
-        Py_XDECREF(nodes[i].key);
-        free(nodes[i].code);
-        free(nodes[i].fpath);
+    if (!g)
+        return;
+    for (long i = 0; i < g->nnodes; i++) {
+        Py_DECREF(g->nodes[i].obj);
+        Py_XDECREF(g->nodes[i].key);
+        free(g->nodes[i].code);
+        free(g->nodes[i].fpath);
     }
-    for (long i = 0; i < npending; i++)
-        Py_DECREF(pending[i].name);
-    npending = 0;
-    nhwait = 0;
-    resolver = -1;
-    error_readback = 0;
+    for (long i = 0; i < g->npending; i++)
+        Py_DECREF(g->pending[i].name);
     for (int k = 0; k < NOWN; k++)
-        Py_CLEAR(own_fn[k]);
-    nnodes = 0;
-    nfinds = 0;
-    frontier_end = 0;
+        Py_XDECREF(g->own_fn[k]);
+    free(g->nodes);
+    free(g->finds);
+    free(g->hwait);
+    free(g->pending);
+    free(g);
 }
 
-static void push(PyObject *obj, PyObject *key, int parent, int kind, int depth, int hole, const uint8_t *code,
-                 size_t len, size_t blen)
+static void push(gc_source_graph *g, PyObject *obj, PyObject *key, int parent, int kind, int depth, int hole,
+                 const uint8_t *code, size_t len, size_t blen)
 {
-    if (nnodes == capnodes) {
-        capnodes = capnodes ? capnodes * 2 : 1024;
-        nodes = gc_xrealloc(nodes, (size_t)capnodes * sizeof *nodes);
+    if (g->nnodes == g->capnodes) {
+        g->capnodes = g->capnodes ? g->capnodes * 2 : 1024;
+        g->nodes = gc_xrealloc(g->nodes, (size_t)g->capnodes * sizeof *g->nodes);
     }
     Py_INCREF(obj);
     Py_XINCREF(key);
     uint8_t *c = gc_xmalloc(len + 1);
     memcpy(c, code, len);
-    nodes[nnodes++] = (snode){obj, key, parent, (unsigned char)kind, (unsigned char)depth, hole, c, len, blen, -1, NULL, blen == 0, 0, 0, 0, 0};
+    g->nodes[g->nnodes++] = (snode){obj, key, parent, (unsigned char)kind, (unsigned char)depth, hole, c, len, blen, -1,
+                                    NULL, blen == 0, 0, 0, 0, 0};
 }
 
 /* Seen (v, hole) before?  Marks it seen unless 'peek'. */
@@ -359,10 +366,11 @@ static int visited(sctx *x, PyObject *v, int hole)
  * a source sweep closes nothing). */
 static int edge_hole(sctx *x, int i, int kind, PyObject *key, PyObject *v)
 {
-    snode *n = &nodes[i];
+    gc_source_graph *g = x->g;
+    snode *n = &g->nodes[i];
     if (!x->o->hole || (!v && !gc_orc.escape.set))
         return n->hole;
-    PyObject *from = n->parent >= 0 ? nodes[n->parent].obj : NULL;
+    PyObject *from = n->parent >= 0 ? g->nodes[n->parent].obj : NULL;
     int h = x->o->hole(x->o->hole_ctx, x->ns, from, n->key, n->obj, kind, key, v);
     if (h == GC_SWEEP_INSIDE)
         return 0;
@@ -375,24 +383,25 @@ static int edge_hole(sctx *x, int i, int kind, PyObject *key, PyObject *v)
  * signature (and hole), or in place of one of both with more steps.  0 or an exit code. */
 static int record(sctx *x, const uint8_t *code, size_t len, const gc_verdict *first, int hole, int steps)
 {
-    int at = nfinds;
-    for (int k = 0; k < nfinds && at == nfinds; k++)
-        if (strcmp(finds[k].sig, first->signature) == 0 && finds[k].hole == hole)
+    gc_source_graph *g = x->g;
+    int at = g->nfinds;
+    for (int k = 0; k < g->nfinds && at == g->nfinds; k++)
+        if (strcmp(g->finds[k].sig, first->signature) == 0 && g->finds[k].hole == hole)
             at = k;
-    if (at < nfinds && finds[at].steps <= steps)
+    if (at < g->nfinds && g->finds[at].steps <= steps)
         return 0;
     static gc_verdict out;
     gc_strbuf sb;
     PyObject *v;
-    int rc = run_code(x->t, code, len, &out, &v, &sb);
+    int rc = run_code(x->t, code, len, &out, &v, &sb, NULL);
     Py_XDECREF(v);
     if (!rc && out.escaped && strcmp(out.signature, first->signature) == 0) {
-        if (nfinds == capfinds) {
-            capfinds = capfinds ? capfinds * 2 : 32;
-            finds = gc_xrealloc(finds, (size_t)capfinds * sizeof *finds);
+        if (g->nfinds == g->capfinds) {
+            g->capfinds = g->capfinds ? g->capfinds * 2 : 32;
+            g->finds = gc_xrealloc(g->finds, (size_t)g->capfinds * sizeof *g->finds);
         }
-        sfound *f = &finds[at];
-        nfinds += at == nfinds;
+        sfound *f = &g->finds[at];
+        g->nfinds += at == g->nfinds;
         f->steps = steps;
         snprintf(f->sig, sizeof f->sig, "%s", out.signature);
         snprintf(f->prog, sizeof f->prog, "%.*s", (int)(sb.len && sb.data[sb.len - 1] == '\n' ? sb.len - 1 : sb.len),
@@ -416,9 +425,10 @@ static void note_resolver(sctx *x, int i);
 static int run_edge(sctx *x, int i, int kind, PyObject *key, const uint8_t *blk, size_t blklen, const uint8_t *pre,
                     size_t prelen, const uint8_t *mid, size_t midlen, const uint8_t *tr, size_t trlen)
 {
-    snode *n = &nodes[i];
+    gc_source_graph *g = x->g;
+    snode *n = &g->nodes[i];
     uint8_t code[CODE_MAX];
-    if (x->rc || !trlen || blklen + prelen + midlen + trlen + 8 + 2 + TAIL_MAX > CODE_MAX)
+    if (x->rc || gc_limits_stopping() || !trlen || blklen + prelen + midlen + trlen + 8 + 2 + TAIL_MAX > CODE_MAX)
         return 0;
     size_t len = 0;
     const uint8_t *part[] = {blk, pre, mid, tr};
@@ -432,26 +442,26 @@ static int run_edge(sctx *x, int i, int kind, PyObject *key, const uint8_t *blk,
     gc_strbuf sb;
     PyObject *v;
     x->st->edges++;
-    if ((x->rc = run_code(x->t, code, len, &out, &v, &sb)) != 0) {
+    int refused = 0;
+    if ((x->rc = run_code(x->t, code, len, &out, &v, &sb, &refused)) != 0) {
         gc_sb_free(&sb);
         Py_XDECREF(v);
         return 0;
     }
     gc_sb_free(&sb);
-    int refused = last_refused;
     int hole = edge_hole(x, i, kind, key, v);
-    last_escaped = out.escaped;
-    last_gave = v != NULL;
+    x->escaped = out.escaped;
+    x->gave = v != NULL;
     if (out.escaped)
         x->rc = record(x, code, len, &out, hole, n->depth + 1);
-    else if (v && !gc_sweep_transient(v) && nnodes >= x->o->max_nodes)
+    else if (v && !gc_sweep_transient(v) && g->nnodes >= x->o->max_nodes)
         x->st->cut_nodes++;
     else if (v && !gc_sweep_transient(v) && !visited(x, v, hole)) {
         int own = blk == n->code && blklen == n->blen, closed = n->closed; /* push moves nodes */
-        push(v, key, i, kind, n->depth + 1, hole, code, len, blklen); /* kept alive from here on */
+        push(g, v, key, i, kind, n->depth + 1, hole, code, len, blklen); /* kept alive from here on */
         if (own) /* node i's own statements */
-            nodes[nnodes - 1].closed = (unsigned char)closed;
-        note_resolver(x, (int)nnodes - 1);
+            g->nodes[g->nnodes - 1].closed = (unsigned char)closed;
+        note_resolver(x, (int)g->nnodes - 1);
     }
     Py_XDECREF(v);
     return refused;
@@ -461,7 +471,8 @@ static int run_edge(sctx *x, int i, int kind, PyObject *key, const uint8_t *blk,
 static int edge_around(sctx *x, int i, int kind, PyObject *key, const uint8_t *pre, size_t prelen,
                        const uint8_t *tr, size_t trlen)
 {
-    const snode *n = &nodes[i];
+    gc_source_graph *g = x->g;
+    const snode *n = &g->nodes[i];
     return run_edge(x, i, kind, key, n->code, n->blen, pre, prelen, n->code + n->blen, n->len - n->blen, tr, trlen);
 }
 
@@ -472,9 +483,9 @@ static int edge(sctx *x, int i, int kind, PyObject *key, const uint8_t *tr, size
 }
 
 /* Can node i's expression stand inside another (not a generator's or coroutine's block)? */
-static int inline_ok(int i)
+static int inline_ok(const gc_source_graph *g, int i)
 {
-    return nodes[i].len && nodes[i].code[0] != GC_P_DEF && nodes[i].code[0] != GC_P_ASYNCDEF;
+    return g->nodes[i].len && g->nodes[i].code[0] != GC_P_DEF && g->nodes[i].code[0] != GC_P_ASYNCDEF;
 }
 
 /* The dunder-call form of `.name` (then `()` when 'call'), for a sandbox that refuses the
@@ -484,12 +495,13 @@ static int inline_ok(int i)
  * class's own __getattribute__ wants an instance).  Generic: any name, any value. */
 static int dunder_edge(sctx *x, int i, PyObject *name, int call)
 {
+    gc_source_graph *g = x->g;
     Py_ssize_t sz;
     const char *s = PyUnicode_AsUTF8AndSize(name, &sz);
     uint8_t pre[32], tr[8 + GC_P_MAX_STRLEN];
     size_t prelen = 0, n;
-    int cls = PyType_Check(nodes[i].obj);
-    if (!s || (cls && !inline_ok(i))) { /* a block can't be an argument */
+    int cls = PyType_Check(g->nodes[i].obj);
+    if (!s || (cls && !inline_ok(g, i))) { /* a block can't be an argument */
         PyErr_Clear();
         return 1;
     }
@@ -533,7 +545,7 @@ static const path_resolver resolvers[] = {
 /* The host's class of resolvers[k] (borrowed, kept), or NULL. */
 static PyObject *resolver_class(int k)
 {
-    static PyObject *cls[NRESOLVERS];
+    static PyObject *cls[NRESOLVERS]; /* a process singleton: the host's class, every sweep's */
     if (!cls[k]) {
         PyObject *m = PyImport_ImportModule(resolvers[k].module);
         cls[k] = m ? PyObject_GetAttrString(m, resolvers[k].cls) : NULL;
@@ -557,13 +569,14 @@ static int field_key(PyObject *key, char *buf);
 /* The path of node i's field walk one part longer, by 'name' (with 'item', by the key
  * `[name]`), after 'prefix', into buf (GC_P_MAX_STRLEN + 1 bytes); *root: the node the
  * path starts from.  Its length, or -1. */
-static int field_path(int i, PyObject *name, int item, const char *prefix, char *buf, int *root)
+static int field_path(const gc_source_graph *g, int i, PyObject *name, int item, const char *prefix, char *buf,
+                      int *root)
 {
     char key[GC_P_MAX_STRLEN + 1], tail[2 * GC_P_MAX_STRLEN + 8];
     const char *s = item ? (field_key(name, key) ? key : NULL) : PyUnicode_AsUTF8(name);
-    const char *fp = nodes[i].fpath;
+    const char *fp = g->nodes[i].fpath;
     PyErr_Clear();
-    *root = fp ? nodes[i].froot : i;
+    *root = fp ? g->nodes[i].froot : i;
     if (!s)
         return -1;
     snprintf(tail, sizeof tail, "%s%s%s%s", fp ? fp : "", item ? "[" : fp ? "." : "", s, item ? "]" : "");
@@ -606,6 +619,7 @@ static size_t readback_code(uint8_t *code, const char *path, const uint8_t *xexp
  * `'{0.__class__._gatecrash}'.format(0)` read back must be int.  0 or an exit code. */
 static int probe_readback(sctx *x)
 {
+    gc_source_graph *g = x->g;
     static const uint8_t zero[] = {GC_P_INT, 0};
     if (x->t->spec.adapter.dialect & GC_DIALECT_EXPRESSION)
         return 0;
@@ -615,20 +629,20 @@ static int probe_readback(sctx *x)
     gc_strbuf sb;
     PyObject *v = NULL;
     x->st->edges++;
-    int rc = run_code(x->t, code, len, &out, &v, &sb);
+    int rc = run_code(x->t, code, len, &out, &v, &sb, NULL);
     gc_sb_free(&sb);
-    error_readback = !rc && !out.escaped && v == (PyObject *)&PyLong_Type;
+    g->error_readback = !rc && !out.escaped && v == (PyObject *)&PyLong_Type;
     Py_XDECREF(v);
     return rc;
 }
 
 /* The node an edge just queued (if it queued one since 'before') came from a field walk:
  * from node r, by 'path'. */
-static void walked_from(long before, int r, const char *path)
+static void walked_from(gc_source_graph *g, long before, int r, const char *path)
 {
-    if (nnodes > before) {
-        nodes[nnodes - 1].froot = r;
-        nodes[nnodes - 1].fpath = gc_xstrdup(path);
+    if (g->nnodes > before) {
+        g->nodes[g->nnodes - 1].froot = r;
+        g->nodes[g->nnodes - 1].fpath = gc_xstrdup(path);
     }
 }
 
@@ -666,14 +680,16 @@ static int field_key(PyObject *key, char *buf)
 static void passage(sctx *x, int i, PyObject *key, int kind, int r, const char *path, const uint8_t *code,
                     size_t len, size_t blen)
 {
-    PyObject *host = kind == GC_EDGE_ATTR ? gc_static_attr(nodes[i].obj, key) : gc_static_item(nodes[i].obj, key, 1);
+    gc_source_graph *g = x->g;
+    PyObject *obj = g->nodes[i].obj;
+    PyObject *host = kind == GC_EDGE_ATTR ? gc_static_attr(obj, key) : gc_static_item(obj, key, 1);
     int hole = host ? edge_hole(x, i, kind, key, host) : 0;
-    if (host && !gc_sweep_transient(host) && !is_scalar(host) && nnodes < x->o->max_nodes &&
+    if (host && !gc_sweep_transient(host) && !is_scalar(host) && g->nnodes < x->o->max_nodes &&
         !seen_as(x, host, hole, 1) && !visited(x, host, PASSAGE_HOLE(hole))) {
-        push(host, key, i, kind, nodes[i].depth + 1, hole, code, len, blen);
-        nodes[nnodes - 1].passage = 1;
-        nodes[nnodes - 1].froot = r;
-        nodes[nnodes - 1].fpath = gc_xstrdup(path);
+        push(g, host, key, i, kind, g->nodes[i].depth + 1, hole, code, len, blen);
+        g->nodes[g->nnodes - 1].passage = 1;
+        g->nodes[g->nnodes - 1].froot = r;
+        g->nodes[g->nnodes - 1].fpath = gc_xstrdup(path);
     }
     Py_XDECREF(host);
     PyErr_Clear();
@@ -690,20 +706,21 @@ static int edge_kind(PyObject *key, int item)
 
 static void readback_part(sctx *x, int i, PyObject *key, int item)
 {
+    gc_source_graph *g = x->g;
     char path[GC_P_MAX_STRLEN + 1];
-    int r, w = field_path(i, key, item, "", path, &r);
-    const snode *xr = &nodes[r];
+    int r, w = field_path(g, i, key, item, "", path, &r);
+    const snode *xr = &g->nodes[r];
     uint8_t code[CODE_MAX];
-    size_t blen, len = w < 0 || w > GC_P_MAX_STRLEN || !inline_ok(r) || xr->blen
+    size_t blen, len = w < 0 || w > GC_P_MAX_STRLEN || !inline_ok(g, r) || xr->blen
                            ? 0
                            : readback_code(code, path, xr->code, xr->len, &blen);
     if (!len)
         return;
-    long before = nnodes;
+    long before = g->nnodes;
     int kind = edge_kind(key, item);
     run_edge(x, i, kind, key, code, blen, NULL, 0, code + blen, 3, code + blen + 3, len - blen - 3);
-    walked_from(before, r, path);
-    if (nnodes == before && !x->rc && !last_escaped)
+    walked_from(g, before, r, path);
+    if (g->nnodes == before && !x->rc && !x->escaped)
         passage(x, i, key, kind, r, path, code, len, blen);
 }
 
@@ -717,14 +734,15 @@ static void readback_edge(sctx *x, int i, PyObject *name)
  * node i was walked from (its path one part longer). */
 static void resolver_part(sctx *x, int i, PyObject *key, int item)
 {
-    const path_resolver *rs = &resolvers[rkind];
+    gc_source_graph *g = x->g;
+    const path_resolver *rs = &resolvers[g->rkind];
     char path[GC_P_MAX_STRLEN + 1];
-    int r = i, w = item && !rs->items ? -1 : field_path(i, key, item, rs->prefix, path, &r);
+    int r = i, w = item && !rs->items ? -1 : field_path(g, i, key, item, rs->prefix, path, &r);
     size_t pl = strlen(rs->prefix), skip = pl && w > 0 && path[pl - 1] == '[' ? pl - 1 : pl; /* what follows */
-    const snode *f = &nodes[resolver], *xr = &nodes[r];
+    const snode *f = &g->nodes[g->resolver], *xr = &g->nodes[r];
     size_t fexpr = f->len - f->blen;
     /* a resolver's statements go first, so they must close their blocks (lookup_readback) */
-    if (w < 0 || !inline_ok(r) || !inline_ok((int)resolver) || !f->closed ||
+    if (w < 0 || !inline_ok(g, r) || !inline_ok(g, (int)g->resolver) || !f->closed ||
         f->len + xr->blen + rs->nmid1 + 2 + (size_t)w + rs->nmid2 > CODE_MAX)
         return;
     uint8_t blk[CODE_MAX], pre[CODE_MAX];
@@ -738,13 +756,13 @@ static void resolver_part(sctx *x, int i, PyObject *key, int item)
     if (!n || n + rs->nmid2 > CODE_MAX)
         return;
     memcpy(pre + n, rs->mid2, rs->nmid2);
-    long before = nnodes;
+    long before = g->nnodes;
     unsigned char closed = xr->closed; /* run_edge may move nodes */
     run_edge(x, i, edge_kind(key, item), key, blk, fblen + xr->blen, pre, n + rs->nmid2, xr->code + xr->blen,
              xr->len - xr->blen, rs->tail, rs->ntail);
-    if (nnodes > before)
-        nodes[nnodes - 1].closed = closed;
-    walked_from(before, r, path + skip);
+    if (g->nnodes > before)
+        g->nodes[g->nnodes - 1].closed = closed;
+    walked_from(g, before, r, path + skip);
 }
 
 /* The field-walk form of `.name`, for a `_` name the sandbox refuses or the dialect cannot
@@ -752,19 +770,20 @@ static void resolver_part(sctx *x, int i, PyObject *key, int item)
  * is known, it waits until a resolver is found. */
 static void field_edge(sctx *x, int i, PyObject *name)
 {
-    if (fresh_method(nodes[i].obj, name))
+    gc_source_graph *g = x->g;
+    if (fresh_method(g->nodes[i].obj, name))
         return;
-    if (resolver < 0 && error_readback) {
+    if (g->resolver < 0 && g->error_readback) {
         readback_edge(x, i, name);
         return;
     }
-    if (resolver < 0) {
-        if (npending == cappending) {
-            cappending = cappending ? cappending * 2 : 256;
-            pending = gc_xrealloc(pending, (size_t)cappending * sizeof *pending);
+    if (g->resolver < 0) {
+        if (g->npending == g->cappending) {
+            g->cappending = g->cappending ? g->cappending * 2 : 256;
+            g->pending = gc_xrealloc(g->pending, (size_t)g->cappending * sizeof *g->pending);
         }
         Py_INCREF(name);
-        pending[npending++] = (pfield){i, name};
+        g->pending[g->npending++] = (pfield){i, name};
         return;
     }
     resolver_part(x, i, name, 0);
@@ -774,23 +793,25 @@ static void field_edge(sctx *x, int i, PyObject *name)
  * (from the edge that found it: a resolver at the depth bound serves all the same). */
 static void note_resolver(sctx *x, int i)
 {
-    if (resolver >= 0 || !inline_ok(i))
+    gc_source_graph *g = x->g;
+    if (g->resolver >= 0 || !inline_ok(g, i))
         return;
     int k = 0;
     for (; k < NRESOLVERS; k++) {
         PyObject *c = resolver_class(k);
-        if (c && (resolvers[k].instance ? PyObject_TypeCheck(nodes[i].obj, (PyTypeObject *)c) : nodes[i].obj == c))
+        PyObject *v = g->nodes[i].obj;
+        if (c && (resolvers[k].instance ? PyObject_TypeCheck(v, (PyTypeObject *)c) : v == c))
             break;
     }
     if (k == NRESOLVERS)
         return;
-    resolver = i;
-    rkind = k;
-    for (long k = 0; k < npending && !x->rc; k++)
-        field_edge(x, pending[k].node, pending[k].name);
-    for (long k = 0; k < npending; k++)
-        Py_DECREF(pending[k].name);
-    npending = 0;
+    g->resolver = i;
+    g->rkind = k;
+    for (long k = 0; k < g->npending && !x->rc; k++)
+        field_edge(x, g->pending[k].node, g->pending[k].name);
+    for (long k = 0; k < g->npending; k++)
+        Py_DECREF(g->pending[k].name);
+    g->npending = 0;
 }
 
 /* A `_` name, an ASCII identifier a format field can hold as an attribute part? */
@@ -931,10 +952,10 @@ static int named_item(sctx *x, int i, Py_ssize_t k, PyObject *name)
     tr[n++] = 0;
     tr[n++] = GC_P_ITEM;
     PyObject *idx = PyLong_FromSsize_t(k);
-    last_gave = last_escaped = 0;
+    x->gave = x->escaped = 0;
     int refused = idx && edge_around(x, i, GC_EDGE_ITEM_INT, idx, elt, sizeof elt, tr, n);
     Py_XDECREF(idx);
-    return refused || !(last_gave || last_escaped) ? 2 : 1;
+    return refused || !(x->gave || x->escaped) ? 2 : 1;
 }
 
 /* Class walks by name: a list of classes (what .__subclasses__() and .mro() give) in a
@@ -944,8 +965,9 @@ static int named_item(sctx *x, int i, Py_ssize_t k, PyObject *name)
  * 1 when the list was expanded so. */
 static int expand_by_name(sctx *x, int i, PyObject *v)
 {
-    static PyObject *attr;
-    if (!PyList_CheckExact(v) || PyList_GET_SIZE(v) == 0 || !inline_ok(i) ||
+    gc_source_graph *g = x->g;
+    static PyObject *attr; /* a process singleton: the interned name */
+    if (!PyList_CheckExact(v) || PyList_GET_SIZE(v) == 0 || !inline_ok(g, i) ||
         !(attr || (attr = PyUnicode_InternFromString("__name__"))) || !gc_source_writable(x->t, attr))
         return 0;
     Py_ssize_t n = PyList_GET_SIZE(v);
@@ -1024,11 +1046,11 @@ static PyObject *own_builtin(int k)
 }
 
 /* A root's value: is it one of the catalogue's builtins (named first by this name)? */
-static void note_own_fn(PyObject *name, PyObject *v)
+static void note_own_fn(gc_source_graph *g, PyObject *name, PyObject *v)
 {
     for (int k = 0; k < NOWN; k++)
-        if (!own_fn[k] && v && v == own_builtin(k))
-            own_fn[k] = Py_NewRef(name);
+        if (!g->own_fn[k] && v && v == own_builtin(k))
+            g->own_fn[k] = Py_NewRef(name);
 }
 
 /* Would builtin k give node i's value something to walk? */
@@ -1045,12 +1067,13 @@ static int own_call_fits(int k, PyObject *v)
 
 static void expand_own_calls(sctx *x, int i, PyObject *v)
 {
+    gc_source_graph *g = x->g;
     static const char *const as_attr[NOWN] = {"__class__", "__dict__", NULL};
     static const uint8_t call1[] = {GC_P_CALL, 1};
-    for (int k = 0; k < NOWN && inline_ok(i); k++) {
+    for (int k = 0; k < NOWN && inline_ok(g, i); k++) {
         uint8_t pre[2 + GC_P_MAX_STRLEN];
         Py_ssize_t sz;
-        const char *fn = own_fn[k] && own_call_fits(k, v) ? PyUnicode_AsUTF8AndSize(own_fn[k], &sz) : NULL;
+        const char *fn = g->own_fn[k] && own_call_fits(k, v) ? PyUnicode_AsUTF8AndSize(g->own_fn[k], &sz) : NULL;
         size_t plen = fn ? put_str(pre, 0, GC_P_NAME, fn, (size_t)sz) : 0;
         PyObject *key = plen && as_attr[k] ? PyUnicode_FromString(as_attr[k]) : NULL;
         if (plen)
@@ -1131,11 +1154,12 @@ static size_t put_lookup_readback(uint8_t *code, size_t at, const uint8_t *xexpr
  * node already); the block closes, so a resolver's statements may stand before others. */
 static void lookup_readback(sctx *x, int i)
 {
-    const snode *n = &nodes[i];
+    gc_source_graph *g = x->g;
+    const snode *n = &g->nodes[i];
     uint8_t code[CODE_MAX];
     char var[16];
     size_t expr = n->len - n->blen, len, blen;
-    if ((x->t->spec.adapter.dialect & GC_DIALECT_EXPRESSION) || !inline_ok(i) || is_scalar_or_container(n->obj) ||
+    if ((x->t->spec.adapter.dialect & GC_DIALECT_EXPRESSION) || !inline_ok(g, i) || is_scalar_or_container(n->obj) ||
         n->len + 48 > CODE_MAX)
         return;
     snprintf(var, sizeof var, "o%d", i);
@@ -1146,11 +1170,11 @@ static void lookup_readback(sctx *x, int i)
         PyErr_Clear();
         return;
     }
-    long before = nnodes;
+    long before = g->nnodes;
     unsigned char closed = n->closed; /* run_edge may move nodes */
     run_edge(x, i, GC_EDGE_ATTR, key, code, blen, NULL, 0, NULL, 0, code + blen, len - blen);
-    if (nnodes > before)
-        nodes[nnodes - 1].closed = closed;
+    if (g->nnodes > before)
+        g->nodes[g->nnodes - 1].closed = closed;
 }
 
 /* Node i's field parts, each to 'part' (item 0: an attribute name, 1: an item's key): the
@@ -1161,7 +1185,8 @@ static void lookup_readback(sctx *x, int i)
  * left out? */
 static int each_field_part(sctx *x, int i, void (*part)(sctx *x, int i, PyObject *key, int item))
 {
-    PyObject *v = nodes[i].obj, *names = is_scalar_or_container(v) ? NULL : attr_names(v);
+    gc_source_graph *g = x->g;
+    PyObject *v = g->nodes[i].obj, *names = is_scalar_or_container(v) ? NULL : attr_names(v);
     for (Py_ssize_t k = 0; names && k < PyList_GET_SIZE(names) && !x->rc; k++) {
         PyObject *name = PyList_GET_ITEM(names, k);
         if (PyUnicode_Check(name) && PyUnicode_IS_ASCII(name) && PyUnicode_IsIdentifier(name) &&
@@ -1227,31 +1252,33 @@ static int gives_primitive(PyObject *v)
 }
 
 /* Can the sweep's resolver write a field part (with 'item', a `[key]` one)? */
-static int resolver_writes(int item)
+static int resolver_writes(const gc_source_graph *g, int item)
 {
-    return resolver >= 0 && (!item || resolvers[rkind].items);
+    return g->resolver >= 0 && (!item || resolvers[g->rkind].items);
 }
 
 /* Can node i's field parts be written as a program (with 'item', `[key]` ones)? */
-static int field_form(int item)
+static int field_form(const gc_source_graph *g, int item)
 {
-    return resolver_writes(item) || error_readback;
+    return resolver_writes(g, item) || g->error_readback;
 }
 
 /* Node i's part as a program, in the resolver's form, else the readback's. */
 static void field_part(sctx *x, int i, PyObject *key, int item)
 {
-    if (resolver_writes(item))
+    gc_source_graph *g = x->g;
+    if (resolver_writes(g, item))
         resolver_part(x, i, key, item);
-    else if (error_readback)
+    else if (g->error_readback)
         readback_part(x, i, key, item);
 }
 
 /* v, node i's part (kind, key) in the host: an escape's program, or a host node. */
 static void host_child(sctx *x, int i, int kind, PyObject *key, PyObject *v)
 {
+    gc_source_graph *g = x->g;
     int item = kind != GC_EDGE_ATTR;
-    if (!v || is_scalar(v) || x->rc || !field_form(item))
+    if (!v || is_scalar(v) || x->rc || !field_form(g, item))
         return;
     if (gives_primitive(v)) {
         field_part(x, i, key, item);
@@ -1259,17 +1286,17 @@ static void host_child(sctx *x, int i, int kind, PyObject *key, PyObject *v)
     }
     char path[GC_P_MAX_STRLEN + 1];
     int r, hole = edge_hole(x, i, kind, key, v);
-    if (nodes[i].parts + 1 >= HOST_PARTS || gc_sweep_transient(v) || field_path(i, key, item, "", path, &r) < 0 ||
+    if (g->nodes[i].parts + 1 >= HOST_PARTS || gc_sweep_transient(v) || field_path(g, i, key, item, "", path, &r) < 0 ||
         seen_as(x, v, hole, 1) || visited(x, v, PASSAGE_HOLE(hole)))
         return;
-    if (nnodes >= x->o->max_nodes) {
+    if (g->nnodes >= x->o->max_nodes) {
         x->st->cut_nodes++;
         return;
     }
     static const uint8_t none[1];
-    unsigned char parts = nodes[i].parts; /* push moves nodes */
-    push(v, key, i, kind, nodes[i].depth + 1, hole, none, 0, 0);
-    snode *h = &nodes[nnodes - 1];
+    unsigned char parts = g->nodes[i].parts; /* push moves nodes */
+    push(g, v, key, i, kind, g->nodes[i].depth + 1, hole, none, 0, 0);
+    snode *h = &g->nodes[g->nnodes - 1];
     h->host = h->early = 1;
     x->st->host_nodes++;
     h->parts = (unsigned char)(parts + 1);
@@ -1280,10 +1307,11 @@ static void host_child(sctx *x, int i, int kind, PyObject *key, PyObject *v)
 /* Node i's part (key, item) in the host, by the lookups a field makes where no code runs. */
 static void host_part(sctx *x, int i, PyObject *key, int item)
 {
+    gc_source_graph *g = x->g;
     char buf[GC_P_MAX_STRLEN + 1];
     if (item && !field_key(key, buf)) /* no field holds it */
         return;
-    PyObject *v = item ? gc_static_item(nodes[i].obj, key, 1) : gc_static_attr(nodes[i].obj, key);
+    PyObject *v = item ? gc_static_item(g->nodes[i].obj, key, 1) : gc_static_attr(g->nodes[i].obj, key);
     host_child(x, i, edge_kind(key, item), key, v);
     Py_XDECREF(v);
 }
@@ -1292,12 +1320,13 @@ static void host_part(sctx *x, int i, PyObject *key, int item)
  * once, never by a level). */
 static void host_walk(sctx *x, int i)
 {
-    if (!inline_ok(i) || (resolver < 0 && nodes[i].blen)) /* the readback's X has no statements */
+    gc_source_graph *g = x->g;
+    if (!inline_ok(g, i) || (g->resolver < 0 && g->nodes[i].blen)) /* the readback's X has no statements */
         return;
-    long from = nnodes;
+    long from = g->nnodes;
     each_field_part(x, i, host_part);
-    for (long k = from; k < nnodes && !x->rc; k++)
-        if (nodes[k].host)
+    for (long k = from; k < g->nnodes && !x->rc; k++)
+        if (g->nodes[k].host)
             each_field_part(x, (int)k, host_part);
 }
 
@@ -1305,29 +1334,31 @@ static void host_walk(sctx *x, int i)
  * found; and the walks that waited, when one has been. */
 static void host_walks(sctx *x, int i)
 {
-    if (i >= 0 && !field_form(0)) {
-        if (nhwait == caphwait) {
-            caphwait = caphwait ? caphwait * 2 : 256;
-            hwait = gc_xrealloc(hwait, (size_t)caphwait * sizeof *hwait);
+    gc_source_graph *g = x->g;
+    if (i >= 0 && !field_form(g, 0)) {
+        if (g->nhwait == g->caphwait) {
+            g->caphwait = g->caphwait ? g->caphwait * 2 : 256;
+            g->hwait = gc_xrealloc(g->hwait, (size_t)g->caphwait * sizeof *g->hwait);
         }
-        hwait[nhwait++] = i;
+        g->hwait[g->nhwait++] = i;
         return;
     }
-    int before = nfinds, ran = field_form(0) && nhwait > 0;
-    for (long k = 0; field_form(0) && k < nhwait && !x->rc; k++)
-        host_walk(x, (int)hwait[k]);
-    if (field_form(0))
-        nhwait = 0;
-    if (ran && nfinds > before && x->o->level) /* a campaign has them now, not at the level's end */
-        x->o->level(x->o->level_ctx, i >= 0 ? nodes[i].depth + 1 : 0, -1);
+    int before = g->nfinds, ran = field_form(g, 0) && g->nhwait > 0;
+    for (long k = 0; field_form(g, 0) && k < g->nhwait && !x->rc; k++)
+        host_walk(x, (int)g->hwait[k]);
+    if (field_form(g, 0))
+        g->nhwait = 0;
+    if (ran && g->nfinds > before && x->o->level) /* a campaign has them now, not at the level's end */
+        x->o->level(x->o->level_ctx, g, i >= 0 ? g->nodes[i].depth + 1 : 0, -1);
     if (i >= 0 && !x->rc)
         host_walk(x, i);
 }
 
 static void expand(sctx *x, int i)
 {
-    PyObject *v = nodes[i].obj;
-    if (nodes[i].passage) {
+    gc_source_graph *g = x->g;
+    PyObject *v = g->nodes[i].obj;
+    if (g->nodes[i].passage) {
         expand_passage(x, i);
         return;
     }
@@ -1445,7 +1476,7 @@ PyObject *gc_source_roots_ns(gc_target *t, char *err, size_t errlen)
         gc_strbuf sb;
         PyObject *v = NULL, *name = PyList_GET_ITEM(names, k);
         size_t len = root_code(name, -1, code);
-        if (len && run_code(t, code, len, &out, &v, &sb) == 0 && v)
+        if (len && run_code(t, code, len, &out, &v, &sb, NULL) == 0 && v)
             PyDict_SetItem(ns, name, v);
         gc_sb_free(&sb);
         Py_XDECREF(v);
@@ -1465,7 +1496,7 @@ PyObject *gc_source_readbacks_ns(gc_target *t, PyObject *roots)
         static gc_verdict out;
         gc_strbuf sb;
         PyObject *got = NULL;
-        if (len && run_code(t, code, len, &out, &got, &sb) == 0 && got && got != v && got != Py_None)
+        if (len && run_code(t, code, len, &out, &got, &sb, NULL) == 0 && got && got != v && got != Py_None)
             PyDict_SetItem(ns, name, got);
         if (len)
             gc_sb_free(&sb);
@@ -1479,6 +1510,7 @@ PyObject *gc_source_readbacks_ns(gc_target *t, PyObject *roots)
  * recorded; the generator's frame only in a dialect with statements.  0 or an exit code. */
 static int push_roots(sctx *x)
 {
+    gc_source_graph *g = x->g;
     static const char *lit_names[] = {"''", "0", "[]", "()", "gi_frame", "e", "cr_frame", "ag_frame"};
     int nlits = x->t->spec.adapter.dialect & GC_DIALECT_EXPRESSION ? 4 : 8;
     char err[512];
@@ -1493,7 +1525,7 @@ static int push_roots(sctx *x)
         PyList_Append(names, PyList_GET_ITEM(implicit, k));
     Py_XDECREF(implicit);
     Py_ssize_t nroots = PyList_GET_SIZE(names);
-    for (Py_ssize_t k = 0; !x->rc && k < nroots + nlits; k++) {
+    for (Py_ssize_t k = 0; !x->rc && !gc_limits_stopping() && k < nroots + nlits; k++) {
         int lit = k < nroots ? -1 : (int)(k - nroots);
         PyObject *name = lit < 0 ? PyList_GET_ITEM(names, k) : PyUnicode_FromString(lit_names[lit]);
         if (lit >= 0 && !name)
@@ -1504,19 +1536,19 @@ static int push_roots(sctx *x)
         gc_strbuf sb;
         PyObject *v = NULL;
         x->st->edges++;
-        x->rc = len ? run_code(x->t, code, len, &out, &v, &sb) : 0;
+        x->rc = len ? run_code(x->t, code, len, &out, &v, &sb, NULL) : 0;
         gc_sb_free(&sb);
         if (!x->rc && v) {
             if (k < given) /* what the sandbox means to hand out, for the hole rule */
                 PyDict_SetItem(x->ns, name, v);
             if (lit < 0)
-                note_own_fn(name, v);
+                note_own_fn(g, name, v);
             int h = x->o->hole ? x->o->hole(x->o->hole_ctx, x->ns, NULL, NULL, NULL, ROOT, name, v) : 0;
             h = h > 0 ? h & ~GC_SWEEP_ANYWHERE : 0;
             if (out.escaped)
                 x->rc = record(x, code, len, &out, h, 0);
             else if (!visited(x, v, h))
-                push(v, name, -1, ROOT, 0, h, code, len, lit == 5 ? EXC_ROOT_BLEN : 0);
+                push(g, v, name, -1, ROOT, 0, h, code, len, lit == 5 ? EXC_ROOT_BLEN : 0);
         }
         Py_XDECREF(v);
         if (lit >= 0)
@@ -1543,19 +1575,21 @@ static int cmp_found(const void *a, const void *b)
 /* Node i expanded, its progress shown; 1 when the time bound stops the walk. */
 static int walk_one(sctx *x, long i)
 {
-    if (nodes[i].host) /* expanded by its host walk */
+    gc_source_graph *g = x->g;
+    if (g->nodes[i].host) /* expanded by its host walk */
         return 0;
-    if (nodes[i].depth >= x->o->depth) {
+    if (g->nodes[i].depth >= x->o->depth) {
         x->st->cut_depth++;
         return 0;
     }
-    if (nodes[i].early || gc_sweep_transient(nodes[i].obj))
+    if (g->nodes[i].early || gc_sweep_transient(g->nodes[i].obj))
         return 0;
     expand(x, (int)i);
     double now = gc_now_s();
     if (now - x->last >= 2 && !x->o->quiet) {
-        fprintf(stderr, "[sweep %5.1fs] depth %d, nodes %ld/%ld, programs %ld (%.0f/s), escapes %d\n",
-                now - x->start, nodes[i].depth, i, nnodes, x->st->edges, x->st->edges / (now - x->start), nfinds);
+        fprintf(stderr, "[sweep %5.1fs] depth %d, g->nodes %ld/%ld, programs %ld (%.0f/s), escapes %d\n",
+                now - x->start, g->nodes[i].depth, i, g->nnodes, x->st->edges, x->st->edges / (now - x->start),
+                g->nfinds);
         x->last = now;
     }
     if (gc_sweep_out_of_time(x->o, x->start, now)) {
@@ -1575,18 +1609,19 @@ static int walk_one(sctx *x, long i)
 static int walk_nodes(void *ctx, long from, long to)
 {
     sctx *x = ctx;
+    gc_source_graph *g = x->g;
     int level = 0;
     for (long i = from; i < to; i++)
-        level = nodes[i].depth > level ? nodes[i].depth : level;
+        level = g->nodes[i].depth > level ? g->nodes[i].depth : level;
     for (long i = from; i < to && !x->rc; i++)
         if (walk_one(x, i))
             return x->rc;
-    for (long i = to; i < nnodes && !x->rc; i++) {
-        if (nodes[i].depth > level || nodes[i].early)
+    for (long i = to; i < g->nnodes && !x->rc; i++) {
+        if (g->nodes[i].depth > level || g->nodes[i].early)
             continue;
         if (walk_one(x, i))
             return x->rc;
-        nodes[i].early = 1;
+        g->nodes[i].early = 1;
     }
     if (!x->rc)
         host_walks(x, -1); /* those a resolver found in this level lets run */
@@ -1599,10 +1634,11 @@ static int walk_nodes(void *ctx, long from, long to)
 static long level_work(void *ctx, long from, long to)
 {
     sctx *x = ctx;
+    const gc_source_graph *g = x->g;
     long n = to - from, step = n > 256 ? n / 256 : 1, sampled = 0, work = 0;
     for (long i = from; i < to; i += step, sampled++) {
-        PyObject *v = nodes[i].obj;
-        if (nodes[i].depth >= x->o->depth || nodes[i].early || gc_sweep_transient(v))
+        PyObject *v = g->nodes[i].obj;
+        if (g->nodes[i].depth >= x->o->depth || g->nodes[i].early || gc_sweep_transient(v))
             continue;
         Py_ssize_t items = PyList_Check(v) || PyTuple_Check(v) || PyDict_Check(v) ? PyObject_Length(v) : 0;
         PyObject *d = is_scalar_or_container(v) ? NULL : PyObject_Dir(v);
@@ -1615,74 +1651,81 @@ static long level_work(void *ctx, long from, long to)
 
 static long queued(void *ctx)
 {
-    (void)ctx;
-    return nnodes;
+    const sctx *x = ctx;
+    return x->g->nnodes;
 }
 
-int gc_source_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st)
+int gc_source_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st, gc_source_graph **out)
 {
     memset(st, 0, sizeof *st);
-    sweep_reset();
-    last_names = o->hole_name;
-    last_names_ctx = o->hole_ctx;
+    gc_source_graph *g = gc_xcalloc(1, sizeof *g);
+    g->resolver = -1;
+    g->names = o->hole_name;
+    g->names_ctx = o->hole_ctx;
     double start = gc_now_s();
-    sctx x = {t, o, st, PyDict_New(), PySet_New(NULL), 0, start, start};
+    gc_sweep_bound(o, start);
+    sctx x = {t, o, st, PyDict_New(), PySet_New(NULL), 0, start, start, g, 0, 0};
     int rc = x.ns && x.seen ? push_roots(&x) : GC_EXIT_HARNESS;
     if (!rc)
         rc = probe_readback(&x);
     if (!rc)
-        rc = gc_sweep_levels(o, st, &(gc_sweep_walker){queued, walk_nodes, &x, level_work}, start, &frontier_end);
-    st->nodes = nnodes;
-    st->escapes = nfinds;
+        rc = gc_sweep_levels(o, st, &(gc_sweep_walker){queued, walk_nodes, &x, level_work, g}, start, &g->frontier_end);
+    gc_sweep_bound(o, 0);
+    st->nodes = g->nnodes;
+    st->escapes = g->nfinds;
     double took = gc_now_s() - start;
     if (!rc && !o->quiet)
         fprintf(stderr, "[sweep %5.2fs] done: %ld nodes, %ld programs (%.0f programs/s), %d escape signature(s)\n",
-                took, nnodes, st->edges, took > 0 ? st->edges / took : 0.0, nfinds);
-    if (nfinds > 1) /* qsort(NULL, 0) is undefined */
-        qsort(finds, (size_t)nfinds, sizeof *finds, cmp_found);
+                took, g->nnodes, st->edges, took > 0 ? st->edges / took : 0.0, g->nfinds);
+    if (g->nfinds > 1) /* qsort(NULL, 0) is undefined */
+        qsort(g->finds, (size_t)g->nfinds, sizeof *g->finds, cmp_found);
     if (!rc && !o->no_report) {
         gc_finding *f;
-        int n = gc_source_sweep_findings(&f);
+        int n = gc_source_sweep_findings(g, &f);
         gc_sweep_report(t, o, st, f, n);
         free(f);
     }
     fflush(stdout);
     Py_XDECREF(x.ns);
     Py_XDECREF(x.seen);
+    if (out)
+        *out = rc ? NULL : g;
+    if (!out || rc)
+        gc_source_sweep_free(g);
     return rc;
 }
 
-int gc_source_sweep_findings(gc_finding **out)
+int gc_source_sweep_findings(const gc_source_graph *g, gc_finding **out)
 {
-    *out = gc_xcalloc((size_t)nfinds + 1, sizeof **out);
-    for (int k = 0; k < nfinds; k++) {
+    *out = gc_xcalloc((size_t)g->nfinds + 1, sizeof **out);
+    for (int k = 0; k < g->nfinds; k++) {
         gc_finding *f = &(*out)[k];
-        snprintf(f->sig, sizeof f->sig, "%s", finds[k].sig);
-        snprintf(f->chain, sizeof f->chain, "%s", finds[k].prog);
-        snprintf(f->kind, sizeof f->kind, "%s", gc_kind_name(finds[k].kind));
-        snprintf(f->cap, sizeof f->cap, "%s", gc_cap_name(finds[k].cap));
-        snprintf(f->prim, sizeof f->prim, "%s", finds[k].prim);
-        snprintf(f->detail, sizeof f->detail, "%s", finds[k].detail);
-        f->size = gc_program_size(finds[k].prog, strlen(finds[k].prog));
+        snprintf(f->sig, sizeof f->sig, "%s", g->finds[k].sig);
+        snprintf(f->chain, sizeof f->chain, "%s", g->finds[k].prog);
+        snprintf(f->kind, sizeof f->kind, "%s", gc_kind_name(g->finds[k].kind));
+        snprintf(f->cap, sizeof f->cap, "%s", gc_cap_name(g->finds[k].cap));
+        snprintf(f->prim, sizeof f->prim, "%s", g->finds[k].prim);
+        snprintf(f->detail, sizeof f->detail, "%s", g->finds[k].detail);
+        f->size = gc_program_size(g->finds[k].prog, strlen(g->finds[k].prog));
         snprintf(f->first, sizeof f->first, "sweep");
         f->count = 1;
-        if (last_names && finds[k].hole > 0)
-            snprintf(f->hole, sizeof f->hole, "%s", last_names(last_names_ctx, finds[k].hole));
+        if (g->names && g->finds[k].hole > 0)
+            snprintf(f->hole, sizeof f->hole, "%s", g->names(g->names_ctx, g->finds[k].hole));
     }
-    return nfinds;
+    return g->nfinds;
 }
 
-void gc_source_sweep_inputs(gc_inputs *out)
+void gc_source_sweep_inputs(const gc_source_graph *g, gc_inputs *out)
 {
-    for (int k = 0; k < nfinds; k++)
-        gc_inputs_add(out, finds[k].code, finds[k].len);
+    for (int k = 0; k < g->nfinds; k++)
+        gc_inputs_add(out, g->finds[k].code, g->finds[k].len);
 }
 
-void gc_source_sweep_frontier(gc_inputs *out, int max)
+void gc_source_sweep_frontier(const gc_source_graph *g, gc_inputs *out, int max)
 {
     uint8_t buf[CODE_MAX + 64];
-    for (long i = 0; i < frontier_end && out->n < max; i++) { /* the complete levels' */
-        size_t n = program_code(nodes[i].code, nodes[i].len, buf, sizeof buf);
+    for (long i = 0; i < g->frontier_end && out->n < max; i++) { /* the complete levels' */
+        size_t n = program_code(g->nodes[i].code, g->nodes[i].len, buf, sizeof buf);
         if (n)
             gc_inputs_add(out, buf, n);
     }

@@ -8,7 +8,8 @@
  * source target: the value a program gives back, kept, and the roots' values.  A node is
  * a program whose returned value is new (by identity, kept alive); its edges are programs
  * one trailer longer (source_sweep.c lists them).  Holes are named through
- * gc_sweep_opts.hole exactly as the namespace sweep (chain/sweep.h) does; it names none itself. */
+ * gc_sweep_opts.hole exactly as the namespace sweep (chain/sweep.h) does; it names none itself.
+ * A sweep's graph, findings and frontier are its caller's (gc_source_graph), as chain/sweep.h's. */
 #ifndef GATECRASH_SOURCE_SWEEP_H
 #define GATECRASH_SOURCE_SWEEP_H
 
@@ -16,27 +17,31 @@
 #include "source.h"
 #include "verdict.h"
 
+/* One source sweep's graph, findings and frontier, as chain/sweep.h's gc_sweep_graph:
+ * handed to its caller, read by the calls below, freed by gc_source_sweep_free. */
+typedef struct gc_source_graph gc_source_graph;
+
 /* Sweep a source target with o's bounds (depth: trailers after a root; max_nodes; seconds)
  * and, when set, o->hole.  Prints the report like gc_sweep unless o->no_report (the programs
- * in place of chains; o->save is not used) and progress on stderr.  0 or an exit code. */
-int gc_source_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st);
+ * in place of chains; o->save is not used) and progress on stderr.  0 or an exit code; with
+ * 0 and 'out', *out is the sweep's graph (the caller frees it), else NULL. */
+int gc_source_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st, gc_source_graph **out);
+void gc_source_sweep_free(gc_source_graph *g);
 
-/* The escapes of the last source sweep, as gc_sweep_findings gives them (chain: the
- * program, on one line; malloc'd). */
-int gc_source_sweep_findings(gc_finding **out);
+/* g's escapes, as gc_sweep_findings gives them (chain: the program, on one line; malloc'd). */
+int gc_source_sweep_findings(const gc_source_graph *g, gc_finding **out);
 
 /* The depth `sweep` takes on a source target by default: the generator's frame root needs
  * four trailers to the host's builtins (f_back three times, then f_builtins). */
 #define GC_SOURCE_SWEEP_DEPTH 4
 
-/* The escapes of the last source sweep as program encodings (the bytes fuzz_source and
- * `replay --raw` decode), in gc_source_sweep_findings' order, appended to 'out'. */
-void gc_source_sweep_inputs(gc_inputs *out);
+/* g's escapes as program encodings (the bytes fuzz_source and `replay --raw` decode), in
+ * gc_source_sweep_findings' order, appended to 'out'. */
+void gc_source_sweep_inputs(const gc_source_graph *g, gc_inputs *out);
 
-/* The last source sweep's frontier: the encoding of the program reaching each distinct
- * value its complete levels reached (its nodes, breadth first, at most 'max'), appended to
- * 'out'. */
-void gc_source_sweep_frontier(gc_inputs *out, int max);
+/* g's frontier: the encoding of the program reaching each distinct value its complete
+ * levels reached (its nodes, breadth first, at most 'max'), appended to 'out'. */
+void gc_source_sweep_frontier(const gc_source_graph *g, gc_inputs *out, int max);
 
 /* gc_source_run, and the value evaluate gave back (a new reference in *value, NULL when it
  * raised), which gc_source_run itself does not keep.  0 or an exit code. */
