@@ -375,10 +375,13 @@ static int import_gate(gc_target *t, char *err, size_t errlen)
         return GC_EXIT_TARGET;
     }
     Py_DECREF(pf);
-    PyObject *util = PyImport_ImportModule("importlib.util");
-    PyObject *spec = util ? PyObject_CallMethod(util, "spec_from_file_location", "ss", modname,
-                                                t->spec.sandbox) : NULL;
-    PyObject *mod = spec && spec != Py_None ? PyObject_CallMethod(util, "module_from_spec", "O", spec) : NULL;
+    /* importlib's own frozen modules (in sys.modules from the start): importlib.util would
+     * put itself and what it imports there, where the host has none of them */
+    PyObject *util = PyImport_ImportModule("_frozen_importlib_external");
+    PyObject *boot = PyImport_ImportModule("_frozen_importlib");
+    PyObject *spec = util && boot ? PyObject_CallMethod(util, "spec_from_file_location", "ss", modname,
+                                                        t->spec.sandbox) : NULL;
+    PyObject *mod = spec && spec != Py_None ? PyObject_CallMethod(boot, "module_from_spec", "O", spec) : NULL;
     int rc = 0;
     if (!mod) {
         char line[512];
@@ -407,6 +410,7 @@ static int import_gate(gc_target *t, char *err, size_t errlen)
     Py_XDECREF(mod);
     Py_XDECREF(spec);
     Py_XDECREF(util);
+    Py_XDECREF(boot);
     return rc;
 }
 
@@ -554,6 +558,7 @@ int gc_target_open(gc_target *t, const gc_target_spec *spec, const char *scratch
     gc_limits_hard_what = "importing the gate";
     gc_limits_hard_code = GC_EXIT_TARGET;
     PyObject *ns = NULL;
+    gc_interp_world_restore();
     int rc = load_target(t, &ns, err, errlen);
     gate_phase = NULL;
     int expired = gc_limit_expired, oom = gc_limit_oom;
