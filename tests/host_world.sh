@@ -21,25 +21,37 @@ mk() { mkdir -p "$WORK/$1"; cat >"$WORK/$1/adapter.py"
 prog() { printf '%b' "$2" >"$WORK/$1.py"; }
 
 # --- output: the value of the last expression statement only ---
-mk output '[]' '[]' <<'PY'
-import ast
+mk output '[]' '["Refused"]' <<'PY'
+import ast, os
+class Refused(Exception):
+    pass
+def helper(text):  # a tool the agent is given; this module's globals hold os
+    return text.strip()
+def roots():
+    return ["helper"]
 def evaluate(source):
     tree = ast.parse(source)
+    if any(isinstance(n, (ast.Import, ast.ImportFrom)) for n in ast.walk(tree)):
+        raise Refused("imports are not allowed")
     last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
-    ns = {}
+    ns = {"helper": helper}
     exec(compile(tree, "<agent>", "exec"), ns)
     return eval(compile(ast.Expression(last.value), "<agent>", "eval"), ns) if last else None
 PY
-prog bound 'import os\nx = os.system\nresult = None\n'
-prog held 'import os\ntry:\n    os.posix_spawn.zzz\nexcept AttributeError as e:\n    result = e.obj\n'
-prog nested 'import os\nkept = [{"k": os.system}]\n'
-prog plain 'import os\nx = os.getcwd\nresult = 1\n'
+prog bound 'x = helper.__globals__["os"].system\nresult = None\n'
+prog held 'try:\n    "{0.__globals__[os].posix_spawn.zzz}".format(helper)\nexcept AttributeError as e:\n    result = e.obj\n'
+prog nested 'kept = [{"k": helper.__globals__["os"].system}]\n'
+prog plain 'x = helper.__globals__["os"].getcwd\nresult = 1\n'
 for p in bound held nested; do
   expect_exit 1 "output: $p" -- "$GC" replay "$WORK/output" "$WORK/$p.py"
   expect_grep "ESCAPE reach spawn os\.(system|posix_spawn)" "output: $p: the primitive the program holds"
 done
-expect_fgrep "in the program's namespace" "output: where it was found"
+expect_fgrep "in the program's namespace, at kept[0]{value 0}" "output: where it was found"
 expect_exit 0 "output: a harmless binding" -- "$GC" replay "$WORK/output" "$WORK/plain.py"
+# the sweep and the fuzzer find it through this adapter
+expect_exit 1 "output: a sweep finds the escape" -- "$GC" sweep "$WORK/output" --depth 3
+expect_grep "^spawn.* function \\. __globals__$" "output: the sweep's hole"
+expect_exit 1 "output: a short campaign finds it" -- "$GC" fuzz "$WORK/output" --time 8 --out "$WORK/out-output"
 
 # an AST interpreter (no exec): its symbol table handed over by namespace()
 mk symtab '[]' '[]' <<'PY'

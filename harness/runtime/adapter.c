@@ -286,6 +286,14 @@ int gc_adapter_bind(gc_adapter *a, const gc_adapter_spec *s, PyObject *module, P
         return GC_EXIT_TARGET;
     }
     a->roots_fn = roots;
+    PyObject *ns = PyObject_GetAttrString(module, "namespace");
+    PyErr_Clear();
+    if (ns && !PyCallable_Check(ns)) {
+        Py_DECREF(ns);
+        snprintf(err, errlen, "adapter %s: 'namespace' is not callable", path);
+        return GC_EXIT_TARGET;
+    }
+    a->ns_fn = ns;
     char names[8][65];
     int rc = bind_refusals(a, s, module, builtins, path, err, errlen);
     if (!rc && gc_adapter_roots(a, path, names, 8, err, errlen) < 0)

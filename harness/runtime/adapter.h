@@ -4,7 +4,8 @@
  * JSON form, the virtual environment the sandbox package is installed in (its
  * site-packages put on sys.path, a venv of another Python version refused by its
  * pyvenv.cfg), and binding what the adapter exports: evaluate (or "entry"), optional
- * roots(), the refusal exception classes, and with "steps" session(): a fresh session of the
+ * roots(), optional namespace() (where the program's bindings live: source.c searches it),
+ * the refusal exception classes, and with "steps" session(): a fresh session of the
  * sandbox as the host keeps one (an agent's executor), a callable that runs one step's
  * source and gives back its value, as evaluate does.  A step target's input runs as its
  * parts between GC_STEP_MARKER lines (dialect.h), in turn, against one session.  target.c imports the adapter like a gate module
@@ -27,6 +28,8 @@ typedef struct {
 typedef struct {
     /* evaluate; with steps, the harness's own runner of the steps through session() */
     PyObject *eval_fn, *roots_fn; /* roots_fn may be NULL */
+    /* namespace(): the dict(s) the program's bindings live in after the last evaluate, or NULL */
+    PyObject *ns_fn;
     PyObject *refusal_types;      /* tuple of exception classes */
 } gc_adapter;
 

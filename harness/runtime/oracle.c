@@ -27,6 +27,7 @@
 
 gc_oracle gc_orc;
 _Thread_local int gc_oracle_own_event;
+void (*gc_oracle_exec_observer)(PyObject *code);
 
 #define TABLE_SLOTS 2048 /* power of two, > 3 keys per primitive */
 
@@ -880,6 +881,9 @@ static int c_hook(const char *event, PyObject *args, void *ud)
         modules_pending = 1;
     else if (modules_pending && !refreshing)
         refresh();
+    if (event[0] == 'e' && gc_oracle_exec_observer && gc_orc.in_chain && strcmp(event, "exec") == 0 &&
+        PyTuple_Check(args) && PyTuple_GET_SIZE(args) > 0)
+        gc_oracle_exec_observer(PyTuple_GET_ITEM(args, 0));
     const ev_spec *ev = classify(event);
     if (!ev)
         return 0;

@@ -89,6 +89,9 @@ typedef struct {
 } gc_oracle;
 
 extern gc_oracle gc_orc;
+/* Told, while an input runs, of each "exec" audit event's code object (source mode: where
+ * the program's namespace is, program_ns.h); NULL: nobody asks. */
+extern void (*gc_oracle_exec_observer)(PyObject *code);
 /* Set on a thread while the harness itself raises an audit event there (source.c: setting
  * its own profile and trace functions on a thread an evaluation started): not judged. */
 extern _Thread_local int gc_oracle_own_event;

@@ -1,5 +1,5 @@
 /* probe.c — see probe.h.  Each probe is a program that does nothing a sandbox should mind,
- * run the way every input is (gc_source_value: gc_source_run, the value kept), so what
+ * run the way every input is (gc_source_run_value: the value kept), so what
  * goes wrong here goes wrong for every program the fuzzer would write. */
 #include "probe.h"
 
@@ -187,7 +187,7 @@ static int probe_dialect(reporter *p, gc_target *t, int expr, int *good, char *e
         gc_verdict v;
         PyObject *value = NULL;
         char note[256];
-        int rc = gc_source_value(t, src, strlen(src), &v, &value, note, sizeof note, err, errlen);
+        int rc = gc_source_run_value(t, src, strlen(src), &v, &value, note, sizeof note, err, errlen);
         if (rc)
             return rc;
         *good += judge(p, t, &progs[k], src, &v, value, note);

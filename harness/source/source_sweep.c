@@ -164,40 +164,6 @@ typedef struct {
 static pfield *pending; /* the field walks asked for before a resolver was found */
 static long npending, cappending;
 
-/* ---- the value evaluate gave back ---- */
-
-static PyObject *captured; /* what the capturing entry saw come back */
-
-static PyObject *capture(PyObject *real, PyObject *src)
-{
-    PyObject *r = PyObject_CallOneArg(real, src);
-    Py_XINCREF(r);
-    Py_XSETREF(captured, r);
-    return r;
-}
-
-static PyMethodDef capture_def = {"evaluate", capture, METH_O, "the adapter's entry, its value kept"};
-
-int gc_source_value(gc_target *t, const char *src, size_t len, gc_verdict *out, PyObject **value, char *note,
-                    size_t notelen, char *err, size_t errlen)
-{
-    PyObject *real = t->adapter.eval_fn;
-    PyObject *wrap = PyCFunction_New(&capture_def, real); /* called from C: the guard never sees it */
-    *value = NULL;
-    if (!wrap) {
-        PyErr_Clear();
-        snprintf(err, errlen, "out of memory wrapping the adapter's entry");
-        return GC_EXIT_HARNESS;
-    }
-    Py_CLEAR(captured);
-    t->adapter.eval_fn = wrap;
-    int rc = gc_source_run(t, src, len, out, note, notelen, err, errlen);
-    t->adapter.eval_fn = real;
-    Py_DECREF(wrap);
-    *value = captured;
-    captured = NULL;
-    return rc;
-}
 
 /* ---- programs ---- */
 
@@ -290,7 +256,7 @@ static int run_code(const gc_target *t, const uint8_t *code, size_t len, gc_verd
 {
     char note[256] = "", err[512];
     program_text(t, code, len, sb);
-    int rc = gc_source_value((gc_target *)t, sb->data, sb->len, out, v, note, sizeof note, err, sizeof err);
+    int rc = gc_source_run_value((gc_target *)t, sb->data, sb->len, out, v, note, sizeof note, err, sizeof err);
     last_refused = strncmp(note, "refused by the sandbox", 22) == 0;
     if (rc)
         gc_die_msg("%s", err);
