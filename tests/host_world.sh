@@ -136,6 +136,14 @@ def evaluate(source):
 PY
 realpath "$WORK/venv" >"$WORK/venvpath/venvdir"
 expect_exit 0 "venv: sys.path as VENV/bin/python has it" -- "$GC" replay --venv "$WORK/venv" "$WORK/venvpath" "$WORK/one.py"
+# include-system-site-packages = true: the venv's first, the system's after it
+"$PY" -m venv --without-pip --system-site-packages "$WORK/venvsys" >/dev/null 2>&1 || fail "cannot make a venv"
+mkdir -p "$WORK/venvsyspath"
+cp "$WORK/venvpath/target.json" "$WORK/venvsyspath/"
+realpath "$WORK/venvsys" >"$WORK/venvsyspath/venvdir"
+sed 's/ok = bool(sites) and all(/ok = bool(sites) and os.path.realpath(sites[0]).startswith(venv) and not all(/' \
+  "$WORK/venvpath/adapter.py" >"$WORK/venvsyspath/adapter.py"
+expect_exit 0 "venv: the system's site-packages after the venv's" -- "$GC" replay --venv "$WORK/venvsys" "$WORK/venvsyspath" "$WORK/one.py"
 
 # --- slowimport: a framework that takes long to import ---
 mk slowimport '[]' '[]' <<'PY'

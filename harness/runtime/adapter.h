@@ -46,8 +46,9 @@ void gc_adapter_write(const gc_adapter_spec *s, cJSON *j);
  * 0 or GC_EXIT_USAGE. */
 int gc_adapter_set_venv(gc_adapter_spec *s, const char *dir, const char *base, char *err, size_t errlen);
 
-/* After the interpreter started, before the adapter is imported: the venv's site-packages
- * on sys.path (site.addsitedir, so its .pth files apply).  Missing, not a venv, or of
+/* After the interpreter started, before the adapter is imported: sys.path as VENV/bin/python
+ * has it (the venv's site-packages by site.addsitedir, so its .pth files apply; the system's
+ * only after it, and only with include-system-site-packages = true; sys.prefix the venv).  Missing, not a venv, or of
  * another Python version: GC_EXIT_USAGE.  0 without a venv. */
 int gc_adapter_add_venv(const gc_adapter_spec *s, char *err, size_t errlen);
 
