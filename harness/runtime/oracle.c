@@ -285,8 +285,12 @@ static int refresh(void)
 
 void gc_oracle_refresh(void)
 {
-    if (row_mod && !refreshing && (modules_pending || PyDict_GET_SIZE(PyImport_GetModuleDict()) != modules_seen))
-        refresh();
+    if (!row_mod || refreshing || (!modules_pending && PyDict_GET_SIZE(PyImport_GetModuleDict()) == modules_seen))
+        return;
+    PyObject *t, *v, *tb;
+    PyErr_Fetch(&t, &v, &tb); /* a lookup may be made with an exception set: it stays */
+    refresh();
+    PyErr_Restore(t, v, tb);
 }
 
 static int glob_match(const char *glob, const char *path);
@@ -879,8 +883,8 @@ static int c_hook(const char *event, PyObject *args, void *ud)
      * next event (or the next value judged) */
     if (event[0] == 'i' && strcmp(event, "import") == 0)
         modules_pending = 1;
-    else if (modules_pending && !refreshing)
-        refresh();
+    else if (modules_pending)
+        gc_oracle_refresh();
     if (event[0] == 'e' && gc_oracle_exec_observer && gc_orc.in_chain && strcmp(event, "exec") == 0 &&
         PyTuple_Check(args) && PyTuple_GET_SIZE(args) > 0)
         gc_oracle_exec_observer(PyTuple_GET_ITEM(args, 0));

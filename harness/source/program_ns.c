@@ -72,8 +72,11 @@ static PyObject *on_frame(PyThreadState *ts, struct _PyInterpreterFrame *f, int 
         for (int i = 0; i < npending; i++) {
             if (pending[i] != co)
                 continue;
+            PyObject *t, *v, *tb;
+            PyErr_Fetch(&t, &v, &tb);
             keep(f->f_globals);
             keep(f->f_locals);
+            PyErr_Restore(t, v, tb);
             Py_DECREF(pending[i]);
             pending[i] = pending[--npending];
             break;
