@@ -102,6 +102,12 @@ PY
 prog one '1\n'
 expect_exit 0 "tempwrite: a temp file the policy allows" -- "$GC" replay "$WORK/tempwrite" "$WORK/one.py"
 expect_grep "replayed 1: 0 escaped, 1 blocked" "tempwrite: no escape on 1"
+mk gettempdir '[]' '[]' <<'PY'
+import tempfile
+def evaluate(source):
+    return tempfile.gettempdir()
+PY
+expect_exit 0 "gettempdir: its folder is known, no probe written" -- "$GC" replay "$WORK/gettempdir" "$WORK/one.py"
 mk tempdeny '["/srv/*"]' '[]' <<'PY'
 import tempfile
 def evaluate(source):

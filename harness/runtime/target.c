@@ -609,6 +609,7 @@ int gc_target_open(gc_target *t, const gc_target_spec *spec, const char *scratch
     PyObject *ns = NULL;
     gc_interp_world_restore();
     int rc = load_with_progress(t, &ns, err, errlen);
+    gc_oracle_refresh(); /* the modules the target imported: their rows (and tempfile's folder) now */
     gate_phase = NULL;
     int expired = gc_limit_expired, oom = gc_limit_oom;
     gc_limits_disarm();
