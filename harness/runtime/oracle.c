@@ -348,6 +348,8 @@ int gc_oracle_load_table(char *err, size_t errlen)
     for (size_t i = 0; i < gc_prim_table_len; i++) {
         row_prim[i] = -1;
         const char *m = gc_prim_table[i].module;
+        if (i > 0 && strcmp(m, gc_prim_table[i - 1].module) == 0)
+            continue; /* the row before asked already */
         if (!PyDict_GetItemString(modules, m) && c_module(m)) {
             PyObject *mod = PyImport_ImportModule(m);
             Py_XDECREF(mod);
@@ -1083,14 +1085,17 @@ void gc_policy_describe(const gc_policy *p, char *buf, size_t len)
         snprintf(buf + o, len - o, " network=%s", p->network_forbidden ? "false" : "true");
 }
 
+/* From the table's rows, bound or not: a module the host has not imported yet (subprocess)
+ * still names what a directed mutator aims for. */
 int gc_oracle_target_names(const char **out, int max)
 {
     int n = 0;
-    for (int i = 0; i < nprims && n < max; i++) {
-        if (prims[i].spec->cap == GC_CAP_HARNESS || !gc_policy_forbids(&gc_orc.policy, prims[i].spec->cap))
+    for (size_t i = 0; i < gc_prim_table_len && n < max; i++) {
+        const gc_prim_spec *p = &gc_prim_table[i];
+        if (p->cap == GC_CAP_HARNESS || (p->flags & GC_PRIM_ALL) || !gc_policy_forbids(&gc_orc.policy, p->cap))
             continue;
-        const char *dot = strrchr(prims[i].name, '.');
-        const char *s = dot ? dot + 1 : prims[i].name;
+        const char *dot = strrchr(p->attr, '.');
+        const char *s = dot ? dot + 1 : p->attr;
         int dup = 0;
         for (int k = 0; k < n && !dup; k++)
             dup = strcmp(out[k], s) == 0;
