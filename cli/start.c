@@ -18,6 +18,8 @@ const cli_opt cli_target_options[] = {
     {"--requires", NULL, "JSON|@FILE", cli_opt_str, O(requires), "the host's requires block, inline or from a file"},
     {"--adapter", NULL, "PATH", cli_opt_str, O(adapter), "a source target's adapter (with --requires)"},
     {"--venv", NULL, "DIR", cli_opt_str, O(venv), "the virtual environment a source target's sandbox is installed in"},
+    {"--import-timeout", NULL, "S", cli_opt_str, O(import_timeout),
+     "how long the gate's or adapter's import may take (default 120 s; GATECRASH_IMPORT_TIMEOUT)"},
     {"--mode", NULL, "reach|effect", cli_opt_str, O(mode), "override the target's oracle mode"},
     {"--target", NULL, "DIR", cli_opt_str, O(target_dir), "the target's folder (the same as TARGET)"},
     /* taken out of argv before any command parses (gc_confine_take_option) */

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `gatecrash check` (probe.h) on adapters a newcomer might write, each a variant of one tiny
-# exec-based sandbox made here: a good one is usable (exit 0); one whose value never comes
+# exec-based sandbox made here: a good one is usable (exit 0), and so is one that gives back
+# None but runs the program in a namespace the harness finds; one whose value never comes
 # back, one that refuses everything, one that calls a harness-refused function (its own audit
 # hook, a profile function, a chdir) on every program, one that forks: exit 3 with
 # one line naming the fault, and `sweep` and `fuzz` stop with that line before they run a
@@ -26,7 +27,8 @@ adapter() {
   { echo "$base"; cat; } >"$WORK/$1/adapter.py"
 }
 echo 'def evaluate(s): return run(s)' | adapter good '["Refused"]' '[]'
-echo 'def evaluate(s): run(s)' | adapter none '["Refused"]' '[]'
+echo 'def evaluate(s): compile(s, "<program>", "exec")' | adapter none '["Refused"]' '[]'
+echo 'def evaluate(s): run(s)' | adapter nsonly '["Refused"]' '[]'
 echo 'def evaluate(s): return eval(s, {"__builtins__": {}}) and None' | adapter exprnone '["Refused"]' '["expression"]'
 echo 'def evaluate(s): raise Refused("no")' | adapter refuseall '["Refused"]' '[]'
 printf 'def evaluate(s):\n    sys.addaudithook(lambda e, a: None)\n    return run(s)\n' | adapter evalhook '["Refused"]' '[]'
@@ -67,6 +69,10 @@ fatal() {
   expect_grep "error: .*$2" "$1: fuzz's line"
   expect_no_grep "#[0-9]+|^\[sweep\]" "$1: no engine, no sweep"
 }
+# evaluate gives back None, but the program ran in a namespace the harness finds (its exec):
+# its `result` binding is the value (docs/SOURCE.md, "What the program holds")
+expect_exit 0 "nsonly: the value from the program's namespace" -- "$GC" check "$WORK/nsonly"
+expect_grep "^probes: 5 of 5 programs gave their value; 0 problems$" "nsonly: every probe"
 fatal none "evaluate\('result = 1'\) gave None, not 1: a statement-dialect adapter returns the program's .result. binding"
 fatal exprnone "evaluate\('1'\) gave None, not 1: an expression-dialect adapter returns the expression's value"
 fatal refuseall "no program gives its value back.*refused by the sandbox: Refused"

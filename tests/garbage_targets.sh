@@ -8,7 +8,7 @@ G=$SRC/tests/fixtures/garbage
 printf 'thing\n' >"$WORK/thing.chain"
 printf 'bye()\n' >"$WORK/bye.chain"
 R=(replay -q)
-export GATECRASH_IMPORT_TIMEOUT=1 # hangs end after 1 s instead of 10
+export GATECRASH_IMPORT_TIMEOUT=1 # hangs end after 1 s instead of 120
 one_line() { # exactly one error line, no traceback
   if [[ $(grep -c '^gatecrash: error: ' "$WORK/out") -eq 1 ]] && ! grep -q Traceback "$WORK/out"; then ok
   else fail "$1: not one error line"; sed 's/^/    /' "$WORK/out" | head -5 >&2; fi

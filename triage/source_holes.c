@@ -153,7 +153,7 @@ static PyObject *prefix_value(PyObject *ast, gc_target *t, const walk *w, PyObje
     PyObject *v = NULL;
     PyErr_Clear();
     if (s)
-        *rc = gc_source_value(t, s, (size_t)len, &out, &v, note, sizeof note, err, errlen);
+        *rc = gc_source_run_value(t, s, (size_t)len, &out, &v, note, sizeof note, err, errlen);
     /* a step target gives back the tuple of its parts' values: the prefix is the last part */
     Py_ssize_t parts = 1;
     for (const char *m = s; m && (m = strstr(m, "\n" GC_STEP_MARKER "\n")); m++)

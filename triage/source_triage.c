@@ -53,7 +53,8 @@ static size_t canon(const uint8_t *d, size_t n, unsigned dialect, uint8_t *enc, 
 }
 
 /* Run the candidate cand[n]; adopt it when its program is smaller (shorter source, or as
- * short and a shorter encoding) and makes the same escape.  1 adopted. */
+ * short and a shorter encoding) and makes the same escape (its signature too: one given
+ * back stays one given back, not one held in the namespace).  1 adopted. */
 static int try_candidate(minctx *m, const uint8_t *cand, size_t n)
 {
     static uint8_t enc[GC_P_MAX_INPUT];
@@ -67,7 +68,7 @@ static int try_candidate(minctx *m, const uint8_t *cand, size_t n)
         m->evals++;
         m->rc = gc_source_run(m->t, src.data, src.len, &o, note, sizeof note, m->err, m->errlen);
         adopt = !m->rc && o.escaped && (int)o.escape.kind == m->kind && (int)o.escape.cap == m->cap &&
-                strcmp(o.escape.primitive, m->prim) == 0;
+                strcmp(o.escape.primitive, m->prim) == 0 && strcmp(o.signature, m->out.signature) == 0;
     }
     if (adopt) {
         memcpy(m->best, enc, len);

@@ -2,6 +2,7 @@
 #include "session.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "eval.h"
@@ -45,10 +46,28 @@ static int source_spec(const gc_session_opts *o, gc_target_spec *spec, int rc, c
     return rc;
 }
 
+/* --import-timeout S: the environment's GATECRASH_IMPORT_TIMEOUT, so the processes the run
+ * starts (engines, fresh-process replays) wait as long.  0 or GC_EXIT_USAGE. */
+static int import_timeout(const char *s)
+{
+    char *end = NULL;
+    double v = s ? strtod(s, &end) : 0;
+    if (!s)
+        return 0;
+    if (end == s || *end || !(v > 0) || v > 86400) {
+        gc_die_msg("--import-timeout must be a number of seconds above 0 (at most 86400), not '%.40s'", s);
+        return GC_EXIT_USAGE;
+    }
+    setenv("GATECRASH_IMPORT_TIMEOUT", s, 1);
+    return 0;
+}
+
 int gc_session_spec(const gc_session_opts *o, gc_target_spec *spec)
 {
     char err[1024] = "";
     int rc;
+    if (import_timeout(o->import_timeout))
+        return GC_EXIT_USAGE;
     if (o->adapter && o->sandbox) {
         gc_die_msg("--adapter and --sandbox are two kinds of target: give one");
         return GC_EXIT_USAGE;

@@ -17,6 +17,7 @@ typedef struct {
     const char *requires;   /* --requires (JSON or @FILE) */
     const char *adapter;    /* --adapter: a source target's adapter (with --requires) */
     const char *venv;       /* --venv: a source target's virtual environment */
+    const char *import_timeout; /* --import-timeout S: GATECRASH_IMPORT_TIMEOUT for this run */
     const char *mode;       /* --mode reach|effect, NULL: the target's */
     const char *scratch;    /* folder chains may write in; NULL: the current folder */
     int quiet;              /* do not print the gate's start-up log */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "diag.h"
@@ -134,6 +135,56 @@ static int venv_version(const char *venv, int *major, int *minor, char *err, siz
     return found ? 0 : -1;
 }
 
+/* pyvenv.cfg's "include-system-site-packages = true" (venv's default is false). */
+static int venv_includes_system(const char *venv)
+{
+    char path[PATH_MAX + 16], line[256], key[64], val[16];
+    snprintf(path, sizeof path, "%s/pyvenv.cfg", venv);
+    FILE *f = fopen(path, "r");
+    int yes = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, " %63[a-z-] = %15s", key, val) == 2 && strcmp(key, "include-system-site-packages") == 0)
+            yes = strcasecmp(val, "true") == 0;
+    if (f)
+        fclose(f);
+    return yes;
+}
+
+/* sys.path as VENV/bin/python has it: the interpreter's own site-packages folders
+ * (site.getsitepackages(): Debian's /usr/lib/python3/dist-packages among them) out, the
+ * venv's added with site.addsitedir (its .pth files apply) where they were, and the system's
+ * back after it only when pyvenv.cfg includes them; sys.prefix and sys.exec_prefix name the
+ * venv.  0, or -1 with the Python error set. */
+static int venv_path(const char *venv, const char *sp, int include_system)
+{
+    PyObject *site = PyImport_ImportModule("site");
+    PyObject *sys_sites = site ? PyObject_CallMethod(site, "getsitepackages", NULL) : NULL;
+    PyObject *path = PySys_GetObject("path"); /* borrowed */
+    PyObject *kept = sys_sites && path ? PyList_New(0) : NULL, *removed = kept ? PyList_New(0) : NULL;
+    int rc = removed ? 0 : -1;
+    for (Py_ssize_t i = 0; rc == 0 && i < PyList_GET_SIZE(path); i++) {
+        PyObject *p = PyList_GET_ITEM(path, i);
+        int sys_site = PySequence_Contains(sys_sites, p);
+        rc = sys_site < 0 ? -1 : PyList_Append(sys_site ? removed : kept, p);
+    }
+    PyObject *r = rc == 0 && PyList_SetSlice(path, 0, PyList_GET_SIZE(path), kept) == 0
+                      ? PyObject_CallMethod(site, "addsitedir", "s", sp)
+                      : NULL;
+    rc = r ? 0 : -1;
+    if (rc == 0 && include_system)
+        rc = PyList_SetSlice(path, PyList_GET_SIZE(path), PyList_GET_SIZE(path), removed);
+    PyObject *prefix = rc == 0 ? PyUnicode_DecodeFSDefault(venv) : NULL;
+    if (rc == 0 && (!prefix || PySys_SetObject("prefix", prefix) < 0 || PySys_SetObject("exec_prefix", prefix) < 0))
+        rc = -1;
+    Py_XDECREF(prefix);
+    Py_XDECREF(r);
+    Py_XDECREF(removed);
+    Py_XDECREF(kept);
+    Py_XDECREF(sys_sites);
+    Py_XDECREF(site);
+    return rc;
+}
+
 int gc_adapter_add_venv(const gc_adapter_spec *s, char *err, size_t errlen)
 {
     int major = 0, minor = 0;
@@ -157,16 +208,12 @@ int gc_adapter_add_venv(const gc_adapter_spec *s, char *err, size_t errlen)
         snprintf(err, errlen, "venv %s has no %s", s->venv, sp);
         return GC_EXIT_USAGE;
     }
-    PyObject *site = PyImport_ImportModule("site");
-    PyObject *r = site ? PyObject_CallMethod(site, "addsitedir", "s", sp) : NULL;
-    Py_XDECREF(site);
-    if (!r) {
+    if (venv_path(s->venv, sp, venv_includes_system(s->venv)) < 0) {
         char line[512];
         gc_interp_error_line(line, sizeof line);
         snprintf(err, errlen, "adding venv %s raised %s", s->venv, line);
         return GC_EXIT_USAGE;
     }
-    Py_DECREF(r);
     return 0;
 }
 
@@ -287,6 +334,14 @@ int gc_adapter_bind(gc_adapter *a, const gc_adapter_spec *s, PyObject *module, P
         return GC_EXIT_TARGET;
     }
     a->roots_fn = roots;
+    PyObject *ns = PyObject_GetAttrString(module, "namespace");
+    PyErr_Clear();
+    if (ns && !PyCallable_Check(ns)) {
+        Py_DECREF(ns);
+        snprintf(err, errlen, "adapter %s: 'namespace' is not callable", path);
+        return GC_EXIT_TARGET;
+    }
+    a->ns_fn = ns;
     char names[8][65];
     int rc = bind_refusals(a, s, module, builtins, path, err, errlen);
     if (!rc && gc_adapter_roots(a, path, names, 8, err, errlen) < 0)

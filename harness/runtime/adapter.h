@@ -4,7 +4,8 @@
  * JSON form, the virtual environment the sandbox package is installed in (its
  * site-packages put on sys.path, a venv of another Python version refused by its
  * pyvenv.cfg), and binding what the adapter exports: evaluate (or "entry"), optional
- * roots() (without it, the names probe.h found in its place), the refusal exception classes, and with "steps" session(): a fresh session of the
+ * roots() (without it, the names probe.h found in its place), optional namespace() (where the program's bindings live: source.c searches it),
+ * the refusal exception classes, and with "steps" session(): a fresh session of the
  * sandbox as the host keeps one (an agent's executor), a callable that runs one step's
  * source and gives back its value, as evaluate does.  A step target's input runs as its
  * parts between GC_STEP_MARKER lines (dialect.h), in turn, against one session.  target.c imports the adapter like a gate module
@@ -27,6 +28,8 @@ typedef struct {
 typedef struct {
     /* evaluate; with steps, the harness's own runner of the steps through session() */
     PyObject *eval_fn, *roots_fn; /* roots_fn may be NULL */
+    /* namespace(): the dict(s) the program's bindings live in after the last evaluate, or NULL */
+    PyObject *ns_fn;
     PyObject *refusal_types;      /* tuple of exception classes */
     /* Without roots(): the names the sandbox was found to hand out (a list of str, set by
      * probe.h gc_source_find_roots), which gc_adapter_roots gives instead; NULL: none. */
@@ -46,8 +49,9 @@ void gc_adapter_write(const gc_adapter_spec *s, cJSON *j);
  * 0 or GC_EXIT_USAGE. */
 int gc_adapter_set_venv(gc_adapter_spec *s, const char *dir, const char *base, char *err, size_t errlen);
 
-/* After the interpreter started, before the adapter is imported: the venv's site-packages
- * on sys.path (site.addsitedir, so its .pth files apply).  Missing, not a venv, or of
+/* After the interpreter started, before the adapter is imported: sys.path as VENV/bin/python
+ * has it (the venv's site-packages by site.addsitedir, so its .pth files apply; the system's
+ * only after it, and only with include-system-site-packages = true; sys.prefix the venv).  Missing, not a venv, or of
  * another Python version: GC_EXIT_USAGE.  0 without a venv. */
 int gc_adapter_add_venv(const gc_adapter_spec *s, char *err, size_t errlen);
 

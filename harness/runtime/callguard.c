@@ -19,13 +19,17 @@
 
 gc_callguard_judge_fn gc_callguard_judge;
 
+enum { FD_NONE, FD_OPEN, FD_CLOSE }; /* os.open and os.close: an input's own descriptors */
+
 typedef struct {
     PyCFunction orig; /* the definition's own entry point */
     const gc_prim *prim;
+    int sig, meth_o, fd_role;
     ffi_closure *closure;
     void *code; /* the closure's entry point, now the definition's ml_meth */
 } guarded;
 
+#define GC_CALLGUARD_MAX_GUARDS 1024 /* oracle.c's prims at most */
 static guarded *guards;
 static int nguards;
 static int placed;
@@ -77,15 +81,34 @@ static int prep_cifs(void)
  * harness's own calls are never judged: those monitor.c makes with the table disarmed
  * (sys.monitoring.set_local_events from the line feedback's frame hook, inside an input),
  * and those made while it raises its own audit events (gc_oracle_own_event). */
+/* The first positional argument of a call, when it is an int (fastcall and METH_O
+ * signatures), else -1. */
+static long first_int(const guarded *g, void **args)
+{
+    PyObject *a = NULL;
+    if (g->sig == SIG_FAST || g->sig == SIG_FASTKW)
+        a = *(Py_ssize_t *)args[2] > 0 ? (*(PyObject *const **)args[1])[0] : NULL;
+    else if (g->meth_o)
+        a = *(PyObject **)args[1];
+    long v = a && PyLong_Check(a) ? PyLong_AsLong(a) : -1;
+    PyErr_Clear();
+    return v;
+}
+
 static void on_call(ffi_cif *cif, void *ret, void **args, void *data)
 {
     const guarded *g = data;
     gc_callguard_judge_fn judge = gc_orc.armed && !gc_oracle_own_event ? gc_callguard_judge : NULL;
+    if (judge && g->fd_role == FD_CLOSE && gc_oracle_fd_owned(first_int(g, args), 1))
+        judge = NULL; /* the input closes a descriptor it opened */
     if (judge && judge(g->prim) < 0) {
         *(PyObject **)ret = NULL;
         return;
     }
     ffi_call(cif, FFI_FN(g->orig), ret, args);
+    PyObject *r = *(PyObject **)ret;
+    if (judge && g->fd_role == FD_OPEN && r && PyLong_Check(r))
+        gc_oracle_fd_opened((int)PyLong_AsLong(r));
 }
 
 /* Is [p, p + len) in a writable mapping?  /proc/self/maps, read once per placement: no
@@ -141,6 +164,11 @@ static int guard_def(PyMethodDef *def, const gc_prim *prim, const char *maps, ch
                  sig < 0 ? "unknown METH_ flags" : "its definition is read-only");
         return -1;
     }
+    if (nguards >= GC_CALLGUARD_MAX_GUARDS) {
+        snprintf(err, errlen, "the C-call guard cannot be placed on %s: more than %d definitions", prim->name,
+                 GC_CALLGUARD_MAX_GUARDS);
+        return -1;
+    }
     void *code = NULL;
     guarded *g = &guards[nguards];
     g->closure = ffi_closure_alloc(sizeof(ffi_closure), &code);
@@ -151,6 +179,9 @@ static int guard_def(PyMethodDef *def, const gc_prim *prim, const char *maps, ch
     g->orig = def->ml_meth;
     g->prim = prim;
     g->code = code;
+    g->sig = sig;
+    g->meth_o = (def->ml_flags & METH_O) != 0;
+    g->fd_role = strcmp(prim->name, "os.open") == 0 ? FD_OPEN : strcmp(prim->name, "os.close") == 0 ? FD_CLOSE : FD_NONE;
     def->ml_meth = (PyCFunction)(void (*)(void))code;
     nguards++;
     return 0;
@@ -214,28 +245,58 @@ static int rehash_containers(void)
     return rc;
 }
 
-int gc_callguard_place(char *err, size_t errlen)
+/* A closure on every bound primitive's definition that has none yet: 0, or -1 with err. */
+static int guard_all(char *err, size_t errlen)
 {
-    if (placed)
-        return 0;
-    int n = gc_oracle_prim_count();
-    guards = calloc((size_t)n + 1, sizeof *guards);
     char *maps = read_maps();
-    int rc = guards && maps && prep_cifs() == 0 ? 0 : -1;
+    int rc = maps && prep_cifs() == 0 ? 0 : -1;
     if (rc < 0)
         snprintf(err, errlen, "the C-call guard cannot be placed: %s",
-                 !guards ? "out of memory" : !maps ? "/proc/self/maps is unreadable" : "libffi refused a signature");
-    for (int i = 0; rc == 0 && i < n; i++) {
+                 !maps ? "/proc/self/maps is unreadable" : "libffi refused a signature");
+    for (int i = 0; rc == 0 && i < gc_oracle_prim_count(); i++) {
         const gc_prim *p = gc_oracle_prim(i);
         if (p->def)
             rc = guard_def(p->def, p, maps, err, errlen);
     }
     free(maps);
+    return rc;
+}
+
+/* Rows bound later (gc_oracle_bound_hook: a module the host imported): their definitions
+ * (most are guarded already: a C module's definitions are the same in each of its module
+ * objects) and the sets and dicts those modules hold, should a new closure have moved a
+ * hash (the walk of every object is start-up's alone).  A definition that cannot be guarded
+ * is left to its audit event and to the reach oracle. */
+static void on_bound(PyObject *const *mods, int n)
+{
+    char err[256];
+    int before = nguards;
+    if (guard_all(err, sizeof err) < 0 || nguards == before)
+        return;
+    for (int i = 0; i < n; i++) {
+        PyObject *k, *v, *d = PyModule_GetDict(mods[i]);
+        Py_ssize_t pos = 0;
+        while (d && PyDict_Next(d, &pos, &k, &v))
+            if (rehash_one(v) < 0)
+                PyErr_Clear();
+    }
+}
+
+int gc_callguard_place(char *err, size_t errlen)
+{
+    if (placed)
+        return 0;
+    guards = calloc(GC_CALLGUARD_MAX_GUARDS, sizeof *guards);
+    int rc = guards ? guard_all(err, errlen) : -1;
+    if (!guards)
+        snprintf(err, errlen, "the C-call guard cannot be placed: out of memory");
     if (rc == 0 && rehash_containers() < 0) {
         snprintf(err, errlen, "the C-call guard was placed, but the sets holding its functions could not be filled again");
         rc = -1;
     }
     placed = rc == 0;
+    if (placed)
+        gc_oracle_bound_hook = on_bound;
     return rc;
 }
 

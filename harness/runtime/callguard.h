@@ -1,8 +1,10 @@
 /* callguard.h — the C-call guard's hook: every call of a primitive C function.
  *
  * Owns: a libffi closure put in place of the C entry point (ml_meth) of every primitive in
- * the oracle table that is a C function or a method descriptor, placed once after the table
- * is loaded, and the one judge those closures consult.  A closure sees each call of its
+ * the oracle table that is a C function or a method descriptor, placed after the table is
+ * loaded and on the definitions of rows bound later (oracle.h: gc_oracle_bound_hook), and
+ * the one judge those closures consult; os.open's results and os.close's argument (the
+ * input's own descriptors, oracle.h).  A closure sees each call of its
  * primitive before the function runs, whoever makes it: Python code, C code (map(f, ...),
  * sorted(key=f), a finalizer), through any function object or bound method made from the
  * same definition, on any thread.  No other call pays anything: no profile function, no

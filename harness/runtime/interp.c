@@ -3,11 +3,13 @@
  * signals), no bytecode writes, no user site. */
 #include "interp.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fsutil.h"
@@ -16,6 +18,7 @@
 static PyObject *sink;    /* open(os.devnull, 'w'): where handler prints go */
 static PyObject *orig_std[2]; /* the original sys.__stdout__/__stderr__, kept alive (never closed) */
 static PyObject *capture; /* io.StringIO during capture */
+static PyObject *start_modules; /* the names in sys.modules once Python started */
 
 static int set_std(PyObject *stream)
 {
@@ -105,7 +108,26 @@ static int set_streams(void)
     return 0;
 }
 
-int gc_interp_start(const char *scratch, char *err, size_t errlen)
+/* The folder the host's tempfile would pick (its candidates: $TMPDIR, $TEMP, $TMP, /tmp,
+ * /var/tmp, /usr/tmp, the first writable folder), into out[len]; "/tmp" when none is. */
+static void host_tempdir(char *out, size_t len)
+{
+    static const char *envs[] = {"TMPDIR", "TEMP", "TMP"}, *dirs[] = {"/tmp", "/var/tmp", "/usr/tmp"};
+    const char *pick = NULL;
+    for (size_t i = 0; i < 6 && !pick; i++) {
+        const char *d = i < 3 ? getenv(envs[i]) : dirs[i - 3];
+        struct stat st;
+        if (d && d[0] == '/' && stat(d, &st) == 0 && S_ISDIR(st.st_mode) && access(d, W_OK | X_OK) == 0)
+            pick = d;
+    }
+    char real[PATH_MAX];
+    snprintf(out, len, "%s", pick && realpath(pick, real) ? real : "/tmp");
+}
+
+/* The scratch folder (the process's working folder) and its temporary folder, "tmp", made
+ * here: the interpreter's TMPDIR, so tempfile writes where writes may land (Landlock closes
+ * the host's /tmp), judged as writes to the host's temporary folder (oracle.h).  0 or -1. */
+static int scratch_start(const char *scratch, char *err, size_t errlen)
 {
     char real[PATH_MAX];
     if (!realpath(scratch, real) || chdir(real) != 0) {
@@ -113,6 +135,36 @@ int gc_interp_start(const char *scratch, char *err, size_t errlen)
         return -1;
     }
     snprintf(gc_orc.scratch, sizeof gc_orc.scratch, "%s", real);
+    snprintf(gc_orc.tmp, sizeof gc_orc.tmp, "%s/tmp", real);
+    if (mkdir(gc_orc.tmp, 0700) != 0 && errno != EEXIST) {
+        snprintf(err, errlen, "cannot make %s: %s", gc_orc.tmp, strerror(errno));
+        return -1;
+    }
+    host_tempdir(gc_orc.host_tmp, sizeof gc_orc.host_tmp);
+    return 0;
+}
+
+/* Python starts with TMPDIR naming the scratch folder's temporary folder (os.environ is read
+ * from the process's environment as it starts); the process's own is put back after, so a
+ * process the harness starts has the user's TMPDIR.  0 or -1. */
+static int start_python_tmp(char *err, size_t errlen)
+{
+    const char *was = getenv("TMPDIR");
+    char *saved = was ? strdup(was) : NULL;
+    setenv("TMPDIR", gc_orc.tmp, 1);
+    int rc = start_python(err, errlen);
+    if (saved)
+        setenv("TMPDIR", saved, 1);
+    else
+        unsetenv("TMPDIR");
+    free(saved);
+    return rc;
+}
+
+int gc_interp_start(const char *scratch, char *err, size_t errlen)
+{
+    if (scratch_start(scratch, err, errlen) < 0)
+        return -1;
 
     /* Handler code must never block on a terminal: stdin reads see end of file. */
     int nul = open("/dev/null", O_RDONLY);
@@ -136,13 +188,35 @@ int gc_interp_start(const char *scratch, char *err, size_t errlen)
         snprintf(err, errlen, "Python failed to pre-initialise: %s", pst.err_msg ? pst.err_msg : "unknown error");
         return -1;
     }
-    if (start_python(err, errlen) < 0)
+    if (start_python_tmp(err, errlen) < 0)
         return -1;
     if (set_streams() < 0) {
         snprintf(err, errlen, "Python started but its standard streams could not be set up");
         return -1;
     }
+    start_modules = PyDict_Keys(PyImport_GetModuleDict());
+    if (!start_modules) {
+        PyErr_Clear();
+        snprintf(err, errlen, "Python started but sys.modules cannot be read");
+        return -1;
+    }
     return 0;
+}
+
+int gc_interp_world_restore(void)
+{
+    PyObject *modules = PyImport_GetModuleDict(), *keys = PyDict_Keys(modules);
+    PyObject *builtin = PySys_GetObject("builtin_module_names"); /* borrowed */
+    int n = 0;
+    for (Py_ssize_t i = 0; keys && start_modules && builtin && i < PyList_GET_SIZE(keys); i++) {
+        PyObject *k = PyList_GET_ITEM(keys, i);
+        if (PySequence_Contains(start_modules, k) == 0 && PySequence_Contains(builtin, k) == 0 &&
+            PyDict_DelItem(modules, k) == 0)
+            n++;
+    }
+    Py_XDECREF(keys);
+    PyErr_Clear();
+    return n;
 }
 
 int gc_interp_reset_sink(void)

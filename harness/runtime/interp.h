@@ -13,6 +13,14 @@
  * changes into it, and writes may land only there.  -1 with a message on failure. */
 int gc_interp_start(const char *scratch, char *err, size_t errlen);
 
+/* The host's world: every sys.modules entry added since Python started (the harness's own
+ * imports: its helpers, the extension modules the oracle table captured) taken out again,
+ * before the target is imported, as a host that imports it first would have it.  Modules
+ * built into the interpreter stay (a normal start imports _signal and time, and _signal's
+ * set-up again would reset every Python signal handler, the time limit's among them).  The
+ * module objects live on where the harness holds them.  How many were taken out. */
+int gc_interp_world_restore(void);
+
 /* Send sys.stdout/sys.stderr to a capture buffer; gc_interp_capture_end returns what was
  * written (new reference, str) and routes both to the null sink. */
 int gc_interp_capture_begin(void);

@@ -23,8 +23,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "pycompat.h"
+
 gc_oracle gc_orc;
 _Thread_local int gc_oracle_own_event;
+void (*gc_oracle_exec_observer)(PyObject *code);
 
 #define TABLE_SLOTS 2048 /* power of two, > 3 keys per primitive */
 
@@ -107,27 +110,223 @@ static int keys_of(PyObject *v, const void *keys[3])
     return n;
 }
 
-static void add_prim(const gc_prim_spec *spec, const char *name, PyObject *obj)
+/* Where each row of the table stands: the module object it was bound from (a strong
+ * reference; NULL: never bound), and its primitive's index in prims (-1: none; a GC_PRIM_ALL
+ * row's are found by name).  A process singleton, as the table is. */
+static PyObject **row_mod;
+static int *row_prim;
+static Py_ssize_t modules_seen = -1; /* len(sys.modules) at the last refresh */
+static volatile int modules_pending;  /* an "import" event since the last refresh */
+static int refreshing;
+void (*gc_oracle_bound_hook)(PyObject *const *mods, int n);
+
+/* The primitive index of (spec, name): the row's own, the ALL row's entry of that name, or a
+ * new one.  -1 when prims is full. */
+static int prim_slot(size_t row, const char *name)
 {
+    const gc_prim_spec *spec = &gc_prim_table[row];
+    if (!(spec->flags & GC_PRIM_ALL) && row_prim[row] >= 0)
+        return row_prim[row];
+    for (int i = 0; (spec->flags & GC_PRIM_ALL) && i < nprims; i++)
+        if (prims[i].spec == spec && strcmp(prims[i].name, name) == 0)
+            return i;
     if (nprims >= (int)(sizeof prims / sizeof prims[0]))
+        return -1;
+    if (PyList_Append(keepalive, Py_None) < 0) {
+        PyErr_Clear();
+        return -1;
+    }
+    return nprims++;
+}
+
+static void set_prim(size_t row, const char *name, PyObject *obj)
+{
+    int k = prim_slot(row, name);
+    if (k < 0)
         return;
-    gc_prim *p = &prims[nprims];
-    p->spec = spec;
+    gc_prim *p = &prims[k];
+    p->spec = &gc_prim_table[row];
     snprintf(p->name, sizeof p->name, "%s", name);
     p->def = PyCFunction_Check(obj)                  ? ((PyCFunctionObject *)obj)->m_ml
              : Py_IS_TYPE(obj, &PyMethodDescr_Type) ? ((PyMethodDescrObject *)obj)->d_method
                                                     : NULL;
-    const void *keys[3];
-    int n = keys_of(obj, keys);
-    for (int i = 0; i < n; i++)
-        table_put(keys[i], nprims);
-    PyList_Append(keepalive, obj);
-    nprims++;
+    PyList_SetItem(keepalive, k, Py_NewRef(obj));
+    if (!(p->spec->flags & GC_PRIM_ALL))
+        row_prim[row] = k;
+}
+
+/* The lookup table made again from every primitive's object: a row bound again (its module
+ * imported afresh) replaces its keys, so the table never grows with re-imports. */
+static void rebuild_slots(void)
+{
+    memset(slots, 0, sizeof slots);
+    for (int i = 0; i < nprims; i++) {
+        const void *keys[3];
+        int n = keys_of(PyList_GET_ITEM(keepalive, i), keys);
+        for (int k = 0; k < n; k++)
+            table_put(keys[k], i);
+    }
+}
+
+/* o.name when o has it (a new reference), else NULL; no error is left set. */
+static PyObject *opt_attr(PyObject *o, const char *name)
+{
+    PyObject *n = PyUnicode_FromString(name), *v = NULL;
+    if (!n || PyObject_GetOptionalAttr(o, n, &v) < 0)
+        PyErr_Clear();
+    Py_XDECREF(n);
+    return v;
+}
+
+/* Row 'row' from the module object 'mod', read from its namespace (no module __getattr__,
+ * no import): its attribute path, or with GC_PRIM_ALL each public callable that is no class. */
+static void bind_row(size_t row, PyObject *mod)
+{
+    const gc_prim_spec *s = &gc_prim_table[row];
+    PyObject *d = PyModule_GetDict(mod); /* borrowed */
+    char full[96];
+    if (s->flags & GC_PRIM_ALL) {
+        PyObject *k, *v;
+        Py_ssize_t pos = 0;
+        while (d && PyDict_Next(d, &pos, &k, &v)) {
+            const char *cn = PyUnicode_Check(k) ? PyUnicode_AsUTF8(k) : NULL;
+            if (cn && cn[0] != '_' && PyCallable_Check(v) && !PyType_Check(v)) {
+                snprintf(full, sizeof full, "%s.%s", s->module, cn);
+                set_prim(row, full, v);
+            }
+        }
+        PyErr_Clear();
+        return;
+    }
+    char part[64];
+    const char *a = s->attr;
+    size_t n = strcspn(a, ".");
+    snprintf(part, sizeof part, "%.*s", (int)n, a);
+    PyObject *v = d ? Py_XNewRef(PyDict_GetItemString(d, part)) : NULL;
+    for (a += n; v && *a == '.'; a += n) {
+        a++;
+        n = strcspn(a, ".");
+        snprintf(part, sizeof part, "%.*s", (int)n, a);
+        Py_SETREF(v, opt_attr(v, part));
+    }
+    if (v) {
+        snprintf(full, sizeof full, "%s.%s", s->module, s->attr);
+        set_prim(row, full, v);
+        Py_DECREF(v);
+    }
+}
+
+/* Is the module object still running its own code (in sys.modules from the import's start)? */
+static int initializing(PyObject *mod)
+{
+    PyObject *spec = PyDict_GetItemString(PyModule_GetDict(mod), "__spec__");
+    PyObject *flag = spec && spec != Py_None ? opt_attr(spec, "_initializing") : NULL;
+    int busy = flag && PyObject_IsTrue(flag) == 1;
+    Py_XDECREF(flag);
+    PyErr_Clear();
+    return busy;
+}
+
+/* tempfile, once imported: its folder (tempfile.tempdir, while unset) is the scratch
+ * folder's temporary folder (interp.c), as TMPDIR says, without the probe of each candidate
+ * folder gettempdir() makes first.  1 while tempfile is still importing. */
+static int temp_folder(PyObject *modules)
+{
+    PyObject *tf = PyDict_GetItemString(modules, "tempfile"); /* borrowed */
+    if (!tf || !PyModule_Check(tf) || !gc_orc.tmp[0])
+        return 0;
+    if (initializing(tf))
+        return 1;
+    PyObject *d = PyModule_GetDict(tf), *dir = PyDict_GetItemString(d, "tempdir");
+    PyObject *path = dir == Py_None ? PyUnicode_DecodeFSDefault(gc_orc.tmp) : NULL;
+    if (path && PyDict_SetItemString(d, "tempdir", path) < 0)
+        PyErr_Clear();
+    Py_XDECREF(path);
+    return 0;
+}
+
+/* Bind every row whose module is in sys.modules as another object than the one it was
+ * bound from.  The number of modules bound; modules_pending stays set while one of the
+ * table's modules is still importing. */
+static int refresh(void)
+{
+    PyObject *modules = PyImport_GetModuleDict();
+    PyObject *fresh[64];
+    int nfresh = 0, busy = 0;
+    refreshing = 1;
+    for (size_t i = 0; i < gc_prim_table_len; i++) {
+        PyObject *m = PyDict_GetItemString(modules, gc_prim_table[i].module); /* borrowed */
+        if (!m || m == row_mod[i] || !PyModule_Check(m))
+            continue;
+        if (initializing(m)) {
+            busy = 1;
+            continue;
+        }
+        bind_row(i, m);
+        Py_XSETREF(row_mod[i], Py_NewRef(m));
+        int dup = 0;
+        for (int k = 0; k < nfresh && !dup; k++)
+            dup = fresh[k] == m;
+        if (!dup && nfresh < 64)
+            fresh[nfresh++] = m;
+    }
+    busy |= temp_folder(modules);
+    PyErr_Clear();
+    modules_seen = PyDict_GET_SIZE(modules);
+    modules_pending = busy;
+    if (nfresh) {
+        rebuild_slots();
+        if (gc_oracle_bound_hook)
+            gc_oracle_bound_hook(fresh, nfresh);
+    }
+    refreshing = 0;
+    return nfresh;
+}
+
+void gc_oracle_refresh(void)
+{
+    if (!row_mod || refreshing || (!modules_pending && PyDict_GET_SIZE(PyImport_GetModuleDict()) == modules_seen))
+        return;
+    PyObject *t, *v, *tb;
+    PyErr_Fetch(&t, &v, &tb); /* a lookup may be made with an exception set: it stays */
+    refresh();
+    PyErr_Restore(t, v, tb);
 }
 
 static int glob_match(const char *glob, const char *path);
 static PyObject *py_fnmatch;
 
+/* Is 'name' a built-in or extension module (its functions are C functions, whose method
+ * definitions stay the same in every module object made from it)?  Found without importing
+ * it: sys.builtin_module_names, or the path finder's spec (its origin a shared object). */
+static int c_module(const char *name)
+{
+    PyObject *builtin = PySys_GetObject("builtin_module_names"); /* borrowed */
+    PyObject *n = PyUnicode_FromString(name);
+    int c = builtin && n && PySequence_Contains(builtin, n) == 1;
+    if (!c && n) {
+        PyObject *ext = PyImport_AddModule("_frozen_importlib_external"); /* borrowed */
+        PyObject *finder = ext ? PyObject_GetAttrString(ext, "PathFinder") : NULL;
+        PyObject *spec = finder ? PyObject_CallMethod(finder, "find_spec", "O", n) : NULL;
+        PyObject *origin = spec && spec != Py_None ? PyObject_GetAttrString(spec, "origin") : NULL;
+        const char *o = origin && PyUnicode_Check(origin) ? PyUnicode_AsUTF8(origin) : NULL;
+        c = o && strlen(o) > 3 && strcmp(o + strlen(o) - 3, ".so") == 0;
+        Py_XDECREF(origin);
+        Py_XDECREF(spec);
+        Py_XDECREF(finder);
+    }
+    Py_XDECREF(n);
+    PyErr_Clear();
+    return c;
+}
+
+/* The rows are bound lazily, as their modules appear in sys.modules (gc_oracle_refresh), so
+ * the harness puts no module there that the host would not have: an import the sandbox
+ * refuses (a sys.meta_path finder) is refused as in the host.  A built-in or extension
+ * module the host has not imported yet is imported here all the same, for its C
+ * functions' definitions, on which the C-call guard is placed before any program can call
+ * them; gc_interp_world_restore takes it out of sys.modules again before the target is
+ * imported, and its rows are bound again from the module object the host imports. */
 int gc_oracle_load_table(char *err, size_t errlen)
 {
     PyObject *fm = PyImport_ImportModule("fnmatch");
@@ -139,57 +338,25 @@ int gc_oracle_load_table(char *err, size_t errlen)
         return -1;
     }
     keepalive = PyList_New(0);
-    if (!keepalive) {
+    row_mod = calloc(gc_prim_table_len, sizeof *row_mod);
+    row_prim = malloc(gc_prim_table_len * sizeof *row_prim);
+    if (!keepalive || !row_mod || !row_prim) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
+    PyObject *modules = PyImport_GetModuleDict();
     for (size_t i = 0; i < gc_prim_table_len; i++) {
-        const gc_prim_spec *s = &gc_prim_table[i];
-        PyObject *mod = PyImport_ImportModule(s->module);
-        if (!mod) {
+        row_prim[i] = -1;
+        const char *m = gc_prim_table[i].module;
+        if (i > 0 && strcmp(m, gc_prim_table[i - 1].module) == 0)
+            continue; /* the row before asked already */
+        if (!PyDict_GetItemString(modules, m) && c_module(m)) {
+            PyObject *mod = PyImport_ImportModule(m);
+            Py_XDECREF(mod);
             PyErr_Clear();
-            continue;
         }
-        if (s->flags & GC_PRIM_ALL) {
-            PyObject *names = PyObject_Dir(mod);
-            for (Py_ssize_t k = 0; names && k < PyList_GET_SIZE(names); k++) {
-                PyObject *nm = PyList_GET_ITEM(names, k);
-                const char *cn = PyUnicode_AsUTF8(nm);
-                PyObject *v = cn && cn[0] != '_' ? PyObject_GetAttr(mod, nm) : NULL;
-                if (v && PyCallable_Check(v) && !PyType_Check(v)) {
-                    char full[96];
-                    snprintf(full, sizeof full, "%s.%s", s->module, cn);
-                    add_prim(s, full, v);
-                }
-                Py_XDECREF(v);
-                PyErr_Clear();
-            }
-            Py_XDECREF(names);
-            Py_DECREF(mod);
-            continue;
-        }
-        PyObject *v = mod;
-        Py_INCREF(v);
-        char part[64];
-        const char *a = s->attr;
-        while (v && *a) {
-            const char *dot = strchr(a, '.');
-            size_t n = dot ? (size_t)(dot - a) : strlen(a);
-            snprintf(part, sizeof part, "%.*s", (int)n, a);
-            PyObject *next = PyObject_GetAttrString(v, part);
-            Py_DECREF(v);
-            v = next;
-            a += n + (dot ? 1 : 0);
-        }
-        if (v) {
-            char full[96];
-            snprintf(full, sizeof full, "%s.%s", s->module, s->attr);
-            add_prim(s, full, v);
-            Py_DECREF(v);
-        }
-        PyErr_Clear();
-        Py_DECREF(mod);
     }
+    refresh();
     if (nprims == 0) {
         snprintf(err, errlen, "no real primitive could be captured");
         return -1;
@@ -204,6 +371,7 @@ const gc_prim *gc_oracle_prim(int i) { return &prims[i]; }
 
 const gc_prim *gc_oracle_lookup(PyObject *v)
 {
+    gc_oracle_refresh();
     const void *keys[3];
     int n = keys_of(v, keys);
     for (int i = 0; i < n; i++) {
@@ -277,8 +445,34 @@ int gc_policy_allows_path(const gc_policy *p, const char *abspath)
     return 0;
 }
 
+const char *gc_oracle_judged_path(const char *abspath, char *out, size_t len)
+{
+    size_t n = strlen(gc_orc.tmp);
+    if (!n || !gc_orc.host_tmp[0] || strncmp(abspath, gc_orc.tmp, n) != 0 || (abspath[n] != '/' && abspath[n]))
+        return abspath;
+    return (size_t)snprintf(out, len, "%s%s", gc_orc.host_tmp, abspath + n) < len ? out : abspath;
+}
+
+void gc_oracle_fd_opened(int fd)
+{
+    if (fd >= 0 && gc_orc.nowned < (int)(sizeof gc_orc.owned_fds / sizeof gc_orc.owned_fds[0]))
+        gc_orc.owned_fds[gc_orc.nowned++] = fd;
+}
+
+int gc_oracle_fd_owned(long fd, int release)
+{
+    for (int i = 0; i < gc_orc.nowned; i++)
+        if (gc_orc.owned_fds[i] == fd) {
+            if (release)
+                gc_orc.owned_fds[i] = gc_orc.owned_fds[--gc_orc.nowned];
+            return 1;
+        }
+    return 0;
+}
+
 void gc_oracle_reset_input(void)
 {
+    gc_orc.nowned = 0;
     gc_orc.escape.set = 0;
     gc_orc.refused[0] = '\0';
     gc_orc.write_pending = 0;
@@ -450,26 +644,32 @@ static void lexical_abspath(const char *in, char *out, size_t outlen)
 }
 
 /* Would a write to 'raw' (absolute, NOT normalised: "d/.." must go through d the way the
- * kernel does) land inside scratch?  The parent folder is resolved with realpath; a final
- * component that is a symlink is followed (realpath) and, when dangling, refused. */
+ * kernel does) land inside scratch?  A path that exists is resolved with realpath (a final
+ * symlink followed); one that does not yet is its nearest existing folder resolved, with
+ * the missing components after it (mkdir(parents=True) makes them one by one, each judged
+ * while the next is still missing), none of them '.' or '..'.  A dangling symlink is
+ * refused. */
 static int inside_scratch(const char *raw)
 {
-    char real[PATH_MAX];
+    char real[PATH_MAX], rp[PATH_MAX], parent[PATH_MAX];
     const char *p = NULL;
     struct stat lst;
-    int exists = lstat(raw, &lst) == 0;
-    if (exists && realpath(raw, real))
-        p = real;
-    else if (!exists) { /* not there yet: resolve its parent */
-        char parent[PATH_MAX];
-        snprintf(parent, sizeof parent, "%s", raw);
+    if (lstat(raw, &lst) == 0)
+        p = realpath(raw, real);
+    else if (snprintf(parent, sizeof parent, "%s", raw) < (int)sizeof parent) {
         char *slash = strrchr(parent, '/');
-        if (slash && slash[1] && strcmp(slash + 1, "..") != 0 && strcmp(slash + 1, ".") != 0) {
+        while (slash && !p) {
+            const char *last = slash + 1;
+            if (!*last || strcmp(last, "..") == 0 || strcmp(last, ".") == 0)
+                break; /* "d/" or "d/.." of a missing d: resolved only by the kernel */
             *slash = '\0';
-            char rp[PATH_MAX];
-            if (realpath(parent[0] ? parent : "/", rp) &&
-                (size_t)snprintf(real, sizeof real, "%s/%s", rp, slash + 1) < sizeof real)
-                p = real;
+            if (lstat(parent[0] ? parent : "/", &lst) == 0) {
+                if (realpath(parent[0] ? parent : "/", rp) &&
+                    (size_t)snprintf(real, sizeof real, "%s/%s", rp, raw + (slash - parent) + 1) < sizeof real)
+                    p = real;
+                break;
+            }
+            slash = strrchr(parent, '/');
         }
     }
     if (!p)
@@ -547,6 +747,35 @@ static int open_writes(PyObject *args)
     return 0;
 }
 
+/* An open with O_TMPFILE (tempfile's TemporaryFile on Linux): its path is a folder, and the
+ * write is of an unnamed file inside it. */
+static int open_tmpfile(const char *event, PyObject *args)
+{
+#ifdef O_TMPFILE
+    PyObject *flags = strcmp(event, "open") == 0 && PyTuple_GET_SIZE(args) > 2 ? PyTuple_GET_ITEM(args, 2) : NULL;
+    long f = flags && PyLong_Check(flags) ? PyLong_AsLong(flags) : 0;
+    PyErr_Clear();
+    return (f & O_TMPFILE) == O_TMPFILE;
+#else
+    (void)event, (void)args;
+    return 0;
+#endif
+}
+
+/* path and raw (each len bytes) as the file "<O_TMPFILE>" inside them; both empty when it
+ * does not fit. */
+static void in_folder(char *path, char *raw, size_t len)
+{
+    size_t n = strlen(path);
+    if (n + 13 >= len || strlen(raw) + 13 >= len) {
+        path[0] = raw[0] = '\0';
+        return;
+    }
+    snprintf(path + n, len - n, "%s<O_TMPFILE>", n && path[n - 1] == '/' ? "" : "/");
+    n = strlen(raw);
+    snprintf(raw + n, len - n, "%s<O_TMPFILE>", n && raw[n - 1] == '/' ? "" : "/");
+}
+
 static void short_repr(PyObject *v, char *out, size_t len)
 {
     out[0] = '\0';
@@ -590,8 +819,9 @@ static int judge(const ev_spec *ev, const char *event, PyObject *args, int judgi
         if (strcmp(event, "open") == 0 && nargs > 0 && PyLong_Check(PyTuple_GET_ITEM(args, 0))) {
             /* open(fd) / os.fdopen(fd): the file object closes that descriptor when it goes,
              * whatever it is (stderr, the engine's corpus or log): fd juggling, refused */
-            if (!judging)
+            if (!judging || gc_oracle_fd_owned(PyLong_AsLong(PyTuple_GET_ITEM(args, 0)), 0))
                 return 0;
+            PyErr_Clear();
             gc_oracle_set_refused("open(fd)");
             return block("open(fd)");
         }
@@ -614,11 +844,19 @@ static int judge(const ev_spec *ev, const char *event, PyObject *args, int judgi
             PyObject *dfd = di >= 0 && di < nargs ? PyTuple_GET_ITEM(args, di) : NULL;
             char path[PATH_MAX], raw[PATH_MAX];
             written_path(PyTuple_GET_ITEM(args, idx), dfd, unseen_dir_fd, path, raw, sizeof path);
+            struct stat dst;
+            if (path[0] && open_tmpfile(event, args))
+                in_folder(path, raw, sizeof path);
+            else if (raw[0] && strcmp(event, "open") == 0 && stat(raw, &dst) == 0 && S_ISDIR(dst.st_mode))
+                continue; /* a folder opened for writing: EISDIR, or an opener that opens
+                           * another path (tempfile's), whose own event is judged */
             int known = path[0] != '\0';
-            if (judging && !gc_policy_allows_path(&gc_orc.policy, known ? path : NULL)) {
+            char host[PATH_MAX];
+            const char *as = known ? gc_oracle_judged_path(path, host, sizeof host) : NULL;
+            if (judging && !gc_policy_allows_path(&gc_orc.policy, as)) {
                 char detail[256 + 8];
                 if (known)
-                    snprintf(detail, sizeof detail, "%s", path);
+                    snprintf(detail, sizeof detail, "%s", as);
                 else
                     short_repr(PyTuple_GET_ITEM(args, idx), detail, sizeof detail);
                 gc_oracle_set_escape(GC_KIND_EFFECT, GC_CAP_WRITE, event, detail);
@@ -643,6 +881,15 @@ static int c_hook(const char *event, PyObject *args, void *ud)
     }
     if (!gc_orc.armed || gc_oracle_own_event)
         return 0;
+    /* the event comes before the import: the rows of the module it brings are bound at the
+     * next event (or the next value judged) */
+    if (event[0] == 'i' && strcmp(event, "import") == 0)
+        modules_pending = 1;
+    else if (modules_pending)
+        gc_oracle_refresh();
+    if (event[0] == 'e' && gc_oracle_exec_observer && gc_orc.in_chain && strcmp(event, "exec") == 0 &&
+        PyTuple_Check(args) && PyTuple_GET_SIZE(args) > 0)
+        gc_oracle_exec_observer(PyTuple_GET_ITEM(args, 0));
     const ev_spec *ev = classify(event);
     if (!ev)
         return 0;
@@ -838,14 +1085,17 @@ void gc_policy_describe(const gc_policy *p, char *buf, size_t len)
         snprintf(buf + o, len - o, " network=%s", p->network_forbidden ? "false" : "true");
 }
 
+/* From the table's rows, bound or not: a module the host has not imported yet (subprocess)
+ * still names what a directed mutator aims for. */
 int gc_oracle_target_names(const char **out, int max)
 {
     int n = 0;
-    for (int i = 0; i < nprims && n < max; i++) {
-        if (prims[i].spec->cap == GC_CAP_HARNESS || !gc_policy_forbids(&gc_orc.policy, prims[i].spec->cap))
+    for (size_t i = 0; i < gc_prim_table_len && n < max; i++) {
+        const gc_prim_spec *p = &gc_prim_table[i];
+        if (p->cap == GC_CAP_HARNESS || (p->flags & GC_PRIM_ALL) || !gc_policy_forbids(&gc_orc.policy, p->cap))
             continue;
-        const char *dot = strrchr(prims[i].name, '.');
-        const char *s = dot ? dot + 1 : prims[i].name;
+        const char *dot = strrchr(p->attr, '.');
+        const char *s = dot ? dot + 1 : p->attr;
         int dup = 0;
         for (int k = 0; k < n && !dup; k++)
             dup = strcmp(out[k], s) == 0;

@@ -71,6 +71,9 @@ typedef struct {
     gc_policy policy;
     gc_mode mode;
     char scratch[4096];   /* realpath of the scratch folder; writes may land only here */
+    /* the temporary folder inside it (TMPDIR of the interpreter: interp.c), and the host's
+     * own, what a write there is judged as (gc_oracle_judged_path) */
+    char tmp[4096], host_tmp[4096];
     volatile int in_chain; /* a chain step is running: events are judged */
     /* a write the confinement's supervisor refused during this step awaits gc_confine_judge
      * (set on the supervisor's thread, confine.c) */
@@ -78,12 +81,17 @@ typedef struct {
     int armed;            /* the table is loaded: spawns are blocked from now on */
     gc_escape escape;     /* first escape of the current input */
     char refused[96];     /* last thing the harness refused during the current input */
+    int owned_fds[16];    /* descriptors os.open gave the current input (gc_oracle_fd_owned) */
+    int nowned;
     unsigned long refusals;
     unsigned long selftest_events;
     PyObject *blocked_exc; /* gatecrash.Blocked, a PermissionError subclass */
 } gc_oracle;
 
 extern gc_oracle gc_orc;
+/* Told, while an input runs, of each "exec" audit event's code object (source mode: where
+ * the program's namespace is, program_ns.h); NULL: nobody asks. */
+extern void (*gc_oracle_exec_observer)(PyObject *code);
 /* Set on a thread while the harness itself raises an audit event there (source.c: setting
  * its own profile and trace functions on a thread an evaluation started): not judged. */
 extern _Thread_local int gc_oracle_own_event;
@@ -97,6 +105,14 @@ int gc_oracle_register_hook(void);
 int gc_oracle_load_table(char *err, size_t errlen);
 /* In effect mode, after the gate's first install: append the judging hook after the gate's. */
 int gc_oracle_add_tail_hook(char *err, size_t errlen);
+
+/* The rows are bound as their modules appear in sys.modules (an "import" audit event, or
+ * its size changed), and bound again when a module is imported afresh (state.c drops what an
+ * input imported): checked at each audit event after an import, at each lookup, and here
+ * (source.c: after evaluate).  After a refresh that bound modules, gc_oracle_bound_hook
+ * (callguard.c) is told which. */
+void gc_oracle_refresh(void);
+extern void (*gc_oracle_bound_hook)(PyObject *const *mods, int n);
 
 /* The table's rows, in load order: how many, and the i-th (0 <= i < count). */
 int gc_oracle_prim_count(void);
@@ -112,8 +128,17 @@ int gc_policy_forbids(const gc_policy *p, gc_cap cap);
  * glob grants every path, so reaching a real write primitive is then no escape. */
 void gc_policy_finish(gc_policy *p);
 int gc_policy_allows_path(const gc_policy *p, const char *abspath);
+/* The path a write to 'abspath' is judged as: inside the scratch folder's temporary folder,
+ * the same place in the host's (gc_orc.host_tmp), else 'abspath'.  Into out[len]. */
+const char *gc_oracle_judged_path(const char *abspath, char *out, size_t len);
 
 void gc_oracle_reset_input(void);
+/* A descriptor the current input opened with os.open (callguard.c sees the call return it)
+ * is its own: open(fd) and os.close(fd) of it are allowed (tempfile's probe of its folder,
+ * mkstemp's fd), those of any other descriptor stay refused (the harness's own: stderr,
+ * the corpus).  gc_oracle_fd_owned: is fd one (release: and forget it). */
+void gc_oracle_fd_opened(int fd);
+int gc_oracle_fd_owned(long fd, int release);
 void gc_oracle_set_escape(gc_kind kind, gc_cap cap, const char *primitive, const char *detail);
 void gc_oracle_set_refused(const char *what);
 /* The harness's refusal of calling f (a harness primitive, a spawn allowed by policy, an

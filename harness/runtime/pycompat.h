@@ -21,7 +21,8 @@
  * _PyEval_EvalFrameDefault: state.c, feedback.c), _PyType_Lookup and _PyObject_GetDictPtr
  * (eval.c, state.c), PySetObject's table and mask and PyThreadState's c_tracefunc and
  * c_profilefunc (state.c).  Internal (Py_BUILD_CORE, internal/pycore_frame.h): the frame's
- * f_globals on every version, and on 3.11 f_code and cframe->use_tracing — feedback.c alone;
+ * f_globals on every version (feedback.c; program_ns.c also f_locals, and f_code on 3.11),
+ * and on 3.11 f_code and cframe->use_tracing — feedback.c;
  * from 3.12 it takes the frame's code with PyUnstable_InterpreterFrame_GetCode (3.13 renamed
  * f_code to f_executable) and traces with sys.monitoring. */
 #ifndef GATECRASH_PYCOMPAT_H

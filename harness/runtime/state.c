@@ -806,8 +806,9 @@ int gc_state_snapshot(char *err, size_t errlen)
 {
     seen_ids = PySet_New(NULL);
     PyObject *modules = PyImport_GetModuleDict();
-    if (!seen_ids || snapshot_namespaces(modules) < 0 || snapshot_environ() < 0 || snapshot_sys_lists() < 0 ||
-        snapshot_values(modules) < 0 || snapshot_process() < 0) {
+    /* the process's state first: it imports gc, which sys.modules's record then holds */
+    if (!seen_ids || snapshot_process() < 0 || snapshot_namespaces(modules) < 0 || snapshot_environ() < 0 ||
+        snapshot_sys_lists() < 0 || snapshot_values(modules) < 0) {
         PyErr_Clear();
         snprintf(err, errlen, "could not snapshot the interpreter state");
         return -1;

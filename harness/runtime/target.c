@@ -2,7 +2,8 @@
  * requires block is handed to the gate as the Python objects json.loads would give.
  *
  * A gate is code under test and may be hostile: its import and first install run under
- * the time and memory limits (GATECRASH_IMPORT_TIMEOUT, default 10 s), and a gate that
+ * the time and memory limits (GATECRASH_IMPORT_TIMEOUT or --import-timeout, default 120 s,
+ * one progress line after 5 s), and a gate that
  * ends the process with os._exit (which raises no exception and no audit event) is caught
  * by this file's _exit, which the dynamic linker binds libpython's calls to: one error
  * line and exit 3 instead of a silent "nothing escaped". */
@@ -12,11 +13,13 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <libgen.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "callguard.h"
@@ -375,10 +378,13 @@ static int import_gate(gc_target *t, char *err, size_t errlen)
         return GC_EXIT_TARGET;
     }
     Py_DECREF(pf);
-    PyObject *util = PyImport_ImportModule("importlib.util");
-    PyObject *spec = util ? PyObject_CallMethod(util, "spec_from_file_location", "ss", modname,
-                                                t->spec.sandbox) : NULL;
-    PyObject *mod = spec && spec != Py_None ? PyObject_CallMethod(util, "module_from_spec", "O", spec) : NULL;
+    /* importlib's own frozen modules (in sys.modules from the start): importlib.util would
+     * put itself and what it imports there, where the host has none of them */
+    PyObject *util = PyImport_ImportModule("_frozen_importlib_external");
+    PyObject *boot = PyImport_ImportModule("_frozen_importlib");
+    PyObject *spec = util && boot ? PyObject_CallMethod(util, "spec_from_file_location", "ss", modname,
+                                                        t->spec.sandbox) : NULL;
+    PyObject *mod = spec && spec != Py_None ? PyObject_CallMethod(boot, "module_from_spec", "O", spec) : NULL;
     int rc = 0;
     if (!mod) {
         char line[512];
@@ -407,6 +413,7 @@ static int import_gate(gc_target *t, char *err, size_t errlen)
     Py_XDECREF(mod);
     Py_XDECREF(spec);
     Py_XDECREF(util);
+    Py_XDECREF(boot);
     return rc;
 }
 
@@ -515,6 +522,52 @@ static int load_target(gc_target *t, PyObject **ns, char *err, size_t errlen)
     return *ns ? 0 : GC_EXIT_TARGET;
 }
 
+/* ---- a long import: one progress line ---- */
+
+#define PROGRESS_AFTER 5 /* seconds */
+
+typedef struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int done;
+    const char *what; /* "the adapter", "the gate" */
+} progress;
+
+/* A C thread (no Python): waits PROGRESS_AFTER s for the import to end, else says it goes on. */
+static void *progress_main(void *arg)
+{
+    progress *p = arg;
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += PROGRESS_AFTER;
+    pthread_mutex_lock(&p->mu);
+    int rc = 0;
+    while (!p->done && rc != ETIMEDOUT)
+        rc = pthread_cond_timedwait(&p->cv, &p->mu, &until);
+    if (!p->done)
+        fprintf(stderr, "gatecrash: still importing %s (%d s)… (at most %g s: --import-timeout S)\n", p->what,
+                PROGRESS_AFTER, gc_limits_import_seconds());
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+/* load_target with the progress line after PROGRESS_AFTER s. */
+static int load_with_progress(gc_target *t, PyObject **ns, char *err, size_t errlen)
+{
+    progress p = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0,
+                  t->spec.kind == GC_TARGET_SOURCE ? "the adapter" : "the gate"};
+    pthread_t th;
+    int started = pthread_create(&th, NULL, progress_main, &p) == 0;
+    int rc = load_target(t, ns, err, errlen);
+    pthread_mutex_lock(&p.mu);
+    p.done = 1;
+    pthread_cond_signal(&p.cv);
+    pthread_mutex_unlock(&p.mu);
+    if (started)
+        pthread_join(th, NULL);
+    return rc;
+}
+
 int gc_target_open(gc_target *t, const gc_target_spec *spec, const char *scratch, char *err,
                    size_t errlen)
 {
@@ -554,7 +607,9 @@ int gc_target_open(gc_target *t, const gc_target_spec *spec, const char *scratch
     gc_limits_hard_what = "importing the gate";
     gc_limits_hard_code = GC_EXIT_TARGET;
     PyObject *ns = NULL;
-    int rc = load_target(t, &ns, err, errlen);
+    gc_interp_world_restore();
+    int rc = load_with_progress(t, &ns, err, errlen);
+    gc_oracle_refresh(); /* the modules the target imported: their rows (and tempfile's folder) now */
     gate_phase = NULL;
     int expired = gc_limit_expired, oom = gc_limit_oom;
     gc_limits_disarm();
@@ -568,8 +623,8 @@ int gc_target_open(gc_target *t, const gc_target_spec *spec, const char *scratch
     if (expired || oom) {
         Py_XDECREF(ns);
         if (expired)
-            snprintf(err, errlen, "%s did not finish importing and installing within %g s (the gate hangs on import?)",
-                     t->spec.sandbox, limit);
+            snprintf(err, errlen, "%s did not finish importing and installing within %g s (the gate hangs on import? "
+                     "--import-timeout S waits longer)", t->spec.sandbox, limit);
         else
             snprintf(err, errlen, "%s ran out of memory while importing and installing (limit %zu MiB)",
                      t->spec.sandbox, gc_input_memory_limit >> 20);

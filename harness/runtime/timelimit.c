@@ -462,8 +462,8 @@ int gc_limits_signal(void) { return sig_no; }
 double gc_limits_import_seconds(void)
 {
     const char *s = getenv("GATECRASH_IMPORT_TIMEOUT");
-    double v = s && *s ? atof(s) : 10.0;
-    return v > 0 ? v : 10.0;
+    double v = s && *s ? atof(s) : GC_IMPORT_SECONDS;
+    return v > 0 ? v : GC_IMPORT_SECONDS;
 }
 
 void gc_limits_arm_for(double secs)

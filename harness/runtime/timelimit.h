@@ -34,7 +34,9 @@ int gc_limits_init(char *err, size_t errlen);
 void gc_limits_arm(void);    /* before an input */
 void gc_limits_disarm(void); /* after it */
 /* The same limits around the gate's import and first install: 'seconds' (the time limit
- * is GATECRASH_IMPORT_TIMEOUT, default 10 s, there). */
+ * is GATECRASH_IMPORT_TIMEOUT, or --import-timeout, default GC_IMPORT_SECONDS there: a
+ * sandbox that imports torch takes 15 s). */
+#define GC_IMPORT_SECONDS 120.0
 void gc_limits_arm_for(double seconds);
 double gc_limits_import_seconds(void);
 int gc_limits_is_timeout(PyObject *exc_type_or_value);

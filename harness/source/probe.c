@@ -1,5 +1,5 @@
 /* probe.c — see probe.h.  Each probe is a program that does nothing a sandbox should mind,
- * run the way every input is (gc_source_value: gc_source_run, the value kept), so what
+ * run the way every input is (gc_source_run_value: the value kept), so what
  * goes wrong here goes wrong for every program the fuzzer would write. */
 #include "probe.h"
 
@@ -192,7 +192,7 @@ static int probe_dialect(reporter *p, gc_target *t, int expr, int *good, char *e
         gc_verdict v;
         PyObject *value = NULL;
         char note[256];
-        int rc = gc_source_value(t, src, strlen(src), &v, &value, note, sizeof note, err, errlen);
+        int rc = gc_source_run_value(t, src, strlen(src), &v, &value, note, sizeof note, err, errlen);
         if (rc)
             return rc;
         *good += judge(p, t, &progs[k], src, &v, value, note);
@@ -341,7 +341,7 @@ int gc_source_find_roots(gc_target *t, char *from, size_t fromlen, char *err, si
             char src[64], note[256];
             snprintf(src, sizeof src, "%s%s", is_expression(t) ? "" : "result = ", asks[k]);
             gc_verdict v;
-            rc = gc_source_value(t, src, strlen(src), &v, &value, note, sizeof note, err, errlen);
+            rc = gc_source_run_value(t, src, strlen(src), &v, &value, note, sizeof note, err, errlen);
             if (!rc && value && !v.escaped && got[k])
                 add_names(t, value, builtins, got[k]);
         } else if (got[k]) {

@@ -24,8 +24,10 @@
 #include <string.h>
 
 #include "callguard.h"
+#include "dialect.h"
 #include "interp.h"
 #include "monitor.h"
+#include "program_ns.h"
 #include "pycompat.h"
 #include "source_feedback.h"
 #include "walk_feedback.h"
@@ -101,6 +103,8 @@ int gc_source_monitored(void)
 
 typedef struct {
     int nodes; /* budget left */
+    const char *where; /* "the value evaluate gave back", "the program's namespace" */
+    char root[80];     /* the searched value's own name: "result", "x" */
     struct {   /* the steps from the value to the current one ("[0]", ".args"), by depth */
         const char *fmt;
         Py_ssize_t i;
@@ -122,7 +126,7 @@ static int search_at(search_ctx *s, PyObject *v, int depth, const char *fmt, Py_
 /* Where the value at 'depth' sits: "result[0].args[1]". */
 static void path_of(const search_ctx *s, int depth, char *out, size_t n)
 {
-    size_t len = (size_t)snprintf(out, n, "result");
+    size_t len = (size_t)snprintf(out, n, "%s", s->root);
     for (int d = 0; d < depth && len < n; d++)
         len += (size_t)snprintf(out + len, n - len, s->step[d].fmt, s->step[d].i);
 }
@@ -173,13 +177,108 @@ static int search(search_ctx *s, PyObject *v, int depth)
     if (p) {
         char path[256], detail[300];
         path_of(s, depth, path, sizeof path);
-        snprintf(detail, sizeof detail, "in the value evaluate gave back, at %s", path);
+        snprintf(detail, sizeof detail, "in %s, at %s", s->where, path);
         gc_oracle_set_escape(GC_KIND_REACH, p->spec->cap, p->name, detail);
         return 1;
     }
     if (PyExceptionInstance_Check(v))
         return search_exception(s, v, depth);
     return search_container(s, v, depth);
+}
+
+/* What the program holds (reach mode): each binding it made or changed in the namespaces its
+ * code ran in ('spaces': (namespace, before) pairs, program_ns.h; the builtins left out),
+ * searched as a returned value is, with one budget.  The program could call what it holds on
+ * its next line, or the agent at its next step, whatever evaluate gives back.  1 when a
+ * forbidden primitive is found (the escape set). */
+static int search_namespaces(PyObject *spaces)
+{
+    search_ctx s = {.nodes = GC_SOURCE_SEARCH_NODES, .where = "the program's namespace"};
+    for (Py_ssize_t i = 0; spaces && i < PyList_GET_SIZE(spaces) && s.nodes > 0; i++) {
+        PyObject *pair = PyList_GET_ITEM(spaces, i), *k, *v;
+        PyObject *d = PyTuple_GET_ITEM(pair, 0), *before = PyTuple_GET_ITEM(pair, 1);
+        Py_ssize_t pos = 0;
+        while (s.nodes > 0 && PyDict_Next(d, &pos, &k, &v)) {
+            const char *name = PyUnicode_Check(k) ? PyUnicode_AsUTF8(k) : NULL;
+            PyErr_Clear();
+            if ((name && strcmp(name, "__builtins__") == 0) ||
+                (PyDict_Check(before) && PyDict_GetItemWithError(before, k) == v))
+                continue;
+            PyErr_Clear();
+            snprintf(s.root, sizeof s.root, "%s", name ? name : "?");
+            if (search(&s, v, 0))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* The dicts namespace() (the adapter's, optional) gives: a dict, or a list or tuple of them;
+ * what else it gives, or raises, is passed over.  A new list, NULL without namespace(). */
+static PyObject *adapter_dicts(gc_target *t)
+{
+    PyObject *r = t->adapter.ns_fn ? PyObject_CallNoArgs(t->adapter.ns_fn) : NULL;
+    PyObject *seq = r && (PyList_Check(r) || PyTuple_Check(r)) ? PySequence_Fast(r, "") : NULL;
+    Py_ssize_t n = seq ? PySequence_Fast_GET_SIZE(seq) : r && PyDict_Check(r) ? 1 : 0;
+    PyObject *out = t->adapter.ns_fn ? PyList_New(0) : NULL;
+    for (Py_ssize_t i = 0; out && i < n && i < GC_PROGRAM_NS_MAX; i++) {
+        PyObject *d = seq ? PySequence_Fast_GET_ITEM(seq, i) : r;
+        if (PyDict_Check(d) && PyList_Append(out, d) < 0)
+            break;
+    }
+    Py_XDECREF(seq);
+    Py_XDECREF(r);
+    PyErr_Clear();
+    return out;
+}
+
+/* namespace()'s dicts after evaluate onto 'spaces', each with its copy from before evaluate
+ * when it is the same dict ('pre': copies of the dicts namespace() gave then), else none. */
+static void adapter_namespaces(gc_target *t, PyObject *pre, PyObject *spaces)
+{
+    PyObject *now = adapter_dicts(t);
+    for (Py_ssize_t i = 0; now && i < PyList_GET_SIZE(now); i++) {
+        PyObject *d = PyList_GET_ITEM(now, i), *before = Py_None;
+        for (Py_ssize_t k = 0; pre && k < PyList_GET_SIZE(pre); k++)
+            if (PyTuple_GET_ITEM(PyList_GET_ITEM(pre, k), 0) == d)
+                before = PyTuple_GET_ITEM(PyList_GET_ITEM(pre, k), 1);
+        PyObject *pair = PyTuple_Pack(2, d, before);
+        if (!pair || PyList_Append(spaces, pair) < 0)
+            PyErr_Clear();
+        Py_XDECREF(pair);
+    }
+    Py_XDECREF(now);
+}
+
+/* Before evaluate: what namespace()'s dicts hold, as (dict, copy) pairs (a new list), or NULL. */
+static PyObject *adapter_before(gc_target *t)
+{
+    PyObject *now = adapter_dicts(t), *pre = now ? PyList_New(0) : NULL;
+    for (Py_ssize_t i = 0; pre && i < PyList_GET_SIZE(now); i++) {
+        PyObject *d = PyList_GET_ITEM(now, i), *copy = PyDict_Copy(d);
+        PyObject *pair = copy ? PyTuple_Pack(2, d, copy) : NULL;
+        if (!pair || PyList_Append(pre, pair) < 0)
+            PyErr_Clear();
+        Py_XDECREF(pair);
+        Py_XDECREF(copy);
+    }
+    Py_XDECREF(now);
+    return pre;
+}
+
+/* A statement program's value when evaluate gave back None (an agent executor's adapter that
+ * returns the value of the last expression statement): its `result` binding, where the
+ * program's namespace has one (new reference), else NULL. */
+static PyObject *result_binding(const gc_target *t, PyObject *spaces)
+{
+    if (t->spec.adapter.dialect & GC_DIALECT_EXPRESSION)
+        return NULL;
+    for (Py_ssize_t i = 0; spaces && i < PyList_GET_SIZE(spaces); i++) {
+        PyObject *v = PyDict_GetItemString(PyTuple_GET_ITEM(PyList_GET_ITEM(spaces, i), 0), "result");
+        if (v)
+            return Py_NewRef(v);
+    }
+    return NULL;
 }
 
 /* ---- one program ---- */
@@ -215,8 +314,10 @@ static void on_thread_frame(PyThreadState *ts)
     installing = 0;
 }
 
-/* evaluate(src) under the guard's judge; the value, or NULL with the exception in *exc. */
-static PyObject *call_evaluate(gc_target *t, PyObject *src, PyObject **exc)
+/* evaluate(src) under the guard's judge; the value, or NULL with the exception in *exc;
+ * the namespaces the program ran in, found (program_ns.h) or given by namespace(), in
+ * *spaces (a new list). */
+static PyObject *call_evaluate(gc_target *t, PyObject *src, PyObject **exc, PyObject **spaces)
 {
     if (!sys_audit_def) {
         PyObject *audit = PySys_GetObject("audit"); /* borrowed */
@@ -228,10 +329,17 @@ static PyObject *call_evaluate(gc_target *t, PyObject *src, PyObject **exc)
     gc_walk_feedback_reset();
     gc_callguard_judge = judge;
     gc_orc.in_chain = 1;
+    PyObject *pre = adapter_before(t);
+    gc_program_ns_begin();
     PyObject *r = PyObject_CallOneArg(t->adapter.eval_fn, src);
+    *exc = r ? NULL : gc_exception_value();
+    *spaces = gc_program_ns_end();
+    if (*spaces)
+        adapter_namespaces(t, pre, *spaces);
+    Py_XDECREF(pre);
     gc_orc.in_chain = 0;
     gc_callguard_judge = NULL;
-    *exc = r ? NULL : gc_exception_value();
+    gc_oracle_refresh(); /* the modules the program imported: their rows, before the search */
     gc_source_feedback_end();
     gc_state_thread_observer = NULL;
     return r;
@@ -240,7 +348,15 @@ static PyObject *call_evaluate(gc_target *t, PyObject *src, PyObject **exc)
 int gc_source_run(gc_target *t, const char *text, size_t len, gc_verdict *out, char *note, size_t notelen,
                   char *err, size_t errlen)
 {
+    return gc_source_run_value(t, text, len, out, NULL, note, notelen, err, errlen);
+}
+
+int gc_source_run_value(gc_target *t, const char *text, size_t len, gc_verdict *out, PyObject **value, char *note,
+                        size_t notelen, char *err, size_t errlen)
+{
     memset(out, 0, sizeof *out);
+    if (value)
+        *value = NULL;
     gc_oracle_reset_input();
     PyObject *src = PyUnicode_DecodeUTF8(text, (Py_ssize_t)len, "strict");
     if (!src) {
@@ -248,29 +364,42 @@ int gc_source_run(gc_target *t, const char *text, size_t len, gc_verdict *out, c
         snprintf(err, errlen, "the program is not UTF-8 text");
         return GC_EXIT_USAGE;
     }
-    PyObject *exc = NULL;
+    PyObject *exc = NULL, *spaces = NULL;
     monitor_start();
     gc_state_begin();
     gc_limits_arm();
-    PyObject *r = call_evaluate(t, src, &exc);
+    PyObject *r = call_evaluate(t, src, &exc, &spaces);
     gc_limits_disarm();
     out->timed_out = gc_limit_expired;
     out->oom = gc_limit_oom;
+    PyObject *bound = r == Py_None ? result_binding(t, spaces) : NULL;
+    if (bound)
+        Py_SETREF(r, bound);
     describe(t, r, exc, note, notelen);
     int refused = !r && strncmp(note, "refused", 7) == 0;
-    search_ctx s = {.nodes = GC_SOURCE_SEARCH_NODES};
-    if (!gc_orc.escape.set && gc_orc.mode == GC_MODE_REACH && !refused && !out->timed_out && !out->oom)
+    search_ctx s = {.nodes = GC_SOURCE_SEARCH_NODES, .root = "result",
+                    .where = bound ? "the program's result binding (evaluate gave back None)" : "the value evaluate gave back"};
+    int judged = !gc_orc.escape.set && gc_orc.mode == GC_MODE_REACH && !out->timed_out && !out->oom;
+    if (judged && !refused)
         search(&s, r ? r : exc, 0);
+    /* a program the sandbox refused: what it holds the host throws away with it (a program
+     * that holds the primitive and is not refused is a smaller edit away) */
+    int held = judged && !refused && !gc_orc.escape.set && search_namespaces(spaces);
     if (!out->timed_out && !out->oom)
         gc_source_feedback_outcome(r, exc, refused);
+    if (value)
+        *value = Py_XNewRef(r);
     Py_XDECREF(r);
     Py_XDECREF(exc);
+    Py_XDECREF(spaces);
     Py_DECREF(src);
     out->escaped = gc_orc.escape.set;
     out->escape = gc_orc.escape;
     snprintf(out->refused, sizeof out->refused, "%s", gc_orc.refused);
-    snprintf(out->signature, sizeof out->signature, "source:%s:%s", gc_kind_name(out->escape.kind),
-             out->escape.primitive);
+    /* held in the program's namespace, not given back: a finding of its own (a minimizer
+     * keeps `result = X` where `t = X` would be the other finding) */
+    snprintf(out->signature, sizeof out->signature, "source:%s:%s%s", gc_kind_name(out->escape.kind),
+             out->escape.primitive, held ? ":held" : "");
     out->steps = 1;
     int rep = gc_state_end(out->state_note, sizeof out->state_note);
     if (rep < 0) {

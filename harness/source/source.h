@@ -2,7 +2,8 @@
  *
  * Owns: running one program through a source target's evaluate (bound by adapter.h) under
  * the oracles: the C-call guard (a profile function that checks every C-level call before
- * it runs), the bounded search of the returned value for forbidden primitives, and what
+ * it runs), the bounded search of the returned value for forbidden primitives and of what
+ * the program holds (its namespaces: program_ns.h, or the adapter's namespace()), and what
  * came back (a value, the sandbox's own refusal, another exception).  Around each evaluate
  * the sandbox's line trace of source_feedback.h runs, and the outcome goes to it (both
  * no-ops until fuzz_source starts them). */
@@ -28,5 +29,10 @@ int gc_source_monitored(void);
  * 0, or an exit code with err filled (GC_EXIT_HARNESS: state could not be restored). */
 int gc_source_run(gc_target *t, const char *src, size_t len, gc_verdict *out, char *note, size_t notelen,
                   char *err, size_t errlen);
+/* The same, and the program's value in *value (a new reference; NULL when it raised): what
+ * evaluate gave back, or where that is None in a statement dialect the program's `result`
+ * binding found in its namespace.  The source sweep walks on from it. */
+int gc_source_run_value(gc_target *t, const char *src, size_t len, gc_verdict *out, PyObject **value, char *note,
+                        size_t notelen, char *err, size_t errlen);
 
 #endif

@@ -171,41 +171,6 @@ struct gc_source_graph {
     PyObject *own_fn[NOWN]; /* strong: the shortest root name that is each, or NULL */
 };
 
-/* ---- the value evaluate gave back ---- */
-
-/* box: [the adapter's entry, (what it gave back,) or None when it raised] */
-static PyObject *capture(PyObject *box, PyObject *src)
-{
-    PyObject *r = PyObject_CallOneArg(PyList_GET_ITEM(box, 0), src);
-    PyObject *kept = r ? PyTuple_Pack(1, r) : NULL;
-    PyList_SetItem(box, 1, kept ? kept : Py_NewRef(Py_None)); /* steals */
-    return r;
-}
-
-static PyMethodDef capture_def = {"evaluate", capture, METH_O, "the adapter's entry, its value kept"};
-
-int gc_source_value(gc_target *t, const char *src, size_t len, gc_verdict *out, PyObject **value, char *note,
-                    size_t notelen, char *err, size_t errlen)
-{
-    PyObject *real = t->adapter.eval_fn;
-    PyObject *box = Py_BuildValue("[OO]", real, Py_None);
-    PyObject *wrap = box ? PyCFunction_New(&capture_def, box) : NULL; /* called from C: the guard never sees it */
-    *value = NULL;
-    if (!wrap) {
-        Py_XDECREF(box);
-        PyErr_Clear();
-        snprintf(err, errlen, "out of memory wrapping the adapter's entry");
-        return GC_EXIT_HARNESS;
-    }
-    t->adapter.eval_fn = wrap;
-    int rc = gc_source_run(t, src, len, out, note, notelen, err, errlen);
-    t->adapter.eval_fn = real;
-    Py_DECREF(wrap);
-    PyObject *got = PyList_GET_ITEM(box, 1);
-    *value = PyTuple_Check(got) ? Py_NewRef(PyTuple_GET_ITEM(got, 0)) : NULL;
-    Py_DECREF(box);
-    return rc;
-}
 
 /* ---- programs ---- */
 
@@ -295,7 +260,7 @@ static int run_code(const gc_target *t, const uint8_t *code, size_t len, gc_verd
 {
     char note[256] = "", err[512];
     program_text(t, code, len, sb);
-    int rc = gc_source_value((gc_target *)t, sb->data, sb->len, out, v, note, sizeof note, err, sizeof err);
+    int rc = gc_source_run_value((gc_target *)t, sb->data, sb->len, out, v, note, sizeof note, err, sizeof err);
     if (refused)
         *refused = strncmp(note, "refused by the sandbox", 22) == 0;
     if (rc)

@@ -43,10 +43,6 @@ void gc_source_sweep_inputs(const gc_source_graph *g, gc_inputs *out);
  * levels reached (its nodes, breadth first, at most 'max'), appended to 'out'. */
 void gc_source_sweep_frontier(const gc_source_graph *g, gc_inputs *out, int max);
 
-/* gc_source_run, and the value evaluate gave back (a new reference in *value, NULL when it
- * raised), which gc_source_run itself does not keep.  0 or an exit code. */
-int gc_source_value(gc_target *t, const char *src, size_t len, gc_verdict *out, PyObject **value, char *note,
-                    size_t notelen, char *err, size_t errlen);
 
 /* Can the dialect write `name` (a root, or `.name`)?  An identifier of at most GC_P_MAX_STRLEN
  * ASCII bytes, no keyword, and with "no_underscore" not starting with '_'. */

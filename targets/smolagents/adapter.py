@@ -9,6 +9,7 @@ smolagents refuses what it does not allow with InterpreterError (target.json "re
 evaluate runs a program on a fresh executor; session() is one executor an agent's steps share
 (its variables and imports carried from one code action to the next), which target.json's
 "steps" uses: an input's parts between step markers run in turn on one session.
+namespace() hands gatecrash that state, so a primitive a program keeps there is judged.
 """
 from smolagents.default_tools import FinalAnswerTool
 from smolagents.local_python_executor import LocalPythonExecutor
@@ -20,20 +21,31 @@ def executor():
     return ex
 
 
+last = {}  # the state of the executor that ran the last program (namespace())
+
+
 def evaluate(source):
     ex = executor()
+    last["state"] = ex.state
     ex(source)
     return ex.state.get("result")
 
 
 def session():
     ex = executor()
+    last["state"] = ex.state
 
     def step(source):
         ex(source)
         return ex.state.get("result")
 
     return step
+
+
+def namespace():
+    """Where the program's bindings live: the executor's state, what the agent's next code
+    action starts from (smolagents interprets the program itself: no exec to find it by)."""
+    return last.get("state")
 
 
 def roots():
