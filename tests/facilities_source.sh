@@ -8,7 +8,9 @@
 #   alarm: a per-program SIGALRM timeout (signal.signal + signal.alarm), left armed by a
 #     refused program; its own timeout fires on a loop, before the harness's;
 #   atexit: an atexit function registered per execution, never unregistered;
-#   asyncio: every program run inside asyncio.run; a refused one leaves asyncgen hooks set.
+#   asyncio: every program run inside asyncio.run; a refused one leaves asyncgen hooks set;
+#   pipe: the program's output through a multiprocessing.Pipe and a feeder thread; a refused
+#     one leaves a raw os.pipe open.
 # For each: the sweep finds the known escape (exit 1), its safe programs are all blocked in
 # one process (exit 0) with the facility put back after the sloppy one, and the escape
 # replays.  What no host survives stays refused by name (os._exit); sys.exit runs.  And the
@@ -46,6 +48,36 @@ check_fixture() {
 check_fixture alarm tools shell 'tools.upper("x")' "alarms and itimers, signal handlers"
 check_fixture atexit helpers system 'helpers.title("ab")' "atexit functions"
 check_fixture asyncio ctx spawn 'ctx.lower("AB")' "asynchronous generator hooks"
+check_fixture pipe session shell 'session.strip(" a ")' "descriptors"
+printf 'print("a", 1)\nprint(len("ab"))\n' >"$P/print.py"
+expect_exit 0 "pipe: output through the pipe" -- R "$F/pipe" "$P/print.py"
+expect_grep "print.py: blocked \(returned list\)$" "pipe: the lines read back"
+
+# descriptors the process held, closed by a program: put back after it, and the oracles
+# (the backstop's listener, Landlock) hold for the next inputs; closing the backstop's
+# listener too ends in one line, exit 4 (the kernel then fails every spawn: no hang)
+L=$SRC/tests/fixtures/source/leak
+cat >"$P/close-most.py" <<'PY'
+import os
+for name in os.listdir("/proc/self/fd"):
+    try:
+        if int(name) > 2 and "seccomp" not in os.readlink("/proc/self/fd/" + name):
+            os.close(int(name))
+    except OSError:
+        pass
+result = 1
+PY
+sed 's/ and "seccomp" not in .*:$/:/' "$P/close-most.py" >"$P/close-all.py"
+printf 'run("true")\nresult = 1\n' >"$P/called.py"
+printf 'open("%s", "w").write("x")\nresult = 1\n' "$WORK/outside.txt" >"$P/outside.py"
+expect_exit 1 "a program closing the process's descriptors" -- R --mode effect "$L" "$P/close-most.py" "$P/outside.py" "$P/called.py"
+expect_grep "close-most.py: note: interpreter state changed by the program and repaired: descriptors$" "descriptors put back"
+expect_grep "outside.py: .*ESCAPE effect write open " "then: a write still judged"
+expect_grep "called.py: .*ESCAPE effect spawn os.system" "then: a spawn still judged"
+[[ ! -e $WORK/outside.txt ]] && ok || fail "a write outside scratch reached the disk after the descriptors were closed"
+expect_exit 4 "a program closing the backstop's listener too" -- R "$L" "$P/close-all.py" "$P/safe-sum.py"
+expect_grep "^gatecrash: error: .*close-all.py: interpreter state could not be restored after the input: a descriptor the process held could not be put back$" \
+  "one line"
 
 # the sandbox's own SIGALRM timeout (1 s) fires on a loop, before the harness's (2 s), and
 # the next input is clean

@@ -13,10 +13,17 @@
 
 #include <Python.h>
 #include <internal/pycore_interp.h>
+#include <dirent.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <time.h>
+#include <unistd.h>
 
 /* ---- alarms and itimers ---- */
 
@@ -264,6 +271,138 @@ int gc_facility_restore_loop(void)
     return ok ? 1 : -1;
 }
 
+/* ---- descriptors (os.pipe, read, write, close: a pipe and a feeder thread in the process) ---- */
+
+/* The descriptors (3 and up; 0-2 are state.c's) the process held at the first input, and,
+ * at an input's first os.pipe, os.pipe2 or os.close, every one open then, with a copy of
+ * each the process held at the first input.  After that input: one of those it closed or
+ * replaced is put back from its copy, and a pipe it made and left open is closed, once the
+ * collector has freed what the input's objects held (a multiprocessing Connection closes
+ * its own; a raw os.pipe number has no owner to close it). */
+typedef struct {
+    int fd, copy, fdflags;
+    dev_t dev;
+    ino_t ino;
+} held_fd;
+#define MAX_HELD 512
+static held_fd first_fds[MAX_HELD], input_fds[MAX_HELD];
+static int nfirst, ninput, watching_fds;
+
+static int same_file(int fd, const held_fd *h)
+{
+    struct stat st;
+    return fstat(fd, &st) == 0 && st.st_dev == h->dev && st.st_ino == h->ino;
+}
+
+static int list_fds(held_fd *out, int max)
+{
+    DIR *d = opendir("/proc/self/fd");
+    if (!d)
+        return 0;
+    int n = 0;
+    struct dirent *e;
+    while (n < max && (e = readdir(d))) {
+        struct stat st;
+        int fd = atoi(e->d_name);
+        if (fd < 3 || fd == dirfd(d) || fstat(fd, &st) != 0)
+            continue;
+        out[n++] = (held_fd){fd, -1, 0, st.st_dev, st.st_ino};
+    }
+    closedir(d);
+    return n;
+}
+
+static int held_at_first(const held_fd *h)
+{
+    for (int i = 0; i < nfirst; i++)
+        if (first_fds[i].fd == h->fd && first_fds[i].dev == h->dev && first_fds[i].ino == h->ino)
+            return 1;
+    return 0;
+}
+
+/* The seccomp backstop's listener (backstop.c) is never copied: a copy would keep it open
+ * with no reader once the input closed the supervisor's number, and every watched call would
+ * then wait for an answer for good; closed, the kernel fails those calls (ENOSYS: a spawn
+ * still does not run), and the row reports it could not be put back (exit 4). */
+static int is_listener(int fd)
+{
+    char path[64], link[64];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    ssize_t n = readlink(path, link, sizeof link - 1);
+    link[n > 0 ? n : 0] = '\0';
+    return strstr(link, "seccomp") != NULL;
+}
+
+/* Copies go high (half the descriptor limit up): a program closing what it listed before
+ * its first os.close does not meet them. */
+static int copy_high(int fd)
+{
+    struct rlimit lim;
+    int low = getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY ? (int)(lim.rlim_cur / 2) : 512;
+    int c = fcntl(fd, F_DUPFD_CLOEXEC, low > 3 ? low : 3);
+    return c >= 0 ? c : fcntl(fd, F_DUPFD_CLOEXEC, 3);
+}
+
+void gc_facility_before_call(const char *name)
+{
+    if (watching_fds || (strcmp(name, "os.close") != 0 && strncmp(name, "os.pipe", 7) != 0))
+        return;
+    watching_fds = 1;
+    ninput = list_fds(input_fds, MAX_HELD);
+    for (int i = 0; i < ninput; i++)
+        if (held_at_first(&input_fds[i])) {
+            input_fds[i].fdflags = fcntl(input_fds[i].fd, F_GETFD);
+            input_fds[i].copy = is_listener(input_fds[i].fd) ? -2 : copy_high(input_fds[i].fd);
+        }
+}
+
+int gc_facility_fds_changed(void) { return watching_fds; }
+
+/* A pipe open now that was not open at the input's first descriptor call. */
+static int new_pipes(held_fd *now, int n, int *out)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        struct stat st;
+        int known = 0;
+        for (int j = 0; j < ninput && !known; j++)
+            known = input_fds[j].fd == now[i].fd && input_fds[j].dev == now[i].dev && input_fds[j].ino == now[i].ino;
+        if (!known && fstat(now[i].fd, &st) == 0 && S_ISFIFO(st.st_mode))
+            out[k++] = now[i].fd;
+    }
+    return k;
+}
+
+int gc_facility_restore_fds(void)
+{
+    int repairs = 0, failed = 0;
+    for (int i = 0; i < ninput; i++) {
+        held_fd *h = &input_fds[i];
+        if (h->copy == -1)
+            continue; /* not held at the first input */
+        if (!same_file(h->fd, h)) {
+            failed |= h->copy < 0 || dup2(h->copy, h->fd) < 0 || fcntl(h->fd, F_SETFD, h->fdflags) < 0;
+            repairs++;
+        }
+        if (h->copy >= 0)
+            close(h->copy);
+    }
+    static held_fd now[MAX_HELD];
+    static int left[MAX_HELD];
+    int n = list_fds(now, MAX_HELD), k = new_pipes(now, n, left);
+    if (k > 0) { /* what the input's objects held, freed first: they close their own */
+        PyGC_Collect();
+        n = list_fds(now, MAX_HELD);
+        k = new_pipes(now, n, left);
+    }
+    for (int i = 0; i < k; i++)
+        close(left[i]);
+    repairs += k;
+    watching_fds = 0;
+    ninput = 0;
+    return failed ? -1 : repairs;
+}
+
 /* ---- the snapshot ---- */
 
 int gc_facility_snapshot(void)
@@ -276,6 +415,7 @@ int gc_facility_snapshot(void)
     }
     for (int i = 0; i < 3; i++)
         saved_forkers[i] = forkers_len(i);
+    nfirst = list_fds(first_fds, MAX_HELD);
     input_ts = PyThreadState_Get();
     Py_XSETREF(saved_firstiter, Py_XNewRef(input_ts->async_gen_firstiter));
     Py_XSETREF(saved_finalizer, Py_XNewRef(input_ts->async_gen_finalizer));

@@ -5,8 +5,8 @@
  * it (oracle_table.c's GC_PRIM_FACILITY rows: refused in chains, run in source mode), how
  * it is put back, and the check and repair state.c's gc_state_end runs after every input
  * that ran code; the snapshot and repair of the facilities state.c does not keep itself
- * (facility.c: alarms and itimers, atexit functions, at-fork functions, asynchronous
- * generator hooks, the running event loop).  A sandbox's SIGALRM timeout, the atexit function it registers per
+ * (facility.c: alarms and itimers, descriptors, atexit functions, at-fork functions,
+ * asynchronous generator hooks, the running event loop).  A sandbox's SIGALRM timeout, the atexit function it registers per
  * execution, the asyncio.run it evaluates with, all run as in a plain host; an input leaves
  * none of it behind.  What no host process survives stays refused with its name (os._exit,
  * os.abort, os.fork without exec, signals sent to the process: oracle_table.c's HX rows). */
@@ -37,6 +37,8 @@ int gc_state_mask_changed(void);
 int gc_state_restore_mask(void);
 int gc_facility_timers_changed(void);
 int gc_facility_restore_timers(void);
+int gc_facility_fds_changed(void);
+int gc_facility_restore_fds(void);
 int gc_facility_atexit_changed(void);
 int gc_facility_restore_atexit(void);
 int gc_facility_forkers_changed(void);
@@ -45,6 +47,11 @@ int gc_facility_asyncgen_changed(void);
 int gc_facility_restore_asyncgen(void);
 int gc_facility_loop_changed(void);
 int gc_facility_restore_loop(void);
+
+/* Before a facility primitive named 'name' runs inside an evaluation (source.c's judge):
+ * the input's first os.pipe, os.pipe2 or os.close lists the descriptors open then and copies
+ * those the process held at the first input, for the descriptors row. */
+void gc_facility_before_call(const char *name);
 
 /* At the first input (with the signal snapshot: after the fuzzing engine set its own timer):
  * what facility.c puts back.  0, or -1 when it could not be read. */

@@ -3,8 +3,9 @@
  * in source mode) and how it is put back after every input that ran code (state.c's
  * gc_state_end runs the rows, in this order, after its own checks).  docs/ORACLES.md lists
  * it.  Given as well, with nothing to put back: threads (GC_PRIM_THREAD: those still alive
- * are stopped, state.c), code strings (GC_PRIM_CODE), select.select, poll and epoll (an
- * object whose file descriptor is closed with it). */
+ * are stopped, state.c), code strings (GC_PRIM_CODE), sys.exit (SystemExit, given back like
+ * any exception), select.select, poll and epoll (an object whose descriptor closes with it).
+ * What no host process survives stays refused (oracle_table.c's other HX rows). */
 #include "facility.h"
 
 #include "backstop.h"
@@ -22,6 +23,12 @@ const gc_facility gc_facility_table[] = {
      "Python's handler and the disposition of every standard signal and of the time limit's, as at the first "
      "input (signals that came are handled first)",
      GC_DIRTY_SIGNALS, gc_state_handlers_changed, gc_state_restore_handlers, NULL},
+    {"descriptors", "os.pipe, os.pipe2, os.read, os.write, os.close (a pipe and a feeder thread: multiprocessing's "
+     "Connection, a REPL's output)",
+     "after an input that made a pipe or closed a descriptor: every descriptor the process held at the first input "
+     "that it closed or replaced, from a copy made at its first such call; a pipe it made and left open, closed once "
+     "the collector freed the input's objects", 0, gc_facility_fds_changed, gc_facility_restore_fds,
+     "a descriptor the process held could not be put back"},
     {"atexit functions", "atexit.register (atexit.unregister is never refused)",
      "the interpreter's list as at the first input: what an input added freed, what it removed made again",
      0, gc_facility_atexit_changed, gc_facility_restore_atexit, "the atexit functions could not be put back"},

@@ -75,8 +75,8 @@ const gc_prim_spec gc_prim_table[] = {
 
     /* --- refused by the harness: would wreck, block or forge --- */
     {"os", "_exit", HX, 0}, {"os", "abort", HX, 0}, {"os", "kill", HX, 0},
-    {"os", "killpg", HX, 0}, {"os", "close", HX, 0}, {"os", "closerange", HX, 0},
-    {"os", "dup", HX, 0}, {"os", "dup2", HX, 0}, {"os", "pipe", HX, 0}, {"os", "pipe2", HX, 0},
+    {"os", "killpg", HX, 0}, {"os", "close", HX, FAC}, {"os", "closerange", HX, 0},
+    {"os", "dup", HX, 0}, {"os", "dup2", HX, 0}, {"os", "pipe", HX, FAC}, {"os", "pipe2", HX, FAC},
     {"os", "openpty", HX, 0}, {"os", "eventfd", HX, 0}, {"os", "memfd_create", HX, 0},
     {"os", "chdir", HX, 0}, {"os", "fchdir", HX, 0}, {"os", "chroot", HX, 0},
     {"os", "umask", HX, 0}, {"os", "putenv", HX, 0}, {"os", "unsetenv", HX, 0},
@@ -85,8 +85,8 @@ const gc_prim_spec gc_prim_table[] = {
     {"os", "setegid", HX, 0}, {"os", "setreuid", HX, 0}, {"os", "setregid", HX, 0},
     {"os", "setresuid", HX, 0}, {"os", "setresgid", HX, 0}, {"os", "setgroups", HX, 0},
     {"os", "nice", HX, 0}, {"os", "register_at_fork", HX, FAC},
-    {"os", "read", HX, 0}, {"os", "readv", HX, 0}, {"os", "pread", HX, 0},
-    {"os", "write", HX, 0}, {"os", "writev", HX, 0}, {"os", "pwrite", HX, 0},
+    {"os", "read", HX, FAC}, {"os", "readv", HX, 0}, {"os", "pread", HX, 0},
+    {"os", "write", HX, FAC}, {"os", "writev", HX, 0}, {"os", "pwrite", HX, 0},
     {"os", "sendfile", HX, 0}, {"os", "copy_file_range", HX, 0}, {"os", "splice", HX, 0},
     {"os", "wait", HX, 0}, {"os", "waitpid", HX, 0}, {"os", "wait3", HX, 0},
     {"os", "wait4", HX, 0}, {"os", "waitid", HX, 0}, {"os", "set_blocking", HX, 0},
