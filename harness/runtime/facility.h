@@ -6,10 +6,11 @@
  * it is put back, and the check and repair state.c's gc_state_end runs after every input
  * that ran code; the snapshot and repair of the facilities state.c does not keep itself
  * (facility.c: alarms and itimers, descriptors, atexit functions, at-fork functions,
- * asynchronous generator hooks, the running event loop).  A sandbox's SIGALRM timeout, the atexit function it registers per
- * execution, the asyncio.run it evaluates with, all run as in a plain host; an input leaves
- * none of it behind.  What no host process survives stays refused with its name (os._exit,
- * os.abort, os.fork without exec, signals sent to the process: oracle_table.c's HX rows). */
+ * asynchronous generator hooks, the running event loop).  A sandbox's SIGALRM timeout, the
+ * atexit function it registers per execution, the asyncio.run it evaluates with, its pipe
+ * and feeder thread, all run as in a plain host; an input leaves none of it behind.  What no
+ * host process survives stays refused with its name (os._exit, os.abort, os.fork without
+ * exec, signals sent to the process, dup2: oracle_table.c's other HX rows). */
 #ifndef GATECRASH_FACILITY_H
 #define GATECRASH_FACILITY_H
 
@@ -20,7 +21,7 @@ typedef struct {
     const char *given;    /* the primitives that give it, as oracle_table.c names them */
     const char *put_back; /* how an input's change is undone (docs/ORACLES.md says the same) */
     unsigned needs;       /* the backstop's dirty bits without which it cannot have changed (0: always) */
-    int (*changed)(void);
+    int (*changed)(void); /* NULL: nothing to put back */
     int (*repair)(void);  /* repairs made, or -1 */
     const char *failed;   /* the note when the repair fails */
 } gc_facility;

@@ -2,10 +2,10 @@
  * (facility.h), as data: what gives each (oracle_table.c's FAC rows, refused in chains, run
  * in source mode) and how it is put back after every input that ran code (state.c's
  * gc_state_end runs the rows, in this order, after its own checks).  docs/ORACLES.md lists
- * it.  Given as well, with nothing to put back: threads (GC_PRIM_THREAD: those still alive
- * are stopped, state.c), code strings (GC_PRIM_CODE), sys.exit (SystemExit, given back like
- * any exception), select.select, poll and epoll (an object whose descriptor closes with it).
- * What no host process survives stays refused (oracle_table.c's other HX rows). */
+ * it.  Rows with no check give something with nothing to put back.  Given as well: threads
+ * (GC_PRIM_THREAD: those still alive are stopped, state.c) and code strings (GC_PRIM_CODE).
+ * What no host process survives stays refused (oracle_table.c's other HX rows).  Every FAC
+ * primitive is named in some row's 'given' (tests/test_facility.c). */
 #include "facility.h"
 
 #include "backstop.h"
@@ -17,9 +17,10 @@ const gc_facility gc_facility_table[] = {
      "a timer signal the input left pending is taken, and its handler runs before it is put back",
      GC_DIRTY_SIGNALS, gc_facility_timers_changed, gc_facility_restore_timers,
      "a timer could not be put back"},
-    {"signal mask", "signal.pthread_sigmask, signal.sigpending", "the mask as at the first input",
+    {"signal mask", "signal.pthread_sigmask, signal.sigpending, signal.valid_signals", "the mask as at the first input",
      GC_DIRTY_SIGNALS, gc_state_mask_changed, gc_state_restore_mask, NULL},
-    {"signal handlers", "signal.signal, signal.getsignal, signal.siginterrupt, signal.default_int_handler",
+    {"signal handlers",
+     "signal.signal, signal.getsignal, signal.siginterrupt, signal.default_int_handler, signal.strsignal",
      "Python's handler and the disposition of every standard signal and of the time limit's, as at the first "
      "input (signals that came are handled first)",
      GC_DIRTY_SIGNALS, gc_state_handlers_changed, gc_state_restore_handlers, NULL},
@@ -41,6 +42,11 @@ const gc_facility gc_facility_table[] = {
     {"running event loop", "asyncio.run, loop.run_until_complete, run_forever (no primitive: nothing refused)",
      "no loop running on the thread that runs inputs (_asyncio._set_running_loop(None))", 0,
      gc_facility_loop_changed, gc_facility_restore_loop, "the running event loop could not be cleared"},
+    /* given with nothing to put back */
+    {"SystemExit", "sys.exit", "nothing: it raises SystemExit, which evaluate gives back like any exception", 0,
+     NULL, NULL, NULL},
+    {"waits", "select.select, select.poll, select.epoll (asyncio's selector)",
+     "nothing: an object whose descriptor closes with it", 0, NULL, NULL, NULL},
 };
 
 const size_t gc_facility_table_len = sizeof gc_facility_table / sizeof gc_facility_table[0];

@@ -1584,6 +1584,8 @@ int gc_state_end(char *note, size_t len)
     /* the facilities a sandbox's own code was given (facility.h), in their table's order */
     for (size_t i = 0; sig_snapped && i < gc_facility_table_len; i++) {
         const gc_facility *f = &gc_facility_table[i];
+        if (!f->changed)
+            continue;
         state_check c = {f->name, f->needs, f->changed, f->repair, NULL, f->failed};
         int n = run_check(&c, &d, note, len);
         if (n < 0)
