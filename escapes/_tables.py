@@ -66,6 +66,6 @@ PRIMITIVES = {'os.system': ('os', 'system'), 'os.popen': ('os', 'popen'), 'os.fo
               'socket.socketpair': ('socket', 'socketpair')}
 # the modules the harness imports before the gate loads (the runner imports them too)
 HARNESS_MODULES = ('os', 'subprocess', '_posixsubprocess', 'pty', 'builtins', 'io', 'shutil',
-                   '_dbm', '_gdbm', 'readline', 'socket', 'signal', 'faulthandler', '_signal',
-                   'fcntl', 'resource', 'sys', 'time', '_csv', 'gc', '_thread', 'threading',
-                   'atexit', 'select')
+                   '_dbm', '_gdbm', 'readline', 'socket', 'signal', '_signal', 'atexit', 'sys',
+                   'select', 'faulthandler', 'fcntl', 'resource', 'time', '_csv', 'gc', '_thread',
+                   'threading')

@@ -37,7 +37,10 @@ unsigned gc_backstop_take_dirty(void)
 static unsigned watched_bit(int nr)
 {
     switch (nr) {
-    case SYS_rt_sigaction: case SYS_rt_sigprocmask: return GC_DIRTY_SIGNALS;
+    case SYS_rt_sigaction: case SYS_rt_sigprocmask: case SYS_setitimer: return GC_DIRTY_SIGNALS;
+#ifdef SYS_alarm /* (no such call on aarch64: glibc's alarm is setitimer there) */
+    case SYS_alarm: return GC_DIRTY_SIGNALS;
+#endif
     case SYS_close: case SYS_dup2: case SYS_dup3: case SYS_close_range: return GC_DIRTY_FDS;
     case SYS_chdir: case SYS_fchdir: return GC_DIRTY_CWD;
     case SYS_umask: return GC_DIRTY_UMASK;
@@ -156,8 +159,8 @@ static void *supervise(void *arg)
 
 int gc_backstop_armed(void) { return armed; }
 
-/* watched (state.c's dirty bits): a new signal action or mask; 0-2 closed or replaced; the
- * working folder; the umask.  0 or -errno. */
+/* watched (state.c's dirty bits): a new signal action or mask, a timer set (signal.alarm,
+ * setitimer: facility.h); 0-2 closed or replaced; the working folder; the umask.  0 or -errno. */
 static int add_watch_rules(scmp_filter_ctx ctx)
 {
     int rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(rt_sigaction), 1, SCMP_A1(SCMP_CMP_NE, 0, 0));
@@ -171,7 +174,8 @@ static int add_watch_rules(scmp_filter_ctx ctx)
         rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(dup2), 1, SCMP_A1(SCMP_CMP_LE, 2, 0));
     if (rc == 0)
         rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(dup3), 1, SCMP_A1(SCMP_CMP_LE, 2, 0));
-    static const int always[] = {SCMP_SYS(chdir), SCMP_SYS(fchdir), SCMP_SYS(umask)};
+    static const int always[] = {SCMP_SYS(chdir), SCMP_SYS(fchdir), SCMP_SYS(umask), SCMP_SYS(setitimer),
+                                 SCMP_SYS(alarm)};
     for (size_t i = 0; rc == 0 && i < sizeof always / sizeof always[0]; i++)
         rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, always[i], 0);
     return rc;

@@ -1161,7 +1161,7 @@ const char *gc_oracle_guard_prim(const gc_prim *p, const char *detail)
         block(p->name);
         return p->name;
     }
-    if (p->spec->flags & (GC_PRIM_CODE | GC_PRIM_THREAD))
+    if (p->spec->flags & GC_PRIM_SOURCE_RUNS)
         return NULL;
     const char *why = refuse_prim(p);
     if (why) {

@@ -42,6 +42,12 @@ typedef struct {
 /* starts a thread: refused in chains; in source mode the sandbox's threads (an executor's
  * worker pool) and the program's are part of the evaluation (source.c, state.c) */
 #define GC_PRIM_THREAD 8u
+/* a facility a plain host process offers (a signal handler, an alarm, an atexit function, an
+ * event loop's hooks): refused in chains; in source mode given to the evaluation, and put
+ * back after every input by its row of the facility table (facility.h) */
+#define GC_PRIM_FACILITY 16u
+/* what source mode runs that chains refuse */
+#define GC_PRIM_SOURCE_RUNS (GC_PRIM_CODE | GC_PRIM_THREAD | GC_PRIM_FACILITY)
 typedef struct {
     const char *module;
     const char *attr; /* dotted for class members: "Thread.start" */
@@ -149,8 +155,8 @@ const char *gc_oracle_refuse_call(PyObject *f);
 /* The C-call guard's rule for a call of primitive p about to run inside an input (source.c's
  * judge of callguard.h's closures; a thread's function at its start, oracle.c): in reach
  * mode a forbidden primitive is the escape ('detail' says where), unless its audit event
- * judges it; code strings and thread starts run; otherwise gc_oracle_refuse_call's
- * refusals.  The name of what was stopped, with gatecrash.Blocked set, or NULL.
+ * judges it; code strings, thread starts and the facilities (facility.h) run; otherwise
+ * gc_oracle_refuse_call's refusals.  The name of what was stopped, with gatecrash.Blocked set, or NULL.
  * gc_oracle_guard_call is the same rule for a callable f (NULL when f is no primitive). */
 const char *gc_oracle_guard_prim(const gc_prim *p, const char *detail);
 const char *gc_oracle_guard_call(PyObject *f, const char *detail);

@@ -11,6 +11,11 @@
  *    signals in the fuzzing process (exit, signals, fd juggling, sleeps, thread starts,
  *    audit forging, code strings that hide steps from the evaluator).  Never an escape.
  *    Source mode runs code strings (GC_PRIM_CODE) and thread starts (GC_PRIM_THREAD).
+ *  - FAC (GC_PRIM_FACILITY): harness rows that are what a plain host process offers a
+ *    sandbox's own code (its SIGALRM timeout, an atexit function, asyncio.run's hooks).
+ *    Refused in chains; given to source mode's evaluation and put back after every input by
+ *    the facility table (facility_table.c).  Listed before their module's "*" row: the
+ *    first row that captures an object is the one it is known by.
  *
  * Missing names (platform differences) are skipped.  docs/ORACLES.md lists the table.
  * Its rows share one shape by design (a duplicate finder pairs runs of them): data, not code. */
@@ -23,6 +28,7 @@
 #define UN GC_PRIM_UNAUDITED
 #define CODE GC_PRIM_CODE
 #define THR GC_PRIM_THREAD
+#define FAC GC_PRIM_FACILITY
 
 const gc_prim_spec gc_prim_table[] = {
     /* --- process creation --- */
@@ -69,8 +75,8 @@ const gc_prim_spec gc_prim_table[] = {
 
     /* --- refused by the harness: would wreck, block or forge --- */
     {"os", "_exit", HX, 0}, {"os", "abort", HX, 0}, {"os", "kill", HX, 0},
-    {"os", "killpg", HX, 0}, {"os", "close", HX, 0}, {"os", "closerange", HX, 0},
-    {"os", "dup", HX, 0}, {"os", "dup2", HX, 0}, {"os", "pipe", HX, 0}, {"os", "pipe2", HX, 0},
+    {"os", "killpg", HX, 0}, {"os", "close", HX, FAC}, {"os", "closerange", HX, 0},
+    {"os", "dup", HX, 0}, {"os", "dup2", HX, 0}, {"os", "pipe", HX, FAC}, {"os", "pipe2", HX, FAC},
     {"os", "openpty", HX, 0}, {"os", "eventfd", HX, 0}, {"os", "memfd_create", HX, 0},
     {"os", "chdir", HX, 0}, {"os", "fchdir", HX, 0}, {"os", "chroot", HX, 0},
     {"os", "umask", HX, 0}, {"os", "putenv", HX, 0}, {"os", "unsetenv", HX, 0},
@@ -78,22 +84,37 @@ const gc_prim_spec gc_prim_table[] = {
     {"os", "setuid", HX, 0}, {"os", "setgid", HX, 0}, {"os", "seteuid", HX, 0},
     {"os", "setegid", HX, 0}, {"os", "setreuid", HX, 0}, {"os", "setregid", HX, 0},
     {"os", "setresuid", HX, 0}, {"os", "setresgid", HX, 0}, {"os", "setgroups", HX, 0},
-    {"os", "nice", HX, 0}, {"os", "register_at_fork", HX, 0},
-    {"os", "read", HX, 0}, {"os", "readv", HX, 0}, {"os", "pread", HX, 0},
-    {"os", "write", HX, 0}, {"os", "writev", HX, 0}, {"os", "pwrite", HX, 0},
+    {"os", "nice", HX, 0}, {"os", "register_at_fork", HX, FAC},
+    {"os", "read", HX, FAC}, {"os", "readv", HX, 0}, {"os", "pread", HX, 0},
+    {"os", "write", HX, FAC}, {"os", "writev", HX, 0}, {"os", "pwrite", HX, 0},
     {"os", "sendfile", HX, 0}, {"os", "copy_file_range", HX, 0}, {"os", "splice", HX, 0},
     {"os", "wait", HX, 0}, {"os", "waitpid", HX, 0}, {"os", "wait3", HX, 0},
     {"os", "wait4", HX, 0}, {"os", "waitid", HX, 0}, {"os", "set_blocking", HX, 0},
     {"os", "set_inheritable", HX, 0}, {"os", "lockf", HX, 0},
+    /* facilities (facility_table.c): signal handlers, alarms and itimers, the signal mask
+     * (signal.signal and three more are Python wrappers: the C functions under them too);
+     * signals sent, waited for or woken by (raise_signal, pthread_kill, sigwait, pause,
+     * set_wakeup_fd) stay refused by the "*" rows below */
+    {"signal", "signal", HX, FAC}, {"signal", "getsignal", HX, FAC}, {"signal", "alarm", HX, FAC},
+    {"signal", "setitimer", HX, FAC}, {"signal", "getitimer", HX, FAC}, {"signal", "siginterrupt", HX, FAC},
+    {"signal", "pthread_sigmask", HX, FAC}, {"signal", "sigpending", HX, FAC},
+    {"signal", "valid_signals", HX, FAC}, {"signal", "strsignal", HX, FAC},
+    {"signal", "default_int_handler", HX, FAC},
+    {"_signal", "signal", HX, FAC}, {"_signal", "getsignal", HX, FAC}, {"_signal", "pthread_sigmask", HX, FAC},
+    {"_signal", "sigpending", HX, FAC}, {"_signal", "valid_signals", HX, FAC},
+    /* atexit functions; asyncio.run's asynchronous generator hooks; the waits of its selector */
+    {"atexit", "register", HX, FAC}, {"sys", "set_asyncgen_hooks", HX, FAC},
+    {"select", "select", HX, FAC}, {"select", "poll", HX, FAC}, {"select", "epoll", HX, FAC},
     {"signal", "*", HX, GC_PRIM_ALL}, {"faulthandler", "*", HX, GC_PRIM_ALL},
     /* signal.signal & co. are Python wrappers: the C functions under them too */
     {"_signal", "*", HX, GC_PRIM_ALL},
     {"fcntl", "*", HX, GC_PRIM_ALL}, {"resource", "setrlimit", HX, 0},
     {"resource", "prlimit", HX, 0},
-    {"sys", "exit", HX, 0}, {"sys", "audit", HX, 0}, {"sys", "addaudithook", HX, 0},
+    /* sys.exit raises SystemExit, which a sandbox's own code may (nothing to put back) */
+    {"sys", "exit", HX, FAC}, {"sys", "audit", HX, 0}, {"sys", "addaudithook", HX, 0},
     {"sys", "setrecursionlimit", HX, 0}, {"sys", "settrace", HX, 0},
     {"sys", "setprofile", HX, 0}, {"sys", "setswitchinterval", HX, 0},
-    {"sys", "setdlopenflags", HX, 0}, {"sys", "set_asyncgen_hooks", HX, 0},
+    {"sys", "setdlopenflags", HX, 0},
     {"sys", "set_coroutine_origin_tracking_depth", HX, 0}, {"sys", "breakpointhook", HX, 0},
     {"sys", "_clear_type_cache", HX, 0}, {"sys", "set_int_max_str_digits", HX, 0},
     /* 3.12+: what would switch gatecrash's own sys.monitoring tool off mid-input (the C-call
@@ -122,8 +143,7 @@ const gc_prim_spec gc_prim_table[] = {
     {"_thread", "interrupt_main", HX, 0}, {"_thread", "exit", HX, 0},
     {"threading", "Thread.start", HX, THR}, {"threading", "Timer.start", HX, THR},
     {"_thread", "start_joinable_thread", HX, THR},
-    {"atexit", "register", HX, 0}, {"atexit", "_run_exitfuncs", HX, 0},
-    {"select", "select", HX, 0}, {"select", "poll", HX, 0}, {"select", "epoll", HX, 0},
+    {"atexit", "_run_exitfuncs", HX, 0},
 };
 
 const size_t gc_prim_table_len = sizeof gc_prim_table / sizeof gc_prim_table[0];

@@ -24,7 +24,9 @@
  * f_globals on every version (feedback.c; program_ns.c also f_locals, and f_code on 3.11),
  * and on 3.11 f_code and cframe->use_tracing — feedback.c;
  * from 3.12 it takes the frame's code with PyUnstable_InterpreterFrame_GetCode (3.13 renamed
- * f_code to f_executable) and traces with sys.monitoring. */
+ * f_code to f_executable) and traces with sys.monitoring.  Internal too (internal/
+ * pycore_interp.h): the interpreter's atexit list and at-fork lists, facility.c alone (their
+ * entry type is atexit_callback in 3.11, atexit_py_callback from 3.12). */
 #ifndef GATECRASH_PYCOMPAT_H
 #define GATECRASH_PYCOMPAT_H
 

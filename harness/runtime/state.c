@@ -40,6 +40,7 @@
 
 #include "backstop.h"
 #include "callguard.h"
+#include "facility.h"
 #include "fsutil.h"
 #include "oracle.h"
 #include "ptrmap.h"
@@ -450,8 +451,12 @@ static void snapshot_signals(void)
 #ifndef SA_RESTORER
 #define SA_RESTORER 0x04000000 /* added by libc whenever it sets a handler */
 #endif
+/* (SIG_DFL and SIG_IGN are the same with any flags: CPython sets SA_ONSTACK on each, and a
+ * sandbox that puts SIGALRM back to SIG_DFL after its timeout changed nothing) */
 static int same_action(const struct sigaction *a, const struct sigaction *b)
 {
+    if (a->sa_handler == b->sa_handler && (a->sa_handler == SIG_DFL || a->sa_handler == SIG_IGN))
+        return 1;
     return a->sa_sigaction == b->sa_sigaction && ((a->sa_flags ^ b->sa_flags) & ~SA_RESTORER) == 0;
 }
 
@@ -939,6 +944,8 @@ void gc_state_begin(void)
 {
     if (!sig_snapped) {
         snapshot_signals();
+        if (gc_facility_snapshot() < 0)
+            PyErr_Clear(); /* (out of memory: the atexit list is then not put back) */
 #if GC_WATCHERS
         snapshot_tools();
 #endif
@@ -1416,7 +1423,9 @@ static int gc_unfreeze(void)
 static int umask_changed(void) { return umask(saved_umask) != saved_umask; }
 static int umask_was_reset(void) { return 1; }
 
-static int mask_changed(void)
+/* ---- the signal facilities' rows (facility_table.c) ---- */
+
+int gc_state_mask_changed(void)
 {
     if (!sig_snapped)
         return 0;
@@ -1428,7 +1437,7 @@ static int mask_changed(void)
             return 1;
     return 0;
 }
-static int restore_mask(void)
+int gc_state_restore_mask(void)
 {
     pthread_sigmask(SIG_SETMASK, &saved_mask, NULL);
     return 1;
@@ -1471,10 +1480,19 @@ static int timer_handler_changed(void)
     Py_XDECREF(h);
     return changed;
 }
-static int restore_timer_handler(void)
+
+int gc_state_handlers_changed(void) { return actions_changed() || timer_handler_changed(); }
+
+/* The handlers of signals that came during the input run first, the input's own (a sandbox's
+ * SIGALRM timeout that fired as the input ended): Python would otherwise find them tripped
+ * with no handler of theirs left.  (signal.signal sets the disposition too, every time:
+ * CPython's PyOS_setsig; the time limit's handler lives in Python's table.) */
+int gc_state_restore_handlers(void)
 {
-    restore_signal(gc_limits_signal());
-    return 1;
+    if (PyErr_CheckSignals() < 0)
+        PyErr_Clear();
+    int repairs = timer_handler_changed() ? (restore_signal(gc_limits_signal()), 1) : 0;
+    return repairs + restore_actions();
 }
 
 static int locale_changed(void)
@@ -1518,12 +1536,34 @@ static const state_check checks[] = {
     {"gc disabled", 0, gc_off, gc_on, NULL, NULL},
     {"gc frozen", 0, gc_frozen, gc_unfreeze, NULL, NULL},
     {"umask", GC_DIRTY_UMASK, umask_changed, umask_was_reset, NULL, NULL},
-    {"signal mask", GC_DIRTY_SIGNALS, mask_changed, restore_mask, NULL, NULL},
-    {"signal handlers", GC_DIRTY_SIGNALS, actions_changed, restore_actions, NULL, NULL},
-    /* (signal.signal sets the disposition too, every time: CPython's PyOS_setsig) */
-    {"signal handlers", GC_DIRTY_SIGNALS, timer_handler_changed, restore_timer_handler, NULL, NULL},
     {"locale", 0, locale_changed, restore_locale, NULL, NULL},
 };
+
+/* One row: its dirty bits read when first needed (after threads are stopped), checked,
+ * repaired.  The repairs made, or -1 with the note set. */
+typedef struct {
+    unsigned dirty;
+    int dirty_read;
+} dirty_bits;
+
+static int run_check(const state_check *c, dirty_bits *d, char *note, size_t len)
+{
+    if (c->needs && !d->dirty_read) {
+        d->dirty = check_every_input ? GC_DIRTY_ALL : gc_backstop_take_dirty();
+        d->dirty_read = 1;
+    }
+    if ((c->needs && !(d->dirty & c->needs)) || !c->check())
+        return 0;
+    int n = c->repair_noting ? c->repair_noting(note, len) : c->repair();
+    if (n < 0) {
+        if (c->failed) /* else the repair wrote its own */
+            snprintf(note, len, "%s", c->failed);
+        return -1;
+    }
+    if (n > 0 && c->name)
+        note_add(note, len, c->name);
+    return n;
+}
 
 int gc_state_end(char *note, size_t len)
 {
@@ -1535,27 +1575,26 @@ int gc_state_end(char *note, size_t len)
     }
     total_checks++;
     fresh_warnings();
-    int repairs = 0, dirty_read = 0;
-    unsigned dirty = 0;
+    int repairs = 0;
+    dirty_bits d = {0, 0};
     for (size_t i = 0; i < sizeof checks / sizeof *checks; i++) {
-        const state_check *c = &checks[i];
-        if (c->needs && !dirty_read) { /* read when first needed: after threads are stopped */
-            dirty = check_every_input ? GC_DIRTY_ALL : gc_backstop_take_dirty();
-            dirty_read = 1;
-        }
-        if ((c->needs && !(dirty & c->needs)) || !c->check())
-            continue;
-        int n = c->repair_noting ? c->repair_noting(note, len) : c->repair();
-        if (n < 0) {
-            if (c->failed) /* else the repair wrote its own */
-                snprintf(note, len, "%s", c->failed);
+        int n = run_check(&checks[i], &d, note, len);
+        if (n < 0)
             return -1;
-        }
-        if (n > 0 && c->name)
-            note_add(note, len, c->name);
         repairs += n;
     }
-    if (dirty)
+    /* the facilities a sandbox's own code was given (facility.h), in their table's order */
+    for (size_t i = 0; sig_snapped && i < gc_facility_table_len; i++) {
+        const gc_facility *f = &gc_facility_table[i];
+        if (!f->changed)
+            continue;
+        state_check c = {f->name, f->needs, f->changed, f->repair, NULL, f->failed};
+        int n = run_check(&c, &d, note, len);
+        if (n < 0)
+            return -1;
+        repairs += n;
+    }
+    if (d.dirty)
         gc_backstop_take_dirty(); /* what the repairs above did themselves */
     if (async_sent)
         flush_async();

@@ -7,7 +7,8 @@
  * 3.12+: dict watchers; a content compare where the version's signal misses
  * changes; identity of list items; a few syscalls); the threads an input started (counted
  * by thread state), stopped after it; the table of state checks and their repairs back to
- * the snapshot.  A chain that changes any of these is reported as a
+ * the snapshot, then the facility table's rows (facility.h: signal handlers and mask, kept
+ * here, and what facility.c keeps), snapshot at the first input with the signals.  A chain that changes any of these is reported as a
  * repair, never carried silently. */
 #ifndef GATECRASH_STATE_H
 #define GATECRASH_STATE_H

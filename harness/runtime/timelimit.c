@@ -17,9 +17,13 @@
  * The hard limit: when Python has not ended the input 3 s past its limit (a loop in C that
  * never checks signals, or gate code swallowing every Timeout), the tools print one line
  * and exit 4; under libFuzzer its -timeout is the backstop instead (a timeout artifact,
- * which fork mode ignores).  The signal and handler are set from C at start-up; chains
- * cannot reach them (every signal.* and _signal.* call is refused by the harness, and
- * state.c puts dispositions back after every input).
+ * which fork mode ignores).  The watchdog thread itself ends the process then: the hard
+ * limit needs no signal delivered, no handler, no mask of the input's thread.  The signal
+ * and its handler are set from C at start-up.  Chains cannot reach them (every signal.* and
+ * _signal.* call is refused there); a sandbox's own code in source mode is given the signal
+ * module (facility.h: its SIGALRM timeout runs as in a plain host), so an input that takes
+ * this signal or blocks it loses only the soft limit, and state.c puts the handler, the
+ * disposition and the mask back after it.
  *
  * Memory: Python's raw allocator (every block pymalloc does not serve, so every large
  * one) and its arena allocator are wrapped.  Blocks of 256 KiB and more are tracked; while
@@ -87,9 +91,42 @@ static int past_deadline(void)
     return d && now_ns() >= d;
 }
 
+/* libFuzzer defines this; in its binaries its -timeout is the hard backstop */
+extern int LLVMFuzzerRunDriver(int *argc, char ***argv, int (*cb)(const uint8_t *, size_t)) __attribute__((weak));
+
+/* From a signal handler or the watchdog: "gatecrash: error: <gc_limits_hard_what><tail>",
+ * then the process ends with code (write and exit_group only: async-signal-safe). */
+static void die_from_handler(const char *tail, int code)
+{
+    static const char head[] = "gatecrash: error: ";
+    const char *what = gc_limits_hard_what;
+    ssize_t w = write(2, head, sizeof head - 1);
+    w = write(2, what, strlen(what));
+    w = write(2, tail, strlen(tail));
+    (void)w;
+    syscall(SYS_exit_group, code);
+}
+
+#define HARD_TICKS 31 /* the first signal, then 30 repeats 100 ms apart: 3 s */
+
+/* The hard limit, on the watchdog's thread: past the 31st signal for the same deadline while
+ * it is still the current input's (under libFuzzer an input's hang is its -timeout's; start-up
+ * has no other backstop). */
+static void hard_limit(uint64_t d, int repeats)
+{
+    if (repeats <= HARD_TICKS || (LLVMFuzzerRunDriver && gc_limits_hard_code == 4) || !armed ||
+        atomic_load_explicit(&deadline_ns, memory_order_relaxed) != d)
+        return;
+    die_from_handler(" ran 3 s past its time limit and Python could not interrupt it "
+                     "(a loop in C, or code that swallows gatecrash.Timeout); exiting\n",
+                     gc_limits_hard_code);
+}
+
 static void *watchdog(void *arg)
 {
     (void)arg;
+    uint64_t repeats_for = 0;
+    int repeats = 0;
     for (;;) {
         uint64_t d = atomic_load_explicit(&deadline_ns, memory_order_relaxed), now = now_ns();
         uint64_t wake = now + TICK_NS;
@@ -100,6 +137,9 @@ static void *watchdog(void *arg)
                 atomic_store_explicit(&mark_for, d, memory_order_release);
             }
             syscall(SYS_tgkill, getpid(), main_tid, sig_no);
+            repeats = repeats_for == d ? repeats + 1 : 1;
+            repeats_for = d;
+            hard_limit(d, repeats);
         }
         else if (d && d < wake)
             wake = d;
@@ -133,8 +173,6 @@ static int start_watchdog(void)
     return rc == 0 ? 0 : -1;
 }
 
-/* libFuzzer defines this; in its binaries its -timeout is the hard backstop */
-extern int LLVMFuzzerRunDriver(int *argc, char ***argv, int (*cb)(const uint8_t *, size_t)) __attribute__((weak));
 
 int (*gc_limits_raise_in_threads)(PyObject *exc);
 
@@ -166,37 +204,7 @@ static PyObject *on_timeout(PyObject *self, PyObject *args)
 
 static PyMethodDef on_timeout_def = {"gatecrash_timeout", on_timeout, METH_VARARGS, "per-input time limit"};
 
-/* ---- the hard limit: a C handler in front of Python's ---- */
-
-static struct sigaction python_sa;
-static volatile sig_atomic_t ticks;
-#define HARD_TICKS 31 /* the first signal, then 30 repeats 100 ms apart: 3 s */
-
-/* From a signal handler: "gatecrash: error: <gc_limits_hard_what><tail>", then the process
- * ends with code (write and exit_group only: async-signal-safe). */
-static void die_from_handler(const char *tail, int code)
-{
-    static const char head[] = "gatecrash: error: ";
-    const char *what = gc_limits_hard_what;
-    ssize_t w = write(2, head, sizeof head - 1);
-    w = write(2, what, strlen(what));
-    w = write(2, tail, strlen(tail));
-    (void)w;
-    syscall(SYS_exit_group, code);
-}
-
-static void hard_tramp(int s, siginfo_t *si, void *uc)
-{
-    /* under libFuzzer an input's hang is its -timeout's; start-up has no other backstop */
-    if (armed && past_deadline() && ++ticks > HARD_TICKS && (!LLVMFuzzerRunDriver || gc_limits_hard_code != 4))
-        die_from_handler(" ran 3 s past its time limit and Python could not interrupt it "
-                         "(a loop in C, or code that swallows gatecrash.Timeout); exiting\n",
-                         gc_limits_hard_code);
-    if (python_sa.sa_flags & SA_SIGINFO)
-        python_sa.sa_sigaction(s, si, uc);
-    else if (python_sa.sa_handler != SIG_DFL && python_sa.sa_handler != SIG_IGN)
-        python_sa.sa_handler(s);
-}
+/* ---- the crash handler ---- */
 
 /* ---- an input that crashes the interpreter (the gatecrash command) ---- */
 
@@ -436,15 +444,6 @@ int gc_limits_init(char *err, size_t errlen)
         snprintf(err, errlen, "could not set up the per-input time limit");
         return -1;
     }
-    /* our C handler in front of Python's, for the hard limit */
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    if (sigaction(sig, NULL, &python_sa) == 0) {
-        sa.sa_sigaction = hard_tramp;
-        sa.sa_flags = SA_SIGINFO | (python_sa.sa_flags & SA_ONSTACK);
-        sa.sa_mask = python_sa.sa_mask;
-        sigaction(sig, &sa, NULL);
-    }
     sig_no = sig;
     pthread_atfork(NULL, NULL, forked_child);
     if (!watchdog_running && start_watchdog() != 0) {
@@ -470,7 +469,6 @@ void gc_limits_arm_for(double secs)
 {
     gc_limit_expired = 0;
     gc_limit_oom = 0;
-    ticks = 0;
     held_signals = 0;
     budget_base = big_bytes + arena_bytes;
     if (!ready)

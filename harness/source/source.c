@@ -25,6 +25,7 @@
 
 #include "callguard.h"
 #include "dialect.h"
+#include "facility.h"
 #include "interp.h"
 #include "monitor.h"
 #include "program_ns.h"
@@ -73,6 +74,8 @@ static int judge(const gc_prim *p)
 {
     if (!gc_orc.in_chain || (p->def == sys_audit_def && stdlib_frame(PyEval_GetFrame())))
         return 0;
+    if (p->spec->flags & GC_PRIM_FACILITY)
+        gc_facility_before_call(p->name);
     return gc_oracle_guard_prim(p, "called inside the evaluation (C-call guard)") ? -1 : 0;
 }
 

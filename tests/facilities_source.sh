@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Source mode runs a sandbox as its host runs it (docs/ORACLES.md, "Facilities"): the
+# sandbox's own code is given what a plain host process offers, and an input leaves none of
+# it behind.  One fixture sandbox per facility (tests/fixtures/source/facilities/), each with
+# one known escape (a helper that keeps os.system) and a sloppy path that leaves its facility
+# set, and each checking first for what an earlier input left (then it gives back os.system:
+# never in a fresh process):
+#   alarm: a per-program SIGALRM timeout (signal.signal + signal.alarm), left armed by a
+#     refused program; its own timeout fires on a loop, before the harness's;
+#   atexit: an atexit function registered per execution, never unregistered;
+#   asyncio: every program run inside asyncio.run; a refused one leaves asyncgen hooks set;
+#   pipe: the program's output through a multiprocessing.Pipe and a feeder thread; a refused
+#     one leaves a raw os.pipe open.
+# For each: the sweep finds the known escape (exit 1), its safe programs are all blocked in
+# one process (exit 0) with the facility put back after the sloppy one, and the escape
+# replays.  What no host survives stays refused by name (os._exit); sys.exit runs.  And the
+# hard limit needs nothing the input can take: a sandbox that blocks every signal and loops
+# still ends in one line and exit 4 (before: it hung, deaf even to SIGTERM).
+source "$(dirname "$0")/lib.sh" "$@"
+F=$SRC/tests/fixtures/source/facilities
+P=$WORK/programs
+mkdir -p "$P"
+printf 'result = 1 + 1\n' >"$P/safe-sum.py"
+printf 'result = sorted("cab")\n' >"$P/safe-sorted.py"
+printf 'result = "forbidden"\n' >"$P/sloppy.py"
+R() { "$GC" replay -q "$@"; }
+
+# name root attribute safe-call facility-note
+check_fixture() {
+  local name=$1 root=$2 attr=$3 call=$4 fac=$5 T=$F/$1
+  printf 'result = %s\n' "$call" >"$P/$name-safe.py"
+  printf 'result = %s.%s\n' "$root" "$attr" >"$P/$name-value.py"
+  printf '%s.%s("true")\nresult = 1\n' "$root" "$attr" >"$P/$name-called.py"
+  expect_exit 1 "$name: the sweep finds the known escape" -- "$GC" sweep "$T" --depth 3 -q
+  expect_grep "via result = $root\.$attr$" "$name: the hole, its shortest chain"
+  expect_grep "^1 hole\(s\), 1 escape signature" "$name: that hole alone"
+  expect_exit 0 "$name: safe programs, one process, the facility left set between them" -- \
+    R "$T" "$P/safe-sum.py" "$P/sloppy.py" "$P/$name-safe.py" "$P/sloppy.py" "$P/safe-sorted.py"
+  expect_no_grep "ESCAPE|refused by the harness" "$name: the sandbox runs as deployed"
+  expect_grep "sloppy.py: blocked \(refused by the sandbox: Refused\)$" "$name: the sloppy path is the sandbox's refusal"
+  expect_grep "sloppy.py: note: interpreter state changed by the program and repaired: .*$fac" \
+    "$name: $fac put back after the input that left it"
+  expect_count 2 "safe-(sum|sorted).py: blocked \(returned " "$name: safe programs evaluated"
+  expect_exit 1 "$name: the known escape, given back and called" -- R "$T" "$P/$name-value.py" "$P/$name-called.py"
+  expect_grep "$name-value.py: gatecrash: ESCAPE reach spawn os.system .*in the value evaluate gave back" "$name: given back"
+  expect_grep "$name-called.py: gatecrash: ESCAPE reach spawn os.system .*C-call guard" "$name: called"
+}
+check_fixture alarm tools shell 'tools.upper("x")' "alarms and itimers, signal handlers"
+check_fixture atexit helpers system 'helpers.title("ab")' "atexit functions"
+check_fixture asyncio ctx spawn 'ctx.lower("AB")' "asynchronous generator hooks"
+check_fixture pipe session shell 'session.strip(" a ")' "descriptors"
+printf 'print("a", 1)\nprint(len("ab"))\n' >"$P/print.py"
+expect_exit 0 "pipe: output through the pipe" -- R "$F/pipe" "$P/print.py"
+expect_grep "print.py: blocked \(returned list\)$" "pipe: the lines read back"
+
+# descriptors the process held, closed by a program: put back after it, and the oracles
+# (the backstop's listener, Landlock) hold for the next inputs; closing the backstop's
+# listener too ends in one line, exit 4 (the kernel then fails every spawn: no hang)
+L=$SRC/tests/fixtures/source/leak
+cat >"$P/close-most.py" <<'PY'
+import os
+for name in os.listdir("/proc/self/fd"):
+    try:
+        if int(name) > 2 and "seccomp" not in os.readlink("/proc/self/fd/" + name):
+            os.close(int(name))
+    except OSError:
+        pass
+result = 1
+PY
+sed 's/ and "seccomp" not in .*:$/:/' "$P/close-most.py" >"$P/close-all.py"
+printf 'run("true")\nresult = 1\n' >"$P/called.py"
+printf 'open("%s", "w").write("x")\nresult = 1\n' "$WORK/outside.txt" >"$P/outside.py"
+expect_exit 1 "a program closing the process's descriptors" -- R --mode effect "$L" "$P/close-most.py" "$P/outside.py" "$P/called.py"
+expect_grep "close-most.py: note: interpreter state changed by the program and repaired: descriptors$" "descriptors put back"
+expect_grep "outside.py: .*ESCAPE effect write open " "then: a write still judged"
+expect_grep "called.py: .*ESCAPE effect spawn os.system" "then: a spawn still judged"
+[[ ! -e $WORK/outside.txt ]] && ok || fail "a write outside scratch reached the disk after the descriptors were closed"
+expect_exit 4 "a program closing the backstop's listener too" -- R "$L" "$P/close-all.py" "$P/safe-sum.py"
+expect_grep "^gatecrash: error: .*close-all.py: interpreter state could not be restored after the input: a descriptor the process held could not be put back$" \
+  "one line"
+
+# the sandbox's own SIGALRM timeout (1 s) fires on a loop, before the harness's (2 s), and
+# the next input is clean
+printf 'while True:\n    pass\n' >"$P/loop.py"
+expect_exit 0 "alarm: a loop" -- R "$F/alarm" "$P/loop.py" "$P/safe-sum.py"
+expect_grep "loop.py: blocked \(refused by the sandbox: ExecutionTimeout\)$" "alarm: the sandbox's own timeout fired"
+expect_no_grep "LIMIT" "alarm: not the harness's"
+expect_grep "safe-sum.py: blocked \(returned int\)$" "alarm: the next input is clean"
+
+# what no host process survives stays refused, by name; sys.exit raises SystemExit
+printf 'import os\nos._exit(3)\n' >"$P/os-exit.py"
+printf 'import sys\nsys.exit(3)\n' >"$P/sys-exit.py"
+expect_exit 0 "os._exit and sys.exit" -- R "$SRC/tests/fixtures/source/leak" "$P/os-exit.py" "$P/sys-exit.py" "$P/safe-sum.py"
+expect_grep "os-exit.py: blocked \(raised Blocked; refused by the harness: os._exit\)$" "os._exit: refused, named"
+expect_grep "sys-exit.py: blocked \(raised SystemExit\)$" "sys.exit: runs"
+expect_grep "safe-sum.py: blocked \(returned int\)$" "the process goes on"
+
+# the hard limit: a sandbox that blocks every signal (the time limit's too) and loops ends
+# after the limit and 3 s more, in one line, exit 4: the watchdog itself ends it
+mkdir -p "$WORK/deaf"
+cat >"$WORK/deaf/adapter.py" <<'PY'
+import signal
+def evaluate(source):
+    signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals())
+    while True:
+        pass
+PY
+printf '{"kind": "source", "adapter": "adapter.py", "refusals": [], "requires": {"subprocess": false}}\n' \
+  >"$WORK/deaf/target.json"
+expect_exit 4 "a sandbox deaf to every signal" -- R "$WORK/deaf" "$P/safe-sum.py"
+expect_grep "^gatecrash: error: .* ran 3 s past its time limit and Python could not interrupt it" \
+  "the hard limit's one line"
+expect_count 1 "^gatecrash: error: " "one line"
+finish
