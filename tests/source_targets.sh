@@ -12,19 +12,13 @@ for name in restrictedpython restrictedpython-utility restrictedpython-6.0 restr
             restrictedpython-7.2-utility simpleeval simpleeval-module simpleeval-1.0.4 smolagents smolagents-1.20.0 asteval; do
   target_installed "$name" || continue
   progs=("$SRC/tests/fixtures/source/safe/${name%%-*}"/*.py)
-  # restrictedpython's warning.py: where this process has not imported linecache, the
-  # warning's display imports it inside the evaluation, and the harness refuses the class
-  # mutation that import makes (object.__setattr__): inconclusive, never blocked (exit 5)
-  "$GC" replay -q --venv "$BIN/venvs/$name" "$SRC/targets/$name" "${progs[@]}" >"$WORK/out" 2>&1
-  rc=$? undecided=$(grep -c "\.py: inconclusive (" "$WORK/out")
-  ((rc == (undecided ? 5 : 0))) && ok || fail "$name: safe programs: exit $rc with $undecided inconclusive"
-  grep "\.py: inconclusive (" "$WORK/out" |
-    grep -qvE "/warning\.py: inconclusive \(returned [a-z]+; refused by the harness: object\.__setattr__\)$" &&
-    fail "$name: a safe program other than warning.py is inconclusive" || ok
-  expect_count "${#progs[@]}" "\.py: (blocked|inconclusive) \(" "$name: every program blocked (or inconclusive)"
+  # every safe program is blocked, none inconclusive: restrictedpython's warning.py imports
+  # linecache inside the evaluation (its functools.wraps sets functions' __module__, CPython's
+  # object.__setattr__ event), which the sandbox's code may do as in a plain host
+  expect_exit 0 "$name: safe programs" -- "$GC" replay -q --venv "$BIN/venvs/$name" "$SRC/targets/$name" "${progs[@]}"
+  expect_count "${#progs[@]}" "\.py: blocked \(" "$name: every program blocked"
   expect_no_grep "ESCAPE" "$name: no false positive"
-  expect_grep "replayed ${#progs[@]}: 0 escaped, $((${#progs[@]} - undecided)) blocked, 0 unreadable, $undecided inconclusive" \
-    "$name: tally"
+  expect_grep "replayed ${#progs[@]}: 0 escaped, ${#progs[@]} blocked, 0 unreadable, 0 inconclusive" "$name: tally"
   if grep -q '"refusals": \[\]' "$SRC/targets/$name/target.json"; then  # asteval: its refusals are exceptions
     expect_grep "blocked \(raised (NotImplementedError|AttributeError)\)" "$name: the sandbox's rejection is seen"
   else

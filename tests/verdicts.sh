@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Three verdicts, never a false all-clear (docs/ORACLES.md, "Three verdicts").  A program the
 # harness did not see run as its host runs it is inconclusive, in its own word, in every
-# output: the sandbox in tests/fixtures/source/harness-refused arms an alarm (signal.signal,
+# output: the sandbox in tests/fixtures/source/harness-refused adds an audit hook (sys.addaudithook,
 # which the harness refuses) for programs with a loop, so its saved case `for ...: result =
 # open` is neither an escape nor blocked.  replay --expect blocked, explain and gate exit 5
 # on it, and the gate's reports say INCONCLUSIVE; an adapter that calls sys.addaudithook in
@@ -11,20 +11,20 @@ T=$SRC/tests/fixtures/source/harness-refused
 C=$T/cases
 
 expect_exit 5 "replay --expect blocked: inconclusive is no pass" -- "$GC" replay -q --expect blocked "$T" "$C"
-expect_grep "loop-open.py: inconclusive \(raised Blocked; refused by the harness: _signal.signal\)$" "replay: its own word"
+expect_grep "loop-open.py: inconclusive \(raised Blocked; refused by the harness: sys.addaudithook\)$" "replay: its own word"
 expect_grep "replayed 1: 0 escaped, 0 blocked, 0 unreadable, 1 inconclusive" "replay: the tally"
 expect_exit 5 "replay --expect escape: inconclusive is not an escape either" -- "$GC" replay -q --expect escape "$T" "$C"
 expect_exit 5 "replay --json" -- "$GC" replay -q --json "$T" "$C"
-expect_grep '^\{"escaped":false,"steps":1,"verdict":"inconclusive","cause":"refused by the harness: _signal.signal"\}$' \
+expect_grep '^\{"escaped":false,"steps":1,"verdict":"inconclusive","cause":"refused by the harness: sys.addaudithook"\}$' \
   "replay --json: the verdict object"
 # the same program without the loop runs as the host runs it: an escape
 printf 'result = open\n' >"$WORK/open.py"
 expect_exit 1 "without the loop it escapes" -- "$GC" replay -q "$T" "$WORK/open.py"
 expect_exit 5 "explain" -- "$GC" explain "$T" "$C/loop-open.py"
-expect_grep "^verdict: inconclusive — refused by the harness: _signal.signal" "explain: its own word"
+expect_grep "^verdict: inconclusive — refused by the harness: sys.addaudithook" "explain: its own word"
 
 expect_exit 5 "gate: inconclusive, not PASS" -- "$GC" gate "$T" --escapes "$C" --time 0 --report "$WORK/rep" --out "$WORK/camp"
-expect_grep "^inconclusive loop-open.py: refused by the harness: _signal.signal$" "gate: the case's line"
+expect_grep "^inconclusive loop-open.py: refused by the harness: sys.addaudithook$" "gate: the case's line"
 expect_grep "^gate harness-refused: INCONCLUSIVE — 0 of 1 saved case\(s\) still escape, .* 1 saved case\(s\) inconclusive" \
   "gate: the verdict line"
 expect_no_grep "PASS" "gate: no PASS anywhere"
@@ -34,7 +34,7 @@ d = sys.argv[1]
 j = json.load(open(d + "/report.json"))
 assert j["verdict"] == "inconclusive", j["verdict"]
 c = j["cases"][0]
-assert (c["verdict"], c["blocked"], c["cause"]) == ("inconclusive", False, "refused by the harness: _signal.signal"), c
+assert (c["verdict"], c["blocked"], c["cause"]) == ("inconclusive", False, "refused by the harness: sys.addaudithook"), c
 s = json.load(open(d + "/report.sarif"))
 inv = s["runs"][0]["invocations"][0]
 assert inv["executionSuccessful"] is False, inv
@@ -42,7 +42,7 @@ assert "loop-open.py is inconclusive" in inv["toolExecutionNotifications"][0]["m
 md = open(d + "/report.md").read()
 assert "— INCONCLUSIVE" in md and "**inconclusive**: refused by the harness" in md, md
 html = open(d + "/report.html").read()
-assert 'class="verdict INCONCLUSIVE"' in html and "inconclusive: refused by the harness: _signal.signal" in html
+assert 'class="verdict INCONCLUSIVE"' in html and "inconclusive: refused by the harness: sys.addaudithook" in html
 PYEOF
 
 # the CI scripts pass it on: the release gate exits 5, and a night that finds nothing new
@@ -67,7 +67,7 @@ sed 's/if "while" in source or "for" in source:/if len(source) > 16:/' "$T/adapt
 "$GC" fuzz "$WORK/long" --runs 300 --seed 1 --no-sweep-seed --out "$WORK/long-out" >"$WORK/out" 2>&1
 rc=$?
 ((rc <= 1)) && ok || fail "a campaign where most inputs are inconclusive: exit $rc"
-expect_grep "^verdicts: [0-9]+ input\(s\) run by the engine, [0-9]+ escape or blocked, [0-9]+ inconclusive \([0-9.]+%\); top causes: refused by the harness: _signal.signal [0-9]+$" \
+expect_grep "^verdicts: [0-9]+ input\(s\) run by the engine, [0-9]+ escape or blocked, [0-9]+ inconclusive \([0-9.]+%\); top causes: refused by the harness: sys.addaudithook [0-9]+$" \
   "fuzz: the share and its top cause"
 expect_grep "^verdicts: WARNING: [0-9.]+% of the inputs were inconclusive" "fuzz: said plainly when large"
 [[ $(tail -1 "$WORK/out") == "verdicts: WARNING: "* ]] && ok || fail "fuzz: the warning is not the last line"

@@ -102,6 +102,11 @@ const gc_prim_spec gc_prim_table[] = {
     {"signal", "default_int_handler", HX, FAC},
     {"_signal", "signal", HX, FAC}, {"_signal", "getsignal", HX, FAC}, {"_signal", "pthread_sigmask", HX, FAC},
     {"_signal", "sigpending", HX, FAC}, {"_signal", "valid_signals", HX, FAC},
+    /* the rest of the C functions, for a sandbox that imports _signal before signal (the
+     * table binds rows as their modules appear: signal's may come later, or never) */
+    {"_signal", "alarm", HX, FAC}, {"_signal", "setitimer", HX, FAC}, {"_signal", "getitimer", HX, FAC},
+    {"_signal", "siginterrupt", HX, FAC}, {"_signal", "strsignal", HX, FAC},
+    {"_signal", "default_int_handler", HX, FAC},
     /* atexit functions; asyncio.run's asynchronous generator hooks; the waits of its selector */
     {"atexit", "register", HX, FAC}, {"sys", "set_asyncgen_hooks", HX, FAC},
     {"select", "select", HX, FAC}, {"select", "poll", HX, FAC}, {"select", "epoll", HX, FAC},
