@@ -1,0 +1,39 @@
+/* confirm.h — an escape run once more in a fresh plain interpreter (differential confirmation).
+ *
+ * Owns: confirming one escape the harness reported: its input, with the escape's header
+ * lines, becomes the standalone reproducer (reproducer.h: escapes/reproduce.py with the
+ * tables, the case and its target inlined), which runs in a fresh process of the target's
+ * own interpreter — a source target's venv's bin/python, else the CPython this build
+ * embeds (GATECRASH_PYTHON) — started through the spawner (spawn.h), with no harness: an
+ * audit hook refuses every spawn and write and reports what was reached.  It runs under a
+ * hash seed other than the harness's (1; interp.c fixes 0) and a time bound.  The result
+ * is confirmed (the runner exits 1), not confirmed (it exits 0: blocked there) or unknown
+ * (it could not run: exit 2, a timeout, a kind the runner cannot see), with the runner's
+ * own line as the reason.  Replay and triage print it; docs/TRIAGE.md, "Confirmation in a
+ * plain interpreter". */
+#ifndef GATECRASH_CONFIRM_H
+#define GATECRASH_CONFIRM_H
+
+#include "eval.h"
+
+typedef enum { GC_CONFIRM_UNKNOWN = -1, GC_CONFIRM_NO = 0, GC_CONFIRM_YES = 1 } gc_confirm_kind;
+
+typedef struct {
+    gc_confirm_kind kind;
+    char why[512]; /* the runner's last line ("ESCAPE reproduced: ...", "blocked: ..."), or
+                      why it could not run */
+} gc_confirmation;
+
+/* Run escape 'v' (its kind, capability and primitive) of 'input' (a chain, or a source
+ * target's program, as it ran) once more in a fresh plain interpreter of target t, in the
+ * current folder (the command's scratch), bounded by 'seconds'; the result in *c. */
+void gc_confirm_escape(const gc_target *t, const gc_verdict *v, const char *input, int seconds, gc_confirmation *c);
+
+/* "confirmed in a plain interpreter" | "NOT confirmed: WHY" | "unconfirmed: WHY" (could not run). */
+void gc_confirm_line(const gc_confirmation *c, char *out, size_t len);
+
+/* Triage's line for a case just saved: "          BASE: confirmed in a plain interpreter"
+ * (or NOT confirmed / unconfirmed, and why). */
+void gc_confirm_print(const gc_target *t, const gc_verdict *v, const char *input, const char *base);
+
+#endif
