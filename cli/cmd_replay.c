@@ -121,7 +121,7 @@ static void print_verdict(gc_target *t, const gc_mode_ops *m, const char *file, 
         gc_escape_text(v, r->input.data, &sb);
         printf("%s: %s%s\n", file, sb.data, found_on);
         gc_sb_free(&sb);
-        gc_confirmation c = {GC_CONFIRM_UNKNOWN, "not asked for (--no-confirm)"};
+        gc_confirmation c = {GC_CONFIRM_UNKNOWN, GC_WHERE_UNKNOWN, "not asked for (--no-confirm)"};
         if (!a->no_confirm) { /* the escape once more, in a fresh plain interpreter */
             char line[600];
             fflush(stdout);
@@ -139,6 +139,8 @@ static void print_verdict(gc_target *t, const gc_mode_ops *m, const char *file, 
                 cJSON_AddBoolToObject(j, "confirmed", c.kind == GC_CONFIRM_YES);
             if (j)
                 cJSON_AddStringToObject(j, "confirmation", c.why);
+            if (j && c.kind == GC_CONFIRM_YES)
+                cJSON_AddStringToObject(j, "reached", gc_confirm_where_name(c.where));
             gc_json_print(j);
         }
     } else {

@@ -64,9 +64,31 @@ static int run_probe(const gc_target *t, const char *probe, const char *outpath,
     return rc;
 }
 
+/* The grade of a reproducer's "ESCAPE reproduced: ... via WHERE" line (reproduce.py: a
+ * chain's steps, "the evaluation" for a call or effect during it, "result..." for the
+ * returned value searched). */
+static gc_confirm_where grade(const gc_target *t, const char *line)
+{
+    const char *via = strstr(line, " via ");
+    if (t->spec.kind != GC_TARGET_SOURCE || strstr(line, "inside the evaluation") || (via && !strncmp(via, " via the ", 9)))
+        return GC_WHERE_HELD;
+    if (!via || strncmp(via + 5, "result", 6) != 0)
+        return GC_WHERE_UNKNOWN;
+    if (strstr(via, ".__context__") || strstr(via, ".__cause__") || strstr(via, ".obj"))
+        return GC_WHERE_EXCEPTION;
+    return GC_WHERE_RETURNED;
+}
+
+const char *gc_confirm_where_name(gc_confirm_where w)
+{
+    static const char *const names[] = {"unknown", "held", "returned", "exception"};
+    return names[w];
+}
+
 void gc_confirm_escape(const gc_target *t, const gc_verdict *v, const char *input, int seconds, gc_confirmation *c)
 {
     c->kind = GC_CONFIRM_UNKNOWN;
+    c->where = GC_WHERE_UNKNOWN;
     c->why[0] = '\0';
     if (v->escape.kind != GC_KIND_REACH && v->escape.kind != GC_KIND_EFFECT) {
         snprintf(c->why, sizeof c->why, "a %s escape has no audit event for the plain interpreter to see",
@@ -95,6 +117,7 @@ void gc_confirm_escape(const gc_target *t, const gc_verdict *v, const char *inpu
     else if (WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 1)) {
         c->kind = WEXITSTATUS(status) == 1 ? GC_CONFIRM_YES : GC_CONFIRM_NO;
         last_line(out.data ? out.data : "", c->why, sizeof c->why);
+        c->where = c->kind == GC_CONFIRM_YES ? grade(t, c->why) : GC_WHERE_UNKNOWN;
     } else if (WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) >= 124)) {
         snprintf(c->why, sizeof c->why, "the plain interpreter did not finish within %d s", seconds);
     } else {
@@ -111,8 +134,15 @@ void gc_confirm_escape(const gc_target *t, const gc_verdict *v, const char *inpu
 
 void gc_confirm_line(const gc_confirmation *c, char *out, size_t len)
 {
-    if (c->kind == GC_CONFIRM_YES)
-        snprintf(out, len, "confirmed in a plain interpreter");
+    const char *via = strstr(c->why, " via ");
+    if (c->kind == GC_CONFIRM_YES && c->where == GC_WHERE_EXCEPTION)
+        snprintf(out, len, "confirmed in a plain interpreter (only inside an exception the host receives, at %s)",
+                 via ? via + 5 : "?");
+    else if (c->kind == GC_CONFIRM_YES)
+        snprintf(out, len, "confirmed in a plain interpreter (%s)",
+                 c->where == GC_WHERE_HELD ? "held by the program" : c->where == GC_WHERE_RETURNED
+                                                                        ? "handed back to the host as the value"
+                                                                        : "where: not named");
     else if (c->kind == GC_CONFIRM_NO)
         snprintf(out, len, "NOT confirmed: %s", c->why);
     else

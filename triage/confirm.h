@@ -18,8 +18,16 @@
 
 typedef enum { GC_CONFIRM_UNKNOWN = -1, GC_CONFIRM_NO = 0, GC_CONFIRM_YES = 1 } gc_confirm_kind;
 
+/* Where the plain interpreter found the primitive (issue 51 item 5's grading), read from
+ * the reproducer's line: held by the program (a chain's step, a call the program made, an
+ * effect that happened), handed back to the host as the value evaluate returned, or only
+ * inside an exception the host receives (its __context__, __cause__, an AttributeError's
+ * .obj): reachable by the host's error handling, never in the program's hands. */
+typedef enum { GC_WHERE_UNKNOWN, GC_WHERE_HELD, GC_WHERE_RETURNED, GC_WHERE_EXCEPTION } gc_confirm_where;
+
 typedef struct {
     gc_confirm_kind kind;
+    gc_confirm_where where; /* when confirmed */
     char why[512]; /* the runner's last line ("ESCAPE reproduced: ...", "blocked: ..."), or
                       why it could not run */
 } gc_confirmation;
@@ -29,11 +37,16 @@ typedef struct {
  * current folder (the command's scratch), bounded by 'seconds'; the result in *c. */
 void gc_confirm_escape(const gc_target *t, const gc_verdict *v, const char *input, int seconds, gc_confirmation *c);
 
-/* "confirmed in a plain interpreter" | "NOT confirmed: WHY" | "unconfirmed: WHY" (could not run). */
+/* "confirmed in a plain interpreter (WHERE)" | "NOT confirmed: WHY" | "unconfirmed: WHY" (could
+ * not run).  WHERE: "held by the program" | "handed back as the value" | "only inside an
+ * exception the host receives: PATH". */
 void gc_confirm_line(const gc_confirmation *c, char *out, size_t len);
 
 /* Triage's line for a case just saved: "          BASE: confirmed in a plain interpreter"
  * (or NOT confirmed / unconfirmed, and why). */
 void gc_confirm_print(const gc_target *t, const gc_verdict *v, const char *input, const char *base);
+
+/* "held" | "returned" | "exception" | "unknown": --json's "reached". */
+const char *gc_confirm_where_name(gc_confirm_where w);
 
 #endif
