@@ -44,4 +44,12 @@ expect_grep "agen.py: confirmed in a plain interpreter \(only inside an exceptio
 expect_fgrep '"reached":"exception"' "--json: reached in an exception"
 expect_exit 1 "the frame walk with Exception" -- "$GC" replay -q "$SRC/tests/fixtures/source/asyncgen-frame" "$WORK/agen.py"
 expect_grep "agen.py: confirmed in a plain interpreter \(handed back to the host as the value\)$" "graded: returned"
+# sweep --confirm: each hole's shortest input once more.  On unportable, the depth-2 sweep's
+# one hole is tools.armed(), which returns os.system only after tools.arm() ran in the same
+# process (the sweep called it): NOT confirmed.  On station-1.5.0 every hole is confirmed.
+expect_exit 1 "sweep --confirm of unportable" -- "$GC" sweep "$U" --depth 2 -q --confirm
+expect_grep "^  gate function \(\)<primitive> +NOT confirmed: blocked" "tools.armed() needs an earlier input's state"
+expect_exit 1 "sweep --confirm of station-1.5.0" -- "$GC" sweep "$SRC/targets/station-1.5.0" --depth 2 -q --confirm
+expect_grep "^  proxy subprocess \.<module> +confirmed in a plain interpreter \(held by the program\)$" "a station hole confirmed"
+expect_no_grep "NOT confirmed|unconfirmed" "every station hole confirmed"
 finish

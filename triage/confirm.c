@@ -85,14 +85,14 @@ const char *gc_confirm_where_name(gc_confirm_where w)
     return names[w];
 }
 
-void gc_confirm_escape(const gc_target *t, const gc_verdict *v, const char *input, int seconds, gc_confirmation *c)
+void gc_confirm_text(const gc_target *t, const char *kind, const char *cap, const char *prim, const char *signature,
+                     const char *input, int seconds, gc_confirmation *c)
 {
     c->kind = GC_CONFIRM_UNKNOWN;
     c->where = GC_WHERE_UNKNOWN;
     c->why[0] = '\0';
-    if (v->escape.kind != GC_KIND_REACH && v->escape.kind != GC_KIND_EFFECT) {
-        snprintf(c->why, sizeof c->why, "a %s escape has no audit event for the plain interpreter to see",
-                 gc_kind_name(v->escape.kind));
+    if (strcmp(kind, "reach") != 0 && strcmp(kind, "effect") != 0) {
+        snprintf(c->why, sizeof c->why, "a %s escape has no audit event for the plain interpreter to see", kind);
         return;
     }
     char here[4096], probe[4300], outpath[4300]; /* absolute: the spawner is not in the scratch folder */
@@ -106,9 +106,8 @@ void gc_confirm_escape(const gc_target *t, const gc_verdict *v, const char *inpu
     gc_sb_init(&body);
     gc_sb_init(&py);
     gc_sb_init(&out);
-    gc_sb_printf(&body, "# kind: %s\n# capability: %s\n# primitive: %s\n%s\n", gc_kind_name(v->escape.kind),
-                 gc_cap_name(v->escape.cap), v->escape.primitive, input);
-    gc_reproducer_write(t, body.data, v->signature, &py);
+    gc_sb_printf(&body, "# kind: %s\n# capability: %s\n# primitive: %s\n%s\n", kind, cap, prim, input);
+    gc_reproducer_write(t, body.data, signature, &py);
     int status = 0;
     if (gc_write_atomic(probe, py.data, py.len, 0) != 0)
         snprintf(c->why, sizeof c->why, "cannot write the reproducer in the scratch folder");
@@ -130,6 +129,33 @@ void gc_confirm_escape(const gc_target *t, const gc_verdict *v, const char *inpu
     gc_sb_free(&body);
     gc_sb_free(&py);
     gc_sb_free(&out);
+}
+
+void gc_confirm_escape(const gc_target *t, const gc_verdict *v, const char *input, int seconds, gc_confirmation *c)
+{
+    gc_confirm_text(t, gc_kind_name(v->escape.kind), gc_cap_name(v->escape.cap), v->escape.primitive, v->signature,
+                    input, seconds, c);
+}
+
+void gc_confirm_findings(const gc_target *t, const gc_finding *f, int n)
+{
+    if (n <= 0)
+        return;
+    printf("\nin a plain interpreter (each hole's shortest input once more, confirm.h):\n");
+    for (int i = 0; i < n; i++) {
+        const char *name = f[i].hole[0] ? f[i].hole : f[i].sig;
+        int seen = 0;
+        for (int j = 0; j < i && !seen; j++)
+            seen = strcmp(name, f[j].hole[0] ? f[j].hole : f[j].sig) == 0;
+        if (seen)
+            continue;
+        gc_confirmation c;
+        char line[600];
+        fflush(stdout);
+        gc_confirm_text(t, f[i].kind, f[i].cap, f[i].prim, f[i].sig, f[i].chain, 60, &c);
+        gc_confirm_line(&c, line, sizeof line);
+        printf("  %-40s %s\n", name, line);
+    }
 }
 
 void gc_confirm_line(const gc_confirmation *c, char *out, size_t len)

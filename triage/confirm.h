@@ -37,6 +37,15 @@ typedef struct {
  * current folder (the command's scratch), bounded by 'seconds'; the result in *c. */
 void gc_confirm_escape(const gc_target *t, const gc_verdict *v, const char *input, int seconds, gc_confirmation *c);
 
+/* The same for an escape given by its kind, capability and primitive names ("reach",
+ * "spawn", "os.system") and signature. */
+void gc_confirm_text(const gc_target *t, const char *kind, const char *cap, const char *prim, const char *signature,
+                     const char *input, int seconds, gc_confirmation *c);
+
+/* A sweep's or campaign's table's confirmations: each hole's (a finding without one: each
+ * signature's) shortest input confirmed, one line each on stdout under a heading. */
+void gc_confirm_findings(const gc_target *t, const gc_finding *f, int n);
+
 /* "confirmed in a plain interpreter (WHERE)" | "NOT confirmed: WHY" | "unconfirmed: WHY" (could
  * not run).  WHERE: "held by the program" | "handed back as the value" | "only inside an
  * exception the host receives: PATH". */
