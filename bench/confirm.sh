@@ -14,6 +14,9 @@
 # Default pairs: every escapes/X on targets/X, and escapes/station-1.5.0 on
 # targets/station-advisory-fix (the fix's blocked cases are the ones a miss would show in).
 # Writes one line per case and the totals to stdout; exit 1 on any MISS or unconfirmed escape.
+# SWEEP=SECONDS: instead, `sweep --confirm --time SECONDS` of every bundled target and
+# fixture (targets/*, tests/fixtures/source/*, tests/fixtures/unportable; a source target
+# with its venv from BUILD_DIR/venvs), one line each with its holes confirmed or not.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -25,6 +28,23 @@ if ((${#pairs[@]} == 0)); then
   pairs+=("targets/station-advisory-fix:escapes/station-1.5.0")
 fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+if [[ -n ${SWEEP:-} ]]; then
+  all=0 all_c=0
+  for t in targets/* tests/fixtures/source/* tests/fixtures/unportable; do
+    [[ -f $t/target.json ]] || continue
+    n=$(basename "$t"); v=(); [[ -d $build/venvs/$n ]] && v=(--venv "$build/venvs/$n")
+    timeout 300 nice "$build/gatecrash" sweep "$t" "${v[@]}" -q --time "$SWEEP" --confirm >"$tmp/sweep" 2>&1
+    h=$(grep -cE '^  .* (confirmed in a plain|NOT confirmed|unconfirmed:)' "$tmp/sweep")
+    c=$(grep -c 'confirmed in a plain' "$tmp/sweep")
+    printf '%-45s holes %3d, confirmed %3d (held %d, returned %d, exception-only %d)\n' "$t" "$h" "$c" \
+      "$(grep -c '(held by' "$tmp/sweep")" "$(grep -c '(handed back' "$tmp/sweep")" "$(grep -c '(only inside' "$tmp/sweep")"
+    grep -E '^  .* (NOT confirmed|unconfirmed:)' "$tmp/sweep" | sed "s|^|    $t:|"
+    all=$((all + h)) all_c=$((all_c + c))
+  done
+  printf 'total: %d holes, %d confirmed in a plain interpreter\n' $all $all_c
+  ((all == all_c))
+  exit
+fi
 total_c=0 total_u=0 total_b=0 total_m=0 total_i=0
 for pair in "${pairs[@]}"; do
   target=$(realpath "${pair%%:*}"); cases=$(realpath "${pair#*:}")

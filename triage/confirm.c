@@ -70,7 +70,8 @@ static int run_probe(const gc_target *t, const char *probe, const char *outpath,
 static gc_confirm_where grade(const gc_target *t, const char *line)
 {
     const char *via = strstr(line, " via ");
-    if (t->spec.kind != GC_TARGET_SOURCE || strstr(line, "inside the evaluation") || (via && !strncmp(via, " via the ", 9)))
+    int during = strstr(line, "inside the evaluation") || (via && !strncmp(via, " via the ", 9));
+    if (t->spec.kind != GC_TARGET_SOURCE || during) /* a chain's step, a call, an effect */
         return GC_WHERE_HELD;
     if (!via || strncmp(via + 5, "result", 6) != 0)
         return GC_WHERE_UNKNOWN;
