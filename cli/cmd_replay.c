@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "confirm.h"
 #include "diag.h"
 #include "holes.h"
 #include "mode.h"
@@ -13,7 +14,7 @@
 /* replay's options and the chain files they name. */
 typedef struct {
     gc_session_opts o;
-    int expect_escape, raw, json;
+    int expect_escape, raw, json, no_confirm;
     gc_strlist args, files; /* args: TARGET (unless given as an option), then FILE|DIR...; files:
                                the inputs of the target's mode in them (mode.h collect) */
     int first;              /* args' first FILE|DIR */
@@ -43,6 +44,8 @@ static const cli_opt replay_opts[] = {
     {"--expect", NULL, "escape|blocked", set_expect, R(expect_escape), "what every case must do (blocked)"},
     {"--raw", NULL, NULL, cli_opt_flag, R(raw), "decode files as fuzz inputs, not strict chain files"},
     {"--json", NULL, NULL, cli_opt_flag, R(json), "also print each escape as one JSON object"},
+    {"--no-confirm", NULL, NULL, cli_opt_flag, R(no_confirm),
+     "do not run each escape again in a fresh plain interpreter (confirm.h)"},
     {"--quiet", "-q", NULL, cli_opt_flag, R(o.quiet), "do not print the gate's start-up log"},
     {"-", NULL, NULL, dash_is_a_file, R(args), NULL},
     {0},
@@ -106,7 +109,8 @@ static void other_python(const char *found, char *note, size_t notelen)
 
 /* One replayed file's verdict lines on stdout, in either mode: the escape line (with --json
  * its object, its hole named), or what came back and the limit that stopped it. */
-static void print_verdict(gc_target *t, const gc_mode_ops *m, const char *file, const gc_run *r, int json)
+static void print_verdict(gc_target *t, const gc_mode_ops *m, const char *file, const gc_run *r,
+                          const replay_args *a)
 {
     const gc_verdict *v = &r->v;
     char found_on[96];
@@ -117,10 +121,27 @@ static void print_verdict(gc_target *t, const gc_mode_ops *m, const char *file, 
         gc_escape_text(v, r->input.data, &sb);
         printf("%s: %s%s\n", file, sb.data, found_on);
         gc_sb_free(&sb);
+        gc_confirmation c = {GC_CONFIRM_UNKNOWN, GC_WHERE_UNKNOWN, "not asked for (--no-confirm)"};
+        if (!a->no_confirm) { /* the escape once more, in a fresh plain interpreter */
+            char line[600];
+            fflush(stdout);
+            gc_confirm_escape(t, v, r->input.data, 60, &c);
+            gc_confirm_line(&c, line, sizeof line);
+            printf("%s: %s\n", file, line);
+        }
         char hole[GC_HOLE_NAME] = "";
-        if (json) { /* its hole: the escape run once more, every step watched */
+        if (a->json) { /* its hole: the escape run once more, every step watched */
             m->hole(t, r, hole, sizeof hole);
-            gc_json_print(gc_escape_object(t, v, r->input.data, r->size, hole));
+            cJSON *j = gc_escape_object(t, v, r->input.data, r->size, hole);
+            if (j && c.kind == GC_CONFIRM_UNKNOWN)
+                cJSON_AddNullToObject(j, "confirmed");
+            else if (j)
+                cJSON_AddBoolToObject(j, "confirmed", c.kind == GC_CONFIRM_YES);
+            if (j)
+                cJSON_AddStringToObject(j, "confirmation", c.why);
+            if (j && c.kind == GC_CONFIRM_YES)
+                cJSON_AddStringToObject(j, "reached", gc_confirm_where_name(c.where));
+            gc_json_print(j);
         }
     } else {
         char cause[128];
@@ -134,7 +155,7 @@ static void print_verdict(gc_target *t, const gc_mode_ops *m, const char *file, 
         const char *limit = limit_met(v, 0);
         if (limit)
             printf("%s: LIMIT %s (not an escape)\n", file, limit);
-        if (json && k == GC_VERDICT_INCONCLUSIVE)
+        if (a->json && k == GC_VERDICT_INCONCLUSIVE)
             print_inconclusive_json(v, cause);
     }
     if (v->state_repairs)
@@ -162,7 +183,7 @@ static int replay_all(gc_target *t, const replay_args *r)
         inconclusive += undecided;
         blocked += !rc && !run.v.escaped && !undecided;
         if (!rc)
-            print_verdict(t, m, r->files.v[i], &run, r->json);
+            print_verdict(t, m, r->files.v[i], &run, r);
     }
     gc_run_free(&run);
     if (rc > 0)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "confirm.h"
 #include "mode.h"
 #include "diag.h"
 #include "holes.h"
@@ -24,6 +25,7 @@ typedef struct {
     long depth;             /* --depth, -1: not given (so.depth's default) */
     const char *save, *by;  /* sweep --save DIR, --by hole|signature (advise: NULL) */
     int verify;             /* advise --verify */
+    int confirm;            /* sweep --confirm */
     gc_strlist pos, closed; /* pos: TARGET (unless given as an option); closed: sweep --close */
     char save_abs[PATH_MAX]; /* --save's folder, absolute, or "" */
 } sweep_args;
@@ -37,6 +39,7 @@ static const cli_opt sweep_opts[] = {
     {"--by", NULL, "hole|signature", cli_opt_str, S(by), "one row per hole (hole), or the flat list of signatures"},
     {"--close", NULL, "HOLE", cli_opt_list, S(closed), "sweep with that hole's edges removed (repeatable; docs/HOLES.md)"},
     {"--json", NULL, NULL, cli_opt_flag, S(so.json), "one JSON object per finding"},
+    {"--confirm", NULL, NULL, cli_opt_flag, S(confirm), "run each hole's input again in a plain interpreter"},
     {"--quiet", "-q", NULL, cli_opt_flag, S(so.quiet), "no progress lines"},
     {0},
 };
@@ -126,8 +129,18 @@ static int sweep_saving(gc_target *t, void *ctx)
     if (!rc)
         rc = cli_probe_adapter(t);
     gc_sl_add(&a->closed, NULL);
+    void *graph = NULL;
     if (!rc)
-        rc = m->sweep(t, so, strcmp(a->by, "hole") == 0, (const char *const *)a->closed.v, &st, NULL);
+        rc = m->sweep(t, so, strcmp(a->by, "hole") == 0, (const char *const *)a->closed.v, &st,
+                      a->confirm && !so->json ? &graph : NULL);
+    if (!rc && graph) { /* after the report: each hole's input in a plain interpreter */
+        gc_finding *f;
+        int n = m->sweep_findings(graph, &f);
+        gc_confirm_findings(t, f, n);
+        free(f);
+    }
+    if (graph)
+        m->sweep_free(graph);
     if (!rc && a->save)
         printf("saved to %s: %d new, %d known, %d not reproducible\n", a->save_abs, saver.sum.new_cases,
                saver.sum.known, saver.sum.flaky);

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "confirm.h"
 #include "fsutil.h"
 #include "program.h"
 #include "replay.h"
@@ -365,6 +366,8 @@ static void save_case(gc_target *t, const gc_triage_opts *o, const char *src, co
         write_case(t, o, slug, &body, out, &word, why, sizeof why);
     }
     printf("%-9s %s: %s  %s%s\n", word, base, out->signature, line.data, why);
+    if (strcmp(word, "new") == 0)
+        gc_confirm_print(t, out, src, base);
     sum->new_cases += strcmp(word, "new") == 0;
     sum->known += strcmp(word, "known") == 0;
     sum->flaky += strcmp(word, "flaky") == 0 || strcmp(word, "error") == 0;

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "confirm.h"
 #include "fsutil.h"
 #include "replay.h"
 #include "spawn.h"
@@ -392,6 +393,7 @@ void gc_triage_save(gc_target *t, const gc_triage_opts *o, const gc_chain *bestp
     } else if (saved) {
         printf("new       %s: %s  %s\n", base, outp->signature, text.data);
         sum->new_cases++;
+        gc_confirm_print(t, &outp->verdict, text.data, base);
     } else {
         printf("error     %s: cannot write %s: %s\n", base, py_path, strerror(errno));
         sum->flaky++;

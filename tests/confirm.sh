@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Differential confirmation (docs/TRIAGE.md "Confirmation in a plain interpreter"): every
+# escape replay reports runs again in a fresh plain interpreter of the target (the
+# standalone reproducer: no harness, an audit hook that refuses spawns and writes), under a
+# hash seed other than the harness's, and replay says whether it was confirmed there.
+# Agreeing: a bundled station-1.5.0 case, a source advisory on its release's venv, and
+# tools.holder.pick() of tests/fixtures/unportable.  Disagreeing: tools.pick() there
+# reaches os.execve under the harness's hash seed (0) only; in the plain interpreter it
+# returns a harmless function, so it is NOT confirmed, and --json says "confirmed":false.
+source "$(dirname "$0")/lib.sh" "$@"
+U=$SRC/tests/fixtures/unportable
+printf 'tools.pick()\n' >"$WORK/pick.chain"
+printf 'tools.holder.pick()\n' >"$WORK/holder.chain"
+expect_exit 1 "replay of a bundled case" -- "$GC" replay -q "$SRC/targets/station-1.5.0" \
+  "$SRC/escapes/station-1.5.0/reach-spawn-os.execv-via-modattr.chain"
+expect_grep "reach-spawn-os.execv-via-modattr.chain: confirmed in a plain interpreter \(held by the program\)$" \
+  "the bundled case is confirmed, its primitive held by the chain"
+expect_exit 1 "replay of tools.pick() and tools.holder.pick()" -- "$GC" replay -q --json "$U" "$WORK/pick.chain" "$WORK/holder.chain"
+expect_grep "pick.chain: NOT confirmed: blocked: the escape did not reproduce$" "tools.pick() rests on the harness's hash seed"
+expect_grep "holder.chain: confirmed in a plain interpreter \(held by the program\)$" "tools.holder.pick() holds in any process"
+expect_grep '"input":"tools.pick\(\)".*"confirmed":false' "--json: not confirmed"
+expect_grep '"input":"tools.holder.pick\(\)".*"confirmed":true.*"reached":"held"' "--json: confirmed, held"
+expect_count 2 "ESCAPE reach spawn os.execve" "both still escape in the harness (exit 1 unchanged)"
+# --no-confirm: no second run, and --json says it was not asked
+expect_exit 1 "replay --no-confirm" -- "$GC" replay -q --no-confirm --json "$U" "$WORK/pick.chain"
+expect_no_grep "confirmed in|NOT confirmed" "no confirmation line"
+expect_grep '"confirmed":null' "--json: null when not run"
+# a source target: the program runs through the adapter with the venv's interpreter
+V=$BIN/venvs/simpleeval-1.0.4
+if [[ -x $V/bin/python ]]; then
+  expect_exit 1 "an advisory on its release" -- "$GC" replay -q --venv "$V" "$SRC/targets/simpleeval-1.0.4" \
+    "$SRC/tests/fixtures/source/advisory/ghsa-44vg-5wv2-h2hg.py"
+  expect_grep "ghsa-44vg-5wv2-h2hg.py: confirmed in a plain interpreter \(handed back to the host as the value\)$" \
+    "the source advisory is confirmed: its program returns os.system"
+fi
+# where the primitive was (issue 51's case): asyncgen-frame's sandbox without Exception in its
+# builtins.  The program walks an async generator's frames to the host's builtins, then
+# `except Exception` raises NameError: the builtins are only that error's __context__'s value.
+# On asyncgen-frame itself (Exception there) the same program returns them.
+printf 'async def g():\n    yield a.ag_frame.f_back.f_back.f_builtins\na = g()\ntry:\n    a.asend(None).send(None)\nexcept Exception as e:\n    result = e.value\n' >"$WORK/agen.py"
+expect_exit 1 "the frame walk without Exception" -- "$GC" replay -q --json "$SRC/tests/fixtures/source/asyncgen-noexc" "$WORK/agen.py"
+expect_grep "agen.py: confirmed in a plain interpreter \(only inside an exception the host receives, at result\.__context__" \
+  "graded: only in the NameError's __context__"
+expect_fgrep '"reached":"exception"' "--json: reached in an exception"
+expect_exit 1 "the frame walk with Exception" -- "$GC" replay -q "$SRC/tests/fixtures/source/asyncgen-frame" "$WORK/agen.py"
+expect_grep "agen.py: confirmed in a plain interpreter \(handed back to the host as the value\)$" "graded: returned"
+# sweep --confirm: each hole's shortest input once more.  On unportable, the depth-2 sweep's
+# one hole is tools.armed(), which returns os.system only after tools.arm() ran in the same
+# process (the sweep called it): NOT confirmed.  On station-1.5.0 every hole is confirmed.
+expect_exit 1 "sweep --confirm of unportable" -- "$GC" sweep "$U" --depth 2 -q --confirm
+expect_grep "^  gate function \(\)<primitive> +NOT confirmed: blocked" "tools.armed() needs an earlier input's state"
+expect_exit 1 "sweep --confirm of station-1.5.0" -- "$GC" sweep "$SRC/targets/station-1.5.0" --depth 2 -q --confirm
+expect_grep "^  proxy subprocess \.<module> +confirmed in a plain interpreter \(held by the program\)$" "a station hole confirmed"
+expect_no_grep "NOT confirmed|unconfirmed" "every station hole confirmed"
+finish
