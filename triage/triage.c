@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "fsutil.h"
+#include "hash.h"
 #include "replay.h"
 #include "spawn.h"
 #include "reproducer.h"
@@ -26,10 +27,16 @@
 
 void gc_case_slug(const char *sig, char *out, size_t len)
 {
-    /* kind:cap:primitive:bridges -> kind-cap-primitive-via-bridges */
-    size_t o = 0;
+    /* kind:cap:primitive:bridges -> kind-cap-primitive-via-bridges; only letters, digits and
+     * . _ - + (a signature is target data: never a path), and never longer than GC_SLUG_MAX
+     * bytes: a longer one is cut and ends in its signature's hash, so that it stays a file name
+     * (NAME_MAX 255, with ".repro.py") and two long signatures stay two files */
+    size_t o = 0, cap = len < GC_SLUG_MAX + 1 ? len : GC_SLUG_MAX + 1;
     int colons = 0;
-    for (const char *p = sig; *p && o + 6 < len; p++) {
+    const char *p = sig;
+    if (*p == '.' || *p == '-') /* no hidden file, no option */
+        out[o++] = '_', p++;
+    for (; *p && o + 6 < cap; p++) {
         char c = *p;
         if (c == ':') {
             colons++;
@@ -46,6 +53,9 @@ void gc_case_slug(const char *sig, char *out, size_t len)
         out[o++] = c;
     }
     out[o] = '\0';
+    if (*p && len > GC_SLUG_MAX) /* cut: its signature's hash at the end */
+        snprintf(out + GC_SLUG_MAX - 17, 18, "-%016llx",
+                 (unsigned long long)gc_fnv1a64_bytes(GC_FNV64_OFFSET, sig, strlen(sig)));
 }
 
 /* Temp files (.NAME.tmp.PID.XXXXXX) and probes (.SLUG.probe.PID) of runs that were killed:

@@ -38,7 +38,9 @@ void gc_triage_one(gc_target *t, const gc_triage_opts *o, const char *path, gc_t
 void gc_triage_save(gc_target *t, const gc_triage_opts *o, const gc_chain *chain, const gc_outcome *out,
                     const char *origin, const gc_min_stats *st, gc_triage_summary *sum);
 
-/* The case's file name stem for a signature: reach-spawn-os.system-via-modattr */
+/* The case's file name stem for a signature: reach-spawn-os.system-via-modattr (a safe file
+ * name of at most GC_SLUG_MAX bytes, triage.c) */
+#define GC_SLUG_MAX 200
 void gc_case_slug(const char *signature, char *out, size_t len);
 /* A case file's '#' header lines (target, policy, mode, kind, capability, primitive,
  * signature, hole when named, python, date), chain and program cases alike. */
