@@ -77,7 +77,7 @@ static int fuzz_run(fuzz_args *f, gc_target *t)
         gc_campaign_print_table(&r, t->spec.name);
     if (r.merged)
         printf("corpus: %lu input(s) after merging into %s\n", r.merged, c->corpus_out);
-    rc = r.nfound ? GC_EXIT_ESCAPE : GC_EXIT_OK;
+    rc = r.nfound || r.ncrashed ? GC_EXIT_ESCAPE : GC_EXIT_OK; /* a crash finding is a finding */
     gc_campaign_result_free(&r);
     return rc;
 }

@@ -385,9 +385,20 @@ void gc_source_triage_one(gc_target *t, const gc_triage_opts *o, const char *pat
         return;
     }
     /* 1. it must escape in a fresh process, decoded as the fuzzer decoded it */
-    int fr = gc_confirm_fresh(o->exe, o->target, path, 1, NULL, 0);
+    char sig[256] = "";
+    int fr = gc_confirm_fresh(o->exe, o->target, path, 1, sig, sizeof sig);
     if (o->next) /* the next input's run, while this one is minimized (gc_confirm_ahead) */
         gc_confirm_ahead(o->exe, o->target, o->next, 1);
+    if (fr == 2) { /* it crashed the target: a crash case, its program as it decodes (not shortened) */
+        gc_strbuf text;
+        gc_sb_init(&text);
+        gc_program_print(&prog, t->spec.adapter.dialect, &text);
+        const char *one = text.data ? text.data : "";
+        gc_triage_crash(t, o, base, sig, &one, 1, sum);
+        gc_sb_free(&text);
+        free(data);
+        return;
+    }
     /* 2. the program minimized here, each candidate run through evaluate */
     static uint8_t best[GC_P_MAX_INPUT];
     static gc_verdict out;

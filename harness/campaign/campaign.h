@@ -33,6 +33,10 @@ typedef enum { GC_ENGINE_LIBFUZZER, GC_ENGINE_AFL } gc_engine;
 typedef struct {
     void (*found)(void *ctx, const gc_finding *f, const void *input, size_t len);
     void *ctx;
+    /* the sweep's crash isolation (gc_sweep_opts.node_at, skip, nskip): set into its options */
+    volatile long *node_at;
+    const long *skip;
+    int nskip;
 } gc_presweep_sink;
 
 typedef struct {
@@ -83,6 +87,12 @@ typedef struct {
     int swept;            /* escape inputs the sweep found (crash-sweep-NNNN, in 'reproduced' too) */
     int seeded;           /* frontier chains the sweep added to the seeds */
     double swept_s;       /* the sweep's seconds (the engine had 'seconds' less them) */
+    /* Crash findings: inputs that crashed the target (a fatal signal or an abort in its code,
+     * seen in a fresh process: timelimit.h), one row per place (signature crash:SIG:WHERE,
+     * kind "crash", cap the signal, prim where), shortest input kept; never run in the
+     * campaign's process, never minimized by hole. */
+    gc_finding *crashed;
+    int ncrashed, crash_cap, crash_inputs;
 } gc_campaign_result;
 
 /* The execs/s of a progress line.  Engines report their counts in bursts (libFuzzer's

@@ -25,8 +25,9 @@
 #include "interp.h"
 #include "timelimit.h"
 
-/* What gate code is doing right now, for _exit's message (NULL: not gate code). */
-static const char *volatile gate_phase;
+/* What gate code is doing right now, for _exit's message and the crash line (NULL: not
+ * gate code; timelimit.h). */
+#define gate_phase gc_limits_gate_phase
 
 /* os._exit() ends in libc's _exit; so does nothing else the harness relies on (exit()
  * calls its own internal alias).  While gate code runs, an exit is the gate's doing. */
