@@ -76,6 +76,21 @@ for c in "$WORK"/o/crashes/crash-*; do
   [[ $? -eq 1 ]] && grep -q ": CRASH SIGSEGV at boom.py:19 in boom" "$WORK/out" && saved=1
 done
 ((saved)) && ok || fail "no saved crash input replays as CRASH SIGSEGV at boom.py:19 in boom"
+# 5. gatecrash's own crash (a fatal signal outside the target's import, install and inputs:
+#    here sent to a campaign's process while its engine runs) is no finding: one line, exit 4
+mkdir -p "$WORK/inert"
+cp "$F/inert.py" "$WORK/inert/"
+printf '{"name": "inert", "sandbox": "inert.py", "requires": {}}\n' >"$WORK/inert/target.json"
+"$GC" fuzz "$WORK/inert" --time 6 --no-sweep-seed --out "$WORK/i" >"$WORK/out" 2>&1 &
+pid=$!
+for _ in $(seq 100); do grep -q 'starting to fuzz\|INITED' "$WORK/i/fuzz.log" 2>/dev/null && break; sleep 0.1; done
+kill -SEGV $pid
+wait $pid
+rc=$?
+[[ $rc -eq 4 ]] && ok || fail "gatecrash's own crash: exit $rc, want 4"
+expect_fgrep "gatecrash: error: gatecrash itself crashed (SIGSEGV outside the target's code: a harness bug)" "  ... one line that says so"
+expect_no_grep "CRASH" "  ... and no crash finding"
+sleep 6 # its engine ends at its own time limit
 # 4. a source target: the live replay of a crash input runs it in a fresh process
 expect_exit 1 "a campaign on a source target that an input crashes" -- "$GC" fuzz "$F/source" --runs 200 --jobs 1 --seed 1 --corpus "$WORK/seeds-source" --out "$WORK/s"
 expect_grep "^CRASH +SIGSEGV +adapter.py:10 in boom +[0-9]+  result = boom\(\)" "  ... the crash finding, its program"

@@ -147,7 +147,8 @@ static int verdict(gc_target *t, const gc_gate_opts *o, int ncases, const gate_r
     gc_rm_tree(o->scratch);
     gc_gate_report rep = {t, o->escapes_dir, g->results, ncases, g->fuzzed ? &g->fr : NULL, o->fuzz->seconds,
                           o->sweep_depth, g->swf, g->nsw, 0, NULL, NULL};
-    rep.pass = g->still == 0 && g->bad == 0 && (!g->fuzzed || g->fr.nfound == 0) && g->nsw == 0;
+    rep.pass = g->still == 0 && g->bad == 0 && (!g->fuzzed || (g->fr.nfound == 0 && g->fr.ncrashed == 0)) &&
+               g->nsw == 0; /* a crash finding is a finding */
     char progress[PATH_MAX + 16];
     snprintf(progress, sizeof progress, "%s/progress.tsv", o->fuzz->out ? o->fuzz->out : "");
     rep.progress = o->progress ? o->progress : g->fuzzed ? progress : NULL;
@@ -160,6 +161,9 @@ static int verdict(gc_target *t, const gc_gate_opts *o, int ncases, const gate_r
            "report: %s/report.{md,json,sarif,html}\n",
            t->spec.name, rep.pass ? "PASS" : "FAIL", g->still, ncases, g->fuzzed ? g->fr.nfound : 0, g->nsw,
            o->report_dir);
+    if (g->fuzzed && g->fr.ncrashed)
+        printf("gate %s: FAIL — %d input(s) crashed the target while fuzzing (%d crash finding(s): the table's CRASH "
+               "rows)\n", t->spec.name, g->fr.crash_inputs, g->fr.ncrashed);
     return g->bad ? GC_EXIT_USAGE : rep.pass ? GC_EXIT_OK : GC_EXIT_ESCAPE;
 }
 

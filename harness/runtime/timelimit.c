@@ -212,6 +212,7 @@ volatile int gc_limits_crash_fd = 1;
 #endif
 
 static int crash_fd = -1; /* faulthandler's dump of the crashing thread (a memfd) */
+static void dump_frames_on_crash(void);
 static char stdlib_dir[PATH_MAX]; /* the stdlib's folder, with its '/' */
 
 /* The signal's name ("SIGSEGV"). */
@@ -331,6 +332,8 @@ void gc_limits_catch_crashes(void)
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
         sigaction(sigs[i], &sa, NULL);
     crash_fd = memfd_create("gatecrash-crash", MFD_CLOEXEC);
+    if (ready) /* called after gc_limits_init: faulthandler goes in front of the handler now */
+        dump_frames_on_crash();
 #endif
 }
 
