@@ -99,4 +99,7 @@ expect_grep "new hole namespace run \(spawn\)" "  ... and the real escape is fou
 c=$WORK/s/crashes/$(sed -n 's/^CRASH .*  (\(crash-[0-9a-f]*\))$/\1/p' "$WORK/out" | head -1)
 expect_exit 1 "replay of the saved source crash input" -- "$GC" "${R[@]}" --raw "$F/source" "$c"
 expect_fgrep "CRASH SIGSEGV at adapter.py:10 in boom" "  ... says CRASH"
+expect_exit 0 "triage of the source crash input" -- "$GC" triage "$F/source" --out "$WORK/scases" "$c"
+expect_grep "^crash +crash-[0-9a-f]+: crash:SIGSEGV:adapter.py:10 in boom  crash-SIGSEGV-adapter.py-via-10_in_boom.py" "  ... a source crash case"
+expect_exit 1 "replay of the source crash case" -- "$GC" "${R[@]}" "$F/source" "$WORK/scases/crash-SIGSEGV-adapter.py-via-10_in_boom.py"
 finish

@@ -315,15 +315,22 @@ void gc_triage_crash(const gc_target *t, const gc_triage_opts *o, const char *ba
     for (; i < n; i++) { /* the shortest candidate that crashes at the same place, each in a fresh process */
         gc_sb_free(&body);
         gc_sb_init(&body);
-        snprintf(found, sizeof found, "%s, crash input %s; minimized from %d to %d trailer(s) in %d fresh run(s)",
-                 o->found_by, base, n, i + 1, i + 1);
+        if (n > 1)
+            snprintf(found, sizeof found, "%s, crash input %s; minimized from %d to %d trailer(s) in %d fresh run(s)",
+                     o->found_by, base, n, i + 1, i + 1);
+        else
+            snprintf(found, sizeof found, "%s, crash input %s", o->found_by, base);
         crash_header(t, sig, found, &body);
         gc_sb_puts(&body, inputs[i]);
         if (crashes_at(o, slug, &body, sig))
             break;
     }
     snprintf(path, sizeof path, "%s/%s%s", o->outdir, slug, t->spec.kind == GC_TARGET_SOURCE ? ".py" : ".chain");
-    if (i == n) {
+    char err[4096];
+    if (i < n && gc_reproducer_case_target(&t->spec, o->outdir, err, sizeof err)) { /* the folder's target.json */
+        printf("error     %s: %s\n", base, err);
+        sum->flaky++;
+    } else if (i == n) {
         printf("flaky     %s: %s in a fresh process, but none of its shortened inputs does\n", base, sig);
         sum->flaky++;
     } else if (gc_write_atomic(path, body.data, body.len, 1) != 0) {
