@@ -215,6 +215,7 @@ static int crash_fd = -1; /* faulthandler's dump of the crashing thread (a memfd
 static void dump_frames_on_crash(void);
 static char stdlib_dir[PATH_MAX]; /* the stdlib's folder, with its '/' */
 
+#ifndef GC_SANITIZED
 /* The signal's name ("SIGSEGV"). */
 static const char *sig_name(int s)
 {
@@ -277,7 +278,6 @@ static void put(int fd, const char *s)
     (void)w;
 }
 
-#ifndef GC_SANITIZED
 /* A fatal signal.  In the target's import or install (gc_limits_gate_phase): one line, exit 3.
  * During an input: the input crashed the target, a finding of its own kind: "LABEL: CRASH
  * SIG at WHERE" on stdout (with --json, also {"crash":SIG,"where":WHERE,"escaped":false}),
