@@ -557,7 +557,7 @@ static int read_child(scan_state *fs, int fd, sweep_sink *sk, gc_inputs *front, 
 {
     char type;
     int ended = 0;
-    static gc_finding f;
+    gc_finding f;
     while (!ended && get_all(fd, &type, 1) == 0) {
         int has = 0;
         size_t len = 0;
