@@ -14,7 +14,11 @@
  * evaluate) and folded by signature (and hole, when the caller names holes:
  * gc_campaign_opts.hole_of); one that does not escape is named with its cause; the
  * hybrid's first phase (gc_campaign_opts.presweep): the sweep's escapes in the table and its
- * frontier in the seeds before the engine starts.  Used by `gatecrash fuzz` and by the fuzzing half of `gatecrash gate`. */
+ * frontier in the seeds before the engine starts, the sweep run in a forked child process.
+ * Also crash findings (inputs that crash the target): an engine's own crash artifacts run
+ * first in a fresh process, never in this one, and a crash there, or in the sweep's child
+ * (then the sweep runs again without the node it was expanding), is folded into the table's
+ * CRASH rows by where it crashed; the campaign goes on.  Used by `gatecrash fuzz` and by the fuzzing half of `gatecrash gate`. */
 #ifndef GATECRASH_CAMPAIGN_H
 #define GATECRASH_CAMPAIGN_H
 
