@@ -216,7 +216,8 @@ static int mode_presweep(void *ctx, gc_target *t, const gc_presweep_sink *sink, 
     int depth = k->seed_sweep_depth < GC_MAX_TRAILERS ? (int)k->seed_sweep_depth : GC_MAX_TRAILERS;
     gc_sweep_opts so = {.depth = depth, .max_nodes = SEED_SWEEP_NODES, .quiet = 1,
                         .no_report = 1, .level = presweep_level, .level_ctx = &lv,
-                        .budget = presweep_budget(k->c.seconds, m)};
+                        .budget = presweep_budget(k->c.seconds, m),
+                        .node_at = sink->node_at, .skip = sink->skip, .nskip = sink->nskip};
     gc_holes_sweep_setup(&so, t, NULL); /* an escape per signature and hole, as `sweep` finds them */
     gc_sweep_stats st;
     double t0 = gc_now_s();

@@ -78,7 +78,7 @@ static int fuzz_run(fuzz_args *f, gc_target *t)
     if (r.merged)
         printf("corpus: %lu input(s) after merging into %s\n", r.merged, c->corpus_out);
     gc_tally_print(&r.verdicts, stdout); /* last: the share of inputs not decided */
-    rc = r.nfound ? GC_EXIT_ESCAPE : GC_EXIT_OK;
+    rc = r.nfound || r.ncrashed ? GC_EXIT_ESCAPE : GC_EXIT_OK; /* a crash finding is a finding */
     gc_campaign_result_free(&r);
     return rc;
 }

@@ -10,6 +10,7 @@
 #include "diag.h"
 #include "holes.h"
 #include "mode.h"
+#include "timelimit.h"
 
 /* replay's options and the chain files they name. */
 typedef struct {
@@ -174,7 +175,11 @@ static int replay_all(gc_target *t, const replay_args *r)
     gc_run run = {0};
     for (int i = 0; i < r->files.n && rc <= 0; i++) {
         char why[PATH_MAX + 1100];
+        fflush(stdout); /* an input that crashes the target ends the process: its CRASH line last */
+        gc_limits_crash_label = r->files.v[i];
+        gc_limits_crash_json = r->json;
         rc = m->replay(t, r->files.v[i], r->raw, &run, why, sizeof why);
+        gc_limits_crash_label = NULL;
         if (rc)
             gc_die_msg("%s", why); /* rc > 0: the evaluator could not run it, no tally */
         bad += rc < 0;

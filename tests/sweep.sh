@@ -53,17 +53,18 @@ expect_exit 0 "saved sweep cases replay" -- "$GC" replay -q --expect escape "$ST
 expect_exit 1 "sweep --save again" -- "$GC" sweep "$ST" --depth 1 --by signature -q --save "$WORK/cases"
 expect_grep "^saved to .*: 0 new, [1-9][0-9]* known" "nothing written twice"
 
-# a quote and a backslash in the target's name and policy still give valid JSON, the strings intact
+# a quote and a backslash in the target's policy still give valid JSON, the strings intact (a
+# name is a safe file name: target_names.sh)
 mkdir -p "$WORK/odd"
 cat >"$WORK/odd/target.json" <<JSON
-{"name": "odd\\"na\\\\me", "sandbox": "$ST/module_sandbox.py", "install": "install_restrictions", "module_id": "plugin",
+{"name": "odd-na.me", "sandbox": "$ST/module_sandbox.py", "install": "install_restrictions", "module_id": "plugin",
  "requires": {"subprocess": false, "filesystem_writes": ["/nowhere/q\\"u\\\\ote/*"]}}
 JSON
 "$GC" sweep "$WORK/odd" --depth 1 --by signature -q --json >"$WORK/odd-sweep.json" 2>/dev/null
 "$GC" replay -q --json "$WORK/odd" "$SRC/tests/fixtures/advisory" 2>/dev/null | grep '^{' >"$WORK/odd-replay.json"
-expect_exit 0 "JSON from a target named with a quote and a backslash" -- "$PY" - "$WORK/odd-sweep.json" "$WORK/odd-replay.json" <<'PY'
+expect_exit 0 "JSON from a target whose policy has a quote and a backslash" -- "$PY" - "$WORK/odd-sweep.json" "$WORK/odd-replay.json" <<'PY'
 import json, sys
-name, policy = 'odd"na\\me', 'subprocess=false filesystem_writes=[/nowhere/q"u\\ote/*] network=true'
+name, policy = 'odd-na.me', 'subprocess=false filesystem_writes=[/nowhere/q"u\\ote/*] network=true'
 sweep = json.load(open(sys.argv[1]))
 objs = [sweep] + sweep["escapes"] + [json.loads(line) for line in open(sys.argv[2])]
 assert len(sweep["escapes"]) > 0 and len(objs) > len(sweep["escapes"]) + 1, "no escapes"

@@ -162,7 +162,7 @@ static int verdict(gc_target *t, const gc_gate_opts *o, int ncases, const gate_r
     const gc_verdict_tally *y = &g->fr.verdicts;
     rep.fuzz_undecided = g->fuzzed && y->inputs && y->inconclusive * 10 > y->inputs;
     rep.pass = g->still == 0 && g->bad == 0 && g->undecided == 0 && !rep.fuzz_undecided &&
-               (!g->fuzzed || g->fr.nfound == 0) && g->nsw == 0;
+               (!g->fuzzed || (g->fr.nfound == 0 && g->fr.ncrashed == 0)) && g->nsw == 0; /* a crash is a finding */
     char progress[PATH_MAX + 16];
     snprintf(progress, sizeof progress, "%s/progress.tsv", o->fuzz->out ? o->fuzz->out : "");
     rep.progress = o->progress ? o->progress : g->fuzzed ? progress : NULL;
@@ -179,6 +179,9 @@ static int verdict(gc_target *t, const gc_gate_opts *o, int ncases, const gate_r
         printf("gate %s: not a pass: %d saved case(s) did not run as the host runs them%s (exit 5)\n",
                t->spec.name, g->undecided,
                rep.fuzz_undecided ? ", and over 10% of the fuzzing's inputs were inconclusive" : "");
+    if (g->fuzzed && g->fr.ncrashed)
+        printf("gate %s: FAIL — %d input(s) crashed the target while fuzzing (%d crash finding(s): the table's CRASH "
+               "rows)\n", t->spec.name, g->fr.crash_inputs, g->fr.ncrashed);
     if (g->bad)
         return GC_EXIT_USAGE;
     return rep.pass ? GC_EXIT_OK : strcmp(word, "INCONCLUSIVE") == 0 ? GC_EXIT_INCONCLUSIVE : GC_EXIT_ESCAPE;

@@ -44,7 +44,7 @@ static int escapes_of(const gc_gate_report *r, escape_view *out, int max)
 
 const char *gc_report_verdict(const gc_gate_report *r)
 {
-    int failed = r->nsweep > 0 || (r->fuzz && r->fuzz->nfound > 0);
+    int failed = r->nsweep > 0 || (r->fuzz && (r->fuzz->nfound > 0 || r->fuzz->ncrashed > 0));
     for (int i = 0; i < r->ncases; i++)
         failed |= r->cases[i].escaped || r->cases[i].unreadable;
     return r->pass ? "PASS" : !failed && (r->inconclusive || r->fuzz_undecided) ? "INCONCLUSIVE" : "FAIL";

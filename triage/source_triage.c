@@ -389,9 +389,20 @@ void gc_source_triage_one(gc_target *t, const gc_triage_opts *o, const char *pat
         return;
     }
     /* 1. it must escape in a fresh process, decoded as the fuzzer decoded it */
-    int fr = gc_confirm_fresh(o->exe, o->target, path, 1, NULL, 0);
+    char sig[256] = "";
+    int fr = gc_confirm_fresh(o->exe, o->target, path, 1, sig, sizeof sig);
     if (o->next) /* the next input's run, while this one is minimized (gc_confirm_ahead) */
         gc_confirm_ahead(o->exe, o->target, o->next, 1);
+    if (fr == GC_FRESH_CRASH) { /* it crashed the target: a crash case, its program as it decodes (not shortened) */
+        gc_strbuf text;
+        gc_sb_init(&text);
+        gc_program_print(&prog, t->spec.adapter.dialect, &text);
+        const char *one = text.data ? text.data : "";
+        gc_triage_crash(t, o, base, sig, &one, 1, sum);
+        gc_sb_free(&text);
+        free(data);
+        return;
+    }
     /* 2. the program minimized here, each candidate run through evaluate */
     static uint8_t best[GC_P_MAX_INPUT];
     static gc_verdict out;
@@ -403,9 +414,9 @@ void gc_source_triage_one(gc_target *t, const gc_triage_opts *o, const char *pat
     int rc = fr == 1 ? gc_source_minimize(t, data, n, best, &best_len, &src, &out, &st, err, sizeof err) : 0;
     free(data);
     if (fr != 1)
-        printf("%s %s: %s in a fresh process%s\n", fr == 2 ? "inconclusive" : "flaky    ", base,
-               fr == 0 ? "does not escape" : fr == 2 ? "is inconclusive" : "could not be run",
-               fr == 2 ? " (gatecrash replay --raw says why)" : "");
+        printf("%s %s: %s in a fresh process%s\n", fr == GC_FRESH_INCONCLUSIVE ? "inconclusive" : "flaky    ", base,
+               fr == 0 ? "does not escape" : fr == GC_FRESH_INCONCLUSIVE ? "is inconclusive" : "could not be run",
+               fr == GC_FRESH_INCONCLUSIVE ? " (gatecrash replay --raw says why)" : "");
     else if (rc < 0)
         printf("flaky     %s: escapes in a fresh process but not here (state-dependent)\n", base);
     else if (rc > 0)

@@ -17,9 +17,11 @@
 
 #include "confirm.h"
 #include "fsutil.h"
+#include "hash.h"
 #include "replay.h"
 #include "spawn.h"
 #include "reproducer.h"
+#include "xalloc.h"
 
 #ifndef GATECRASH_PYTHON /* the CPython the build embeds (CMakeLists.txt) */
 #error "GATECRASH_PYTHON (the CPython the build embeds) comes from CMakeLists.txt"
@@ -27,10 +29,16 @@
 
 void gc_case_slug(const char *sig, char *out, size_t len)
 {
-    /* kind:cap:primitive:bridges -> kind-cap-primitive-via-bridges */
-    size_t o = 0;
+    /* kind:cap:primitive:bridges -> kind-cap-primitive-via-bridges; only letters, digits and
+     * . _ - + (a signature is target data: never a path), and never longer than GC_SLUG_MAX
+     * bytes: a longer one is cut and ends in its signature's hash, so that it stays a file name
+     * (NAME_MAX 255, with ".repro.py") and two long signatures stay two files */
+    size_t o = 0, cap = len < GC_SLUG_MAX + 1 ? len : GC_SLUG_MAX + 1;
     int colons = 0;
-    for (const char *p = sig; *p && o + 6 < len; p++) {
+    const char *p = sig;
+    if (*p == '.' || *p == '-') /* no hidden file, no option */
+        out[o++] = '_', p++;
+    for (; *p && o + 6 < cap; p++) {
         char c = *p;
         if (c == ':') {
             colons++;
@@ -47,6 +55,9 @@ void gc_case_slug(const char *sig, char *out, size_t len)
         out[o++] = c;
     }
     out[o] = '\0';
+    if (*p && len > GC_SLUG_MAX) /* cut: its signature's hash at the end */
+        snprintf(out + GC_SLUG_MAX - 17, 18, "-%016llx",
+                 (unsigned long long)gc_fnv1a64_bytes(GC_FNV64_OFFSET, sig, strlen(sig)));
 }
 
 /* Temp files (.NAME.tmp.PID.XXXXXX) and probes (.SLUG.probe.PID) of runs that were killed:
@@ -262,6 +273,96 @@ static void case_text(const gc_target *t, const gc_outcome *o, const gc_chain *c
     gc_chain_print(c, out);
 }
 
+/* A crash case's header: as an escape case's, its kind crash, the signal and where. */
+static void crash_header(const gc_target *t, const char *sig, const char *found, gc_strbuf *out)
+{
+    char policy[512], date[32];
+    gc_policy_describe(&t->policy, policy, sizeof policy);
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
+    const char *s = sig + strlen("crash:"), *where = strchr(s, ':');
+    gc_sb_puts(out, "# gatecrash crash case (replay: gatecrash replay TARGET THIS_FILE says CRASH, exit 1)\n");
+    gc_sb_printf(out, "# target: %s\n# policy: %s\n# mode: %s\n# kind: crash\n# signal: %.*s\n# where: %s\n",
+                 t->spec.name, policy, t->spec.mode == GC_MODE_EFFECT ? "effect" : "reach",
+                 where ? (int)(where - s) : (int)strlen(s), s, where && where[1] ? where + 1 : "(no Python frame)");
+    gc_sb_printf(out, "# signature: %s\n# python: %s\n# date: %s\n# found-by: %s\n", sig, PY_VERSION, date, found);
+}
+
+/* 'body' (a case's text) crashes the target at 'sig' in a fresh process: written to a probe
+ * beside the cases and replayed. */
+static int crashes_at(const gc_triage_opts *o, const char *slug, const gc_strbuf *body, const char *sig)
+{
+    char probe[4096], sig2[256] = "";
+    snprintf(probe, sizeof probe, "%s/.%s.probe.%ld", o->outdir, slug, (long)getpid());
+    int ok = gc_write_atomic(probe, body->data, body->len, 0) == 0 &&
+             gc_confirm_fresh(o->exe, o->target, probe, 0, sig2, sizeof sig2) == 2 && strcmp(sig2, sig) == 0;
+    unlink(probe);
+    return ok;
+}
+
+void gc_triage_crash(const gc_target *t, const gc_triage_opts *o, const char *base, const char *sig,
+                     const char *const *inputs, int n, gc_triage_summary *sum)
+{
+    char slug[300], path[4096], found[600];
+    gc_case_slug(sig, slug, sizeof slug);
+    if (gc_case_known(o->outdir, sig)) {
+        printf("known     %s: %s\n", base, sig);
+        sum->known++;
+        return;
+    }
+    gc_strbuf body;
+    gc_sb_init(&body);
+    int i = 0;
+    for (; i < n; i++) { /* the shortest candidate that crashes at the same place, each in a fresh process */
+        gc_sb_free(&body);
+        gc_sb_init(&body);
+        if (n > 1)
+            snprintf(found, sizeof found, "%s, crash input %s; minimized from %d to %d trailer(s) in %d fresh run(s)",
+                     o->found_by, base, n, i + 1, i + 1);
+        else
+            snprintf(found, sizeof found, "%s, crash input %s", o->found_by, base);
+        crash_header(t, sig, found, &body);
+        gc_sb_puts(&body, inputs[i]);
+        if (crashes_at(o, slug, &body, sig))
+            break;
+    }
+    snprintf(path, sizeof path, "%s/%s%s", o->outdir, slug, t->spec.kind == GC_TARGET_SOURCE ? ".py" : ".chain");
+    char err[4096];
+    if (i < n && gc_reproducer_case_target(&t->spec, o->outdir, err, sizeof err)) { /* the folder's target.json */
+        printf("error     %s: %s\n", base, err);
+        sum->flaky++;
+    } else if (i == n) {
+        printf("flaky     %s: %s in a fresh process, but none of its shortened inputs does\n", base, sig);
+        sum->flaky++;
+    } else if (gc_write_atomic(path, body.data, body.len, 1) != 0) {
+        printf("%s     %s: %s (%s)\n", errno == EEXIST ? "known" : "error", base, sig,
+               errno == EEXIST ? "saved meanwhile by another run" : strerror(errno));
+        *(errno == EEXIST ? &sum->known : &sum->flaky) += 1;
+    } else {
+        printf("crash     %s: %s  %s\n", base, sig, strrchr(path, '/') + 1);
+        sum->new_cases++;
+    }
+    gc_sb_free(&body);
+}
+
+/* A chain's candidates for a crash case, shortest first: its last statement cut after 1, 2,
+ * … trailers (the earlier statements kept), the whole chain last. */
+static int crash_candidates(const gc_chain *in, char ***out)
+{
+    static gc_chain c;
+    int last = in->nstmts - 1, nt = in->s[last].ntrailers, n = 0;
+    *out = gc_xcalloc((size_t)nt + 1, sizeof **out);
+    for (int k = nt > 0 ? 1 : 0; k <= nt; k++) {
+        gc_chain_copy(&c, in);
+        c.s[last].ntrailers = k;
+        gc_strbuf sb;
+        gc_sb_init(&sb);
+        gc_chain_print(&c, &sb);
+        (*out)[n++] = sb.data ? sb.data : strdup("");
+    }
+    return n;
+}
+
 /* The next crash input's fresh-process run started (gc_confirm_ahead): it runs while this
  * one is minimized and its reproducer checked, on another core. */
 static void start_next(const gc_triage_opts *o)
@@ -297,9 +398,18 @@ void gc_triage_one(gc_target *t, const gc_triage_opts *o, const char *path, gc_t
     int fr = from ? gc_confirm_fresh(o->exe, o->target, resolved, 0, fresh_sig, sizeof fresh_sig)
                   : gc_confirm_fresh(o->exe, o->target, path, 1, fresh_sig, sizeof fresh_sig);
     start_next(o);
+    if (fr == GC_FRESH_CRASH) { /* it crashed the target: a crash case (gc_triage_crash) */
+        char **cand;
+        int n = crash_candidates(&in, &cand);
+        gc_triage_crash(t, o, base, fresh_sig, (const char *const *)cand, n, sum);
+        for (int i = 0; i < n; i++)
+            free(cand[i]);
+        free(cand);
+        return;
+    }
     if (fr != 1) {
-        printf("%s %s: %s in a fresh process%s\n", fr == 2 ? "inconclusive" : "flaky    ", base,
-               fr == 0 ? "does not escape" : fr == 2 ? "is inconclusive" : "could not be run",
+        printf("%s %s: %s in a fresh process%s\n", fr == GC_FRESH_INCONCLUSIVE ? "inconclusive" : "flaky    ", base,
+               fr == 0 ? "does not escape" : fr == GC_FRESH_INCONCLUSIVE ? "is inconclusive" : "could not be run",
                from ? " (its resolved chain)" : " (no resolved chain recorded: its raw bytes)");
         sum->flaky++;
         return;

@@ -29,6 +29,13 @@ typedef struct {
                                    run starts once this one's is done (replay.h gc_confirm_ahead) */
 } gc_triage_opts;
 
+/* A crash input that crashed the target in a fresh process ('sig': crash:SIG:WHERE, replay.h):
+ * a crash case, its file <slug>.chain (a source target's: <slug>.py) with a header naming the
+ * signal and where; 'inputs' are its candidates, shortest first (the input itself last),
+ * each run in a fresh process, and the first that crashes at the same place is saved (a crash
+ * ends the process that runs it, so none runs here).  One line: "crash", "known" or "flaky". */
+void gc_triage_crash(const gc_target *t, const gc_triage_opts *o, const char *base, const char *sig,
+                     const char *const *inputs, int n, gc_triage_summary *sum);
 /* Triage one crash input; prints one line about it and updates the summary. */
 void gc_triage_one(gc_target *t, const gc_triage_opts *o, const char *path, gc_triage_summary *sum);
 
@@ -38,7 +45,9 @@ void gc_triage_one(gc_target *t, const gc_triage_opts *o, const char *path, gc_t
 void gc_triage_save(gc_target *t, const gc_triage_opts *o, const gc_chain *chain, const gc_outcome *out,
                     const char *origin, const gc_min_stats *st, gc_triage_summary *sum);
 
-/* The case's file name stem for a signature: reach-spawn-os.system-via-modattr */
+/* The case's file name stem for a signature: reach-spawn-os.system-via-modattr (a safe file
+ * name of at most GC_SLUG_MAX bytes, triage.c) */
+#define GC_SLUG_MAX 200
 void gc_case_slug(const char *signature, char *out, size_t len);
 /* A case file's '#' header lines (target, policy, mode, kind, capability, primitive,
  * signature, hole when named, python, date), chain and program cases alike. */

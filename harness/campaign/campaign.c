@@ -12,11 +12,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
+#include "backstop.h"
 #include "eval.h"
 #include "harvest.h"
 #include "replay.h"
@@ -217,7 +222,7 @@ static void record_find(const scan_state *fs, const char *path, const gc_finding
             fputc(*c, fp);
     fputc('\n', fp);
     fclose(fp);
-    if (!fs->o->quiet)
+    if (!fs->o->quiet && strcmp(f->kind, "crash") != 0) /* a crash finding has its own line (fold_crash) */
         announce_hole(fs, f, t < 0 ? 0.0 : t, swept);
 }
 
@@ -280,19 +285,86 @@ static void scan_source_crash(scan_state *fs, const char *path)
     gc_sb_free(&src);
 }
 
-/* A crash input with no resolved chain is one the engine saved for its own reasons: the
- * fuzzing process died on it (a segfault in CPython itself, e.g. time.pthread_getcpuclockid(1)
- * reached through a proxy's real module) or hung.  Replayed here it would take this process
- * down too, so it runs first in a fresh one; one that stops that process too is named as what
- * it is, and not replayed here.  1 when so. */
+/* A crash finding: input 'path' crashed the target in a fresh process ('sig':
+ * crash:SIG:WHERE), its input 'text' (one line), folded by signature, shortest input kept. */
+static void fold_crash(scan_state *fs, const char *path, const char *sig, const char *text)
+{
+    gc_campaign_result *r = fs->r;
+    r->crash_inputs++;
+    gc_finding *f = NULL;
+    for (int k = 0; k < r->ncrashed && !f; k++)
+        if (strcmp(r->crashed[k].sig, sig) == 0)
+            f = &r->crashed[k];
+    if (!f) {
+        if (r->ncrashed == r->crash_cap) {
+            r->crash_cap = r->crash_cap ? r->crash_cap * 2 : 8;
+            r->crashed = gc_xrealloc(r->crashed, (size_t)r->crash_cap * sizeof *r->crashed);
+        }
+        f = memset(&r->crashed[r->ncrashed++], 0, sizeof *f);
+        const char *sigp = sig + strlen("crash:"), *where = strchr(sigp, ':');
+        snprintf(f->sig, sizeof f->sig, "%s", sig);
+        snprintf(f->kind, sizeof f->kind, "crash");
+        snprintf(f->cap, sizeof f->cap, "%.*s", where ? (int)(where - sigp) : (int)strlen(sigp), sigp);
+        snprintf(f->prim, sizeof f->prim, "%s", where && where[1] ? where + 1 : "(no Python frame)");
+        snprintf(f->first, sizeof f->first, "%s", strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
+        snprintf(f->chain, sizeof f->chain, "%s", text);
+        record_find(fs, path, f);
+        if (!fs->o->quiet)
+            fprintf(stderr, "[crash] %s: the input crashed the target (%s at %s): a crash finding; the campaign goes "
+                            "on\n", f->first, f->cap, f->prim);
+    } else if (strlen(text) < strlen(f->chain)) {
+        snprintf(f->chain, sizeof f->chain, "%s", text);
+    }
+    f->count++;
+}
+
+/* A crash input's input as one table cell: its chain (resolved when recorded) or program. */
+static void crash_text(scan_state *fs, const char *path, gc_strbuf *out)
+{
+    gc_strbuf src;
+    gc_sb_init(&src);
+    if (fs->t->spec.kind == GC_TARGET_SOURCE) {
+        gc_crash_program(path, fs->t->spec.adapter.dialect, &src);
+    } else {
+        static gc_chain c;
+        if (gc_crash_chain(path, &c, NULL, 0) >= 0)
+            gc_chain_print_oneline(&c, &src);
+    }
+    gc_input_oneline(src.data ? src.data : "", GC_LINE_SEP, out);
+    gc_sb_free(&src);
+}
+
+/* A crash input the engine saved for its own reasons, not an escape it recorded: the fuzzing
+ * process died on it (a segfault or abort in the target's code or in CPython itself, e.g.
+ * time.pthread_getcpuclockid(1) reached through a proxy's real module) or hung.  Replayed
+ * here it would take this process down too, so it runs first in a fresh one: one that crashes
+ * the target there is a crash finding; one that stops that process otherwise (a hang, the
+ * harness's own crash) is named as what it is; neither is replayed here.  1 when so. */
 static int stops_a_process(scan_state *fs, const char *path)
 {
-    char exe[4096];
-    if (gc_exe_path(exe, sizeof exe) != 0 || gc_confirm_fresh(exe, fs->target, path, 1, NULL, 0) >= 0)
+    char exe[4096], sig[256] = "";
+    int fresh = gc_exe_path(exe, sizeof exe) == 0 ? gc_confirm_fresh(exe, fs->target, path, 1, sig, sizeof sig) : -1;
+    if (fresh == 2) {
+        gc_strbuf text;
+        gc_sb_init(&text);
+        crash_text(fs, path, &text);
+        fold_crash(fs, path, sig, text.data ? text.data : "");
+        gc_sb_free(&text);
+        return 1;
+    }
+    if (fresh >= 0)
         return 0;
-    not_reproduced(fs, path, "stops a fresh gatecrash replay too (it crashes or hangs the interpreter: not an "
-                             "escape; gatecrash replay --raw runs it alone)");
+    not_reproduced(fs, path, "stops a fresh gatecrash replay too (it hangs the interpreter, or crashes the harness "
+                             "itself: not an escape; gatecrash replay --raw runs it alone)");
     return 1;
+}
+
+/* libFuzzer's own artifact (crash-<SHA-1>: the process died on the input), not an escape a
+ * job recorded (crash-<FNV-1a 64>, findings.h) nor the sweep's (crash-sweep-NNNN). */
+static int engine_artifact(const char *path)
+{
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    return strncmp(base, "crash-", 6) == 0 && strlen(base + 6) == 40 && strspn(base + 6, "0123456789abcdef") == 40;
 }
 
 /* Replay crash inputs not seen yet (their recorded resolved chain, else their bytes decoded
@@ -315,7 +387,8 @@ static void scan_crashes(scan_state *fs)
         gc_sl_add(&fs->seen, files.v[i]);
         const char *path = files.v[i];
         if (fs->t->spec.kind == GC_TARGET_SOURCE) {
-            scan_source_crash(fs, path);
+            if (!engine_artifact(path) || !stops_a_process(fs, path))
+                scan_source_crash(fs, path);
             continue;
         }
         char resolved[4096];
@@ -420,17 +493,195 @@ static void sweep_found(void *ctx, const gc_finding *e, const void *input, size_
     record_find(sk->fs, path, f);
 }
 
+/* ---- the sweep in a child process: an input that crashes the target ends that process, not
+ * the campaign ---- */
+
+/* What the child tells the parent, through a pipe: each escape as the sink gets it ('F', the
+ * finding, its input), each frontier input ('I'), then the sweep's exit code ('E').  A child
+ * that ends without 'E' crashed. */
+static int put_all(int fd, const void *p, size_t n)
+{
+    for (const char *c = p; n > 0;) {
+        ssize_t w = write(fd, c, n);
+        if (w <= 0 && errno != EINTR)
+            return -1;
+        if (w > 0)
+            c += w, n -= (size_t)w;
+    }
+    return 0;
+}
+
+static int get_all(int fd, void *p, size_t n)
+{
+    for (char *c = p; n > 0;) {
+        ssize_t r = read(fd, c, n);
+        if (r == 0 || (r < 0 && errno != EINTR))
+            return -1;
+        if (r > 0)
+            c += r, n -= (size_t)r;
+    }
+    return 0;
+}
+
+static void put_record(int fd, char type, const gc_finding *f, const void *data, size_t len, int has)
+{
+    if (put_all(fd, &type, 1) || (f && put_all(fd, f, sizeof *f)) || put_all(fd, &has, sizeof has) ||
+        put_all(fd, &len, sizeof len) || put_all(fd, data, len))
+        return; /* the parent is gone */
+}
+
+static void child_found(void *ctx, const gc_finding *e, const void *input, size_t len)
+{
+    put_record(*(int *)ctx, 'F', e, input, input ? len : 0, input != NULL);
+}
+
+/* The child: the sweep, its escapes and frontier written to fd; never returns. */
+static void sweep_child(scan_state *fs, int fd, int outfd, volatile long *node_at, const long *skip, int nskip)
+{
+    PyOS_AfterFork_Child();
+    gc_limits_crash_fd = outfd; /* the crash line (timelimit.h), with its JSON object */
+    gc_limits_crash_label = "sweep";
+    gc_limits_crash_json = 1;
+    gc_inputs front = {0};
+    const gc_campaign_opts *o = fs->o;
+    gc_presweep_sink sink = {child_found, &fd, node_at, skip, nskip};
+    int rc = o->presweep(o->presweep_ctx, fs->t, &sink, &front);
+    for (int i = 0; !rc && i < front.n; i++)
+        put_record(fd, 'I', NULL, front.v[i], front.len[i], 1);
+    put_record(fd, 'E', NULL, &rc, sizeof rc, 1);
+    fflush(stderr);
+    syscall(SYS_exit_group, 0); /* no atexit: the parent's limits line is the campaign's */
+}
+
+/* The parent's side of one try: the child's records handed on (an escape the table has from
+ * an earlier try is not handed twice); 1 when the child ended without its exit code. */
+static int read_child(scan_state *fs, int fd, sweep_sink *sk, gc_inputs *front, int *rc)
+{
+    char type;
+    int ended = 0;
+    gc_finding f;
+    while (!ended && get_all(fd, &type, 1) == 0) {
+        int has = 0;
+        size_t len = 0;
+        if ((type == 'F' && get_all(fd, &f, sizeof f)) || get_all(fd, &has, sizeof has) ||
+            get_all(fd, &len, sizeof len) || len > (64u << 20))
+            break;
+        char *data = gc_xmalloc(len + 1);
+        if (get_all(fd, data, len) == 0) {
+            int known = 0;
+            for (int k = 0; type == 'F' && k < fs->r->nfound && !known; k++)
+                known = strcmp(fs->r->found[k].sig, f.sig) == 0 && strcmp(fs->r->found[k].hole, f.hole) == 0;
+            if (type == 'F' && !known)
+                sweep_found(sk, &f, has ? data : NULL, len);
+            else if (type == 'I')
+                gc_inputs_add(front, data, len);
+            else if (type == 'E' && len == sizeof *rc)
+                memcpy(rc, data, sizeof *rc), ended = 1;
+        }
+        free(data);
+    }
+    return !ended;
+}
+
+#define SWEEP_TRIES 8 /* a sweep that crashes the target more often is given up */
+
+/* One try of the sweep in a child process, its nodes in skip[] not expanded.  0 or an exit
+ * code; when an input crashed the target, its crash signature (crash:SIG:WHERE) in sig and
+ * *crashed the node whose expansion it was (-1: outside a node's expansion). */
+static int sweep_try(scan_state *fs, sweep_sink *sk, gc_inputs *front, const long *skip, int nskip, long *crashed,
+                     char *sig, size_t siglen)
+{
+    int rec[2], out[2];
+    volatile long *node_at = mmap(NULL, sizeof(long), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    *crashed = -1;
+    if (node_at == MAP_FAILED || pipe2(rec, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0) {
+        gc_die_msg("cannot start the sweep's process: %s", strerror(errno));
+        return GC_EXIT_HARNESS;
+    }
+    *node_at = -1;
+    fflush(stdout);
+    fflush(stderr);
+    PyOS_BeforeFork();
+    gc_backstop_harness_fork(1);
+    pid_t pid = fork();
+    gc_backstop_harness_fork(0);
+    if (pid == 0) {
+        close(rec[0]);
+        close(out[0]);
+        sweep_child(fs, rec[1], out[1], node_at, skip, nskip);
+    }
+    PyOS_AfterFork_Parent();
+    close(rec[1]);
+    close(out[1]);
+    int rc = GC_EXIT_HARNESS;
+    int died = pid < 0 || read_child(fs, rec[0], sk, front, &rc);
+    close(rec[0]);
+    char text[4096] = "";
+    ssize_t n = pid > 0 ? read(out[0], text, sizeof text - 1) : 0;
+    text[n > 0 ? n : 0] = '\0';
+    close(out[0]);
+    int st = 0;
+    while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    const char *js = strstr(text, "{\"crash\":\"");
+    if (died && js) { /* the crash line's object: its signature, as a fresh replay's */
+        cJSON *j = cJSON_Parse(js);
+        const cJSON *c = cJSON_GetObjectItemCaseSensitive(j, "crash"), *w = cJSON_GetObjectItemCaseSensitive(j, "where");
+        snprintf(sig, siglen, "crash:%s:%s", cJSON_IsString(c) ? c->valuestring : "?",
+                 cJSON_IsString(w) ? w->valuestring : "");
+        cJSON_Delete(j);
+        *crashed = *node_at;
+        rc = 0;
+    } else if (died && WIFEXITED(st) && WEXITSTATUS(st) >= GC_EXIT_USAGE && WEXITSTATUS(st) <= GC_EXIT_HARNESS) {
+        rc = WEXITSTATUS(st); /* its one line said why (the install crashed: 3) */
+    } else if (died) {
+        gc_die_msg("the sweep's process ended without its results (%s %d)", WIFSIGNALED(st) ? "signal" : "exit",
+                   WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+    }
+    munmap((void *)node_at, sizeof(long));
+    return rc;
+}
+
+/* The sweep, in a child process: an input that crashes the target there is a crash finding
+ * (OUT/finds.tsv and the table name where; its node is named, no input file is written), and
+ * the sweep runs again without expanding that node, its escapes so far kept. */
+static int sweep_isolated(scan_state *fs, sweep_sink *sk, gc_inputs *front)
+{
+    long skip[SWEEP_TRIES];
+    int nskip = 0, rc = 0;
+    for (;;) {
+        long crashed;
+        char sig[256] = "";
+        gc_inputs_free(front);
+        rc = sweep_try(fs, sk, front, skip, nskip, &crashed, sig, sizeof sig);
+        if (rc || !sig[0])
+            return rc;
+        char name[64], path[PATH_MAX + 64];
+        snprintf(name, sizeof name, "(the sweep, expanding its node %ld: no input saved)", crashed);
+        snprintf(path, sizeof path, "%s/crashes/crash-sweep-node-%ld", fs->o->out, crashed);
+        fold_crash(fs, path, sig, name);
+        if (nskip == SWEEP_TRIES || crashed < 0) {
+            if (!fs->o->quiet)
+                fprintf(stderr, "[sweep] the target crashed %d times during the sweep: the engine goes on without it\n",
+                        nskip + 1);
+            gc_inputs_free(front);
+            return 0;
+        }
+        skip[nskip++] = crashed;
+    }
+}
+
 /* The hybrid's first phase (gc_campaign_opts.presweep): the sweep's escapes reported as
  * its levels complete (sweep_found), then saved as crash inputs (OUT/crashes/crash-sweep-NNNN,
  * for both engines); its frontier written with the seeds into 'seeds' (OUT/seeds), the
- * folder the engine then reads. */
+ * folder the engine then reads.  The sweep runs in a child process (sweep_isolated). */
 static int sweep_phase(scan_state *fs, char *seeds, size_t len)
 {
     const gc_campaign_opts *o = fs->o;
     gc_inputs front = {0};
     sweep_sink sk = {fs, {0}};
     double t0 = gc_now_s();
-    int rc = o->presweep(o->presweep_ctx, fs->t, &(gc_presweep_sink){sweep_found, &sk}, &front);
+    int rc = sweep_isolated(fs, &sk, &front);
     gc_campaign_result *r = fs->r;
     char path[PATH_MAX + 64];
     for (int i = 0; !rc && i < sk.files.n; i++) { /* written after the report, synced at once (a file */
@@ -1203,7 +1454,8 @@ int gc_campaign_run(gc_target *t, const gc_campaign_opts *o, gc_campaign_result 
     char stats[PATH_MAX + 32];
     snprintf(stats, sizeof stats, "%s/job-stats.log", o->out);
     gc_tally_read(&r->verdicts, stats);
-    if (r->execs == 0 && r->engine_status != 0 && r->reproduced == 0) { /* a seed may escape first */
+    if (r->execs == 0 && r->engine_status != 0 && r->reproduced == 0 && r->ncrashed == 0) { /* a seed may escape
+                                                                                               or crash first */
         gc_die_msg("the fuzzer did not run (exit %d; see the logs in %s)", r->engine_status, o->out);
         return r->engine_status >= GC_EXIT_USAGE && r->engine_status <= GC_EXIT_HARNESS ? r->engine_status
                                                                                         : GC_EXIT_HARNESS;
@@ -1227,6 +1479,12 @@ void gc_campaign_print_head(const gc_campaign_result *r, const char *name)
     printf("\n");
     for (int i = 0; i < r->unreproduced.n; i++)
         printf("did not reproduce: %s\n", r->unreproduced.v[i]);
+    if (r->ncrashed)
+        printf("%d crash input(s), %d crash finding(s) (the input crashed the target; gatecrash replay --raw says "
+               "CRASH):\n", r->crash_inputs, r->ncrashed);
+    for (int k = 0; k < r->ncrashed; k++)
+        printf("CRASH   %-8s %-34s %5d  %s  (%s)\n", r->crashed[k].cap, r->crashed[k].prim, r->crashed[k].count,
+               r->crashed[k].chain, r->crashed[k].first);
 }
 
 void gc_campaign_print_table(const gc_campaign_result *r, const char *name)
@@ -1245,6 +1503,9 @@ void gc_campaign_result_free(gc_campaign_result *r)
 {
     free(r->found);
     r->found = NULL;
+    free(r->crashed);
+    r->crashed = NULL;
+    r->ncrashed = r->crash_cap = 0;
     gc_sl_free(&r->unreproduced);
     r->nfound = r->cap = 0;
 }

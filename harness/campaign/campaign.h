@@ -14,7 +14,11 @@
  * evaluate) and folded by signature (and hole, when the caller names holes:
  * gc_campaign_opts.hole_of); one that does not escape is named with its cause; the
  * hybrid's first phase (gc_campaign_opts.presweep): the sweep's escapes in the table and its
- * frontier in the seeds before the engine starts.  Used by `gatecrash fuzz` and by the fuzzing half of `gatecrash gate`. */
+ * frontier in the seeds before the engine starts, the sweep run in a forked child process.
+ * Also crash findings (inputs that crash the target): an engine's own crash artifacts run
+ * first in a fresh process, never in this one, and a crash there, or in the sweep's child
+ * (then the sweep runs again without the node it was expanding), is folded into the table's
+ * CRASH rows by where it crashed; the campaign goes on.  Used by `gatecrash fuzz` and by the fuzzing half of `gatecrash gate`. */
 #ifndef GATECRASH_CAMPAIGN_H
 #define GATECRASH_CAMPAIGN_H
 
@@ -33,6 +37,10 @@ typedef enum { GC_ENGINE_LIBFUZZER, GC_ENGINE_AFL } gc_engine;
 typedef struct {
     void (*found)(void *ctx, const gc_finding *f, const void *input, size_t len);
     void *ctx;
+    /* the sweep's crash isolation (gc_sweep_opts.node_at, skip, nskip): set into its options */
+    volatile long *node_at;
+    const long *skip;
+    int nskip;
 } gc_presweep_sink;
 
 typedef struct {
@@ -84,6 +92,12 @@ typedef struct {
     int seeded;           /* frontier chains the sweep added to the seeds */
     double swept_s;       /* the sweep's seconds (the engine had 'seconds' less them) */
     gc_verdict_tally verdicts; /* the engine's inputs by verdict (its processes' tally lines) */
+    /* Crash findings: inputs that crashed the target (a fatal signal or an abort in its code,
+     * seen in a fresh process: timelimit.h), one row per place (signature crash:SIG:WHERE,
+     * kind "crash", cap the signal, prim where), shortest input kept; never run in the
+     * campaign's process, never minimized by hole. */
+    gc_finding *crashed;
+    int ncrashed, crash_cap, crash_inputs;
 } gc_campaign_result;
 
 /* The execs/s of a progress line.  Engines report their counts in bursts (libFuzzer's

@@ -166,6 +166,20 @@ static pid_t fresh_start(const char *exe, const gc_session_opts *target, const c
     return pid;
 }
 
+/* A fresh replay's {"crash":SIG,"where":WHERE,…} line: its signature crash:SIG:WHERE into sig; 2. */
+static int crash_verdict(const char *line, char *sig, size_t siglen)
+{
+    char one[1024];
+    snprintf(one, sizeof one, "%.*s", (int)strcspn(line, "\n"), line);
+    cJSON *j = cJSON_Parse(one);
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(j, "crash"), *w = cJSON_GetObjectItemCaseSensitive(j, "where");
+    if (sig && siglen)
+        snprintf(sig, siglen, "crash:%s:%s", cJSON_IsString(s) ? s->valuestring : "?",
+                 cJSON_IsString(w) ? w->valuestring : "");
+    cJSON_Delete(j);
+    return GC_FRESH_CRASH;
+}
+
 /* Its output read to the end, the process waited for, the verdict: as gc_confirm_fresh. */
 static int fresh_finish(pid_t pid, int fd, char *sig, size_t siglen)
 {
@@ -181,8 +195,13 @@ static int fresh_finish(pid_t pid, int fd, char *sig, size_t siglen)
     int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     if (code != GC_EXIT_OK && code != GC_EXIT_ESCAPE && code != GC_EXIT_INCONCLUSIVE)
         return -1;
-    if (code != GC_EXIT_ESCAPE) /* blocked, or inconclusive: no escape either way */
-        return code == GC_EXIT_INCONCLUSIVE ? 2 : 0;
+    if (code == GC_EXIT_INCONCLUSIVE) /* no escape, and not blocked either */
+        return GC_FRESH_INCONCLUSIVE;
+    if (code == GC_EXIT_OK)
+        return GC_FRESH_BLOCKED;
+    const char *crash = strstr(buf, "{\"crash\":\""); /* timelimit.h: the input crashed the target */
+    if (crash && (crash == buf || crash[-1] == '\n'))
+        return crash_verdict(crash, sig, siglen);
     const char *js = strstr(buf, "\n{\"kind\"");
     js = js ? js + 1 : (strncmp(buf, "{\"kind\"", 7) == 0 ? buf : NULL);
     if (!js)

@@ -42,8 +42,10 @@ int gc_replay_source(gc_target *t, const char *path, int raw, gc_strbuf *src, gc
                      size_t notelen, char *why, size_t whylen);
 
 /* Run a chain file (or a source target's program) in a fresh process (`exe replay --json -q …` on 'target').  Returns 1 if
- * it escaped and fills sig (may be NULL), 0 if blocked, 2 if inconclusive (verdict.h), -1 if
- * the run failed. */
+ * it escaped and fills sig (may be NULL), 0 if blocked, 2 if it crashed the target (timelimit.h;
+ * sig: crash:SIG:WHERE), 3 if inconclusive (verdict.h), -1 if the run failed (a hang, the
+ * harness's own crash): GC_FRESH_*. */
+enum { GC_FRESH_FAILED = -1, GC_FRESH_BLOCKED = 0, GC_FRESH_ESCAPE = 1, GC_FRESH_CRASH = 2, GC_FRESH_INCONCLUSIVE = 3 };
 int gc_confirm_fresh(const char *exe, const gc_session_opts *target, const char *file, int raw, char *sig,
                      size_t siglen);
 /* The same run started now, for a gc_confirm_fresh of the same file and 'raw' to come: it

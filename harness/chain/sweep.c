@@ -704,8 +704,8 @@ static int walk_nodes(void *ctx, long from, long to)
             st->cut_depth++;
             continue;
         }
-        if (gc_sweep_transient(g->nodes[i].obj))
-            continue; /* the bound __subclasses__ on the way to its call */
+        if (gc_sweep_transient(g->nodes[i].obj) || gc_sweep_skips(o, i))
+            continue; /* the bound __subclasses__ on the way to its call; a node that crashed the target */
         gc_orc.in_chain = 1;
         gc_limits_arm(); /* an input's limit for each node: the gate code a getattr, an item or a
                             call runs may sleep or loop, and the walk (a campaign's first phase)

@@ -96,6 +96,19 @@ static int lsan_tracer(const struct seccomp_notif *req)
 #endif
 }
 
+/* The thread allowed one new process of the harness's own (0: none): gc_backstop_harness_fork. */
+static _Atomic pid_t forking_tid;
+
+/* The harness's own fork, from the thread that asked for it, outside chain steps. */
+static int harness_fork(const struct seccomp_notif *req)
+{
+    pid_t tid = atomic_load(&forking_tid);
+    return tid && (pid_t)req->pid == tid && !gc_orc.in_chain &&
+           (req->data.nr == SYS_fork || (req->data.nr == SYS_clone && !(req->data.args[0] & CLONE_THREAD)));
+}
+
+void gc_backstop_harness_fork(int on) { atomic_store(&forking_tid, on ? (pid_t)syscall(SYS_gettid) : 0); }
+
 /* The supervisor: the kernel holds the calling thread in the system call and asks here.
  * The answer is always EPERM (the call never runs); when a chain step is running and the
  * policy forbids spawns, the escape is set first: the step returns only after the answer,
@@ -138,6 +151,13 @@ static void *supervise(void *arg)
         unsigned bit = watched_bit(req->data.nr);
         if (bit || lsan_tracer(req)) { /* watched, not stopped: mark it, then let the call run */
             atomic_fetch_or(&dirty, bit);
+            memset(resp, 0, sizeof *resp);
+            resp->id = req->id;
+            resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+            seccomp_notify_respond(fd, resp);
+            continue;
+        }
+        if (harness_fork(req)) { /* the campaign's sweep process (gc_backstop_harness_fork) */
             memset(resp, 0, sizeof *resp);
             resp->id = req->id;
             resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;

@@ -38,6 +38,11 @@
 /* Install the filter in this process (idempotent).  0, or -1 with a message. */
 int gc_backstop_arm(char *err, size_t errlen);
 int gc_backstop_armed(void);
+/* The calling thread may start one process of the harness's own (fork) until called with 0:
+ * the campaign's sweep process (campaign.c), which keeps this filter, its notifications
+ * answered by this process's supervisor (so the sweep sees no escape of kind "syscall": the
+ * call is still refused). */
+void gc_backstop_harness_fork(int on);
 /* Process-creation calls the filter stopped (in and out of chain steps). */
 extern volatile unsigned long gc_backstop_blocked;
 

@@ -11,6 +11,7 @@
 #include "target.h"
 
 #include <cjson/cJSON.h>
+#include <ctype.h>
 #include <errno.h>
 #include <libgen.h>
 #include <pthread.h>
@@ -27,8 +28,9 @@
 #include "interp.h"
 #include "timelimit.h"
 
-/* What gate code is doing right now, for _exit's message (NULL: not gate code). */
-static const char *volatile gate_phase;
+/* What gate code is doing right now, for _exit's message and the crash line (NULL: not
+ * gate code; timelimit.h). */
+#define gate_phase gc_limits_gate_phase
 
 /* os._exit() ends in libc's _exit; so does nothing else the harness relies on (exit()
  * calls its own internal alias).  While gate code runs, an exit is the gate's doing. */
@@ -188,12 +190,68 @@ static int set_entries(gc_target_spec *s, const cJSON *ent, char *err, size_t er
                    "entries.filesystem_gate", err, errlen) ? -1 : 0;
 }
 
+/* Why 'name' is no safe file-name component (NULL: it is one).  A target's name names the
+ * folders a campaign and triage write (out/NAME, escapes/NAME), so it is never a path: 1 to
+ * GC_TARGET_NAME_MAX bytes of letters, digits and . _ - +, not starting with . or - (no "..",
+ * no hidden folder, no option). */
+static const char *name_unsafe(const char *name)
+{
+    size_t n = strlen(name);
+    if (n == 0)
+        return "it is empty";
+    if (n > GC_TARGET_NAME_MAX)
+        return "it is too long";
+    if (name[0] == '.' || name[0] == '-')
+        return "it starts with '.' or '-'";
+    for (const char *c = name; *c; c++) {
+        if (*c == '/')
+            return "it has a '/'";
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            return "it has a control character";
+        if ((!isalnum((unsigned char)*c) || (unsigned char)*c >= 0x80) && !strchr("._-+", *c))
+            return "it has a character other than letters, digits and . _ - +";
+    }
+    return NULL;
+}
+
+/* A name made from a file or folder name (no "name" given): its unsafe bytes replaced by '_',
+ * cut to GC_TARGET_NAME_MAX bytes ("target" when nothing is left). */
+static void name_from_file(const char *file, char *name, size_t len)
+{
+    size_t o = 0;
+    for (const char *c = file; *c && o + 1 < len && o < GC_TARGET_NAME_MAX; c++) {
+        int keep = (isalnum((unsigned char)*c) && (unsigned char)*c < 0x80) ||
+                   (strchr("._-+", *c) && (o > 0 || (*c != '.' && *c != '-')));
+        name[o++] = keep ? *c : '_';
+    }
+    name[o] = '\0';
+    if (o == 0)
+        snprintf(name, len, "target");
+}
+
+/* target.json's "name" into s->name, refused (exit 2) unless it is a safe file-name
+ * component; absent: the folder's name, made safe. */
+static int spec_name(gc_target_spec *s, const cJSON *v, char *err, size_t errlen)
+{
+    const char *base = strrchr(s->dir, '/');
+    if (!v) {
+        name_from_file(base ? base + 1 : s->dir, s->name, sizeof s->name);
+        return 0;
+    }
+    const char *why = cJSON_IsString(v) ? name_unsafe(v->valuestring) : "it is not a string";
+    if (why) {
+        snprintf(err, errlen, "target.json: \"name\" must be a safe file name (%s): 1 to %d letters, digits and "
+                 ". _ - +, not starting with '.' or '-'", why, GC_TARGET_NAME_MAX);
+        return -1;
+    }
+    snprintf(s->name, sizeof s->name, "%s", v->valuestring);
+    return 0;
+}
+
 /* The fields of target.json (its keys known) into s.  Returns 0 or an exit code. */
 static int spec_fields(gc_target_spec *s, const cJSON *j, char *err, size_t errlen)
 {
-    const char *base = strrchr(s->dir, '/');
-    snprintf(s->name, sizeof s->name, "%s", base ? base + 1 : s->dir);
-    if (gc_spec_string(s->name, sizeof s->name, cJSON_GetObjectItemCaseSensitive(j, "name"), "name", err, errlen) ||
+    if (spec_name(s, cJSON_GetObjectItemCaseSensitive(j, "name"), err, errlen) ||
         gc_spec_string(s->module_id, sizeof s->module_id, cJSON_GetObjectItemCaseSensitive(j, "module_id"),
                 "module_id", err, errlen))
         return GC_EXIT_USAGE;
@@ -272,12 +330,12 @@ static int spec_from_args(gc_target_kind kind, const char *sandbox, const char *
     char *slash = strrchr(s->dir, '/');
     if (slash)
         *slash = '\0';
-    char mod[128];
+    char mod[PATH_MAX];
     snprintf(mod, sizeof mod, "%s", strrchr(s->sandbox, '/') + 1);
     char *dot = strrchr(mod, '.');
     if (dot)
         *dot = '\0';
-    snprintf(s->name, sizeof s->name, "%s", mod);
+    name_from_file(mod, s->name, sizeof s->name);
     return 0;
 }
 

@@ -20,6 +20,10 @@ typedef enum { GC_INSTALL_RESTRICTIONS = 0, GC_INSTALL_GATES } gc_install_kind;
  * (source.h) */
 typedef enum { GC_TARGET_GATE = 0, GC_TARGET_SOURCE } gc_target_kind;
 
+/* A target's name names the folders it is given (out/NAME, escapes/NAME): target.json's
+ * "name" must be a safe file-name component of at most this many bytes (target.c). */
+#define GC_TARGET_NAME_MAX 100
+
 typedef struct {
     char name[128];
     char dir[PATH_MAX];     /* target folder, or the sandbox's folder */

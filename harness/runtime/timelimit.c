@@ -33,6 +33,7 @@
 #define _GNU_SOURCE
 #include "timelimit.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -41,6 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -206,7 +208,12 @@ static PyMethodDef on_timeout_def = {"gatecrash_timeout", on_timeout, METH_VARAR
 
 /* ---- the crash handler ---- */
 
-/* ---- an input that crashes the interpreter (the gatecrash command) ---- */
+/* ---- a fatal signal (the gatecrash command) ---- */
+
+const char *volatile gc_limits_gate_phase;
+const char *volatile gc_limits_crash_label;
+volatile int gc_limits_crash_json;
+volatile int gc_limits_crash_fd = 1;
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer) || __has_feature(undefined_behavior_sanitizer)
@@ -217,14 +224,109 @@ static PyMethodDef on_timeout_def = {"gatecrash_timeout", on_timeout, METH_VARAR
 #define GC_SANITIZED 1
 #endif
 
+static int crash_fd = -1; /* faulthandler's dump of the crashing thread (a memfd) */
+static void dump_frames_on_crash(void);
+static char stdlib_dir[PATH_MAX]; /* the stdlib's folder, with its '/' */
+
 #ifndef GC_SANITIZED
+/* The signal's name ("SIGSEGV"). */
+static const char *sig_name(int s)
+{
+    switch (s) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGBUS: return "SIGBUS";
+    case SIGFPE: return "SIGFPE";
+    case SIGILL: return "SIGILL";
+    case SIGABRT: return "SIGABRT";
+    default: return "a fatal signal";
+    }
+}
+
+/* Where the crash happened: the top Python frame of faulthandler's dump, as "FILE:LINE in
+ * FUNC" with FILE's base name (control bytes, quotes and backslashes dropped), or "" when
+ * there is none (C code called straight from the harness).  Async-signal-safe: pread and
+ * byte copies. */
+static void crash_where(char *where, size_t len)
+{
+    static char dump[8192];
+    where[0] = '\0';
+    ssize_t n = crash_fd >= 0 ? pread(crash_fd, dump, sizeof dump - 1, 0) : -1;
+    if (n <= 0)
+        return;
+    dump[n] = '\0';
+    char *at = NULL, *p = dump;
+    while ((p = strstr(p, "Fatal Python error")) != NULL) /* the last dump: the one of this crash */
+        at = p++;
+    char *f = at ? strstr(at, "  File \"") : NULL, *first = f;
+    while (f && stdlib_dir[0] && strncmp(f + 8, stdlib_dir, strlen(stdlib_dir)) == 0)
+        f = strstr(f + 8, "  File \""); /* the stdlib's frames (ctypes, threading) name no place of the target's */
+    if (!f && !(f = first))
+        return;
+    f += 8;
+    char *q = strchr(f, '"'), *eol = strchr(f, '\n');
+    if (!q || (eol && q > eol))
+        return;
+    char *base = f;
+    for (char *c = f; c < q; c++)
+        if (*c == '/')
+            base = c + 1;
+    size_t o = 0;
+    for (char *c = base; o + 1 < len && *c && *c != '\n'; c++) {
+        if (c == q) { /* `", line 12 in boom` -> `:12 in boom` */
+            c += strlen("\", line ") - 1;
+            if (c >= (eol ? eol : dump + n))
+                break;
+            where[o++] = ':';
+            continue;
+        }
+        if ((unsigned char)*c >= 0x20 && *c != 0x7f && *c != '"' && *c != '\\')
+            where[o++] = *c;
+    }
+    where[o] = '\0';
+}
+
+static void put(int fd, const char *s)
+{
+    ssize_t w = write(fd, s, strlen(s));
+    (void)w;
+}
+
+/* A fatal signal.  In the target's import or install (gc_limits_gate_phase): one line, exit 3.
+ * During an input: the input crashed the target, a finding of its own kind: "LABEL: CRASH
+ * SIG at WHERE" on stdout (with --json, also {"crash":SIG,"where":WHERE,"escaped":false}),
+ * exit 1.  Anywhere else the harness itself crashed: one line, exit 4. */
 static void crash_tramp(int s)
 {
-    if (armed)
-        die_from_handler(" crashed the interpreter itself (a fatal signal in CPython or a C extension: not an "
-                         "escape); exiting\n", 4);
-    signal(s, SIG_DFL); /* the harness's own crash: as if there were no handler */
-    raise(s);
+    char where[512];
+    crash_where(where, sizeof where);
+    const char *phase = gc_limits_gate_phase;
+    if (phase || !armed) {
+        put(2, phase ? "gatecrash: error: the target crashed (" : "gatecrash: error: gatecrash itself crashed (");
+        put(2, sig_name(s));
+        put(2, phase ? ") while " : " outside the target's code: a harness bug");
+        if (phase)
+            put(2, phase);
+        put(2, where[0] ? ", at " : "");
+        put(2, where);
+        put(2, phase ? "\n" : ")\n");
+        syscall(SYS_exit_group, phase ? 3 : 4);
+    }
+    const char *label = gc_limits_crash_label;
+    int out = gc_limits_crash_fd;
+    put(out, label ? label : "gatecrash");
+    put(out, ": CRASH ");
+    put(out, sig_name(s));
+    put(out, where[0] ? " at " : "");
+    put(out, where);
+    put(out, " (the input crashed the target: a finding, not an escape)\n");
+    if (gc_limits_crash_json) {
+        put(out, "{\"crash\":\"");
+        put(out, sig_name(s));
+        put(out, "\",\"where\":\"");
+        put(out, where);
+        put(out, "\",\"escaped\":false}\n");
+    }
+    syscall(SYS_exit_group, 1);
 }
 #endif
 
@@ -239,10 +341,36 @@ void gc_limits_catch_crashes(void)
     sa.sa_handler = crash_tramp;
     sa.sa_flags = SA_ONSTACK | SA_NODEFER;
     sigemptyset(&sa.sa_mask);
-    int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+    int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
         sigaction(sigs[i], &sa, NULL);
+    crash_fd = memfd_create("gatecrash-crash", MFD_CLOEXEC);
+    if (ready) /* called after gc_limits_init: faulthandler goes in front of the handler now */
+        dump_frames_on_crash();
 #endif
+}
+
+/* faulthandler, in front of crash_tramp, dumps the crashing thread's Python frames into
+ * crash_fd, then hands the signal on: crash_where reads its top frame. */
+static void dump_frames_on_crash(void)
+{
+    if (crash_fd < 0)
+        return;
+    PyObject *os = PyImport_ImportModule("os");
+    PyObject *file = os ? PyObject_GetAttrString(os, "__file__") : NULL;
+    const char *path = file && PyUnicode_Check(file) ? PyUnicode_AsUTF8(file) : NULL;
+    const char *slash = path ? strrchr(path, '/') : NULL;
+    if (slash)
+        snprintf(stdlib_dir, sizeof stdlib_dir, "%.*s", (int)(slash + 1 - path), path);
+    Py_XDECREF(file);
+    Py_XDECREF(os);
+    PyErr_Clear();
+    PyObject *fh = PyImport_ImportModule("faulthandler");
+    PyObject *r = fh ? PyObject_CallMethod(fh, "enable", "ii", crash_fd, 0) : NULL;
+    if (!r)
+        PyErr_Clear();
+    Py_XDECREF(r);
+    Py_XDECREF(fh);
 }
 
 /* ---- the memory limit ---- */
@@ -451,6 +579,7 @@ int gc_limits_init(char *err, size_t errlen)
         return -1;
     }
     hook_allocators();
+    dump_frames_on_crash();
     atexit(print_totals);
     ready = 1;
     return 0;

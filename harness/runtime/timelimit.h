@@ -46,12 +46,25 @@ int gc_limits_signal(void); /* the time limit's signal number (state.c keeps its
 struct _object;
 extern int (*gc_limits_raise_in_threads)(struct _object *exc);
 /* The gatecrash command (not fuzz_gate, whose crashes are libFuzzer's and AFL++'s findings):
- * a fatal signal (SIGSEGV, SIGBUS, SIGFPE, SIGILL) while an input's limits are armed is the
- * input crashing CPython itself (`time.pthread_getcpuclockid(1)`): one line naming
- * gc_limits_hard_what and exit 4, instead of a bare "Segmentation fault".  Outside an input
- * the signal keeps its default action (a crash of the harness's own stays one).  Not in
- * sanitizer builds, whose handlers report the crash with its stack. */
+ * a fatal signal (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) is one line, never a bare
+ * "Segmentation fault", naming where it happened (the top Python frame, faulthandler's):
+ *   - while the target imports or installs (gc_limits_gate_phase): "the target crashed (SIGSEGV)
+ *     while installing it, at gate.py:12 in install_restrictions", exit 3;
+ *   - while an input's limits are armed: the input crashed the target, a finding of its own
+ *     kind: "LABEL: CRASH SIGSEGV at gate.py:4 in boom (…)" on stdout (LABEL:
+ *     gc_limits_crash_label, the file replayed; with gc_limits_crash_json also
+ *     {"crash":"SIGSEGV","where":"gate.py:4 in boom","escaped":false}), exit 1; the process
+ *     is gone, so it is the last input it runs;
+ *   - anywhere else: gatecrash itself crashed, exit 4.
+ * Not in sanitizer builds, whose handlers report the crash with its stack. */
 void gc_limits_catch_crashes(void);
+/* What the target's own code is doing outside an input ("importing it", "installing it";
+ * NULL: none): target.c sets it, the crash line and _exit's name it. */
+extern const char *volatile gc_limits_gate_phase;
+/* The crash line's label (NULL: "gatecrash") and whether a JSON object follows it. */
+extern const char *volatile gc_limits_crash_label;
+extern volatile int gc_limits_crash_json;
+extern volatile int gc_limits_crash_fd; /* where the crash line goes (1) */
 /* The hard limit's line names this and exits with this code ("the input", 4). */
 extern const char *volatile gc_limits_hard_what;
 extern volatile int gc_limits_hard_code;

@@ -185,6 +185,16 @@ int gc_sweep_transient(PyObject *v)
     return strcmp(Py_TYPE(v)->tp_name, "method-wrapper") == 0;
 }
 
+int gc_sweep_skips(const gc_sweep_opts *o, long i)
+{
+    if (o->node_at)
+        *o->node_at = i;
+    for (int k = 0; k < o->nskip; k++)
+        if (o->skip[k] == i)
+            return 1;
+    return 0;
+}
+
 int gc_sweep_out_of_time(const gc_sweep_opts *o, double start, double now)
 {
     return (o->seconds > 0 && now - start >= (double)o->seconds) || (o->budget > 0 && now - start >= o->budget) ||

@@ -146,6 +146,13 @@ typedef struct {
     void (*level)(void *ctx, const void *graph, int level, int complete);
     void *level_ctx;
     double budget;
+    /* Crash isolation (a campaign's sweep, run in a child process: campaign.c): the node
+     * about to be expanded is written to *node_at (shared memory; NULL: not written), and the
+     * nodes in skip[] (those whose expansion crashed the target in an earlier try of the same
+     * sweep, which walks its nodes in the same order) are not expanded.  gc_sweep_skips. */
+    volatile long *node_at;
+    const long *skip;
+    int nskip;
 } gc_sweep_opts;
 
 typedef struct {
@@ -186,6 +193,8 @@ typedef struct {
 } gc_sweep_walker;
 int gc_sweep_levels(const gc_sweep_opts *o, gc_sweep_stats *st, const gc_sweep_walker *w, double start,
                     long *complete_end);
+/* Node i about to be expanded: written to o->node_at; 1 when it is one of o->skip[]. */
+int gc_sweep_skips(const gc_sweep_opts *o, long i);
 /* A walk started at 'start' (gc_now_s) is out of time at 'now': past o->seconds or o->budget,
  * or a stop was asked for (timelimit.h gc_limits_stop: `sweep`'s SIGINT/SIGTERM). */
 int gc_sweep_out_of_time(const gc_sweep_opts *o, double start, double now);

@@ -1547,7 +1547,7 @@ static int walk_one(sctx *x, long i)
         x->st->cut_depth++;
         return 0;
     }
-    if (g->nodes[i].early || gc_sweep_transient(g->nodes[i].obj))
+    if (g->nodes[i].early || gc_sweep_transient(g->nodes[i].obj) || gc_sweep_skips(x->o, i))
         return 0;
     expand(x, (int)i);
     double now = gc_now_s();
