@@ -15,6 +15,7 @@
 #include <string.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -93,6 +94,38 @@ static int lsan_tracer(const struct seccomp_notif *req)
 #endif
 }
 
+/* A socket family by name, for the escape's detail. */
+static const char *family_name(unsigned long long f)
+{
+    switch (f) {
+    case AF_INET: return "AF_INET";
+    case AF_INET6: return "AF_INET6";
+    case AF_NETLINK: return "AF_NETLINK";
+    case AF_PACKET: return "AF_PACKET";
+    default: return "a non-Unix family";
+    }
+}
+
+/* A call the filter stopped (a process creation, or a socket of a family other than
+ * AF_UNIX): during a chain step whose policy forbids the capability, an escape of kind
+ * "syscall"; while the target is imported, its attempt (oracle.h); else a refusal. */
+static void judge_stopped(const struct seccomp_notif *req, gc_cap cap)
+{
+    char what[160];
+    const char *name = cap == GC_CAP_NETWORK ? "socket" : syscall_name(req->data.nr);
+    if (cap == GC_CAP_NETWORK)
+        snprintf(what, sizeof what, "socket(%s) stopped by the seccomp backstop", family_name(req->data.args[0]));
+    else
+        snprintf(what, sizeof what, "process creation stopped by the seccomp backstop");
+    char note[200];
+    snprintf(note, sizeof note, "%s (%s: %s)", cap == GC_CAP_NETWORK ? "network" : "spawn", name, what);
+    if (gc_orc.in_chain && gc_policy_forbids(&gc_orc.policy, cap)) {
+        gc_oracle_set_escape(GC_KIND_SYSCALL, cap, name, what);
+        return;
+    }
+    gc_oracle_note_import(note);
+}
+
 /* The supervisor: the kernel holds the calling thread in the system call and asks here.
  * The answer is always EPERM (the call never runs); when a chain step is running and the
  * policy forbids spawns, the escape is set first: the step returns only after the answer,
@@ -141,13 +174,12 @@ static void *supervise(void *arg)
             seccomp_notify_respond(fd, resp);
             continue;
         }
+        int net = req->data.nr == SYS_socket;
         gc_backstop_blocked++;
-        if (gc_orc.in_chain && gc_policy_forbids(&gc_orc.policy, GC_CAP_SPAWN))
-            gc_oracle_set_escape(GC_KIND_SYSCALL, GC_CAP_SPAWN, syscall_name(req->data.nr),
-                                 "process creation stopped by the seccomp backstop");
+        judge_stopped(req, net ? GC_CAP_NETWORK : GC_CAP_SPAWN);
         memset(resp, 0, sizeof *resp);
         resp->id = req->id;
-        resp->error = -EPERM;
+        resp->error = net ? -EACCES : -EPERM;
         seccomp_notify_respond(fd, resp);
     }
     seccomp_notify_free(req, resp);
@@ -195,9 +227,16 @@ static int add_rules(scmp_filter_ctx ctx, int *watch)
     /* write-type path calls (confine.h), when Landlock confines this process's writes */
     if (rc == 0 && kernel_continues() && gc_confine_abi() > 0)
         rc = gc_confine_filter_rules(ctx);
+    /* a socket of any family but AF_UNIX (the spawner's, a pipe's kin) is the network:
+     * refused here, whatever the policy (IPv4 and IPv6, UDP and TCP, raw, packet, netlink) */
+    if (rc == 0)
+        rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(socket), 1, SCMP_A0(SCMP_CMP_NE, AF_UNIX, 0));
     /* clone3 passes its flags in memory the filter cannot read: ENOSYS makes glibc use clone */
     if (rc == 0)
         rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
+    /* io_uring's operations (socket, connect, openat) are no system calls a filter sees */
+    if (rc == 0)
+        rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(io_uring_setup), 0);
     return rc;
 }
 

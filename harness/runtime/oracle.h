@@ -76,6 +76,9 @@ typedef struct {
      * (set on the supervisor's thread, confine.c) */
     volatile int write_pending;
     int armed;            /* the table is loaded: spawns are blocked from now on */
+    /* the target is being imported and installed (target.c): what it attempts then is
+     * refused and noted (gc_oracle_note_import), and loading it fails with that */
+    volatile int importing;
     gc_escape escape;     /* first escape of the current input */
     char refused[96];     /* last thing the harness refused during the current input */
     unsigned long refusals;
@@ -116,6 +119,13 @@ int gc_policy_allows_path(const gc_policy *p, const char *abspath);
 void gc_oracle_reset_input(void);
 void gc_oracle_set_escape(gc_kind kind, gc_cap cap, const char *primitive, const char *detail);
 void gc_oracle_set_refused(const char *what);
+/* While the target is imported (gc_orc.importing): note the first thing it attempted that
+ * the harness refused ("write to /x", "spawn (execve)", "network (socket.connect)"); safe
+ * from the backstop's supervisor thread.  gc_oracle_import_attempt: the note, or NULL;
+ * gc_oracle_import_clear forgets it. */
+void gc_oracle_note_import(const char *what);
+const char *gc_oracle_import_attempt(void);
+void gc_oracle_import_clear(void);
 /* The harness's refusal of calling f (a harness primitive, a spawn allowed by policy, an
  * unaudited one; through any number of method-wrappers' __self__): its name, or NULL.  May
  * record an escape (effect mode: a forbidden primitive that CPython does not audit).  Both
