@@ -60,35 +60,31 @@ void gc_fuzz_arm_backstop(void)
     }
 }
 
-/* Landlock, then (but in AFL++'s fork server) the backstop; then the target.  0 or an exit code. */
-static int confined_start(int (*start)(void *ctx), void *ctx)
+/* Landlock, then (with 'backstop') the seccomp backstop; then the target.  0 or an exit code. */
+static int confined_start(int (*start)(void *ctx), void *ctx, int backstop)
 {
     int rc = gc_confine_self();
     if (rc)
         return rc;
-    if (!gc_fuzz_afl_runtime()) {
-        char err[256];
-        if (!gc_backstop_armed() && gc_backstop_arm(err, sizeof err) != 0) {
-            gc_die_msg("%s", err);
-            return GC_EXIT_HARNESS;
-        }
+    char err[256];
+    if (backstop && !gc_backstop_armed() && gc_backstop_arm(err, sizeof err) != 0) {
+        gc_die_msg("%s", err);
+        return GC_EXIT_HARNESS;
     }
     return start(ctx);
 }
 
-int gc_fuzz_start_confined(int argc, char **argv, int (*start)(void *ctx), void *ctx, int *parent)
+/* The target started, fully confined, in a child: the child's exit code. */
+static int checked_in_child(int (*start)(void *ctx), void *ctx)
 {
-    *parent = engine_parent(argc, argv);
-    if (!*parent)
-        return confined_start(start, ctx);
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {
         gc_die_msg("cannot fork to check the target's start-up: %m");
         return GC_EXIT_HARNESS;
     }
-    if (pid == 0) { /* the import, confined; its exit code is the parent's answer */
-        int rc = confined_start(start, ctx);
+    if (pid == 0) { /* the import, confined; its exit code is the answer */
+        int rc = confined_start(start, ctx, 1);
         fflush(NULL);
         _exit(rc);
     }
@@ -100,4 +96,18 @@ int gc_fuzz_start_confined(int argc, char **argv, int (*start)(void *ctx), void 
         return WEXITSTATUS(st);
     gc_die_msg("the target's start-up check ended by signal %d", got == pid && WIFSIGNALED(st) ? WTERMSIG(st) : 0);
     return GC_EXIT_HARNESS;
+}
+
+int gc_fuzz_start_confined(int argc, char **argv, int (*start)(void *ctx), void *ctx, int *parent)
+{
+    *parent = engine_parent(argc, argv);
+    int afl = gc_fuzz_afl_runtime();
+    if (!*parent && !afl)
+        return confined_start(start, ctx, 1);
+    int rc = checked_in_child(start, ctx);
+    if (rc || *parent)
+        return rc;
+    /* AFL++'s fork server forks each input's process: no backstop here (each input's
+     * process arms its own), so the target was first checked with it in a child */
+    return confined_start(start, ctx, 0);
 }

@@ -603,9 +603,14 @@ static int judge(const ev_spec *ev, const char *event, PyObject *args, int judgi
         if (judging && gc_policy_forbids(&gc_orc.policy, cap)) {
             gc_oracle_set_escape(GC_KIND_EFFECT, cap, event, detail);
         } else {
-            char what[400];
-            snprintf(what, sizeof what, "%s (%s %s)", cap == GC_CAP_SPAWN ? "spawn" : "network", event, detail);
-            gc_oracle_note_import(what);
+            char what[400], addr[256]; /* socket.connect, bind, sendto, sendmsg: (socket, address, ...) */
+            snprintf(addr, sizeof addr, "%s", detail);
+            if (cap == GC_CAP_NETWORK && strncmp(event, "socket.", 7) == 0 && strncmp(event, "socket.get", 10) != 0 &&
+                nargs > 1)
+                short_repr(PyTuple_GET_ITEM(args, 1), addr, sizeof addr);
+            snprintf(what, sizeof what, "%s (%s %s)", cap == GC_CAP_SPAWN ? "spawn" : "network", event, addr);
+            if (strcmp(event, "socket.bind") != 0) /* a bind connects nowhere (backstop.c) */
+                gc_oracle_note_import(what);
             gc_oracle_set_refused(event);
         }
         return block(event);
