@@ -4,7 +4,8 @@
  * primitives (spawn, write, network, and the interpreter wreckers the harness refuses to
  * call), identity lookup of a value against that table (reach oracle), the PEP 578 audit
  * hook registered before Py_Initialize (effect oracle, and the guarantee that nothing is
- * ever spawned and nothing outside scratch is written), and the oracle self-test. */
+ * ever spawned and nothing outside scratch is written), the note of what the target
+ * attempted while it was imported (refused, and its load fails), and the oracle self-test. */
 #ifndef GATECRASH_ORACLE_H
 #define GATECRASH_ORACLE_H
 
