@@ -95,6 +95,17 @@ expect_exit 1 "replay: the gate's own thread connects during ping()" -- \
   env GATECRASH_TEST_THREAD=1 "$GC" replay "$T" "$WORK/ping.chain"
 expect_fgrep "ESCAPE syscall network connect via ping()" "replay: the thread's connect is the escape"
 nothing_landed "ping() replayed"
+# a Unix socket (a local daemon's: a session bus starts processes) from C in a chain step:
+# refused, not an escape (no capability names it), no connection
+"$PY" -I "$T/listener.py" "$WORK/unix-done" "$WORK/unix-said" "$WORK/unix.sock" >/dev/null &
+UNIX_LISTENER=$!
+while [[ ! -S $WORK/unix.sock ]] && kill -0 "$UNIX_LISTENER" 2>/dev/null; do sleep 0.05; done
+echo 'unix()' >"$WORK/unix.chain"
+expect_exit 0 "replay: unix() connecting to a Unix socket is blocked" -- \
+  env GATECRASH_TEST_UNIX="$WORK/unix.sock" "$GC" replay "$T" "$WORK/unix.chain"
+touch "$WORK/unix-done"
+wait "$UNIX_LISTENER"
+[[ $(cat "$WORK/unix-said") == "no connection" ]] && ok || fail "unix(): the Unix listener says: $(cat "$WORK/unix-said")"
 # a policy that allows the network: still no connection, a refusal, no escape
 expect_exit 0 "replay under network allowed: blocked" -- \
   "$GC" replay --sandbox "$T/hostile.py" --requires '{"subprocess": false}' "$WORK/noop.chain"

@@ -141,7 +141,9 @@ static int net_socket(const struct seccomp_notif *req)
     return EACCES;
 }
 
-/* connect, bind, listen on a socket of this process: a Unix socket's run on; any other's
+/* connect, bind, listen on a socket of this process: a Unix socket's run on, but for a
+ * connect while a chain step runs or the target is imported (a local daemon's socket is a
+ * way out: a session bus starts processes; refused, never an escape); any other socket's
  * are refused (a descriptor swapped after this check meets Landlock's TCP rules). */
 static int net_endpoint(const struct seccomp_notif *req)
 {
@@ -158,9 +160,11 @@ static int net_endpoint(const struct seccomp_notif *req)
     snprintf(self, sizeof self, "/proc/self/task/%d", (int)req->pid);
     int dom = -1;
     socklen_t len = sizeof dom;
-    if (stat(self, &st) == 0 &&
-        (getsockopt((int)req->data.args[0], SOL_SOCKET, SO_DOMAIN, &dom, &len) != 0 || dom == AF_UNIX))
-        return 0; /* no socket (the call fails by itself), or a Unix one */
+    int ours = stat(self, &st) == 0;
+    if (ours && getsockopt((int)req->data.args[0], SOL_SOCKET, SO_DOMAIN, &dom, &len) != 0)
+        return 0; /* no socket: the call fails by itself */
+    if (ours && dom == AF_UNIX)
+        return req->data.nr == SYS_connect && (gc_orc.in_chain || gc_orc.importing) ? EACCES : 0;
     char what[128];
     snprintf(what, sizeof what, "%s on an %s socket refused below Python", name, family_name((unsigned)dom));
     judge_stopped(GC_CAP_NETWORK, name, what, req->data.nr == SYS_connect);

@@ -16,7 +16,8 @@
  * connect: confine.h) and refuses every other (UDP, raw, packet, netlink, SCTP, MPTCP;
  * without Landlock's TCP rules, TCP too); connect, bind and listen go to it too, and on a
  * socket that is not AF_UNIX they are refused (EACCES; a descriptor swapped after the check
- * meets Landlock); a send with MSG_FASTOPEN (a connect) is refused; io_uring_setup fails
+ * meets Landlock), as is a connect to a Unix socket during a chain step or the import (a
+ * local daemon's socket; a refusal, never an escape); a send with MSG_FASTOPEN (a connect) is refused; io_uring_setup fails
  * (ENOSYS: its operations are no system calls a filter sees).  During a chain step whose
  * policy says network: false each is an escape of kind "syscall" with the network
  * capability (from Python, ctypes, an extension or any thread of the process).
