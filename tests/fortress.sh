@@ -83,7 +83,9 @@ at_import spawn "spawn \((clone|vfork|fork|execve)"
 at_import connect "network \(socket\.connect \('127\.0\.0\.1', [0-9]+\)\)"
 at_import cconnect "network \(connect: connect on an AF_INET socket"
 
-# the network from C, in a chain step: an escape with the network capability
+# the network from C, in a chain step: an escape with the network capability (in scratch:
+# the engines write their crash inputs' resolved chains where they run)
+cd "$WORK/scratch" || exit 1
 expect_exit 1 "replay: noop() connects from C" -- "$GC" replay "$T" "$WORK/noop.chain"
 expect_fgrep "ESCAPE syscall network connect via noop()" "replay: the connect is the escape"
 nothing_landed "noop() replayed"
