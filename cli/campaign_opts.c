@@ -152,8 +152,8 @@ int cli_campaign_start(gc_target *t, const gc_session_opts *o, cli_campaign *k, 
     gc_mkdirs(k->rscratch);
     so.scratch = k->rscratch;
     so.quiet = 1;
-    int rc = gc_session_start(t, &so);
-    return rc ? rc : cli_confine_to(dirs);
+    int rc = cli_confine_to(dirs); /* before the import (confine.h) */
+    return rc ? rc : gc_session_start(t, &so);
 }
 
 /* The hybrid's first phase (gc_campaign_opts.presweep): a sweep of t's mode, by hole, that

@@ -75,13 +75,13 @@ int cli_absolutize_target(gc_session_opts *o);
 void cli_absolutize_files(gc_strlist *l, int first);
 /* Writes confined (confine.h) to the folders listed (NULL-terminated).  0 or an exit code. */
 int cli_confine_to(const char *const dirs[]);
-/* A scratch folder made and the target started in it (quietly unless asked); on failure
- * the folder is gone again (its path, in *scratch, is the caller's to free either way). */
-int cli_start_in_scratch(gc_target *t, gc_session_opts *o, char **scratch, int quiet);
+/* A scratch folder made, writes confined to it and 'also' (NULL: none) before the target
+ * is imported, and the target started in it (quietly unless asked); on failure the folder
+ * is gone again (its path, in *scratch, is the caller's to free either way). */
+int cli_start_in_scratch(gc_target *t, gc_session_opts *o, char **scratch, int quiet, const char *also);
 /* The scratch folder and everything in it. */
 void cli_remove_scratch(const char *scratch);
-/* The target started in a scratch folder, writes confined to it and 'also' (NULL: none),
- * then run(t, ctx); the scratch folder removed after.  run's exit code, or the start's. */
+/* cli_start_in_scratch, then run(t, ctx); the scratch folder removed after.  run's exit code, or the start's. */
 int cli_run_confined(gc_session_opts *o, int quiet, const char *also, int (*run)(gc_target *t, void *ctx), void *ctx);
 /* A case folder: 'given' (relative to where the command started) or escapes/<name>;
  * created, made absolute into out.  0 or an exit code. */

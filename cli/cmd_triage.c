@@ -61,29 +61,38 @@ static int triage_inputs(triage_args *a)
     return rc;
 }
 
-/* The case folder, writes confined to it and the scratch folder, each input triaged; the
- * scratch folder removed, then the summary line.  0 or an exit code. */
-static int triage_into_cases(gc_target *t, triage_args *a, const char *scratch)
+/* The case folder (the target's name from its description: it is made, and writes are
+ * confined to it, before the target is imported).  0 or an exit code. */
+static int triage_case_folder(triage_args *a, char out_abs[PATH_MAX])
 {
-    char out_abs[PATH_MAX], exe[PATH_MAX];
-    gc_triage_summary sum = {0};
-    int rc = cli_case_folder(a->outdir, t->spec.name, out_abs);
-    if (!rc && !(rc = cli_confine_to((const char *[]){scratch, out_abs, NULL}))) {
-        gc_exe_path(exe, sizeof exe); /* to re-run cases in fresh processes */
-        gc_triage_opts to = {.exe = exe, .target = &a->o, .outdir = out_abs, .found_by = a->found_by,
-                             .standalone = a->standalone};
-        for (int i = 0; i < a->files.n; i++) {
-            to.next = i + 1 < a->files.n ? a->files.v[i + 1] : NULL;
-            gc_mode_ops_of(t->spec.kind)->triage_one(t, &to, a->files.v[i], &sum);
-            fflush(stdout);
-        }
-        gc_confirm_ahead(NULL, NULL, NULL, 0); /* one the last input did not take */
-    }
-    cli_remove_scratch(scratch);
-    if (!rc)
-        printf("triage of %d input(s) into %s: %d new, %d known, %d not reproducible (flaky), %d rejected "
-               "(garbage)\n", a->files.n, out_abs, sum.new_cases, sum.known, sum.flaky, sum.rejected);
+    gc_target_spec spec;
+    int rc = gc_session_spec(&a->o, &spec);
+    if (rc)
+        return rc;
+    rc = cli_case_folder(a->outdir, spec.name, out_abs);
+    gc_target_spec_free(&spec);
     return rc;
+}
+
+/* Each input triaged into out_abs on the started target; the scratch folder removed, then
+ * the summary line.  0 or an exit code. */
+static int triage_into_cases(gc_target *t, triage_args *a, const char *scratch, const char *out_abs)
+{
+    char exe[PATH_MAX];
+    gc_triage_summary sum = {0};
+    gc_exe_path(exe, sizeof exe); /* to re-run cases in fresh processes */
+    gc_triage_opts to = {.exe = exe, .target = &a->o, .outdir = out_abs, .found_by = a->found_by,
+                         .standalone = a->standalone};
+    for (int i = 0; i < a->files.n; i++) {
+        to.next = i + 1 < a->files.n ? a->files.v[i + 1] : NULL;
+        gc_mode_ops_of(t->spec.kind)->triage_one(t, &to, a->files.v[i], &sum);
+        fflush(stdout);
+    }
+    gc_confirm_ahead(NULL, NULL, NULL, 0); /* one the last input did not take */
+    cli_remove_scratch(scratch);
+    printf("triage of %d input(s) into %s: %d new, %d known, %d not reproducible (flaky), %d rejected "
+           "(garbage)\n", a->files.n, out_abs, sum.new_cases, sum.known, sum.flaky, sum.rejected);
+    return 0;
 }
 
 static int cmd_triage(int argc, char **argv)
@@ -95,8 +104,9 @@ static int cmd_triage(int argc, char **argv)
     if (!rc && a.tables)
         rc = write_tables(a.tables);
     else if (!rc && !(rc = triage_inputs(&a))) {
-        if (!(rc = cli_start_in_scratch(&t, &a.o, &scratch, 1)))
-            rc = triage_into_cases(&t, &a, scratch);
+        char out_abs[PATH_MAX];
+        if (!(rc = triage_case_folder(&a, out_abs)) && !(rc = cli_start_in_scratch(&t, &a.o, &scratch, 1, out_abs)))
+            rc = triage_into_cases(&t, &a, scratch, out_abs);
     }
     free(scratch);
     gc_target_spec_free(&t.spec);

@@ -74,10 +74,11 @@ static const cli_command *find_command(const char *name)
     return NULL;
 }
 
-/* Before a command runs a chain: the start folder, then the seccomp backstop (backstop.h):
- * commands get the processes they start (engines, fresh-process replays) from a spawner
- * forked first, which also removes their scratch folder once Landlock confines them
- * (confine.h).  0 or an exit code. */
+/* Before a command opens its target: the start folder, then the seccomp backstop
+ * (backstop.h), so that the target's first line of import already runs under it (Landlock
+ * goes on just before the import: cli_confine_to); commands get the processes they start
+ * (engines, fresh-process replays) from a spawner forked first, which also removes their
+ * scratch folder once Landlock confines them (confine.h).  0 or an exit code. */
 static int set_up(void)
 {
     char err[256];

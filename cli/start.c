@@ -105,7 +105,7 @@ void cli_remove_scratch(const char *scratch)
     gc_spawn_rmdir(scratch);
 }
 
-/* Before the command's first chain; the scratch folder first. */
+/* Before the target is imported; the scratch folder first. */
 int cli_confine_to(const char *const dirs[])
 {
     for (int i = 0; dirs[i]; i++)
@@ -113,13 +113,15 @@ int cli_confine_to(const char *const dirs[])
     return gc_confine_self();
 }
 
-int cli_start_in_scratch(gc_target *t, gc_session_opts *o, char **scratch, int quiet)
+int cli_start_in_scratch(gc_target *t, gc_session_opts *o, char **scratch, int quiet, const char *also)
 {
     if (!(*scratch = make_scratch()))
         return GC_EXIT_HARNESS;
     o->scratch = *scratch;
     o->quiet = quiet;
-    int rc = gc_session_start(t, o);
+    int rc = cli_confine_to((const char *[]){*scratch, also, NULL});
+    if (!rc)
+        rc = gc_session_start(t, o);
     if (rc)
         cli_remove_scratch(*scratch);
     return rc;
@@ -129,10 +131,9 @@ int cli_run_confined(gc_session_opts *o, int quiet, const char *also, int (*run)
 {
     gc_target t = {0};
     char *scratch = NULL;
-    int rc = cli_start_in_scratch(&t, o, &scratch, quiet);
+    int rc = cli_start_in_scratch(&t, o, &scratch, quiet, also);
     if (!rc) {
-        if (!(rc = cli_confine_to((const char *[]){scratch, also, NULL})))
-            rc = run(&t, ctx);
+        rc = run(&t, ctx);
         cli_remove_scratch(scratch);
     }
     free(scratch);

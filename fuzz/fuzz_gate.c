@@ -135,6 +135,23 @@ static void prepare_mutator(void)
     }
 }
 
+/* The target imported (confined: gc_fuzz_start_confined), the mutator prepared.  0 or an
+ * exit code. */
+static int start_target(void *ctx)
+{
+    (void)ctx;
+    int rc = gc_session_start(&target, &cfg.session);
+    if (rc)
+        return rc;
+    atexit(gc_fuzz_cleanup);
+    clock_gettime(CLOCK_MONOTONIC, &started);
+    prepare_mutator();
+    return 0;
+}
+
+/* An engine's parent: the target was checked in a child and is not imported here. */
+static int parent;
+
 int gc_fuzz_initialize(int *argc, char ***argv)
 {
     int rc = gc_confine_note_argv(*argc, *argv); /* the folders this process's run writes */
@@ -150,13 +167,10 @@ int gc_fuzz_initialize(int *argc, char ***argv)
         gc_die_msg("AFL++'s runtime did not take the Python-side features' edges");
         return GC_EXIT_HARNESS;
     }
-    rc = gc_session_start(&target, &cfg.session);
+    rc = gc_fuzz_start_confined(*argc, *argv, start_target, NULL, &parent);
     if (rc)
         return rc;
     setenv("GATECRASH_LOG_SHOWN", "1", 1);
-    atexit(gc_fuzz_cleanup);
-    clock_gettime(CLOCK_MONOTONIC, &started);
-    prepare_mutator();
     return 0;
 }
 
@@ -226,18 +240,17 @@ static void probe_step(void *ctx, const gc_step_info *s)
     probe_kind = gc_harvest_kind(s->value);
 }
 
-/* The seccomp backstop goes on with the first input (or probe), in the process that runs
- * inputs: never in libFuzzer's fork/merge/minimize parents or AFL++'s fork server, which
- * start processes and run no input. */
+/* Confinement is on since before the import (gc_fuzz_start_confined); the seccomp backstop
+ * goes on with the first input (or probe) in AFL++'s forked processes.  A process taken for
+ * an engine's parent that runs an input after all imports its target here, confined. */
 static void arm_backstop(void)
 {
-    char err[256];
-    int rc = gc_confine_self(); /* first: the supervisor and watchdog threads inherit it */
-    if (rc)
-        exit(rc);
-    if (!gc_backstop_armed() && gc_backstop_arm(err, sizeof err) != 0) {
-        gc_die_msg("%s", err);
-        exit(GC_EXIT_HARNESS);
+    gc_fuzz_arm_backstop();
+    if (parent) {
+        parent = 0;
+        int rc = start_target(NULL);
+        if (rc)
+            exit(rc);
     }
 }
 

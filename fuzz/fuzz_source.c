@@ -175,9 +175,13 @@ static void learn_roots(void)
     gc_state_signals_anew();
 }
 
+static int start_target(void *ctx);
+/* An engine's parent: the target was checked in a child and is not imported here. */
+static int parent;
+static gc_session_opts opts;
+
 int gc_fuzz_initialize(int *argc, char ***argv)
 {
-    static gc_session_opts opts;
     int rc = gc_confine_note_argv(*argc, *argv);
     for (int i = 1; !rc && i < *argc; i++) {
         const char *a = (*argv)[i];
@@ -209,7 +213,15 @@ int gc_fuzz_initialize(int *argc, char ***argv)
         return GC_EXIT_USAGE;
     }
     opts.quiet = 1;
-    if ((rc = gc_session_start(&target, &opts)))
+    return gc_fuzz_start_confined(*argc, *argv, start_target, &opts, &parent);
+}
+
+/* The adapter imported (confined: gc_fuzz_start_confined), its roots and dictionary learnt.
+ * 0 or an exit code. */
+static int start_target(void *ctx)
+{
+    int rc = gc_session_start(&target, ctx);
+    if (rc)
         return rc;
     if (target.spec.kind != GC_TARGET_SOURCE) {
         gc_die_msg("%s is no source target (fuzz_gate fuzzes gates)", target.spec.name);
@@ -352,16 +364,16 @@ size_t gc_fuzz_crossover(const uint8_t *d1, size_t s1, const uint8_t *d2, size_t
     return gc_program_crossover(d1, s1, d2, s2, out, max_out, seed, &dict);
 }
 
-/* Confinement, then the seccomp backstop, before the first input (as fuzz_gate does). */
+/* The backstop with the first input under AFL++; an engine's parent that runs an input
+ * after all imports its target here (as fuzz_gate does). */
 static void arm_once(void)
 {
-    char err[256];
-    int rc = gc_confine_self();
-    if (rc)
-        exit(rc);
-    if (!gc_backstop_armed() && gc_backstop_arm(err, sizeof err) != 0) {
-        gc_die_msg("%s", err);
-        exit(GC_EXIT_HARNESS);
+    gc_fuzz_arm_backstop();
+    if (parent) {
+        parent = 0;
+        int rc = start_target(&opts);
+        if (rc)
+            exit(rc);
     }
 }
 

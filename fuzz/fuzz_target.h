@@ -49,4 +49,18 @@ void gc_fuzz_cleanup(void);
  * targets' configuration ask (engine.c, never instrumented). */
 int gc_fuzz_afl_runtime(void);
 
+/* A target's start-up in gc_fuzz_initialize, confined from the target's first line of
+ * import (confine.h): writes and TCP by Landlock, then the seccomp backstop (spawns, the
+ * network's sockets), then start(ctx), which imports the target.  libFuzzer's parents
+ * (-fork, -jobs, -merge and -set_cover_merge without -merge_inner, -minimize_crash without
+ * its internal step, -cleanse_crash) start processes and run no input: the backstop would
+ * stop their jobs, so they import nothing; a child forked here imports the target, confined,
+ * and its exit code is theirs (*parent set).  Under AFL++ the fork server forks each input's
+ * process, and a seccomp filter's supervisor would not follow them: the target is first
+ * checked so in a child, then imported under Landlock; the backstop goes on with the first
+ * input.  0 or an exit code (its line printed). */
+int gc_fuzz_start_confined(int argc, char **argv, int (*start)(void *ctx), void *ctx, int *parent);
+/* The backstop on (and Landlock, idempotent): the first input's, under AFL++.  Exits on failure. */
+void gc_fuzz_arm_backstop(void);
+
 #endif

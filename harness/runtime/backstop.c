@@ -15,6 +15,9 @@
 #include <string.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -109,6 +112,117 @@ static int harness_fork(const struct seccomp_notif *req)
 
 void gc_backstop_harness_fork(int on) { atomic_store(&forking_tid, on ? (pid_t)syscall(SYS_gettid) : 0); }
 
+/* ---- the network (backstop.h) ---- */
+
+static const char *family_name(unsigned long long f)
+{
+    switch (f) {
+    case AF_INET: return "AF_INET";
+    case AF_INET6: return "AF_INET6";
+    case AF_UNIX: return "AF_UNIX";
+    case AF_NETLINK: return "AF_NETLINK";
+    case AF_PACKET: return "AF_PACKET";
+    default: return "another family";
+    }
+}
+
+/* A call stopped here (cap: a process creation, or the network): during a chain step whose
+ * policy forbids the capability, an escape of kind "syscall"; while the target is imported,
+ * its attempt (oracle.h) when 'at_import' (a bind is refused without failing the load:
+ * urllib3 probes IPv6 by binding ::1 at import, and a bind connects nowhere). */
+static void judge_stopped(gc_cap cap, const char *name, const char *what, int at_import)
+{
+    if (gc_orc.in_chain && gc_policy_forbids(&gc_orc.policy, cap)) {
+        gc_oracle_set_escape(GC_KIND_SYSCALL, cap, name, what);
+        return;
+    }
+    char note[256];
+    snprintf(note, sizeof note, "%s (%s: %s)", cap == GC_CAP_NETWORK ? "network" : "spawn", name, what);
+    if (at_import)
+        gc_oracle_note_import(note);
+}
+
+/* socket(): a TCP socket (whose bind and connect Landlock refuses, ABI 4+, and this
+ * supervisor too) or a Unix one may be made; any other (UDP, raw, packet, netlink, SCTP,
+ * MPTCP...) is stopped.  Its arguments are values, so letting it run is safe. */
+static int net_socket(const struct seccomp_notif *req)
+{
+    unsigned long long fam = req->data.args[0], type = req->data.args[1] & 0xf, proto = req->data.args[2];
+    if ((fam == AF_INET || fam == AF_INET6) && type == SOCK_STREAM && (proto == 0 || proto == IPPROTO_TCP) &&
+        gc_confine_abi() >= 4)
+        return 0;
+    char what[128];
+    snprintf(what, sizeof what, "socket(%s, type %llu) stopped by the seccomp backstop", family_name(fam), type);
+    judge_stopped(GC_CAP_NETWORK, "socket", what, 1);
+    return EACCES;
+}
+
+/* connect, bind, listen on a socket of this process: a Unix socket's run on, but for a
+ * connect while a chain step runs or the target is imported (a local daemon's socket is a
+ * way out: a session bus starts processes; refused, never an escape); any other socket's
+ * are refused (a descriptor swapped after this check meets Landlock's TCP rules). */
+static int net_endpoint(const struct seccomp_notif *req)
+{
+    static const struct {
+        int nr;
+        const char *name;
+    } calls[] = {{SYS_connect, "connect"}, {SYS_bind, "bind"}, {SYS_listen, "listen"}};
+    const char *name = "connect";
+    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++)
+        if (calls[i].nr == req->data.nr)
+            name = calls[i].name;
+    char self[64];
+    struct stat st;
+    snprintf(self, sizeof self, "/proc/self/task/%d", (int)req->pid);
+    int dom = -1;
+    socklen_t len = sizeof dom;
+    int ours = stat(self, &st) == 0;
+    if (ours && getsockopt((int)req->data.args[0], SOL_SOCKET, SO_DOMAIN, &dom, &len) != 0)
+        return 0; /* no socket: the call fails by itself */
+    if (ours && dom == AF_UNIX)
+        return req->data.nr == SYS_connect && (gc_orc.in_chain || gc_orc.importing) ? EACCES : 0;
+    char what[128];
+    snprintf(what, sizeof what, "%s on an %s socket refused below Python", name, family_name((unsigned)dom));
+    judge_stopped(GC_CAP_NETWORK, name, what, req->data.nr == SYS_connect);
+    return EACCES;
+}
+
+/* A network call the filter hands over: 0 (let it run), EACCES (refused, judged), or -1
+ * (none of them). */
+static int check_net(const struct seccomp_notif *req)
+{
+    int nr = req->data.nr;
+    if (nr == SYS_socket)
+        return net_socket(req);
+    if (nr == SYS_connect || nr == SYS_bind || nr == SYS_listen)
+        return net_endpoint(req);
+    if (nr == SYS_sendto || nr == SYS_sendmsg || nr == SYS_sendmmsg) { /* only with MSG_FASTOPEN: a connect */
+        judge_stopped(GC_CAP_NETWORK, "connect", "a TCP Fast Open send refused below Python", 1);
+        return EACCES;
+    }
+    return -1;
+}
+
+/* The filter's network rules: socket() of any family but AF_UNIX, connect, bind and listen,
+ * and sends with MSG_FASTOPEN go to the supervisor (check_net).  0 or -errno. */
+static int add_net_rules(scmp_filter_ctx ctx)
+{
+    int rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(socket), 1, SCMP_A0(SCMP_CMP_NE, AF_UNIX, 0));
+    static const int endpoint[] = {SCMP_SYS(connect), SCMP_SYS(bind), SCMP_SYS(listen)};
+    for (size_t i = 0; rc == 0 && i < sizeof endpoint / sizeof endpoint[0]; i++)
+        rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, endpoint[i], 0);
+    if (rc == 0)
+        rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(sendto), 1,
+                              SCMP_A3(SCMP_CMP_MASKED_EQ, MSG_FASTOPEN, MSG_FASTOPEN));
+    if (rc == 0)
+        rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(sendmsg), 1,
+                              SCMP_A2(SCMP_CMP_MASKED_EQ, MSG_FASTOPEN, MSG_FASTOPEN));
+    if (rc == 0)
+        rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(sendmmsg), 1,
+                              SCMP_A3(SCMP_CMP_MASKED_EQ, MSG_FASTOPEN, MSG_FASTOPEN));
+    return rc;
+}
+
 /* The supervisor: the kernel holds the calling thread in the system call and asks here.
  * The answer is always EPERM (the call never runs); when a chain step is running and the
  * policy forbids spawns, the escape is set first: the step returns only after the answer,
@@ -164,13 +278,16 @@ static void *supervise(void *arg)
             seccomp_notify_respond(fd, resp);
             continue;
         }
-        gc_backstop_blocked++;
-        if (gc_orc.in_chain && gc_policy_forbids(&gc_orc.policy, GC_CAP_SPAWN))
-            gc_oracle_set_escape(GC_KIND_SYSCALL, GC_CAP_SPAWN, syscall_name(req->data.nr),
-                                 "process creation stopped by the seccomp backstop");
+        int e = check_net(req);
+        if (e < 0) { /* a process creation */
+            gc_backstop_blocked++;
+            judge_stopped(GC_CAP_SPAWN, syscall_name(req->data.nr), "process creation stopped by the seccomp backstop", 1);
+            e = EPERM;
+        }
         memset(resp, 0, sizeof *resp);
         resp->id = req->id;
-        resp->error = -EPERM;
+        resp->flags = e ? 0 : SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+        resp->error = -e;
         seccomp_notify_respond(fd, resp);
     }
     seccomp_notify_free(req, resp);
@@ -219,9 +336,17 @@ static int add_rules(scmp_filter_ctx ctx, int *watch)
     /* write-type path calls (confine.h), when Landlock confines this process's writes */
     if (rc == 0 && kernel_continues() && gc_confine_abi() > 0)
         rc = gc_confine_filter_rules(ctx);
+    /* the network: what may reach another machine or process is refused (check_net) */
+    if (rc == 0)
+        rc = kernel_continues() ? add_net_rules(ctx)
+                                : seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 1,
+                                                   SCMP_A0(SCMP_CMP_NE, AF_UNIX, 0));
     /* clone3 passes its flags in memory the filter cannot read: ENOSYS makes glibc use clone */
     if (rc == 0)
         rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
+    /* io_uring's operations (socket, connect, openat) are no system calls a filter sees */
+    if (rc == 0)
+        rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(io_uring_setup), 0);
     return rc;
 }
 

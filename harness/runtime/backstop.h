@@ -1,4 +1,5 @@
-/* backstop.h — the last line of defence, below Python: a seccomp filter on process creation.
+/* backstop.h — the last line of defence, below Python: a seccomp filter on process creation
+ * and the network.
  *
  * Owns: the filter (libseccomp) that hands execve, execveat, fork, vfork and clone without
  * CLONE_THREAD to a supervisor thread (seccomp user notification; clone3, whose flags a
@@ -10,11 +11,28 @@
  * Sanitizer builds only: LeakSanitizer's tracer clone (its exact flags) runs when no chain
  * step is running, so the leak check at exit works in armed processes (docs/CI.md).
  *
+ * The network, whatever the policy: socket() of a family other than AF_UNIX goes to the
+ * supervisor, which lets a TCP socket be made (Landlock, ABI 4+, refuses its bind and
+ * connect: confine.h) and refuses every other (UDP, raw, packet, netlink, SCTP, MPTCP;
+ * without Landlock's TCP rules, TCP too); connect, bind and listen go to it too, and on a
+ * socket that is not AF_UNIX they are refused (EACCES; a descriptor swapped after the check
+ * meets Landlock), as is a connect to a Unix socket during a chain step or the import (a
+ * local daemon's socket; a refusal, never an escape); a send with MSG_FASTOPEN (a connect) is refused; io_uring_setup fails
+ * (ENOSYS: its operations are no system calls a filter sees).  During a chain step whose
+ * policy says network: false each is an escape of kind "syscall" with the network
+ * capability (from Python, ctypes, an extension or any thread of the process).
+ *
+ * While the target is imported (gc_orc.importing), a stopped spawn, a refused connect or
+ * socket is the target's attempt (gc_oracle_note_import: loading fails with "at import:",
+ * exit 3); a bind is refused only (urllib3 binds ::1 at import to probe IPv6).
+ *
  * A seccomp filter cannot be removed, and children inherit it.  So it is installed where
- * it applies to input execution only: in fuzz_gate / fuzz_gate_afl at the first input
- * (libFuzzer's fork-mode, -merge and -minimize_crash parents and AFL++'s fork server run
- * no input and stay unfiltered), and in the gatecrash command after its spawner (spawn.h)
- * is up: every process the command starts comes from the spawner, which has no filter.
+ * it applies to the target only, before its first line is imported (confine.h says where):
+ * in the engines' initialisation (not in libFuzzer's fork-mode, -jobs, -merge and
+ * -minimize_crash parents, which import nothing; under AFL++ in each input's process, the
+ * fork server's import checked first in a fully armed child), and in the gatecrash command
+ * after its spawner (spawn.h) is up: every process the command starts comes from the
+ * spawner, which has no filter.
  *
  * When Landlock confines the process's writes (confine.h), the filter also hands the
  * supervisor the write-type path calls (opens with a write, create or truncate flag,

@@ -30,6 +30,13 @@
 #define LANDLOCK_ACCESS_FS_IOCTL_DEV (1ULL << 15) /* ABI 5 */
 #endif
 
+/* ABI 4: TCP bind and connect (Linux 6.7); the struct as it is there, for older headers */
+#define GC_LANDLOCK_NET_BIND_TCP (1ULL << 0)
+#define GC_LANDLOCK_NET_CONNECT_TCP (1ULL << 1)
+struct gc_ruleset_attr {
+    uint64_t handled_access_fs, handled_access_net;
+};
+
 #define MAX_GRANTS 64
 static char *granted[MAX_GRANTS];
 static int granted_dir[MAX_GRANTS];
@@ -178,7 +185,8 @@ static void print_line(int abi)
         if (granted_dir[i])
             n += snprintf(line + n, sizeof line - (size_t)n, " %s", granted[i]);
     if (n < (int)sizeof line)
-        snprintf(line + n, sizeof line - (size_t)n, " (and to /dev/null-like devices)\n");
+        snprintf(line + n, sizeof line - (size_t)n, " (and to /dev/null-like devices)%s\n",
+                 abi >= 4 ? "; no TCP bind or connect" : "");
     fputs(line, stderr);
 }
 
@@ -203,8 +211,11 @@ int gc_confine_self(void)
         gc_confine_grant(devices[i]);
     applied = 1; /* the list is final */
     uint64_t handled = handled_rights(abi);
-    struct landlock_ruleset_attr ra = {.handled_access_fs = handled};
-    int rs = (int)syscall(SYS_landlock_create_ruleset, &ra, sizeof ra, 0);
+    /* ABI 4+: every TCP bind and connect is refused (no rule grants a port) */
+    struct gc_ruleset_attr ra = {.handled_access_fs = handled,
+                                 .handled_access_net = GC_LANDLOCK_NET_BIND_TCP | GC_LANDLOCK_NET_CONNECT_TCP};
+    size_t rasize = abi >= 4 ? sizeof ra : sizeof ra.handled_access_fs;
+    int rs = (int)syscall(SYS_landlock_create_ruleset, &ra, rasize, 0);
     int rc = rs < 0 ? -1 : 0;
     for (int i = 0; rc == 0 && i < ngranted; i++)
         rc = add_rule(rs, granted[i], granted_dir[i], handled);
@@ -366,7 +377,7 @@ static int resolve(pid_t tid, int dirfd, const char *path, int follow, char out[
 int gc_confine_check_call(pid_t tid, int nr, const unsigned long long args[6])
 {
     const wcall *w = find_call(nr);
-    if (!active || !gc_orc.in_chain || !w)
+    if (!active || !(gc_orc.in_chain || gc_orc.importing) || !w)
         return 0;
     char self[64];
     struct stat st;
@@ -384,7 +395,11 @@ int gc_confine_check_call(pid_t tid, int nr, const unsigned long long args[6])
         if (read_mem(args[(int)w->path[k]], path, sizeof path, 1) != 0 || !path[0] ||
             resolve(tid, dirfd, path, w->follow, abs) != 0 || granted_path(abs))
             continue;
-        if (!gc_orc.write_pending) {
+        if (gc_orc.importing) { /* the target's own: loading it fails (target.c) */
+            char what[PATH_MAX + 64];
+            snprintf(what, sizeof what, "write to %s (%s)", abs, w->name);
+            gc_oracle_note_import(what);
+        } else if (!gc_orc.write_pending) {
             snprintf(pending_path, sizeof pending_path, "%s", abs);
             snprintf(pending_call, sizeof pending_call, "%s", w->name);
             atomic_thread_fence(memory_order_release);

@@ -1,30 +1,44 @@
 /* confine.h — the write backstop below Python: Landlock confinement of filesystem writes.
  *
- * Owns: the list of folders (and device files) a process that runs chains may write in —
- * its scratch folder and the folders the run itself writes (corpus, crashes, the output,
- * report and case folders, libFuzzer's temp files) —, the Landlock ruleset that confines
- * every write-type right the kernel's ABI knows to them (reads stay open), the start-up
- * line that says what is confined, the --require-confinement rule (exit 4 when Landlock is
- * missing), and the judgement of a write a chain step makes outside them.
+ * Owns: the list of folders (and device files) a process that imports a target and runs
+ * chains may write in — its scratch folder and the folders the run itself writes (corpus,
+ * crashes, the output, report and case folders, libFuzzer's temp files) —, the Landlock
+ * ruleset that confines every write-type right the kernel's ABI knows to them (reads stay
+ * open) and refuses every TCP bind and connect (ABI 4+), the start-up line that says what
+ * is confined, the --require-confinement rule (exit 4 when Landlock is missing), and the
+ * judgement of a write made outside them during a chain step or the target's import.
  *
- * Landlock confines the calling thread and the threads and processes it starts later.  So
- * it is applied in the thread that runs inputs, before the first one: in fuzz_gate /
- * fuzz_gate_afl at the first input (libFuzzer's fork-mode, -merge and -minimize_crash
- * parents and AFL++'s fork server run no input and stay unconfined, like the seccomp
- * backstop; their jobs confine themselves), before the backstop's supervisor starts there;
- * in the gatecrash command just before the first chain (its spawner, forked at start-up,
- * stays unconfined: it starts the engines and replays, which confine themselves, and
- * removes the command's scratch folder, whose parent the command may not write).  Threads started earlier stay unconfined and run no chain: the time
- * limit's watchdog (started with the interpreter; in AFL++'s forked children it starts
- * again after confinement), libFuzzer's RSS thread, the command's supervisor.
+ * Landlock confines the calling thread and the threads and processes it starts later, so it
+ * is applied before the first line of the target (gate module or adapter) is imported, in
+ * the thread that imports it and later runs inputs; the grants are known by then (the
+ * command's scratch, case, output, corpus, report and save folders; the engines' argv and
+ * environment).  Every thread the target or the interpreter starts comes after it and
+ * inherits it (and the seccomp backstop, armed right after).  Where it goes:
+ *  - the gatecrash command: in cli/start.c (cli_start_in_scratch, cli_campaign_start), just
+ *    before gc_session_start.  Started before, unconfined, and never running Python: the
+ *    spawner (a process forked at start-up: it starts the engines and fresh-process replays,
+ *    which confine themselves, and removes the scratch folder, whose parent is not granted)
+ *    and the backstop's supervisor thread (C only: it answers system calls).
+ *  - fuzz_gate, fuzz_source and their -test runners: gc_fuzz_start_confined (fuzz_target.h)
+ *    in LLVMFuzzerInitialize, before the import; libFuzzer's RSS thread and the time limit's
+ *    watchdog start later and inherit it.  libFuzzer's -fork, -jobs, -merge and
+ *    -minimize_crash parents start processes, so they are never confined and never import
+ *    the target: a child forked there imports it confined, and its exit code is theirs.
+ *    AFL++'s fork server is confined (Landlock) before the import, and the backstop goes on
+ *    in each input's process (a supervisor thread does not survive fork); the target was
+ *    first imported in a fully confined child.
+ * ABI 4+: the ruleset also handles TCP bind and connect and grants no port, so no TCP
+ * connection is made or accepted by the process, whatever thread or C code asks (the
+ * backstop judges it, backstop.h).
  *
  * Detection: Landlock only answers EACCES.  The backstop's seccomp filter (backstop.h)
  * also hands write-type path system calls to its supervisor (opens only with a write,
  * create or truncate flag: Python's read-only opens never stop there), which asks
  * gc_confine_check_call: during a chain step a path outside the granted folders is refused
- * there and then (EACCES, safe against a path changed under it), and noted; the
- * evaluator's thread judges the note against the policy (gc_confine_judge: an escape of
- * kind "landlock" unless the policy allows writing the path).  Every other call runs on
+ * there and then (EACCES, safe against a path changed under it), and noted; while the
+ * target is imported it is the target's attempt (oracle.h: loading fails, exit 3); the
+ * evaluator's thread judges a chain step's note against the policy (gc_confine_judge: an
+ * escape of kind "landlock" unless the policy allows writing the path).  Every other call runs on
  * and Landlock decides: allowing is not safe against a path changed after the check,
  * which is why the kernel enforces.
  *

@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -501,6 +502,26 @@ void gc_oracle_set_refused(const char *what)
     snprintf(gc_orc.refused, sizeof gc_orc.refused, "%s", what);
 }
 
+/* The first attempt only: the flag is taken before the text is written, published after. */
+static atomic_int import_taken, import_ready;
+static char import_what[PATH_MAX + 96];
+
+void gc_oracle_note_import(const char *what)
+{
+    if (!gc_orc.importing || atomic_exchange(&import_taken, 1))
+        return;
+    snprintf(import_what, sizeof import_what, "%s", what);
+    atomic_store(&import_ready, 1);
+}
+
+const char *gc_oracle_import_attempt(void) { return atomic_load(&import_ready) ? import_what : NULL; }
+
+void gc_oracle_import_clear(void)
+{
+    atomic_store(&import_ready, 0);
+    atomic_store(&import_taken, 0);
+}
+
 /* ---- audit events ---- */
 
 typedef enum { EV_NONE, EV_SPAWN, EV_WRITE, EV_NET, EV_HARNESS, EV_THREAD } ev_class;
@@ -827,11 +848,19 @@ static int judge(const ev_spec *ev, const char *event, PyObject *args, int judgi
     case EV_SPAWN:
     case EV_NET: {
         gc_cap cap = ev->cls == EV_SPAWN ? GC_CAP_SPAWN : GC_CAP_NETWORK;
+        char detail[256];
+        short_repr(nargs > 0 ? PyTuple_GET_ITEM(args, 0) : NULL, detail, sizeof detail);
         if (judging && gc_policy_forbids(&gc_orc.policy, cap)) {
-            char detail[256];
-            short_repr(nargs > 0 ? PyTuple_GET_ITEM(args, 0) : NULL, detail, sizeof detail);
             gc_oracle_set_escape(GC_KIND_EFFECT, cap, event, detail);
         } else {
+            char what[400], addr[256]; /* socket.connect, bind, sendto, sendmsg: (socket, address, ...) */
+            snprintf(addr, sizeof addr, "%s", detail);
+            if (cap == GC_CAP_NETWORK && strncmp(event, "socket.", 7) == 0 && strncmp(event, "socket.get", 10) != 0 &&
+                nargs > 1)
+                short_repr(PyTuple_GET_ITEM(args, 1), addr, sizeof addr);
+            snprintf(what, sizeof what, "%s (%s %s)", cap == GC_CAP_SPAWN ? "spawn" : "network", event, addr);
+            if (strcmp(event, "socket.bind") != 0) /* a bind connects nowhere (backstop.c) */
+                gc_oracle_note_import(what);
             gc_oracle_set_refused(event);
         }
         return block(event);
@@ -884,6 +913,12 @@ static int judge(const ev_spec *ev, const char *event, PyObject *args, int judgi
                 return block(event);
             }
             if (!known || !inside_scratch(raw)) {
+                char what[PATH_MAX + 64];
+                if (known)
+                    snprintf(what, sizeof what, "write to %s (%s)", path, event);
+                else
+                    snprintf(what, sizeof what, "write (%s)", event);
+                gc_oracle_note_import(what);
                 gc_oracle_set_refused(event);
                 return block(event);
             }

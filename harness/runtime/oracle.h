@@ -4,7 +4,8 @@
  * primitives (spawn, write, network, and the interpreter wreckers the harness refuses to
  * call), identity lookup of a value against that table (reach oracle), the PEP 578 audit
  * hook registered before Py_Initialize (effect oracle, and the guarantee that nothing is
- * ever spawned and nothing outside scratch is written), and the oracle self-test. */
+ * ever spawned and nothing outside scratch is written), the note of what the target
+ * attempted while it was imported (refused, and its load fails), and the oracle self-test. */
 #ifndef GATECRASH_ORACLE_H
 #define GATECRASH_ORACLE_H
 
@@ -85,6 +86,9 @@ typedef struct {
      * (set on the supervisor's thread, confine.c) */
     volatile int write_pending;
     int armed;            /* the table is loaded: spawns are blocked from now on */
+    /* the target is being imported and installed (target.c): what it attempts then is
+     * refused and noted (gc_oracle_note_import), and loading it fails with that */
+    volatile int importing;
     gc_escape escape;     /* first escape of the current input */
     char refused[96];     /* last thing the harness refused during the current input */
     int owned_fds[16];    /* descriptors os.open gave the current input (gc_oracle_fd_owned) */
@@ -147,6 +151,13 @@ void gc_oracle_fd_opened(int fd);
 int gc_oracle_fd_owned(long fd, int release);
 void gc_oracle_set_escape(gc_kind kind, gc_cap cap, const char *primitive, const char *detail);
 void gc_oracle_set_refused(const char *what);
+/* While the target is imported (gc_orc.importing): note the first thing it attempted that
+ * the harness refused ("write to /x", "spawn (execve)", "network (socket.connect)"); safe
+ * from the backstop's supervisor thread.  gc_oracle_import_attempt: the note, or NULL;
+ * gc_oracle_import_clear forgets it. */
+void gc_oracle_note_import(const char *what);
+const char *gc_oracle_import_attempt(void);
+void gc_oracle_import_clear(void);
 /* The harness's refusal of calling f (a harness primitive, a spawn allowed by policy, an
  * unaudited one; through any number of method-wrappers' __self__): its name, or NULL.  May
  * record an escape (effect mode: a forbidden primitive that CPython does not audit).  Both

@@ -666,7 +666,10 @@ int gc_target_open(gc_target *t, const gc_target_spec *spec, const char *scratch
     gc_limits_hard_code = GC_EXIT_TARGET;
     PyObject *ns = NULL;
     gc_interp_world_restore();
+    gc_oracle_import_clear();
+    gc_orc.importing = 1; /* what the target attempts now is its own (oracle.h) */
     int rc = load_with_progress(t, &ns, err, errlen);
+    gc_orc.importing = 0;
     gc_oracle_refresh(); /* the modules the target imported: their rows (and tempfile's folder) now */
     gate_phase = NULL;
     int expired = gc_limit_expired, oom = gc_limit_oom;
@@ -686,6 +689,12 @@ int gc_target_open(gc_target *t, const gc_target_spec *spec, const char *scratch
         else
             snprintf(err, errlen, "%s ran out of memory while importing and installing (limit %zu MiB)",
                      t->spec.sandbox, gc_input_memory_limit >> 20);
+        return GC_EXIT_TARGET;
+    }
+    const char *attempt = gc_oracle_import_attempt();
+    if (attempt) { /* refused, and the target's own doing, whether it caught the refusal or not */
+        Py_XDECREF(ns);
+        snprintf(err, errlen, "at import: %s attempted %s, refused by the harness", t->spec.sandbox, attempt);
         return GC_EXIT_TARGET;
     }
     if (rc)
