@@ -181,6 +181,30 @@ static void judged(void)
     Py_DECREF(three);
 }
 
+/* The exception of a pending call (what the time limit's watchdog delivers): raised by the
+ * next Python code that runs, here fnmatch's. */
+static int raise_pending(void *arg)
+{
+    (void)arg;
+    PyErr_SetString(PyExc_RuntimeError, "the time limit, landing inside fnmatch");
+    return -1;
+}
+
+/* A glob match the time limit interrupts is still an answer, never "no match": read as one,
+ * it forged write escapes under a policy that allows every path (station-1.5.0-allow-all). */
+static void interrupted_match(void)
+{
+    char glob[PATH_MAX + 8];
+    snprintf(glob, sizeof glob, "%s/granted/*", scratch);
+    set_policy(glob);
+    CHECK(Py_AddPendingCall(raise_pending, NULL) == 0, "a pending call queued");
+    CHECK(gc_policy_allows_path(&gc_orc.policy, at(scratch, "granted/x")),
+          "a granted path is allowed though an exception landed in the glob match");
+    CHECK(!PyErr_Occurred(), "and no exception is left set");
+    PyErr_Clear();
+    CHECK(!gc_policy_allows_path(&gc_orc.policy, at(scratch, "sub/x")), "an other path is still not allowed");
+}
+
 int main(void)
 {
     char err[256];
@@ -194,6 +218,7 @@ int main(void)
     }
     confinement();
     judged();
+    interrupted_match();
     gc_rm_tree(base);
     return check_summary();
 }

@@ -430,10 +430,15 @@ static int glob_match(const char *glob, const char *path)
     PyObject *p = PyUnicode_DecodeFSDefault(path); /* surrogateescape: any bytes */
     PyObject *r = p ? PyObject_CallFunction(py_fnmatch, "Os", p, glob) : NULL;
     Py_XDECREF(p);
-    int m = r ? PyObject_IsTrue(r) == 1 : 0;
+    int m = r ? PyObject_IsTrue(r) : -1;
     Py_XDECREF(r);
     PyErr_Clear();
-    return m;
+    /* The call failed: the time limit's exception landed inside it (the watchdog's Timeout is
+     * raised wherever Python runs next), or memory ran out.  That is no answer: read as "no
+     * match" it forged write escapes on a policy that allows every path (fuzz_gate on
+     * station-1.5.0-allow-all).  C's fnmatch without escapes matches as Python's does for the
+     * globs a policy holds; the input's limit flag (gc_limit_expired) still says it ran out. */
+    return m < 0 ? fnmatch(glob, path, FNM_NOESCAPE) == 0 : m;
 }
 
 int gc_policy_allows_path(const gc_policy *p, const char *abspath)
