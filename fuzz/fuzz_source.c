@@ -94,25 +94,13 @@ static void harvest_module(PyObject *mod)
 
 /* The packages the adapter's evaluate sees (its globals' modules, and the modules its
  * functions and classes come from), every loaded module of each harvested. */
-static void harvest(void)
+static void harvest_one(PyObject *mod, void *ctx)
 {
-    PyObject *glb = PyFunction_Check(target.adapter.eval_fn) ? PyFunction_GetGlobals(target.adapter.eval_fn) : NULL;
-    PyObject *mods = PySys_GetObject("modules"), *key, *value, *mkey, *mod;
-    Py_ssize_t pos = 0;
-    while (glb && mods && PyDict_Next(glb, &pos, &key, &value)) {
-        PyObject *name = PyObject_GetAttrString(value, PyModule_Check(value) ? "__name__" : "__module__");
-        const char *n = name && PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : NULL;
-        size_t top = n ? strcspn(n, ".") : 0;
-        Py_ssize_t mpos = 0;
-        while (top && PyDict_Next(mods, &mpos, &mkey, &mod)) {
-            const char *m = PyUnicode_Check(mkey) ? PyUnicode_AsUTF8(mkey) : NULL;
-            if (m && strncmp(m, n, top) == 0 && (m[top] == 0 || m[top] == '.') && PyModule_Check(mod))
-                harvest_module(mod);
-        }
-        Py_XDECREF(name);
-        PyErr_Clear();
-    }
+    (void)ctx;
+    harvest_module(mod);
 }
+
+static void harvest(void) { gc_adapter_each_package_module(&target.adapter, harvest_one, NULL); }
 
 /* The names the adapter's roots() gives: where programs start. */
 static int add_roots(void)

@@ -394,3 +394,23 @@ void gc_adapter_write(const gc_adapter_spec *s, cJSON *j)
     if (GC_DIALECT_STEPS(s->dialect) > 1)
         cJSON_AddNumberToObject(j, "steps", GC_DIALECT_STEPS(s->dialect));
 }
+
+void gc_adapter_each_package_module(const gc_adapter *a, void (*fn)(PyObject *mod, void *ctx), void *ctx)
+{
+    PyObject *glb = PyFunction_Check(a->eval_fn) ? PyFunction_GetGlobals(a->eval_fn) : NULL;
+    PyObject *mods = PySys_GetObject("modules"), *key, *value, *mkey, *mod;
+    Py_ssize_t pos = 0;
+    while (glb && mods && PyDict_Next(glb, &pos, &key, &value)) {
+        PyObject *name = PyObject_GetAttrString(value, PyModule_Check(value) ? "__name__" : "__module__");
+        const char *n = name && PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : NULL;
+        size_t top = n ? strcspn(n, ".") : 0;
+        Py_ssize_t mpos = 0;
+        while (top && PyDict_Next(mods, &mpos, &mkey, &mod)) {
+            const char *m = PyUnicode_Check(mkey) ? PyUnicode_AsUTF8(mkey) : NULL;
+            if (m && strncmp(m, n, top) == 0 && (m[top] == 0 || m[top] == '.') && PyModule_Check(mod))
+                fn(mod, ctx);
+        }
+        Py_XDECREF(name);
+        PyErr_Clear();
+    }
+}

@@ -65,5 +65,10 @@ int gc_adapter_bind(gc_adapter *a, const gc_adapter_spec *s, PyObject *module, P
  * 0 without either, -1 when roots() raises or returns anything but a list of str (message
  * in err). */
 int gc_adapter_roots(const gc_adapter *a, const char *path, char names[][65], int max, char *err, size_t errlen);
+/* Every loaded module of the packages the adapter's evaluate sees (the packages of its
+ * globals' modules, and of the modules its functions and classes come from): fn(mod, ctx)
+ * for each, a module once per global that leads to it.  What the fuzzer harvests and where
+ * roots are looked for when the adapter has no roots(). */
+void gc_adapter_each_package_module(const gc_adapter *a, void (*fn)(PyObject *mod, void *ctx), void *ctx);
 
 #endif

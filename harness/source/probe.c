@@ -260,38 +260,34 @@ static int add_names(const gc_target *t, PyObject *value, PyObject *builtins, Py
  * the installed packages (beneath site-packages) the adapter's evaluate sees: a sandbox that
  * does not answer dir() builds its namespace from such lists (asteval's FROM_NUMPY).  Added to
  * 'into' as add_names does: how many. */
+typedef struct {
+    const gc_target *t;
+    PyObject *builtins, *into;
+    int added;
+} package_names;
+
+static void add_module_names(PyObject *mod, void *ctx)
+{
+    package_names *pn = ctx;
+    PyObject *file = PyObject_GetAttrString(mod, "__file__"), *ckey, *c;
+    const char *f = file && PyUnicode_Check(file) ? PyUnicode_AsUTF8(file) : NULL;
+    PyObject *d = f && strstr(f, "site-packages") ? PyModule_GetDict(mod) : NULL;
+    Py_ssize_t cpos = 0;
+    while (d && PyDict_Next(d, &cpos, &ckey, &c))
+        if (PyTuple_Check(c) || PyList_Check(c) || PyAnySet_Check(c) || PyDict_Check(c)) {
+            PyObject *seq = PyAnySet_Check(c) ? PySequence_Tuple(c) : Py_NewRef(c);
+            pn->added += seq ? add_names(pn->t, seq, pn->builtins, pn->into) : 0;
+            Py_XDECREF(seq);
+        }
+    Py_XDECREF(file);
+    PyErr_Clear();
+}
+
 static int add_package_names(const gc_target *t, PyObject *builtins, PyObject *into)
 {
-    PyObject *glb = PyFunction_Check(t->adapter.eval_fn) ? PyFunction_GetGlobals(t->adapter.eval_fn) : NULL;
-    PyObject *mods = PySys_GetObject("modules"), *key, *value, *mkey, *mod, *ckey, *c;
-    Py_ssize_t pos = 0;
-    int added = 0;
-    while (glb && mods && PyDict_Next(glb, &pos, &key, &value)) {
-        PyObject *name = PyObject_GetAttrString(value, PyModule_Check(value) ? "__name__" : "__module__");
-        const char *n = name && PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : NULL;
-        size_t top = n ? strcspn(n, ".") : 0;
-        Py_ssize_t mpos = 0;
-        while (top && PyDict_Next(mods, &mpos, &mkey, &mod)) {
-            const char *m = PyUnicode_Check(mkey) ? PyUnicode_AsUTF8(mkey) : NULL;
-            PyObject *file = m && strncmp(m, n, top) == 0 && (m[top] == 0 || m[top] == '.') && PyModule_Check(mod)
-                                 ? PyObject_GetAttrString(mod, "__file__")
-                                 : NULL;
-            const char *f = file && PyUnicode_Check(file) ? PyUnicode_AsUTF8(file) : NULL;
-            PyObject *d = f && strstr(f, "site-packages") ? PyModule_GetDict(mod) : NULL;
-            Py_ssize_t cpos = 0;
-            while (d && PyDict_Next(d, &cpos, &ckey, &c))
-                if (PyTuple_Check(c) || PyList_Check(c) || PyAnySet_Check(c) || PyDict_Check(c)) {
-                    PyObject *seq = PyAnySet_Check(c) ? PySequence_Tuple(c) : Py_NewRef(c);
-                    added += seq ? add_names(t, seq, builtins, into) : 0;
-                    Py_XDECREF(seq);
-                }
-            Py_XDECREF(file);
-            PyErr_Clear();
-        }
-        Py_XDECREF(name);
-        PyErr_Clear();
-    }
-    return added;
+    package_names pn = {t, builtins, into, 0};
+    gc_adapter_each_package_module(&t->adapter, add_module_names, &pn);
+    return pn.added;
 }
 
 /* Of the names in t->adapter.found_roots, only those that give a value alone.  0 or an exit
