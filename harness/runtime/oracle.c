@@ -24,8 +24,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "callguard.h"
-
 #include "pycompat.h"
 
 gc_oracle gc_orc;
@@ -817,14 +815,13 @@ static void short_repr(PyObject *v, char *out, size_t len)
 
 /* object.__setattr__ / __delattr__ is CPython's event for setting a function's special
  * attributes (__module__, __doc__, __defaults__, __name__...), which functools.wraps and
- * dataclasses do as a module is imported.  While a source target's evaluate runs (the
- * C-call guard's judge is set only then) that is the sandbox's own code running as in a
- * plain host, and state.c's check after the input sees what it changed: given, except a
- * function's __code__, which changes what the reach oracle recognises.  Chains stay
- * refused (a chain changing a gate function's defaults would outlive its input). */
+ * dataclasses do as a module is imported.  While a source target's evaluate runs
+ * (in_sandbox) that is the sandbox's own code running as in a plain host: given, except a
+ * function's __code__, which changes what the reach oracle recognises.  Chains stay refused (a chain changing a gate
+ * function's defaults would outlive its input). */
 static int sandbox_sets_function_attr(const char *event, PyObject *args)
 {
-    if (!gc_callguard_judge || strncmp(event, "object.__", 9) != 0 || !PyTuple_Check(args) ||
+    if (!gc_orc.in_sandbox || strncmp(event, "object.__", 9) != 0 || !PyTuple_Check(args) ||
         PyTuple_GET_SIZE(args) < 2 || !PyUnicode_Check(PyTuple_GET_ITEM(args, 1)))
         return 0;
     const char *attr = PyUnicode_AsUTF8(PyTuple_GET_ITEM(args, 1));

@@ -85,6 +85,9 @@ typedef struct {
     /* a write the confinement's supervisor refused during this step awaits gc_confine_judge
      * (set on the supervisor's thread, confine.c) */
     volatile int write_pending;
+    /* a source target's evaluate runs: the sandbox's own code, which may do what a plain host
+     * process does (source.c sets it with in_chain) */
+    volatile int in_sandbox;
     int armed;            /* the table is loaded: spawns are blocked from now on */
     /* the target is being imported and installed (target.c): what it attempts then is
      * refused and noted (gc_oracle_note_import), and loading it fails with that */

@@ -331,7 +331,7 @@ static PyObject *call_evaluate(gc_target *t, PyObject *src, PyObject **exc, PyOb
     gc_source_feedback_begin(); /* before in_chain: its audit event is the harness's */
     gc_walk_feedback_reset();
     gc_callguard_judge = judge;
-    gc_orc.in_chain = 1;
+    gc_orc.in_chain = gc_orc.in_sandbox = 1;
     PyObject *pre = adapter_before(t);
     gc_program_ns_begin();
     PyObject *r = PyObject_CallOneArg(t->adapter.eval_fn, src);
@@ -340,7 +340,7 @@ static PyObject *call_evaluate(gc_target *t, PyObject *src, PyObject **exc, PyOb
     if (*spaces)
         adapter_namespaces(t, pre, *spaces);
     Py_XDECREF(pre);
-    gc_orc.in_chain = 0;
+    gc_orc.in_chain = gc_orc.in_sandbox = 0;
     gc_callguard_judge = NULL;
     gc_oracle_refresh(); /* the modules the program imported: their rows, before the search */
     gc_source_feedback_end();
