@@ -110,6 +110,26 @@ static void other_python(const char *found, char *note, size_t notelen)
 
 /* One replayed file's verdict lines on stdout, in either mode: the escape line (with --json
  * its object, its hole named), or what came back and the limit that stopped it. */
+
+/* The confirmation of an escape, its own JSON line after the escape's (whose keys are the one
+ * escape object's, verdict.h): the input, "confirmed" (true, false, or null when not run),
+ * "confirmation" (why) and, when confirmed, "reached" (where the primitive was). */
+static void print_confirmation_json(const gc_confirmation *c, const char *input)
+{
+    cJSON *j = cJSON_CreateObject();
+    if (!j)
+        return;
+    cJSON_AddStringToObject(j, "input", input);
+    if (c->kind == GC_CONFIRM_UNKNOWN)
+        cJSON_AddNullToObject(j, "confirmed");
+    else
+        cJSON_AddBoolToObject(j, "confirmed", c->kind == GC_CONFIRM_YES);
+    cJSON_AddStringToObject(j, "confirmation", c->why);
+    if (c->kind == GC_CONFIRM_YES)
+        cJSON_AddStringToObject(j, "reached", gc_confirm_where_name(c->where));
+    gc_json_print(j);
+}
+
 static void print_verdict(gc_target *t, const gc_mode_ops *m, const char *file, const gc_run *r,
                           const replay_args *a)
 {
@@ -133,16 +153,8 @@ static void print_verdict(gc_target *t, const gc_mode_ops *m, const char *file, 
         char hole[GC_HOLE_NAME] = "";
         if (a->json) { /* its hole: the escape run once more, every step watched */
             m->hole(t, r, hole, sizeof hole);
-            cJSON *j = gc_escape_object(t, v, r->input.data, r->size, hole);
-            if (j && c.kind == GC_CONFIRM_UNKNOWN)
-                cJSON_AddNullToObject(j, "confirmed");
-            else if (j)
-                cJSON_AddBoolToObject(j, "confirmed", c.kind == GC_CONFIRM_YES);
-            if (j)
-                cJSON_AddStringToObject(j, "confirmation", c.why);
-            if (j && c.kind == GC_CONFIRM_YES)
-                cJSON_AddStringToObject(j, "reached", gc_confirm_where_name(c.where));
-            gc_json_print(j);
+            gc_json_print(gc_escape_object(t, v, r->input.data, r->size, hole));
+            print_confirmation_json(&c, r->input.data);
         }
     } else {
         char cause[128];

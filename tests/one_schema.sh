@@ -54,6 +54,11 @@ for mode in ("gate", "source"):
         for e in s["escapes"]:
             need(f"{by} --json ({mode}) escape", e, ESCAPE)
     lines = [json.loads(l) for l in open(f"{w}/replay-{mode}.json")]
+    confirms = [l for l in lines if "kind" not in l]  # replay's confirmation line, after each escape's
+    lines = [l for l in lines if "kind" in l]
+    for c in confirms:
+        if set(c) - {"reached"} != {"input", "confirmed", "confirmation"}:
+            bad.append(f"replay --json ({mode}): a confirmation line with keys {sorted(c)}")
     if len(lines) != 1:
         bad.append(f"replay --json ({mode}): {len(lines)} escape lines, want 1")
     for e in lines:
