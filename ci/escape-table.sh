@@ -16,7 +16,7 @@ for c in escapes/station-1.5.0/*.chain; do
   chain=$(grep -v '^#' "$c" | paste -sd ';' | sed 's/;/; /g')
   sig=$(sed -n 's/^# signature: //p' "$c")
   if "$GC" replay -q targets/station-advisory-fix "$c" >/dev/null 2>&1; then fix=yes; else fix="**no**"; fi
-  json=$("$GC" replay -q --json targets/station-1.5.0 "$c" 2>/dev/null | grep '^{' || true)
+  json=$("$GC" replay -q --json targets/station-1.5.0 "$c" 2>/dev/null | grep '^{"kind"' || true)
   hole=$(field hole <<<"$json")
   cap=$(field capability <<<"$json")
   if [[ $by == signature ]]; then

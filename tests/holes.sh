@@ -44,7 +44,7 @@ done
 # the same holes from fuzzing: the saved cases (found by fuzzing) and a bounded fuzz run (at
 # the end: it needs the engine) name only holes the sweep names, and most of them
 for t in station-1.5.0 station-advisory-fix; do
-  "$GC" replay -q --json --expect escape "$SRC/targets/$t" "$SRC/escapes/$t" 2>/dev/null | grep '^{' >"$WORK/cases.json"
+  "$GC" replay -q --json --expect escape "$SRC/targets/$t" "$SRC/escapes/$t" 2>/dev/null | grep '^{"kind"' >"$WORK/cases.json"
   expect_exit 0 "$t: holes of the saved cases are the sweep's" -- $PY - "$WORK/sw-$t.json" "$WORK/cases.json" <<'PY'
 import json, sys
 sweep = {r["hole"] for r in json.load(open(sys.argv[1]))["holes"]}

@@ -53,7 +53,7 @@ expect_exit 0 "replay --expect escape the case folder" -- "$GC" replay --expect 
 expect_grep "source-reach-os\.system\.py: gatecrash: ESCAPE reach spawn os\.system" "replay: the case escapes"
 expect_grep "replayed 1: 1 escaped" "replay: one case (the reproducer is no case)"
 expect_exit 1 "replay --json" -- "$GC" replay -q --json "$H" "${HV[@]}" "$case"
-grep '^{' "$WORK/out" >"$WORK/json"
+grep '^{"kind"' "$WORK/out" >"$WORK/json"
 "$PY" -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["signature"]=="source:reach:os.system" and j["input"].endswith("\npath.os.system\n") and j["primitive"]=="os.system" and j["hole"]=="module posixpath .<module>", j' \
   "$WORK/json" && ok || fail "replay --json: the escape's object and its hole"
 

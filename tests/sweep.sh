@@ -19,7 +19,7 @@ cmp -s "$WORK/a.json" "$WORK/b.json" && ok || fail "two JSON sweeps differ"
 for t in station-1.5.0 station-advisory-fix audit-gate; do
   depth=5
   "$GC" sweep "$SRC/targets/$t" --depth $depth --by signature -q --json >"$WORK/sw-$t.json" 2>/dev/null
-  "$GC" replay -q --json --expect escape "$SRC/targets/$t" "$SRC/escapes/$t" 2>/dev/null | grep '^{' >"$WORK/cases-$t.json"
+  "$GC" replay -q --json --expect escape "$SRC/targets/$t" "$SRC/escapes/$t" 2>/dev/null | grep '^{"kind"' >"$WORK/cases-$t.json"
   "$PY" - "$WORK/sw-$t.json" "$WORK/cases-$t.json" >"$WORK/cmp-$t.txt" <<'PY'
 import json, sys
 sweep = {e["signature"]: e for e in json.load(open(sys.argv[1]))["escapes"]}
@@ -61,7 +61,7 @@ cat >"$WORK/odd/target.json" <<JSON
  "requires": {"subprocess": false, "filesystem_writes": ["/nowhere/q\\"u\\\\ote/*"]}}
 JSON
 "$GC" sweep "$WORK/odd" --depth 1 --by signature -q --json >"$WORK/odd-sweep.json" 2>/dev/null
-"$GC" replay -q --json "$WORK/odd" "$SRC/tests/fixtures/advisory" 2>/dev/null | grep '^{' >"$WORK/odd-replay.json"
+"$GC" replay -q --json "$WORK/odd" "$SRC/tests/fixtures/advisory" 2>/dev/null | grep '^{"kind"' >"$WORK/odd-replay.json"
 expect_exit 0 "JSON from a target whose policy has a quote and a backslash" -- "$PY" - "$WORK/odd-sweep.json" "$WORK/odd-replay.json" <<'PY'
 import json, sys
 name, policy = 'odd-na.me', 'subprocess=false filesystem_writes=[/nowhere/q"u\\ote/*] network=true'
