@@ -70,6 +70,15 @@ int gc_confine_abi(void);
 int gc_confine_self(void);
 int gc_confine_active(void);
 
+/* The final grant list (after gc_confine_self): its length, or -1 before; *dirs[i] says
+ * whether paths[i] is a folder. */
+int gc_confine_final(const char *const **paths, const int **dirs);
+/* For the spawner's child (spawn.h), before exec: handle execute (granted only on the files
+ * 'execs' names), TCP bind and connect (ABI 4+, no port granted) and, unless 'writes' is
+ * NULL, every write right (granted beneath the folders and files it names).  Both lists
+ * NULL-terminated real paths.  0 (or no Landlock), or -1. */
+int gc_confine_child(char *const writes[], char *const execs[]);
+
 /* For the backstop's supervisor: is 'nr' a write-type call the filter hands it. */
 int gc_confine_watched_call(int nr);
 /* Add the rules that hand those calls to the supervisor to a libseccomp filter (a
