@@ -13,7 +13,9 @@
  * the command), no TCP, and execute only on the files of the exec list: the regular files
  * beside the gatecrash binary (its own binaries and engines), timeout, env, the embedded
  * CPython (a venv's python is a link to it), afl-fuzz, the symbolizer and the dynamic
- * loader.  A request whose argv[0] is not in that list is refused (-1, EACCES). */
+ * loader; gatecrash's own binaries also /bin/sh, through which libFuzzer's fork mode and
+ * merge start their jobs (and their scratch in the temp folder).  A request whose argv[0]
+ * is not in the exec list is refused (-1, EACCES). */
 #define _GNU_SOURCE
 #include "spawn.h"
 
@@ -122,6 +124,7 @@ static int in_list(char *const list[], const char *path)
  * -1 with errno EACCES when refused. */
 typedef struct {
     char **execs;  /* the exec list */
+    char **own_execs; /* and /bin/sh: libFuzzer's fork mode and merge start their jobs through system() */
     int nown;      /* its first nown: gatecrash's own binaries */
     char **writes; /* the command's grants (NULL before they came): a probe's bound */
     char **own_writes; /* those and the temp folder: gatecrash's own binaries make their scratch there */
@@ -145,7 +148,8 @@ static pid_t confined_spawn(char *const argv[], const char *cwd, int out_fd, int
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
-        if (gc_confine_child(which < b->nown ? b->own_writes : b->writes, b->execs) != 0) {
+        int own = which < b->nown;
+        if (gc_confine_child(own ? b->own_writes : b->writes, own ? b->own_execs : b->execs) != 0) {
             fprintf(stderr, "gatecrash: error: spawner: cannot confine %s: %s\n", argv[0], strerror(errno));
             _exit(127);
         }
@@ -196,8 +200,13 @@ static void lock(const char *msg, ssize_t n, bounds *b, char **writes, char **ow
 static void serve(int s)
 {
     static char buf[MSG_MAX];
-    static char *argv[1024], *envp[4096], *execs[MAX_EXECS], *writes[1024], *own_writes[1026];
-    bounds b = {execs, exec_list(execs), NULL, NULL};
+    static char *argv[1024], *envp[4096], *execs[MAX_EXECS], *own_execs[MAX_EXECS + 1], *writes[1024],
+        *own_writes[1026];
+    int nown = exec_list(execs), k = 0;
+    while (execs[k])
+        own_execs[k] = execs[k], k++;
+    add_exec(own_execs, &k, "/bin/sh");
+    bounds b = {execs, own_execs, nown, NULL, NULL};
     for (;;) {
         int fds[2] = {-1, -1};
         char cbuf[CMSG_SPACE(sizeof fds)];
