@@ -21,7 +21,6 @@
 
 #include "oracle.h"
 #include "diag.h"
-#include "spawn.h"
 
 /* rights newer than the oldest headers we build with (Debian 12: Linux 6.1) */
 #ifndef LANDLOCK_ACCESS_FS_TRUNCATE
@@ -212,7 +211,6 @@ int gc_confine_self(void)
     for (size_t i = 0; i < sizeof devices / sizeof devices[0]; i++)
         gc_confine_grant(devices[i]);
     applied = 1; /* the list is final */
-    gc_spawn_lock_writes();
     uint64_t handled = handled_rights(abi);
     /* ABI 4+: every TCP bind and connect is refused (no rule grants a port) */
     struct gc_ruleset_attr ra = {.handled_access_fs = handled,

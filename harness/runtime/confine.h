@@ -5,7 +5,8 @@
  * crashes, the output, report and case folders, libFuzzer's temp files) —, the Landlock
  * ruleset that confines every write-type right the kernel's ABI knows to them (reads stay
  * open) and refuses every TCP bind and connect (ABI 4+), the start-up line that says what
- * is confined, the ruleset the spawner's children get (gc_confine_child), the --require-confinement rule (exit 4 when Landlock is missing), and the
+ * is confined, the ruleset the spawner's children get (gc_confine_child), the
+ * --require-confinement rule (exit 4 when Landlock is missing), and the
  * judgement of a write made outside them during a chain step or the target's import.
  *
  * Landlock confines the calling thread and the threads and processes it starts later, so it
@@ -18,7 +19,7 @@
  *    before gc_session_start.  Started before, unconfined, and never running Python: the
  *    spawner (a process forked at start-up: it removes the scratch folder, whose parent is
  *    not granted, and confines every process it starts with gc_confine_child, writes bounded
- *    by this list, which gc_confine_self hands it once: spawn.h)
+ *    by this list, which the command hands it once right after gc_confine_self: spawn.h)
  *    and the backstop's supervisor thread (C only: it answers system calls).
  *  - fuzz_gate, fuzz_source and their -test runners: gc_fuzz_start_confined (fuzz_target.h)
  *    in LLVMFuzzerInitialize, before the import; libFuzzer's RSS thread and the time limit's

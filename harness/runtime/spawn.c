@@ -40,7 +40,8 @@ extern char **environ;
 
 static int sock = -1; /* the command's end; -1: no spawner */
 
-static void child_exec(const char *file, char *const argv[], const char *cwd, int out_fd, int err_fd, char *const envp[])
+static void child_exec(const char *file, char *const argv[], const char *cwd, int out_fd, int err_fd,
+                       char *const envp[])
 {
     if (cwd && chdir(cwd) != 0)
         _exit(127);
@@ -120,16 +121,17 @@ static int in_list(char *const list[], const char *path)
     return -1;
 }
 
-/* The spawner's start: argv[0] checked against the exec list, the child confined, then exec.
- * -1 with errno EACCES when refused. */
+/* What the spawner's children may do (the top of this file). */
 typedef struct {
-    char **execs;  /* the exec list */
-    char **own_execs; /* and /bin/sh: libFuzzer's fork mode and merge start their jobs through system() */
-    int nown;      /* its first nown: gatecrash's own binaries */
-    char **writes; /* the command's grants (NULL before they came): a probe's bound */
+    char **execs;      /* the exec list */
+    char **own_execs;  /* and /bin/sh: libFuzzer's fork mode and merge start their jobs through system() */
+    int nown;          /* its first nown: gatecrash's own binaries */
+    char **writes;     /* the command's grants (NULL before they came): a probe's bound */
     char **own_writes; /* those and the temp folder: gatecrash's own binaries make their scratch there */
 } bounds;
 
+/* The spawner's start: argv[0] checked against the exec list, the child confined, then exec.
+ * -1 with errno EACCES when refused. */
 static pid_t confined_spawn(char *const argv[], const char *cwd, int out_fd, int err_fd, char *const envp[],
                             const bounds *b)
 {

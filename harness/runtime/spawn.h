@@ -9,8 +9,10 @@
  * Every process the spawner starts is confined before its exec (confine.h, gc_confine_child):
  * writes only beneath the command's own grants (sent once, gc_spawn_lock_writes), no TCP, and
  * execute only on gatecrash's binaries and the tools it runs (timeout, env, the embedded
- * CPython, afl-fuzz, the symbolizer); a request for any other program is refused, so target
- * code that finds the spawner's socket in the command can start only those, confined.
+ * CPython, afl-fuzz, the symbolizer; gatecrash's own binaries, which confine themselves
+ * again, also the temp folder and /bin/sh for libFuzzer's jobs); a request for any other
+ * program is refused, so target code that finds the spawner's socket in the command can
+ * start only those, confined.
  *
  * Without a spawner (unit tests, or before gc_spawner_start) these fall back to fork and
  * exec in the calling process. */
