@@ -110,7 +110,9 @@ int cli_confine_to(const char *const dirs[])
 {
     for (int i = 0; dirs[i]; i++)
         gc_confine_grant(dirs[i]);
-    return gc_confine_self();
+    int rc = gc_confine_self();
+    gc_spawn_lock_writes(); /* the spawner's children write within the same list (spawn.h) */
+    return rc;
 }
 
 int cli_start_in_scratch(gc_target *t, gc_session_opts *o, char **scratch, int quiet, const char *also)

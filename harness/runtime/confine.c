@@ -169,7 +169,8 @@ static int add_rule(int ruleset, const char *path, int is_dir, uint64_t handled)
     int fd = open(path, O_PATH | O_CLOEXEC);
     if (fd < 0)
         return -1;
-    const uint64_t file_rights = LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_TRUNCATE | LANDLOCK_ACCESS_FS_IOCTL_DEV;
+    const uint64_t file_rights = LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_TRUNCATE |
+                                 LANDLOCK_ACCESS_FS_IOCTL_DEV | LANDLOCK_ACCESS_FS_EXECUTE;
     struct landlock_path_beneath_attr pb = {.allowed_access = is_dir ? handled : handled & file_rights,
                                             .parent_fd = fd};
     long rc = syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &pb, 0);
@@ -233,6 +234,38 @@ int gc_confine_self(void)
     active = 1;
     print_line(abi);
     return 0;
+}
+
+int gc_confine_final(const char *const **paths, const int **dirs)
+{
+    *paths = (const char *const *)granted;
+    *dirs = granted_dir;
+    return applied ? ngranted : -1;
+}
+
+int gc_confine_child(char *const writes[], char *const execs[])
+{
+    int abi = gc_confine_abi();
+    if (abi <= 0)
+        return 0;
+    uint64_t wr = writes ? handled_rights(abi) : 0;
+    struct gc_ruleset_attr ra = {.handled_access_fs = wr | LANDLOCK_ACCESS_FS_EXECUTE,
+                                 .handled_access_net = GC_LANDLOCK_NET_BIND_TCP | GC_LANDLOCK_NET_CONNECT_TCP};
+    int rs = (int)syscall(SYS_landlock_create_ruleset, &ra, abi >= 4 ? sizeof ra : sizeof ra.handled_access_fs, 0);
+    int rc = rs < 0 ? -1 : 0;
+    struct stat st;
+    for (int i = 0; rc == 0 && writes && writes[i]; i++)
+        if (stat(writes[i], &st) == 0)
+            rc = add_rule(rs, writes[i], S_ISDIR(st.st_mode), wr);
+    for (int i = 0; rc == 0 && execs[i]; i++)
+        rc = add_rule(rs, execs[i], 0, LANDLOCK_ACCESS_FS_EXECUTE);
+    if (rc == 0)
+        rc = prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+    if (rc == 0)
+        rc = (int)syscall(SYS_landlock_restrict_self, rs, 0);
+    if (rs >= 0)
+        close(rs);
+    return rc == 0 ? 0 : -1;
 }
 
 /* ---- the supervisor's side ---- */

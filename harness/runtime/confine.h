@@ -5,7 +5,8 @@
  * crashes, the output, report and case folders, libFuzzer's temp files) —, the Landlock
  * ruleset that confines every write-type right the kernel's ABI knows to them (reads stay
  * open) and refuses every TCP bind and connect (ABI 4+), the start-up line that says what
- * is confined, the --require-confinement rule (exit 4 when Landlock is missing), and the
+ * is confined, the ruleset the spawner's children get (gc_confine_child), the
+ * --require-confinement rule (exit 4 when Landlock is missing), and the
  * judgement of a write made outside them during a chain step or the target's import.
  *
  * Landlock confines the calling thread and the threads and processes it starts later, so it
@@ -16,8 +17,9 @@
  * inherits it (and the seccomp backstop, armed right after).  Where it goes:
  *  - the gatecrash command: in cli/start.c (cli_start_in_scratch, cli_campaign_start), just
  *    before gc_session_start.  Started before, unconfined, and never running Python: the
- *    spawner (a process forked at start-up: it starts the engines and fresh-process replays,
- *    which confine themselves, and removes the scratch folder, whose parent is not granted)
+ *    spawner (a process forked at start-up: it removes the scratch folder, whose parent is
+ *    not granted, and confines every process it starts with gc_confine_child, writes bounded
+ *    by this list, which the command hands it once right after gc_confine_self: spawn.h)
  *    and the backstop's supervisor thread (C only: it answers system calls).
  *  - fuzz_gate, fuzz_source and their -test runners: gc_fuzz_start_confined (fuzz_target.h)
  *    in LLVMFuzzerInitialize, before the import; libFuzzer's RSS thread and the time limit's
@@ -69,6 +71,15 @@ int gc_confine_abi(void);
  * with the message printed (required and missing, or the ruleset failed). */
 int gc_confine_self(void);
 int gc_confine_active(void);
+
+/* The final grant list (after gc_confine_self): its length, or -1 before; *dirs[i] says
+ * whether paths[i] is a folder. */
+int gc_confine_final(const char *const **paths, const int **dirs);
+/* For the spawner's child (spawn.h), before exec: handle execute (granted only on the files
+ * 'execs' names), TCP bind and connect (ABI 4+, no port granted) and, unless 'writes' is
+ * NULL, every write right (granted beneath the folders and files it names).  Both lists
+ * NULL-terminated real paths.  0 (or no Landlock), or -1. */
+int gc_confine_child(char *const writes[], char *const execs[]);
 
 /* For the backstop's supervisor: is 'nr' a write-type call the filter hands it. */
 int gc_confine_watched_call(int nr);

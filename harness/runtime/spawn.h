@@ -6,6 +6,13 @@
  * scratch folder at the end (its parent is outside what Landlock lets the command write,
  * confine.h).  The command itself then carries the filter like the engines' input processes do, so a chain it evaluates (live
  * crash replay, minimization, the sweep) can never start a process, while the command can.
+ * Every process the spawner starts is confined before its exec (confine.h, gc_confine_child):
+ * writes only beneath the command's own grants (sent once, gc_spawn_lock_writes), no TCP, and
+ * execute only on gatecrash's binaries and the tools it runs (timeout, env, the embedded
+ * CPython, afl-fuzz, the symbolizer; gatecrash's own binaries, which confine themselves
+ * again, also the temp folder and /bin/sh for libFuzzer's jobs); a request for any other
+ * program is refused, so target code that finds the spawner's socket in the command can
+ * start only those, confined.
  *
  * Without a spawner (unit tests, or before gc_spawner_start) these fall back to fork and
  * exec in the calling process. */
@@ -25,6 +32,11 @@ pid_t gc_spawn(char *const argv[], const char *cwd, int out_fd, int err_fd);
 /* waitpid() for a spawned pid: returns pid with *status set (a waitpid status), 0 when
  * 'nohang' and still running, -1 on error. */
 pid_t gc_spawn_wait(pid_t pid, int *status, int nohang);
+
+/* Send the spawner the command's final write grants (gc_confine_final), before any target
+ * code runs: every process it starts from then on writes only beneath them.  The first
+ * call only counts (a later one, from target code that found the socket, is refused). */
+void gc_spawn_lock_writes(void);
 
 /* Remove the empty folder 'path' in the spawner, which Landlock does not confine: the
  * command may not write the folder its scratch folder is in (confine.h).  0 or -1. */
