@@ -75,7 +75,11 @@ expect_grep "close-most.py: note: interpreter state changed by the program and r
 expect_grep "outside.py: .*ESCAPE effect write open " "then: a write still judged"
 expect_grep "called.py: .*ESCAPE effect spawn os.system" "then: a spawn still judged"
 [[ ! -e $WORK/outside.txt ]] && ok || fail "a write outside scratch reached the disk after the descriptors were closed"
-expect_exit 4 "a program closing the backstop's listener too" -- R "$L" "$P/close-all.py" "$P/safe-sum.py"
+# (a sanitizer build's exit is LeakSanitizer's: its tracer cannot stop the world once every
+# descriptor is gone, and it ends the process with its own code; the line below still holds)
+want=4
+grep -q '^GATECRASH_SANITIZE:BOOL=ON' "$BIN/CMakeCache.txt" && want=23
+expect_exit $want "a program closing the backstop's listener too" -- R "$L" "$P/close-all.py" "$P/safe-sum.py"
 expect_grep "^gatecrash: error: .*close-all.py: interpreter state could not be restored after the input: a descriptor the process held could not be put back$" \
   "one line"
 
