@@ -140,9 +140,10 @@ fi
 # GHSA-44vg-5wv2-h2hg on simpleeval 1.0.4: 'path' is a root, the harvest of what 'path'
 # returned gives os (or genericpath, ...), of what that returned its primitives; 28,318
 # programs with -seed=2 (path.os.spawnvp).  None in 150,000 runs with --no-harvest or
-# --no-feedback.  Once in a loaded full suite seed 2 missed within the budget.
-rediscover simpleeval-1.0.4 150000 "^gatecrash: ESCAPE" 2 3 5 && ok ||
-  fail "simpleeval-1.0.4: not rediscovered from the seeds with seeds 2, 3 and 5"
+# --no-feedback.  Once in a loaded full suite seed 2 missed within the budget, and once on 3.13
+# its first escape was another (an engine run ends at its first): the next seed is tried then.
+rediscover simpleeval-1.0.4 150000 "^gatecrash: ESCAPE .* via path([.][a-z][a-z0-9_]*)+ \(" 2 3 5 && ok ||
+  fail "simpleeval-1.0.4: the advisory's class not rediscovered from the seeds with seeds 2, 3 and 5"
 expect_grep "^gatecrash: ESCAPE reach (spawn|write) os[.][a-z_]+ via .+ \(in the value evaluate gave back" "simpleeval-1.0.4: the escape"
 expect_grep "^gatecrash: ESCAPE .* via path([.][a-z][a-z0-9_]*)+ \(" "simpleeval-1.0.4: the advisory's class, path.<names>.<primitive>"
 finish
