@@ -18,7 +18,7 @@
 
 typedef enum { GC_CONFIRM_UNKNOWN = -1, GC_CONFIRM_NO = 0, GC_CONFIRM_YES = 1 } gc_confirm_kind;
 
-/* Where the plain interpreter found the primitive (issue 51 item 5's grading), read from
+/* Where the plain interpreter found the primitive (the confirmation's grading), read from
  * the reproducer's line: held by the program (a chain's step, a call the program made, an
  * effect that happened), handed back to the host as the value evaluate returned, or only
  * inside an exception the host receives (its __context__, __cause__, an AttributeError's

@@ -30,7 +30,7 @@
  *                                                           [elt for s in it if cond]
  *     ASYNCDEF s                                            block: async def s():
  *     YIELD                                                 statement: yield e
- *   after YIELD (issue 49; docs/SOURCE.md has the table node -> opcode -> test):
+ *   after YIELD (docs/SOURCE.md has the table node -> opcode -> test):
  *     KW s | STAR | DSTAR                                   pop e: s=e, *e, **e where a call,
  *                                                           a class's bases or a display takes
  *                                                           them; elsewhere e
@@ -99,7 +99,7 @@ typedef enum {
     GC_P_GEN, GC_P_FOR, /* after END: the earlier opcodes keep their bytes */
     GC_P_FIELD, GC_P_FMTMAP, GC_P_EQ, GC_P_FILTER, GC_P_ASYNCDEF, /* after FOR, likewise */
     GC_P_YIELD, /* after ASYNCDEF, likewise */
-    /* after YIELD, likewise (issue 49: every node of Python's ast) */
+    /* after YIELD, likewise: every node of Python's ast */
     GC_P_KW, GC_P_STAR, GC_P_DSTAR,                                  /* call arguments */
     GC_P_IMPORT, GC_P_FROM,                                           /* imports */
     GC_P_IF, GC_P_ELSE, GC_P_WHILE, GC_P_WITH, GC_P_CLASS,            /* blocks */

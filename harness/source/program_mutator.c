@@ -1286,7 +1286,7 @@ static int path_resolver(edit *x)
     return take_place(x, k, first, top);
 }
 
-/* ---- import and callable-arg (issue 49): forms a validator may forget ---- */
+/* ---- import and callable-arg: forms a validator may forget ---- */
 
 /* Modules every interpreter has in sys.modules once it runs (an import finder that guards
  * only new imports lets them through); the dictionary's module kinds add what walks reached. */
