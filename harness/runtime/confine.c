@@ -448,7 +448,10 @@ void gc_confine_judge(void)
     if (!gc_orc.write_pending)
         return;
     atomic_thread_fence(memory_order_acquire);
-    if (gc_policy_forbids(&gc_orc.policy, GC_CAP_WRITE) && !gc_policy_allows_path(&gc_orc.policy, pending_path)) {
+    if (strncmp(pending_path, "/dev/shm/sem.", strlen("/dev/shm/sem.")) == 0) {
+        /* glibc's sem_open: a semaphore, not a file anyone reads; outside the run's folders */
+        gc_oracle_set_refused("a POSIX named semaphore in /dev/shm (multiprocessing's locks and queues), not offered");
+    } else if (gc_policy_forbids(&gc_orc.policy, GC_CAP_WRITE) && !gc_policy_allows_path(&gc_orc.policy, pending_path)) {
         char detail[PATH_MAX + 64];
         snprintf(detail, sizeof detail, "write to %s refused by Landlock", pending_path);
         gc_oracle_set_escape(GC_KIND_LANDLOCK, GC_CAP_WRITE, pending_call, detail);
