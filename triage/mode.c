@@ -69,11 +69,7 @@ static int chain_sweep(gc_target *t, gc_sweep_opts *o, int by_hole, const char *
                        void **graph)
 {
     gc_sweep_graph **g = (gc_sweep_graph **)graph;
-    if (by_hole)
-        return gc_holes_sweep(t, o, closed, st, g);
-    if (closed && closed[0])
-        gc_holes_sweep_setup(o, t, closed);
-    return gc_sweep(t, o, st, g);
+    return by_hole ? gc_holes_sweep(t, o, closed, st, g) : gc_sweep(t, o, st, g);
 }
 
 static int chain_sweep_findings(const void *graph, gc_finding **out)
