@@ -5,6 +5,7 @@
 # hole) pairs.  Each sweep once, one at a time, bounded by TIME seconds (an exhaustive sweep cut
 # by it is marked "cut": its pairs are compared no further than it went).
 # Usage: bench/sweep-host.sh [DEPTHS="2 3 4"] [TIME=600] [BUILD_DIR=build] [TARGET_DIR...]
+# GC=PATH: the gatecrash binary to run (default BUILD_DIR/gatecrash).
 # Writes bench/results/sweep-host.md (the table) and prints it.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -16,6 +17,7 @@ if ((${#dirs[@]} == 0)); then
     grep -q '"kind": *"source"' "$f" && dirs+=("$(dirname "$f")")
   done
 fi
+gc=${GC:-$build/gatecrash}
 py=$(sed -n 's/^GATECRASH_PYTHON:FILEPATH=//p' "$build/CMakeCache.txt")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -34,7 +36,7 @@ for d in "${dirs[@]}"; do
       extra=()
       [[ $mode == exh ]] && extra=(--exhaustive)
       s=$(date +%s.%N)
-      "$build/gatecrash" sweep "${venv[@]}" "$d" --depth "$depth" --json -q --time "$limit" "${extra[@]}" \
+      "$gc" sweep "${venv[@]}" "$d" --depth "$depth" --json -q --time "$limit" "${extra[@]}" \
         >"$work/$mode.json" 2>/dev/null
       echo "$(date +%s.%N) - $s" | bc >"$work/$mode.s"
     done

@@ -503,6 +503,8 @@ static int host_value(sctx *x, int i, int form, int item, PyObject *key, PyObjec
     }
 }
 
+static int is_scalar(PyObject *v);
+
 /* Did the sandbox give what the host found?  The same object; or, for what a step makes
  * afresh, the same parts (a list's or tuple's elements, a dict's values, a mappingproxy's
  * mapping, a bound method's function and self). */
@@ -512,6 +514,11 @@ static int agree(PyObject *v, PyObject *hv)
         return 1;
     if (!v || !hv || Py_TYPE(v) != Py_TYPE(hv))
         return 0;
+    if (is_scalar(v)) { /* a str a getter makes afresh (a descriptor's __doc__): equal is the same */
+        int eq = PyObject_RichCompareBool(v, hv, Py_EQ);
+        PyErr_Clear();
+        return eq == 1;
+    }
     if (PyList_CheckExact(v) || PyTuple_CheckExact(v)) {
         Py_ssize_t n = PySequence_Fast_GET_SIZE(v);
         int same = n == PySequence_Fast_GET_SIZE(hv);
@@ -531,10 +538,11 @@ static int agree(PyObject *v, PyObject *hv)
     if (Py_IS_TYPE(v, &PyDictProxy_Type))
         return gc_mappingproxy_mapping(v) == gc_mappingproxy_mapping(hv);
     if (PyMethod_Check(v))
-        return PyMethod_GET_FUNCTION(v) == PyMethod_GET_FUNCTION(hv) && PyMethod_GET_SELF(v) == PyMethod_GET_SELF(hv);
-    if (PyCFunction_Check(v))
+        return PyMethod_GET_FUNCTION(v) == PyMethod_GET_FUNCTION(hv) &&
+               agree(PyMethod_GET_SELF(v), PyMethod_GET_SELF(hv));
+    if (PyCFunction_Check(v)) /* its self may be made afresh too (a mappingproxy's get) */
         return PyCFunction_GET_FUNCTION(v) == PyCFunction_GET_FUNCTION(hv) &&
-               PyCFunction_GET_SELF(v) == PyCFunction_GET_SELF(hv);
+               agree(PyCFunction_GET_SELF(v), PyCFunction_GET_SELF(hv));
     return 0;
 }
 
