@@ -673,6 +673,13 @@ static int run_edge(sctx *x, int i, int form, int kind, PyObject *key, const uin
         out.escaped = 0;
         refused = (h.rule & RULE_NOTE) != 0;
         v = h.rule & RULE_OK ? Py_XNewRef(h.hv) : NULL;
+        if (v && h.prim[0]) { /* an escape kept already for its signature and hole: a leaf */
+            Py_CLEAR(v);
+            x->escaped = x->gave = 1;
+            Py_XDECREF(h.hv);
+            Py_XDECREF(h.rkey);
+            return refused;
+        }
     }
     int fresh = n->fresh && !(h.known && v && v == h.hv); /* the host found it on the earlier object too */
     Py_XDECREF(h.hv);
