@@ -455,12 +455,12 @@ static int host_value(sctx *x, int i, int form, int item, PyObject *key, PyObjec
     case F_ITEM:
         *hv = host_item(v, key);
         return 1;
-    case F_NAMED:
-        *hv = PyList_CheckExact(v) && PyLong_AsSsize_t(key) < PyList_GET_SIZE(v)
-                  ? Py_NewRef(PyList_GET_ITEM(v, PyLong_AsSsize_t(key)))
-                  : NULL;
+    case F_NAMED: {
+        Py_ssize_t k = PyLong_Check(key) ? PyLong_AsSsize_t(key) : -1;
         PyErr_Clear();
+        *hv = PyList_CheckExact(v) && k >= 0 && k < PyList_GET_SIZE(v) ? Py_NewRef(PyList_GET_ITEM(v, k)) : NULL;
         return *hv != NULL;
+    }
     case F_DUNDER: /* X.__getattribute__('k'): the type's own lookup, no __getattr__ */
         if (PyType_Check(v) ? !Py_IS_TYPE(v, &PyType_Type)
                             : !PyModule_Check(v) && Py_TYPE(v)->tp_getattro != PyObject_GenericGetAttr)
