@@ -8,6 +8,7 @@
 #     (signature, hole) pairs, each with the same program, and the same exit code both ways; the
 #     host-side search ran fewer programs (the JSON's "edges": programs run);
 #   - its summary line counts the edges the host answered, the probes and the confirmations;
+#   - a rule a sampled confirmation finds wrong is said and counted (rule-flip);
 #   - deterministic: the same report twice, byte for byte.
 source "$(dirname "$0")/lib.sh" "$@"
 fx=$SRC/tests/fixtures/source
@@ -39,6 +40,13 @@ PY
   expect_grep '; [1-9][0-9]* edges answered in the host, [1-9][0-9]* probes, [1-9][0-9]* confirmations, [0-9]+ rule' \
     "$t: the summary counts what the host answered and the programs that taught and checked it"
 done
+# a rule that holds for some objects of a type only (rule-flip: `key` refused on the odd boxes
+# of a list, given on the even ones): a sampled confirmation finds it wrong and says so, and
+# that kind of edge runs from then on (the edges it answered before stay answered)
+expect_exit 0 "rule-flip: nothing escapes" -- "$GC" sweep "$fx/rule-flip" --depth 3
+expect_grep "^\[sweep\] a confirmation found the rule for \(1, 0, 'key', <class 'adapter\.Box'>, <class 'str'>\) wrong: its edges run from now on$" \
+  "rule-flip: the wrong rule said"
+expect_grep ' 1 rule\(s\) found wrong$' "rule-flip: counted"
 expect_same_sweep "$fx/field-walk" 3
 expect_same_sweep "$fx/leak" 2
 # the option is one of sweep's, refused elsewhere like any unknown one
