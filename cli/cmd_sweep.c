@@ -40,6 +40,7 @@ static const cli_opt sweep_opts[] = {
     {"--close", NULL, "HOLE", cli_opt_list, S(closed), "sweep with that hole's edges removed (repeatable; docs/HOLES.md)"},
     {"--json", NULL, NULL, cli_opt_flag, S(so.json), "one JSON object per finding"},
     {"--confirm", NULL, NULL, cli_opt_flag, S(confirm), "run each hole's input again in a plain interpreter"},
+    {"--exhaustive", NULL, NULL, cli_opt_flag, S(so.exhaustive), "source target: run every edge's program (no host-side search)"},
     {"--quiet", "-q", NULL, cli_opt_flag, S(so.quiet), "no progress lines"},
     {0},
 };

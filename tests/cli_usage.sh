@@ -19,7 +19,7 @@ declare -A opts=(
   [fuzz]="--by $campaign_opts"
   [triage]="--out --found-by"
   [explain]="--raw"
-  [sweep]="--depth --max-nodes --time --save --by --close --json --quiet"
+  [sweep]="--depth --max-nodes --time --save --by --close --json --quiet --exhaustive"
   [advise]="--depth --max-nodes --verify --json --quiet"
   [gate]="--escapes --report --sweep-depth $campaign_opts")
 for c in "${!opts[@]}"; do

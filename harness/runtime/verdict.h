@@ -131,6 +131,8 @@ typedef struct {
     const char *(*hole_name)(void *ctx, int hole);
     void *hole_ctx;
     int no_report;      /* print no report (the caller prints the findings its way) */
+    int exhaustive;     /* a source sweep runs every edge's program through the sandbox (the
+                           walk before the host-side search; source_sweep.h) */
     /* Iterative deepening.  Both sweeps walk level by level (gc_sweep_levels): level L
      * expands what level L-1 queued (level 1: the roots), and once it is complete every
      * input of at most L trailers has been run.  'level' (NULL: none) is called after each
@@ -170,6 +172,10 @@ typedef struct {
     int cut_budget;     /* a level not started: its projected time ran past gc_sweep_opts.budget */
     long host_nodes;    /* of the nodes, the source sweep's host walks' objects (no program gave
                            them back) */
+    /* the source sweep's host-side search (source_sweep.h): edges the host answered by the
+     * learned rules, programs run to learn them (probes) and to check them (sampled
+     * confirmations), and the checks that found a rule wrong (each re-learned) */
+    long host_answered, probes, confirms, mismatches;
 } gc_sweep_stats;
 
 /* A sweep's counts, the end of its summary line: "N nodes, M edges; not expanded: ...\n". */

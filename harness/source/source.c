@@ -109,6 +109,8 @@ typedef struct {
     int nodes; /* budget left */
     const char *where; /* "the value evaluate gave back", "the program's namespace" */
     char root[80];     /* the searched value's own name: "result", "x" */
+    int dry;           /* a find is only noted (found), the escape not set */
+    const gc_prim *found;
     struct {   /* the steps from the value to the current one ("[0]", ".args"), by depth */
         const char *fmt;
         Py_ssize_t i;
@@ -178,6 +180,10 @@ static int search(search_ctx *s, PyObject *v, int depth)
     if (depth > GC_SOURCE_SEARCH_DEPTH || --s->nodes < 0)
         return 0;
     const gc_prim *p = gc_oracle_forbidden(v);
+    if (p && s->dry) {
+        s->found = p;
+        return 1;
+    }
     if (p) {
         char path[256], detail[300];
         path_of(s, depth, path, sizeof path);
@@ -188,6 +194,12 @@ static int search(search_ctx *s, PyObject *v, int depth)
     if (PyExceptionInstance_Check(v))
         return search_exception(s, v, depth);
     return search_container(s, v, depth);
+}
+
+const char *gc_source_value_reaches(PyObject *v)
+{
+    search_ctx s = {.nodes = GC_SOURCE_SEARCH_NODES, .root = "result", .dry = 1};
+    return v && search(&s, v, 0) && s.found ? s.found->name : NULL;
 }
 
 /* What the program holds (reach mode): each binding it made or changed in the namespaces its

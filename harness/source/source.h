@@ -35,4 +35,9 @@ int gc_source_run(gc_target *t, const char *src, size_t len, gc_verdict *out, ch
 int gc_source_run_value(gc_target *t, const char *src, size_t len, gc_verdict *out, PyObject **value, char *note,
                         size_t notelen, char *err, size_t errlen);
 
+/* The forbidden primitive the returned value's search (gc_source_run_value's) finds in v,
+ * a value the host holds: its name, or NULL.  Nothing is set (the source sweep's host-side
+ * search predicts an escape with it, then runs the program to confirm it). */
+const char *gc_source_value_reaches(PyObject *v);
+
 #endif

@@ -2,7 +2,8 @@
  *
  * Every program is one expression built in the program IR (program.h: its bytes, a root
  * then trailers, then `result = ...`), printed in the target's dialect and run through
- * evaluate under the oracles like any input.  Roots, in this order: the names roots()
+ * evaluate under the oracles like any input, or answered in the host by a rule the sandbox's
+ * own answers taught ("the host-side search", above run_edge).  Roots, in this order: the names roots()
  * gives, shortest first then by name; the implicit roots, what every evaluation has in scope
  * unless the sandbox removes it, whatever roots() says (each name of the builtins module and
  * __builtins__, as the dialect writes them, shortest first); the literals every dialect
@@ -114,6 +115,10 @@ typedef struct {
                               (fpath), found by lookups that run no code; no program gives it
                               back and no level expands it */
     unsigned char parts;   /* a host node's parts from froot */
+    unsigned char fresh;   /* its program makes it afresh on each run (a root the program makes:
+                              a frame, the exception; or a value reached from one that is not the
+                              object the host's lookup on the earlier one finds): the host cannot
+                              answer its edges (the host-side search) */
 } snode;
 
 typedef struct {
@@ -141,6 +146,8 @@ typedef struct {
     double start, last; /* when the walk started; its last progress line */
     gc_source_graph *g; /* what it hands its caller */
     int escaped, gave;  /* the last edge's program escaped, gave a value back (run_edge) */
+    PyObject *rules;    /* the host-side search's: {rule key: RULE_*} (NULL: exhaustive) */
+    long answered;      /* edges a rule answered so far (every HOST_SAMPLE-th is run) */
 } sctx;
 
 /* The builtins of the calls with the program's own values (expand_own_calls). */
@@ -303,7 +310,7 @@ static void push(gc_source_graph *g, PyObject *obj, PyObject *key, int parent, i
     uint8_t *c = gc_xmalloc(len + 1);
     memcpy(c, code, len);
     g->nodes[g->nnodes++] = (snode){obj, key, parent, (unsigned char)kind, (unsigned char)depth, hole, c, len, blen, -1,
-                                    NULL, blen == 0, 0, 0, 0, 0};
+                                    NULL, blen == 0, 0, 0, 0, 0, 0};
 }
 
 /* Seen (v, hole) before?  Marks it seen unless 'peek'. */
@@ -384,11 +391,253 @@ static int record(sctx *x, const uint8_t *code, size_t len, const gc_verdict *fi
 
 static void note_resolver(sctx *x, int i);
 
+/* ---- the host-side search (the default; gc_sweep_opts.exhaustive runs every edge) ----
+ *
+ * An edge's program asks the sandbox one step (a form below) from a value the host holds, so
+ * the host can answer it itself by the reading lookup the step makes (host_value: an
+ * attribute get, an item, type's own calls; what the gate sweep does).  The sandbox's rules
+ * are learned, not assumed: a rule is the sandbox's answer for a kind of step, a name (or
+ * key), the type it is taken from and the type of what the host finds, learned by running
+ * the first program of each (a probe): the sandbox gives what the host found (RULE_OK), gives
+ * nothing (RULE_BLOCK, with RULE_NOTE when it said it refused), or gives another value (RULE_RUN: that
+ * kind of edge always runs).  An answered edge runs no program, except one that reaches a
+ * forbidden primitive (run to confirm it: every finding is a program the sandbox ran, once
+ * per signature and hole as record keeps them) and every HOST_SAMPLE-th (a sampled
+ * confirmation: a rule found wrong is learned again from it and the sweep says so).  A step
+ * the host cannot answer (a lookup readback through a class's own __getattr__, an instance
+ * the sandbox makes) always runs. */
+enum { F_RUN, F_ATTR, F_ITEM, F_NAMED, F_DUNDER, F_DUNDER_CALL, F_CALL, F_OWN_TYPE, F_OWN_VARS, F_OWN_LIST,
+       F_RESOLVER, F_READBACK, F_LOOKUP };
+enum { RULE_OK = 1, RULE_BLOCK = 2, RULE_RUN = 4, RULE_NOTE = 8 };
+#define HOST_SAMPLE 50
+
+/* Does a failed lookup on v raise from v's own lookup (no __getattr__ of a class or module of
+ * the sandbox's in the way): the generic lookups of objects, classes of type, modules? */
+static int plain_lookup(PyObject *v)
+{
+    getattrofunc f = Py_TYPE(v)->tp_getattro;
+    if (PyModule_Check(v)) {
+        PyObject *d = PyModule_GetDict(v); /* borrowed */
+        return f == PyModule_Type.tp_getattro && d && !PyDict_GetItemString(d, "__getattr__");
+    }
+    return f == PyObject_GenericGetAttr || (PyType_Check(v) && Py_IS_TYPE(v, &PyType_Type));
+}
+
+static PyObject *host_attr(PyObject *v, PyObject *name)
+{
+    PyObject *r = gc_static_attr(v, name);
+    if (!r)
+        r = PyObject_GetAttr(v, name);
+    PyErr_Clear();
+    return r;
+}
+
+static PyObject *host_item(PyObject *v, PyObject *key)
+{
+    PyObject *r = gc_static_item(v, key, 0);
+    if (!r && !PyDict_CheckExact(v) && !PyList_CheckExact(v) && !PyTuple_CheckExact(v))
+        r = PyObject_GetItem(v, key);
+    PyErr_Clear();
+    return r;
+}
+
+/* What node i's step of 'form' by 'key' (an item with 'item') gives, read in the host: 1 with
+ * *hv (new, NULL where the step raises), 0 where the host cannot say. */
+static int host_value(sctx *x, int i, int form, int item, PyObject *key, PyObject **hv)
+{
+    PyObject *v = x->g->nodes[i].obj, *r = NULL;
+    *hv = NULL;
+    switch (form) {
+    case F_ATTR:
+    case F_RESOLVER:
+        *hv = item ? host_item(v, key) : host_attr(v, key);
+        return 1;
+    case F_ITEM:
+        *hv = host_item(v, key);
+        return 1;
+    case F_NAMED: {
+        Py_ssize_t k = PyLong_Check(key) ? PyLong_AsSsize_t(key) : -1;
+        PyErr_Clear();
+        *hv = PyList_CheckExact(v) && k >= 0 && k < PyList_GET_SIZE(v) ? Py_NewRef(PyList_GET_ITEM(v, k)) : NULL;
+        return *hv != NULL;
+    }
+    case F_DUNDER: /* X.__getattribute__('k'): the type's own lookup, no __getattr__ */
+        if (PyType_Check(v) ? !Py_IS_TYPE(v, &PyType_Type)
+                            : !PyModule_Check(v) && Py_TYPE(v)->tp_getattro != PyObject_GenericGetAttr)
+            return 0;
+        *hv = host_attr(v, key);
+        return 1;
+    case F_DUNDER_CALL:
+    case F_CALL: /* type's own mro() and __subclasses__() (expand_calls) */
+        if (!PyType_Check(v) || !Py_IS_TYPE(v, &PyType_Type) || !key)
+            return 0;
+        *hv = PyObject_CallMethodNoArgs(v, key);
+        PyErr_Clear();
+        return 1;
+    case F_OWN_TYPE:
+        *hv = Py_NewRef((PyObject *)Py_TYPE(v));
+        return 1;
+    case F_OWN_VARS:
+        *hv = PyObject_GetAttrString(v, "__dict__");
+        PyErr_Clear();
+        return 1;
+    case F_OWN_LIST:
+        *hv = PySequence_List(v);
+        PyErr_Clear();
+        return 1;
+    case F_READBACK: /* e.obj: where the field's lookup of the missing name failed */
+        r = item ? host_item(v, key) : host_attr(v, key);
+        if (r && !plain_lookup(r)) {
+            Py_DECREF(r);
+            return 0;
+        }
+        *hv = r ? r : item ? NULL : Py_NewRef(v); /* a failed item lookup raises no AttributeError */
+        return 1;
+    case F_LOOKUP:
+        if (!plain_lookup(v))
+            return 0;
+        *hv = Py_NewRef(v);
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static int is_scalar(PyObject *v);
+
+/* Did the sandbox give what the host found?  The same object; or, for what a step makes
+ * afresh, the same parts (a list's or tuple's elements, a dict's values, a mappingproxy's
+ * mapping, a bound method's function and self). */
+static int agree(PyObject *v, PyObject *hv)
+{
+    if (v == hv)
+        return 1;
+    if (!v || !hv || Py_TYPE(v) != Py_TYPE(hv))
+        return 0;
+    if (is_scalar(v)) { /* a str a getter makes afresh (a descriptor's __doc__): equal is the same */
+        int eq = PyObject_RichCompareBool(v, hv, Py_EQ);
+        PyErr_Clear();
+        return eq == 1;
+    }
+    if (PyList_CheckExact(v) || PyTuple_CheckExact(v)) {
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(v);
+        int same = n == PySequence_Fast_GET_SIZE(hv);
+        for (Py_ssize_t k = 0; same && k < n; k++)
+            same = PySequence_Fast_GET_ITEM(v, k) == PySequence_Fast_GET_ITEM(hv, k);
+        return same;
+    }
+    if (PyDict_CheckExact(v)) {
+        PyObject *k, *val;
+        Py_ssize_t pos = 0;
+        int same = PyDict_GET_SIZE(v) == PyDict_GET_SIZE(hv);
+        while (same && PyDict_Next(v, &pos, &k, &val))
+            same = PyDict_GetItemWithError(hv, k) == val;
+        PyErr_Clear();
+        return same;
+    }
+    if (Py_IS_TYPE(v, &PyDictProxy_Type))
+        return gc_mappingproxy_mapping(v) == gc_mappingproxy_mapping(hv);
+    if (PyMethod_Check(v))
+        return PyMethod_GET_FUNCTION(v) == PyMethod_GET_FUNCTION(hv) &&
+               agree(PyMethod_GET_SELF(v), PyMethod_GET_SELF(hv));
+    if (PyCFunction_Check(v)) /* its self may be made afresh too (a mappingproxy's get) */
+        return PyCFunction_GET_FUNCTION(v) == PyCFunction_GET_FUNCTION(hv) &&
+               agree(PyCFunction_GET_SELF(v), PyCFunction_GET_SELF(hv));
+    return 0;
+}
+
+/* The host's answer for one edge: what it found, the rule that says what the sandbox does. */
+typedef struct {
+    int known;        /* the host can say what the step gives */
+    PyObject *hv;     /* strong: what it gives, or NULL (it raises) */
+    PyObject *rkey;   /* strong: the rule's key (form, name or key, from type, found type) */
+    int rule;         /* RULE_*, 0: not learned yet */
+    char prim[96];    /* the forbidden primitive the value search would find in hv, or "" */
+} hanswer;
+
+static void host_answer(sctx *x, int i, int form, int kind, PyObject *key, hanswer *h)
+{
+    memset(h, 0, sizeof *h);
+    if (x->o->exhaustive || !x->rules || form == F_RUN)
+        return;
+    int item = kind == GC_EDGE_ITEM_STR || kind == GC_EDGE_ITEM_INT;
+    if (!(h->known = host_value(x, i, form, item, key, &h->hv)))
+        return;
+    const char *p = gc_source_value_reaches(h->hv);
+    snprintf(h->prim, sizeof h->prim, "%s", p ? p : "");
+    PyObject *name = !key || PyLong_Check(key) || form == F_NAMED ? Py_None : key;
+    PyObject *vt = h->hv ? (PyObject *)Py_TYPE(h->hv) : Py_None;
+    h->rkey = Py_BuildValue("(iiOOO)", form, item, name, (PyObject *)Py_TYPE(x->g->nodes[i].obj), vt);
+    PyObject *r = h->rkey ? PyDict_GetItemWithError(x->rules, h->rkey) : NULL; /* borrowed */
+    h->rule = r ? (int)PyLong_AsLong(r) : 0;
+    h->known = h->rkey != NULL;
+    PyErr_Clear();
+}
+
+/* The rule a program's outcome teaches (a probe's, or a confirmation's). */
+static int outcome_rule(const hanswer *h, const gc_verdict *out, PyObject *v, int refused)
+{
+    char sig[sizeof out->signature];
+    snprintf(sig, sizeof sig, "source:%s:%s", gc_kind_name(GC_KIND_REACH), h->prim);
+    if (out->escaped)
+        return h->prim[0] && strcmp(out->signature, sig) == 0 ? RULE_OK : RULE_RUN;
+    if (refused)
+        return RULE_BLOCK | RULE_NOTE;
+    if (!v)
+        return h->hv ? RULE_BLOCK : RULE_OK;
+    return !h->prim[0] && agree(v, h->hv) ? RULE_OK : RULE_RUN;
+}
+
+/* A probe's rule, or a confirmation's: one that finds the rule wrong says so, and the kind
+ * of edge runs from then on (RULE_RUN: a rule that held for some of its edges only is no rule). */
+static void learn(sctx *x, hanswer *h, int rule, int probe)
+{
+    rule = !probe && rule != h->rule ? RULE_RUN : rule;
+    PyObject *r = PyLong_FromLong(rule);
+    if (r && PyDict_SetItem(x->rules, h->rkey, r) == 0 && !probe && rule != h->rule) {
+        x->st->mismatches++;
+        if (!x->o->quiet) {
+            PyObject *k = PyObject_Repr(h->rkey);
+            fprintf(stderr, "[sweep] a confirmation found the rule for %s wrong: its edges run from now on\n",
+                    k ? PyUnicode_AsUTF8(k) : "?");
+            Py_XDECREF(k);
+        }
+    }
+    Py_XDECREF(r);
+    PyErr_Clear();
+    h->rule = rule;
+}
+
+/* A signature already kept for 'hole' in at most 'steps' steps? */
+static int found_already(const gc_source_graph *g, const char *prim, int hole, int steps)
+{
+    char sig[256];
+    snprintf(sig, sizeof sig, "source:%s:%s", gc_kind_name(GC_KIND_REACH), prim);
+    for (int k = 0; k < g->nfinds; k++)
+        if (strcmp(g->finds[k].sig, sig) == 0 && g->finds[k].hole == hole && g->finds[k].steps <= steps)
+            return 1;
+    return 0;
+}
+
+/* Must the edge's program run (h: the host's answer)?  Not when a learned rule answers it,
+ * unless it reaches a primitive not yet kept for its hole, or it is a sampled confirmation. */
+static int must_run(sctx *x, int i, int kind, PyObject *key, const hanswer *h)
+{
+    if (!h->known || !h->rule || (h->rule & RULE_RUN) || x->g->nodes[i].fresh)
+        return 1;
+    if ((h->rule & RULE_OK) && h->prim[0]) {
+        gc_oracle_reset_input(); /* the hole of a value, with no escape of an earlier program in the way */
+        return !found_already(x->g, h->prim, edge_hole(x, i, kind, key, h->hv), x->g->nodes[i].depth + 1);
+    }
+    return ++x->answered % HOST_SAMPLE == 0;
+}
+
 /* One edge of node i: the program of blk (statements), then the expression of pre, mid and
- * tr, joined; run; a new value queued as node i's child, an escape recorded.  Was the
- * program refused by the sandbox? */
-static int run_edge(sctx *x, int i, int kind, PyObject *key, const uint8_t *blk, size_t blklen, const uint8_t *pre,
-                    size_t prelen, const uint8_t *mid, size_t midlen, const uint8_t *tr, size_t trlen)
+ * tr, joined; run, or answered in the host (the host-side search above); a new value queued
+ * as node i's child, an escape recorded.  Was the program refused by the sandbox? */
+static int run_edge(sctx *x, int i, int form, int kind, PyObject *key, const uint8_t *blk, size_t blklen,
+                    const uint8_t *pre, size_t prelen, const uint8_t *mid, size_t midlen, const uint8_t *tr,
+                    size_t trlen)
 {
     gc_source_graph *g = x->g;
     snode *n = &g->nodes[i];
@@ -404,16 +653,41 @@ static int run_edge(sctx *x, int i, int kind, PyObject *key, const uint8_t *blk,
             len += plen[k];
         }
     static gc_verdict out;
-    gc_strbuf sb;
-    PyObject *v;
-    x->st->edges++;
+    PyObject *v = NULL;
     int refused = 0;
-    if ((x->rc = run_code(x->t, code, len, &out, &v, &sb, &refused)) != 0) {
+    hanswer h;
+    host_answer(x, i, form, kind, key, &h);
+    if (must_run(x, i, kind, key, &h)) {
+        gc_strbuf sb;
+        x->st->edges++;
+        x->rc = run_code(x->t, code, len, &out, &v, &sb, &refused);
         gc_sb_free(&sb);
+        if (!x->rc && h.known && !(h.rule & RULE_RUN) && !n->fresh) {
+            x->st->probes += !h.rule;
+            x->st->confirms += h.rule != 0;
+            learn(x, &h, outcome_rule(&h, &out, v, refused), !h.rule);
+        }
+    } else { /* answered by a rule */
+        x->st->host_answered++;
+        gc_oracle_reset_input();
+        out.escaped = 0;
+        refused = (h.rule & RULE_NOTE) != 0;
+        v = h.rule & RULE_OK ? Py_XNewRef(h.hv) : NULL;
+        if (v && h.prim[0]) { /* an escape kept already for its signature and hole: a leaf */
+            Py_CLEAR(v);
+            x->escaped = x->gave = 1;
+            Py_XDECREF(h.hv);
+            Py_XDECREF(h.rkey);
+            return refused;
+        }
+    }
+    int fresh = n->fresh && !(h.known && v && v == h.hv); /* the host found it on the earlier object too */
+    Py_XDECREF(h.hv);
+    Py_XDECREF(h.rkey);
+    if (x->rc) {
         Py_XDECREF(v);
         return 0;
     }
-    gc_sb_free(&sb);
     int hole = edge_hole(x, i, kind, key, v);
     x->escaped = out.escaped;
     x->gave = v != NULL;
@@ -424,6 +698,7 @@ static int run_edge(sctx *x, int i, int kind, PyObject *key, const uint8_t *blk,
     else if (v && !gc_sweep_transient(v) && !visited(x, v, hole)) {
         int own = blk == n->code && blklen == n->blen, closed = n->closed; /* push moves nodes */
         push(g, v, key, i, kind, n->depth + 1, hole, code, len, blklen); /* kept alive from here on */
+        g->nodes[g->nnodes - 1].fresh = (unsigned char)fresh;
         if (own) /* node i's own statements */
             g->nodes[g->nnodes - 1].closed = (unsigned char)closed;
         note_resolver(x, (int)g->nnodes - 1);
@@ -432,19 +707,21 @@ static int run_edge(sctx *x, int i, int kind, PyObject *key, const uint8_t *blk,
     return refused;
 }
 
-/* node i's expression wrapped in 'pre' and 'tr' (bytes before and after it). */
-static int edge_around(sctx *x, int i, int kind, PyObject *key, const uint8_t *pre, size_t prelen,
+/* node i's expression wrapped in 'pre' and 'tr' (bytes before and after it); its step a
+ * 'form' (the host-side search's). */
+static int edge_around(sctx *x, int i, int form, int kind, PyObject *key, const uint8_t *pre, size_t prelen,
                        const uint8_t *tr, size_t trlen)
 {
     gc_source_graph *g = x->g;
     const snode *n = &g->nodes[i];
-    return run_edge(x, i, kind, key, n->code, n->blen, pre, prelen, n->code + n->blen, n->len - n->blen, tr, trlen);
+    return run_edge(x, i, form, kind, key, n->code, n->blen, pre, prelen, n->code + n->blen, n->len - n->blen, tr,
+                    trlen);
 }
 
 /* node i's expression followed by 'tr'. */
-static int edge(sctx *x, int i, int kind, PyObject *key, const uint8_t *tr, size_t trlen)
+static int edge(sctx *x, int i, int form, int kind, PyObject *key, const uint8_t *tr, size_t trlen)
 {
-    return edge_around(x, i, kind, key, NULL, 0, tr, trlen);
+    return edge_around(x, i, form, kind, key, NULL, 0, tr, trlen);
 }
 
 /* Can node i's expression stand inside another (not a generator's or coroutine's block)? */
@@ -481,7 +758,7 @@ static int dunder_edge(sctx *x, int i, PyObject *name, int call)
         tr[n++] = GC_P_CALL;
         tr[n++] = 0;
     }
-    return edge_around(x, i, GC_EDGE_ATTR, name, pre, prelen, tr, n); /* named as the attribute's edge */
+    return edge_around(x, i, call ? F_DUNDER_CALL : F_DUNDER, GC_EDGE_ATTR, name, pre, prelen, tr, n); /* named as the attribute's edge */
 }
 
 /* The path resolvers of field walks: host objects that take a dotted path as data and give
@@ -683,7 +960,7 @@ static void readback_part(sctx *x, int i, PyObject *key, int item)
         return;
     long before = g->nnodes;
     int kind = edge_kind(key, item);
-    run_edge(x, i, kind, key, code, blen, NULL, 0, code + blen, 3, code + blen + 3, len - blen - 3);
+    run_edge(x, i, F_READBACK, kind, key, code, blen, NULL, 0, code + blen, 3, code + blen + 3, len - blen - 3);
     walked_from(g, before, r, path);
     if (g->nnodes == before && !x->rc && !x->escaped)
         passage(x, i, key, kind, r, path, code, len, blen);
@@ -723,7 +1000,7 @@ static void resolver_part(sctx *x, int i, PyObject *key, int item)
     memcpy(pre + n, rs->mid2, rs->nmid2);
     long before = g->nnodes;
     unsigned char closed = xr->closed; /* run_edge may move nodes */
-    run_edge(x, i, edge_kind(key, item), key, blk, fblen + xr->blen, pre, n + rs->nmid2, xr->code + xr->blen,
+    run_edge(x, i, F_RESOLVER, edge_kind(key, item), key, blk, fblen + xr->blen, pre, n + rs->nmid2, xr->code + xr->blen,
              xr->len - xr->blen, rs->tail, rs->ntail);
     if (g->nnodes > before)
         g->nodes[g->nnodes - 1].closed = closed;
@@ -854,7 +1131,7 @@ static void attr_edges(sctx *x, int i, PyObject *name)
     Py_ssize_t sz;
     const char *s = PyUnicode_AsUTF8AndSize(name, &sz);
     uint8_t tr[2 + GC_P_MAX_STRLEN];
-    if (edge(x, i, GC_EDGE_ATTR, name, tr, put_str(tr, 0, GC_P_ATTR, s, (size_t)sz)) && s[0] == '_' &&
+    if (edge(x, i, F_ATTR, GC_EDGE_ATTR, name, tr, put_str(tr, 0, GC_P_ATTR, s, (size_t)sz)) && s[0] == '_' &&
         dunder_edge(x, i, name, 0) && field_name(name))
         field_edge(x, i, name);
 }
@@ -882,14 +1159,14 @@ static void item_edge(sctx *x, int i, PyObject *key)
         if (printable && (n = put_str(tr, 0, GC_P_STR, s, (size_t)sz)))
             tr[n++] = GC_P_ITEM;
         if (n)
-            edge(x, i, GC_EDGE_ITEM_STR, key, tr, n);
+            edge(x, i, F_ITEM, GC_EDGE_ITEM_STR, key, tr, n);
     } else if (PyLong_CheckExact(key)) {
         long kv = PyLong_AsLong(key);
         if (!PyErr_Occurred() && kv >= -MAX_INT_KEY && kv <= MAX_INT_KEY) {
             tr[n++] = GC_P_INT;
             tr[n++] = (uint8_t)(int8_t)kv;
             tr[n++] = GC_P_ITEM;
-            edge(x, i, GC_EDGE_ITEM_INT, key, tr, n);
+            edge(x, i, F_ITEM, GC_EDGE_ITEM_INT, key, tr, n);
         }
     }
     PyErr_Clear();
@@ -918,7 +1195,7 @@ static int named_item(sctx *x, int i, Py_ssize_t k, PyObject *name)
     tr[n++] = GC_P_ITEM;
     PyObject *idx = PyLong_FromSsize_t(k);
     x->gave = x->escaped = 0;
-    int refused = idx && edge_around(x, i, GC_EDGE_ITEM_INT, idx, elt, sizeof elt, tr, n);
+    int refused = idx && edge_around(x, i, F_NAMED, GC_EDGE_ITEM_INT, idx, elt, sizeof elt, tr, n);
     Py_XDECREF(idx);
     return refused || !(x->gave || x->escaped) ? 2 : 1;
 }
@@ -1042,7 +1319,7 @@ static void expand_own_calls(sctx *x, int i, PyObject *v)
         size_t plen = fn ? put_str(pre, 0, GC_P_NAME, fn, (size_t)sz) : 0;
         PyObject *key = plen && as_attr[k] ? PyUnicode_FromString(as_attr[k]) : NULL;
         if (plen)
-            edge_around(x, i, key ? GC_EDGE_ATTR : GC_EDGE_CALL, key, pre, plen, call1, sizeof call1);
+            edge_around(x, i, F_OWN_TYPE + k, key ? GC_EDGE_ATTR : GC_EDGE_CALL, key, pre, plen, call1, sizeof call1);
         Py_XDECREF(key);
         PyErr_Clear();
     }
@@ -1066,7 +1343,7 @@ static void expand_calls(sctx *x, int i, PyObject *v)
         }
         /* named as the attribute's edge, as the gate sweep and a replayed program name it
          * (holes.h: `type . __subclasses__()`); the program is the call */
-        if (n && edge(x, i, GC_EDGE_ATTR, name, tr, n) && safe[k][0] == '_')
+        if (n && edge(x, i, F_CALL, GC_EDGE_ATTR, name, tr, n) && safe[k][0] == '_')
             dunder_edge(x, i, name, 1);
         Py_XDECREF(name);
         PyErr_Clear();
@@ -1080,7 +1357,7 @@ static void resolver_call(sctx *x, int i, PyObject *v)
     static const uint8_t tr[] = {GC_P_CALL, 0};
     for (int k = 0; k < NRESOLVERS; k++)
         if (resolvers[k].instance && v == resolver_class(k))
-            edge(x, i, GC_EDGE_CALL, NULL, tr, sizeof tr);
+            edge(x, i, F_RUN, GC_EDGE_CALL, NULL, tr, sizeof tr);
 }
 
 /* At code[at], the lookup readback of X (xexpr[xlen], its expression):
@@ -1137,7 +1414,7 @@ static void lookup_readback(sctx *x, int i)
     }
     long before = g->nnodes;
     unsigned char closed = n->closed; /* run_edge may move nodes */
-    run_edge(x, i, GC_EDGE_ATTR, key, code, blen, NULL, 0, NULL, 0, code + blen, len - blen);
+    run_edge(x, i, F_LOOKUP, GC_EDGE_ATTR, key, code, blen, NULL, 0, NULL, 0, code + blen, len - blen);
     if (g->nnodes > before)
         g->nodes[g->nnodes - 1].closed = closed;
 }
@@ -1512,8 +1789,10 @@ static int push_roots(sctx *x)
             h = h > 0 ? h & ~GC_SWEEP_ANYWHERE : 0;
             if (out.escaped)
                 x->rc = record(x, code, len, &out, h, 0);
-            else if (!visited(x, v, h))
+            else if (!visited(x, v, h)) {
                 push(g, v, name, -1, ROOT, 0, h, code, len, lit == 5 ? EXC_ROOT_BLEN : 0);
+                g->nodes[g->nnodes - 1].fresh = lit >= 4;
+            }
         }
         Py_XDECREF(v);
         if (lit >= 0)
@@ -1629,7 +1908,9 @@ int gc_source_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st, gc
     g->names_ctx = o->hole_ctx;
     double start = gc_now_s();
     gc_sweep_bound(o, start);
-    sctx x = {t, o, st, PyDict_New(), PySet_New(NULL), 0, start, start, g, 0, 0};
+    sctx x = {t, o, st, PyDict_New(), PySet_New(NULL), 0, start, start, g, 0, 0, NULL, 0};
+    if (!o->exhaustive && gc_orc.mode == GC_MODE_REACH) /* the host predicts only the value search's escapes */
+        x.rules = PyDict_New();
     int rc = x.ns && x.seen ? push_roots(&x) : GC_EXIT_HARNESS;
     if (!rc)
         rc = probe_readback(&x);
@@ -1640,8 +1921,11 @@ int gc_source_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st, gc
     st->escapes = g->nfinds;
     double took = gc_now_s() - start;
     if (!rc && !o->quiet)
-        fprintf(stderr, "[sweep %5.2fs] done: %ld nodes, %ld programs (%.0f programs/s), %d escape signature(s)\n",
-                took, g->nnodes, st->edges, took > 0 ? st->edges / took : 0.0, g->nfinds);
+        fprintf(stderr,
+                "[sweep %5.2fs] done: %ld nodes, %ld programs (%.0f programs/s), %d escape signature(s); "
+                "%ld edges answered in the host, %ld probes, %ld confirmations, %ld rule(s) found wrong\n",
+                took, g->nnodes, st->edges, took > 0 ? st->edges / took : 0.0, g->nfinds, st->host_answered,
+                st->probes, st->confirms, st->mismatches);
     if (g->nfinds > 1) /* qsort(NULL, 0) is undefined */
         qsort(g->finds, (size_t)g->nfinds, sizeof *g->finds, cmp_found);
     if (!rc && !o->no_report) {
@@ -1653,6 +1937,7 @@ int gc_source_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st, gc
     fflush(stdout);
     Py_XDECREF(x.ns);
     Py_XDECREF(x.seen);
+    Py_XDECREF(x.rules);
     if (out)
         *out = rc ? NULL : g;
     if (!out || rc)

@@ -2,7 +2,9 @@
  *
  * Owns: the enumeration of programs in the program IR (program.h), printed in the target's
  * dialect and run through its evaluate like any input (source.h), their bounds and
- * order, the report (for every forbidden primitive reached, the shortest program,
+ * order; the host-side search that answers an edge's program in the host where a rule
+ * learned from the sandbox's own answers says what it gives (probes, sampled confirmations,
+ * an escape always run; gc_sweep_opts.exhaustive runs every edge instead); the report (for every forbidden primitive reached, the shortest program,
  * confirmed by running it again), the hybrid's seeds from it (its escapes and its
  * frontier as program encodings), and what the hole rule of the layer above needs from a
  * source target: the value a program gives back, kept, and the roots' values.  A node is
