@@ -10,14 +10,14 @@
 # source_targets, source_advisories, fuzz_source, the field walks and readbacks, passages,
 # the feedback inside walks,
 # threads, the coroutine and async-generator roots, calls with own values in the sweep,
-# class walks by name, per-input isolation).  A version the
+# class walks by name, per-input isolation, a source campaign that an input crashes).  A version the
 # machine lacks is skipped with one line.  Any failing test
 # fails the stage.  VERSIONS="3.12 3.13" overrides the list; TESTS (a ctest -R pattern)
 # the subset.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 default=$(/usr/bin/python3 -I -c 'import sys; print("%d.%d" % sys.version_info[:2])')
-subset=${TESTS:-'^(chain_language|evaluator_and_oracles|replay_advisory|escapes_replay|fuzz_finds_escapes|hostile_state|state_repair|backstop|triage|sweep|gate_feedback|feedback_made_classes|known_hangs|harvest|cli_usage|program_language|program_mutator|source_oracles|source_targets|source_advisories|fuzz_source|dunder_call|field_walk|lookup_readback|passage|walk_feedback|threads_source|coroutine_root|asyncgen_root|own_values_sweep|class_by_name|isolation)$'}
+subset=${TESTS:-'^(chain_language|evaluator_and_oracles|replay_advisory|escapes_replay|fuzz_finds_escapes|hostile_state|state_repair|backstop|triage|sweep|gate_feedback|feedback_made_classes|known_hangs|harvest|cli_usage|program_language|program_mutator|source_oracles|source_targets|source_advisories|fuzz_source|dunder_call|field_walk|lookup_readback|passage|walk_feedback|threads_source|coroutine_root|asyncgen_root|own_values_sweep|class_by_name|isolation|crash_findings_source)$'}
 
 rc=0
 for v in ${VERSIONS:-3.11 3.12 3.13}; do

@@ -218,20 +218,22 @@ static int mode_presweep(void *ctx, gc_target *t, const gc_presweep_sink *sink, 
                         .no_report = 1, .level = presweep_level, .level_ctx = &lv,
                         .budget = presweep_budget(k->c.seconds, m),
                         .node_at = sink->node_at, .skip = sink->skip, .nskip = sink->nskip};
-    gc_holes_sweep_setup(&so, t, NULL); /* an escape per signature and hole, as `sweep` finds them */
+    gc_hole_names *names = gc_hole_names_new(t);
+    gc_holes_sweep_setup(&so, names, NULL); /* an escape per signature and hole, as `sweep` finds them */
     gc_sweep_stats st;
     double t0 = gc_now_s();
     void *graph;
     int rc = m->sweep(t, &so, 0, NULL, &st, &graph);
-    if (rc)
-        return rc;
-    if (!k->c.quiet)
+    if (!rc && !k->c.quiet)
         presweep_line(&so, &st, gc_now_s() - t0);
     gc_inputs none = {0};
-    m->sweep_inputs(graph, &none, frontier, SEED_SWEEP_MAX);
-    m->sweep_free(graph);
+    if (!rc)
+        m->sweep_inputs(graph, &none, frontier, SEED_SWEEP_MAX);
+    if (!rc)
+        m->sweep_free(graph);
     gc_inputs_free(&none);
-    return 0;
+    gc_hole_names_free(names);
+    return rc;
 }
 
 int cli_mode_campaign(cli_campaign *k, const gc_target *t)

@@ -129,11 +129,14 @@ static int sweep_saving(gc_target *t, void *ctx)
         gc_die_msg("%s", cannot);
     if (!rc)
         rc = cli_probe_adapter(t);
+    int by_hole = strcmp(a->by, "hole") == 0;
+    gc_hole_names *names = by_hole || a->closed.n ? gc_hole_names_new(t) : NULL;
     gc_sl_add(&a->closed, NULL);
+    if (names)
+        gc_holes_sweep_setup(so, names, (const char *const *)a->closed.v);
     void *graph = NULL;
     if (!rc)
-        rc = m->sweep(t, so, strcmp(a->by, "hole") == 0, (const char *const *)a->closed.v, &st,
-                      !a->no_confirm && !so->json ? &graph : NULL);
+        rc = m->sweep(t, so, by_hole, (const char *const *)a->closed.v, &st, !a->no_confirm && !so->json ? &graph : NULL);
     if (!rc && graph && gc_limits_stop_signal()) /* stopped by a signal: the report, at once */
         printf("\nin a plain interpreter: not run (the sweep was stopped by a signal)\n");
     else if (!rc && graph) { /* after the report: each hole's input in a plain interpreter */
@@ -144,6 +147,7 @@ static int sweep_saving(gc_target *t, void *ctx)
     }
     if (graph)
         m->sweep_free(graph);
+    gc_hole_names_free(names); /* after the graph: it names its holes through them */
     if (!rc && a->save)
         printf("saved to %s: %d new, %d known, %d not reproducible\n", a->save_abs, saver.sum.new_cases,
                saver.sum.known, saver.sum.flaky);

@@ -85,6 +85,7 @@ static int set_up(void)
     signal(SIGPIPE, SIG_IGN);
     if (!getcwd(cli_start_dir, sizeof cli_start_dir))
         snprintf(cli_start_dir, sizeof cli_start_dir, ".");
+    gc_confine_private_shm(); /* still one thread: before the spawner and the backstop (confine.h) */
     if (gc_spawner_start(err, sizeof err) != 0 || gc_backstop_arm(err, sizeof err) != 0) {
         gc_die_msg("%s", err);
         return GC_EXIT_HARNESS;

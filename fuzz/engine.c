@@ -101,6 +101,7 @@ static int checked_in_child(int (*start)(void *ctx), void *ctx)
 int gc_fuzz_start_confined(int argc, char **argv, int (*start)(void *ctx), void *ctx, int *parent)
 {
     *parent = engine_parent(argc, argv);
+    gc_confine_private_shm(); /* still one thread (confine.h); an engine's jobs inherit it */
     int afl = gc_fuzz_afl_runtime();
     if (!*parent && !afl)
         return confined_start(start, ctx, 1);

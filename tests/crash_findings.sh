@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
-# A crashing target is a finding, never the end of the run (issue 50; docs/RELIABILITY.md,
+# A crashing target is a finding, never the end of the run (docs/RELIABILITY.md,
 # "Crashing targets").  tests/fixtures/crashing: a gate whose second install dereferences
 # NULL from C, one whose import aborts, a gate handing out tools.boom() (SIGSEGV from C) and
 # tools.bang() (a failed C assertion in crash_ext, a C extension built here) beside a real
-# escape (subprocess.os), and a source adapter whose programs get boom() beside os.system.
+# escape (subprocess.os).  The source adapter's case is crash_findings_source.sh.
 #  - at import or install: one line naming the signal and where, exit 3;
 #  - an input: replay says CRASH with the signal and where, exit 1 (--json: its object);
 #  - a campaign, its sweep included, goes on: the crash is a finding of its own in the table,
 #    its input saved and replayable, and the real escape is found too.
 # On b7a2e9e: replay of the second install died of SIGSEGV (139) with no line, the import
 # abort was 134, replay of tools.boom() was 139, and `gatecrash fuzz` died with the target:
-# 139 in the sweep (gate), 139 at its first live replay (source).
+# 139 in the sweep (gate).
 source "$(dirname "$0")/lib.sh" "$@"
 F=$SRC/tests/fixtures/crashing
 if grep -q '^GATECRASH_SANITIZE:BOOL=ON' "$BIN/CMakeCache.txt"; then
@@ -62,7 +62,7 @@ expect_fgrep "CRASH SIGSEGV at boom.py:19 in boom" "  ... says CRASH"
 #    tools.boom() (a crash), and the escape is found.  Bounded by runs, one job: one seeded
 #    engine process that runs its seeds first, so what it meets does not depend on timing
 need fuzz_gate || { finish; exit; }
-cp -r "$F/seeds" "$F/seeds-source" "$WORK/" # --corpus gets the merged corpus back
+cp -r "$F/seeds" "$WORK/" # --corpus gets the merged corpus back
 expect_exit 1 "a campaign on a gate that inputs crash" -- "$GC" fuzz "$T" --runs 200 --jobs 1 --seed 1 --corpus "$WORK/seeds" --out "$WORK/o"
 expect_grep "^\[crash\] crash-sweep-node-[0-9]+: the input crashed the target \(SIGSEGV at boom.py:19 in boom\)" "  ... the sweep's crash is a finding, the campaign goes on"
 expect_grep "^CRASH +SIGSEGV +boom.py:19 in boom " "  ... the table lists the SIGSEGV crash"
@@ -91,15 +91,4 @@ rc=$?
 expect_fgrep "gatecrash: error: gatecrash itself crashed (SIGSEGV outside the target's code: a harness bug)" "  ... one line that says so"
 expect_no_grep "CRASH" "  ... and no crash finding"
 sleep 6 # its engine ends at its own time limit
-# 4. a source target: the live replay of a crash input runs it in a fresh process
-expect_exit 1 "a campaign on a source target that an input crashes" -- "$GC" fuzz "$F/source" --runs 200 --jobs 1 --seed 1 --corpus "$WORK/seeds-source" --out "$WORK/s"
-expect_grep "^CRASH +SIGSEGV +adapter.py:10 in boom +[0-9]+  result = boom\(\)" "  ... the crash finding, its program"
-expect_grep "distinct escape\(s\) on crashing-source" "  ... the campaign's table is printed"
-expect_grep "new hole namespace run \(spawn\)" "  ... and the real escape is found"
-c=$WORK/s/crashes/$(sed -n 's/^CRASH .*  (\(crash-[0-9a-f]*\))$/\1/p' "$WORK/out" | head -1)
-expect_exit 1 "replay of the saved source crash input" -- "$GC" "${R[@]}" --raw "$F/source" "$c"
-expect_fgrep "CRASH SIGSEGV at adapter.py:10 in boom" "  ... says CRASH"
-expect_exit 0 "triage of the source crash input" -- "$GC" triage "$F/source" --out "$WORK/scases" "$c"
-expect_grep "^crash +crash-[0-9a-f]+: crash:SIGSEGV:adapter.py:10 in boom  crash-SIGSEGV-adapter.py-via-10_in_boom.py" "  ... a source crash case"
-expect_exit 1 "replay of the source crash case" -- "$GC" "${R[@]}" "$F/source" "$WORK/scases/crash-SIGSEGV-adapter.py-via-10_in_boom.py"
 finish

@@ -13,7 +13,11 @@
 #     one leaves a raw os.pipe open.
 # For each: the sweep finds the known escape (exit 1), its safe programs are all blocked in
 # one process (exit 0) with the facility put back after the sloppy one, and the escape
-# replays.  What no host survives stays refused by name (os._exit); sys.exit runs.  And the
+# replays.  What no host survives stays refused by name (os._exit); sys.exit runs.  A
+# multiprocessing.Queue's semaphore (a file in /dev/shm) is offered in a /dev/shm of the run's
+# own; where the kernel gives none it is named and inconclusive, never the sandbox's refusal.
+# A write the sandbox's own C code makes outside the run's folders is a write escape, and the
+# file is not written.  And the
 # hard limit needs nothing the input can take: a sandbox that blocks every signal and loops
 # still ends in one line and exit 4 (before: it hung, deaf even to SIGTERM).
 source "$(dirname "$0")/lib.sh" "$@"
@@ -98,6 +102,29 @@ expect_exit 5 "os._exit and sys.exit" -- R "$SRC/tests/fixtures/source/leak" "$P
 expect_grep "os-exit.py: inconclusive \(raised Blocked; refused by the harness: os._exit\)$" "os._exit: refused, named, inconclusive"
 expect_grep "sys-exit.py: blocked \(raised SystemExit\)$" "sys.exit: runs"
 expect_grep "safe-sum.py: blocked \(returned int\)$" "the process goes on"
+
+# a POSIX named semaphore (tests/fixtures/source/semaphore, a Queue per input): offered in the
+# run's own /dev/shm, nothing written in the machine's; without one (GATECRASH_NO_PRIVATE_SHM=1,
+# as where the kernel gives no user namespace) named and inconclusive.  Before, the kernel's
+# refusal raised PermissionError in the sandbox's code: "blocked", exit 0, a false all-clear
+printf 'result = run\n' >"$P/run.py"
+before=$(ls /dev/shm | wc -l)
+expect_exit 1 "a Queue per input" -- R "$SRC/tests/fixtures/source/semaphore" "$P/safe-sum.py" "$P/run.py"
+expect_grep "^gatecrash: confined: .* /dev/shm \(the run's own\)" "  ... the run's own /dev/shm"
+expect_grep "safe-sum.py: blocked \(returned int\)$" "  ... a safe program runs through the queue"
+expect_grep "run.py: gatecrash: ESCAPE reach spawn os.system via result = run" "  ... the escape through it is found"
+[[ $(ls /dev/shm | wc -l) -eq $before ]] && ok || fail "the machine's /dev/shm changed"
+GATECRASH_NO_PRIVATE_SHM=1 expect_exit 5 "a Queue per input, no private /dev/shm" -- \
+  R "$SRC/tests/fixtures/source/semaphore" "$P/safe-sum.py" "$P/run.py"
+expect_count 2 "\.py: inconclusive \(raised PermissionError; refused by the harness: a POSIX named semaphore in /dev/shm \(multiprocessing's locks and queues\), not offered\)$" \
+  "  ... the semaphore: named, inconclusive, never blocked"
+# a write from the sandbox's own C code (ctypes fopen, no audit event) outside the run's folders
+printf 'out = "%s"\nresult = 1\n' "$WORK/c-outside.txt" >"$P/c-write.py"
+expect_exit 1 "a write from C in the sandbox's code" -- R "$SRC/tests/fixtures/source/cwrite" "$P/c-write.py" "$P/safe-sum.py"
+expect_grep "c-write.py: gatecrash: ESCAPE landlock write openat .*\(write to $WORK/c-outside.txt refused by Landlock\)$" \
+  "judged as a write escape"
+expect_grep "safe-sum.py: blocked \(returned int\)$" "the next input is clean"
+[[ ! -e $WORK/c-outside.txt ]] && ok || fail "the sandbox's C write reached the disk"
 
 # the hard limit: a sandbox that blocks every signal (the time limit's too) and loops ends
 # after the limit and 3 s more, in one line, exit 4: the watchdog itself ends it

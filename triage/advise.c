@@ -77,7 +77,6 @@ void gc_holes_sweep_print(gc_target *t, const gc_sweep_opts *o, const gc_sweep_s
 int gc_holes_sweep(gc_target *t, gc_sweep_opts *o, const char *const *closed, gc_sweep_stats *st,
                    gc_sweep_graph **out)
 {
-    gc_holes_sweep_setup(o, t, closed);
     o->no_report = 1;
     gc_sweep_graph *g;
     int rc = gc_sweep(t, o, st, &g);
@@ -89,7 +88,7 @@ int gc_holes_sweep(gc_target *t, gc_sweep_opts *o, const char *const *closed, gc
     gc_hole_row *rows;
     int nrows = sweep_rows(g, &f, &rows);
     const char *unmatched[64];
-    int nu = gc_holes_unmatched(closed, unmatched, 64);
+    int nu = gc_holes_unmatched(o->hole_ctx, closed, unmatched, 64);
     for (int i = 0; i < nu; i++)
         fprintf(stderr, "gatecrash: warning: --close '%s': no edge of this sweep is that hole\n", unmatched[i]);
     gc_holes_sweep_print(t, o, st, closed, f, st->escapes, rows, nrows);
@@ -104,15 +103,15 @@ int gc_holes_sweep(gc_target *t, gc_sweep_opts *o, const char *const *closed, gc
 
 /* A quiet sweep with 'closed' (a list; NULL-terminated copy made here) closed: its rows;
  * *cut set when a time bound or a stop cut it. */
-static int sweep_with(gc_target *t, const gc_sweep_opts *base, const gc_strlist *closed, gc_hole_row **rows,
-                      int *nrows, int *cut)
+static int sweep_with(gc_target *t, const gc_sweep_opts *base, gc_hole_names *h, const gc_strlist *closed,
+                      gc_hole_row **rows, int *nrows, int *cut)
 {
     gc_sweep_opts o = *base;
     o.quiet = 1, o.json = 0, o.save = NULL;
     const char **c = gc_xcalloc((size_t)closed->n + 1, sizeof *c);
     for (int i = 0; i < closed->n; i++)
         c[i] = closed->v[i];
-    gc_holes_sweep_setup(&o, t, c);
+    gc_holes_sweep_setup(&o, h, c);
     o.no_report = 1;
     gc_sweep_stats st;
     gc_sweep_graph *g;
@@ -191,6 +190,7 @@ int gc_advise_cut(gc_cut_sweep sweep, void *ctx, gc_strlist *cut, gc_hole_row **
 typedef struct {
     gc_target *t;
     const gc_sweep_opts *o;
+    gc_hole_names *names; /* every sweep's, for what closing a hole means (its edges' keys) */
     int cut; /* a sweep was cut short (gc_sweep_stats.cut_time): nothing it gave is proven */
     gc_strlist *found; /* then: the closable holes found so far (the cut's, and that sweep's) */
 } target_sweep;
@@ -202,7 +202,7 @@ typedef struct {
 static int sweep_target(void *ctx, const gc_strlist *closed, gc_hole_row **rows, int *nrows)
 {
     target_sweep *s = ctx;
-    int rc = sweep_with(s->t, s->o, closed, rows, nrows, &s->cut);
+    int rc = sweep_with(s->t, s->o, s->names, closed, rows, nrows, &s->cut);
     if (!rc && s->cut) {
         for (int i = 0; i < *nrows; i++)
             if ((*rows)[i].closable && !gc_sl_contains(s->found, (*rows)[i].hole))
@@ -239,11 +239,11 @@ static void advise_stopped(gc_target *t, const gc_sweep_opts *o, const gc_strlis
 
 /* What closing the hole means here, with what its edges were ("wrap these 14 real
  * functions: os.link, ..."). */
-static void closing_text(const gc_hole_row *r, char *out, size_t len)
+static void closing_text(const gc_hole_names *h, const gc_hole_row *r, char *out, size_t len)
 {
     char advice[400];
     gc_hole_advice(r->hole, advice, sizeof advice);
-    const char *keys = gc_holes_edge_keys(r->hole);
+    const char *keys = gc_holes_edge_keys(h, r->hole);
     if (strstr(r->hole, "<module>"))
         snprintf(out, len, "%s; the attributes: %s", advice, keys);
     else if (gc_hole_closable(r->hole) && strstr(r->hole, " . ") && keys[0])
@@ -254,8 +254,8 @@ static void closing_text(const gc_hole_row *r, char *out, size_t len)
         snprintf(out, len, "%s", advice);
 }
 
-static cJSON *advise_json(gc_target *t, const gc_sweep_opts *o, const gc_hole_row *kept, int nkept,
-                          const gc_hole_row *rest, int nrest, int ok)
+static cJSON *advise_json(gc_target *t, const gc_sweep_opts *o, const gc_hole_names *h, const gc_hole_row *kept,
+                          int nkept, const gc_hole_row *rest, int nrest, int ok)
 {
     cJSON *j = cJSON_CreateObject();
     cJSON_AddStringToObject(j, "target", t->spec.name);
@@ -263,7 +263,7 @@ static cJSON *advise_json(gc_target *t, const gc_sweep_opts *o, const gc_hole_ro
     cJSON *cut = gc_holes_json(kept, nkept);
     for (int i = 0; i < nkept; i++) {
         char closing[1600];
-        closing_text(&kept[i], closing, sizeof closing);
+        closing_text(h, &kept[i], closing, sizeof closing);
         cJSON_ReplaceItemInObject(cJSON_GetArrayItem(cut, i), "closing", cJSON_CreateString(closing));
     }
     cJSON_AddItemToObject(j, "cut", cut);
@@ -272,8 +272,8 @@ static cJSON *advise_json(gc_target *t, const gc_sweep_opts *o, const gc_hole_ro
     return j;
 }
 
-static void advise_text(gc_target *t, const gc_sweep_opts *o, const gc_hole_row *kept, int nkept,
-                        const gc_hole_row *rest, int nrest, int ok)
+static void advise_text(gc_target *t, const gc_sweep_opts *o, const gc_hole_names *h, const gc_hole_row *kept,
+                        int nkept, const gc_hole_row *rest, int nrest, int ok)
 {
     if (nkept)
         printf("advise for %s at depth %d: close %d hole(s):\n", t->spec.name, o->depth, nkept);
@@ -283,7 +283,7 @@ static void advise_text(gc_target *t, const gc_sweep_opts *o, const gc_hole_row 
                nrest ? " (below)." : "; it finds none at all.");
     for (int i = 0; i < nkept; i++) {
         char closing[1600];
-        closing_text(&kept[i], closing, sizeof closing);
+        closing_text(h, &kept[i], closing, sizeof closing);
         printf("%2d. %s  (%s; cuts %d primitive(s), %d signature(s))\n    closing it: %s\n    cuts: %.160s%s\n"
                "    via %s\n", i + 1, kept[i].hole, kept[i].caps, kept[i].nprims, kept[i].nsigs, closing,
                kept[i].prims, strlen(kept[i].prims) > 160 ? ", ..." : "", kept[i].chain);
@@ -310,7 +310,7 @@ int gc_advise(gc_target *t, gc_sweep_opts *o, int verify)
     gc_strlist cut = {0};
     gc_hole_row *kept = NULL, *rest = NULL;
     int nkept = 0, nrest = 0;
-    target_sweep ts = {t, o, 0, &cut};
+    target_sweep ts = {t, o, gc_hole_names_new(t), 0, &cut};
     int rc = gc_advise_cut(sweep_target, &ts, &cut, &kept, &nkept, &rest, &nrest);
     if (rc == ADVISE_CUT_SHORT) {
         advise_stopped(t, o, &cut);
@@ -318,10 +318,10 @@ int gc_advise(gc_target *t, gc_sweep_opts *o, int verify)
     } else if (!rc) {
         int ok = !any_closable(rest, nrest);
         if (o->json) {
-            cJSON *j = advise_json(t, o, kept, nkept, rest, nrest, ok);
+            cJSON *j = advise_json(t, o, ts.names, kept, nkept, rest, nrest, ok);
             gc_json_print(j);
         } else {
-            advise_text(t, o, kept, nkept, rest, nrest, ok);
+            advise_text(t, o, ts.names, kept, nkept, rest, nrest, ok);
         }
         rc = ok ? 0 : 1;
         if (verify && !o->json) { /* the proof as `sweep --close` gives it */
@@ -332,6 +332,7 @@ int gc_advise(gc_target *t, gc_sweep_opts *o, int verify)
             gc_sweep_stats st;
             gc_sweep_opts vo = *o;
             vo.quiet = 1;
+            gc_holes_sweep_setup(&vo, ts.names, c);
             int vrc = gc_holes_sweep(t, &vo, c, &st, NULL);
             free(c);
             if (vrc)
@@ -341,6 +342,7 @@ int gc_advise(gc_target *t, gc_sweep_opts *o, int verify)
     free(kept);
     free(rest);
     gc_sl_free(&cut);
+    gc_hole_names_free(ts.names);
     return rc;
 }
 

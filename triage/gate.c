@@ -141,7 +141,8 @@ static int sweep(gc_target *t, const gc_gate_opts *o, gate_run *g)
     fprintf(stderr, "gatecrash: gate %s: sweeping to depth %ld\n", t->spec.name, o->sweep_depth);
     gc_sweep_opts swo = {.depth = (int)o->sweep_depth, .max_nodes = 2000000, .quiet = 1};
     gc_sweep_stats sst;
-    gc_holes_sweep_setup(&swo, t, NULL); /* its escapes carry their holes, for the report */
+    gc_hole_names *names = gc_hole_names_new(t);
+    gc_holes_sweep_setup(&swo, names, NULL); /* its escapes carry their holes, for the report */
     const gc_mode_ops *m = gc_mode_ops_of(t->spec.kind);
     void *graph;
     int rc = m->sweep(t, &swo, 0, NULL, &sst, &graph);
@@ -149,6 +150,7 @@ static int sweep(gc_target *t, const gc_gate_opts *o, gate_run *g)
         g->nsw = m->sweep_findings(graph, &g->swf);
     if (!rc)
         m->sweep_free(graph);
+    gc_hole_names_free(names);
     return rc;
 }
 

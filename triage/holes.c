@@ -513,14 +513,33 @@ void gc_holes_name_findings(gc_target *t, gc_finding *f, int n)
 
 /* ---- holes in the sweep ---- */
 
-static struct {
+struct gc_hole_names {
     gc_strlist names;     /* hole i + 1 is names.v[i] */
     const char *const *closed;
-    gc_strlist matched;   /* closed holes some edge carried */
+    gc_strlist matched;   /* closed holes some edge of the last sweep carried */
     PyObject *gate_file;
     char (*keys)[400];    /* per hole: the keys of its edges ("os, sys, io") */
     int capkeys;
-} sw;
+};
+
+gc_hole_names *gc_hole_names_new(gc_target *t)
+{
+    gc_hole_names *h = gc_xcalloc(1, sizeof *h);
+    h->gate_file = PyUnicode_DecodeFSDefault(t->spec.sandbox);
+    PyErr_Clear();
+    return h;
+}
+
+void gc_hole_names_free(gc_hole_names *h)
+{
+    if (!h)
+        return;
+    gc_sl_free(&h->names);
+    gc_sl_free(&h->matched);
+    Py_XDECREF(h->gate_file);
+    free(h->keys);
+    free(h);
+}
 
 static void key_text(PyObject *key, char *out, size_t len)
 {
@@ -540,35 +559,35 @@ static void key_text(PyObject *key, char *out, size_t len)
 static int sweep_hole(void *ctx, PyObject *ns, PyObject *from, PyObject *from_key, PyObject *src, int kind,
                       PyObject *key, PyObject *dst)
 {
-    (void)ctx;
+    gc_hole_names *sw = ctx;
     char fk[GC_MAX_NAME + 24], k[GC_MAX_NAME + 24], name[GC_HOLE_NAME];
     key_text(from_key, fk, sizeof fk);
     key_text(key, k, sizeof k);
-    int r = gc_hole_edge(ns, sw.gate_file, from, fk[0] ? fk : NULL, src, kind, k, dst, name, sizeof name);
+    int r = gc_hole_edge(ns, sw->gate_file, from, fk[0] ? fk : NULL, src, kind, k, dst, name, sizeof name);
     if (r == 2)
         return GC_SWEEP_INSIDE;
     if (r == 0)
         return 0;
     int id;
-    for (id = 0; id < sw.names.n && strcmp(sw.names.v[id], name) != 0; id++)
+    for (id = 0; id < sw->names.n && strcmp(sw->names.v[id], name) != 0; id++)
         ;
-    if (id == sw.names.n) {
-        gc_sl_add(&sw.names, name);
-        if (id >= sw.capkeys) {
-            sw.capkeys = sw.capkeys ? sw.capkeys * 2 : 32;
-            sw.keys = gc_xrealloc(sw.keys, (size_t)sw.capkeys * sizeof *sw.keys);
+    if (id == sw->names.n) {
+        gc_sl_add(&sw->names, name);
+        if (id >= sw->capkeys) {
+            sw->capkeys = sw->capkeys ? sw->capkeys * 2 : 32;
+            sw->keys = gc_xrealloc(sw->keys, (size_t)sw->capkeys * sizeof *sw->keys);
         }
-        sw.keys[id][0] = '\0';
+        sw->keys[id][0] = '\0';
     }
     /* what the maintainer acts on: the attribute copied ("os"), or for a bridge ("TYPE .
      * __self__") the name its source was handed out under ("getpid") */
     const char *what = strstr(name, " . ") ? fk : k;
     if (what[0])
-        list_add(sw.keys[id], sizeof sw.keys[id], what);
-    for (const char *const *c = sw.closed; c && *c; c++)
+        list_add(sw->keys[id], sizeof sw->keys[id], what);
+    for (const char *const *c = sw->closed; c && *c; c++)
         if (strcmp(*c, name) == 0) {
-            if (!gc_sl_contains(&sw.matched, name))
-                gc_sl_add(&sw.matched, name);
+            if (!gc_sl_contains(&sw->matched, name))
+                gc_sl_add(&sw->matched, name);
             return -(id + 1);
         }
     return anywhere(name) ? (id + 1) | GC_SWEEP_ANYWHERE : id + 1;
@@ -576,35 +595,32 @@ static int sweep_hole(void *ctx, PyObject *ns, PyObject *from, PyObject *from_ke
 
 static const char *sweep_hole_name(void *ctx, int id)
 {
-    (void)ctx;
-    return id > 0 && id <= sw.names.n ? sw.names.v[id - 1] : "";
+    const gc_hole_names *sw = ctx;
+    return id > 0 && id <= sw->names.n ? sw->names.v[id - 1] : "";
 }
 
-void gc_holes_sweep_setup(gc_sweep_opts *o, gc_target *t, const char *const *closed)
+void gc_holes_sweep_setup(gc_sweep_opts *o, gc_hole_names *h, const char *const *closed)
 {
-    Py_XDECREF(sw.gate_file);
-    sw.gate_file = PyUnicode_DecodeFSDefault(t->spec.sandbox);
-    PyErr_Clear();
-    sw.closed = closed;
-    gc_sl_free(&sw.matched);
+    h->closed = closed;
+    gc_sl_free(&h->matched);
     o->hole = sweep_hole;
     o->hole_name = sweep_hole_name;
-    o->hole_ctx = NULL;
+    o->hole_ctx = h;
 }
 
-const char *gc_holes_edge_keys(const char *hole)
+const char *gc_holes_edge_keys(const gc_hole_names *h, const char *hole)
 {
-    for (int i = 0; i < sw.names.n; i++)
-        if (strcmp(sw.names.v[i], hole) == 0)
-            return sw.keys[i];
+    for (int i = 0; i < h->names.n; i++)
+        if (strcmp(h->names.v[i], hole) == 0)
+            return h->keys[i];
     return "";
 }
 
-int gc_holes_unmatched(const char *const *closed, const char **out, int max)
+int gc_holes_unmatched(const gc_hole_names *h, const char *const *closed, const char **out, int max)
 {
     int n = 0;
     for (const char *const *c = closed; c && *c && n < max; c++)
-        if (!gc_sl_contains(&sw.matched, *c))
+        if (!gc_sl_contains(&h->matched, *c))
             out[n++] = *c;
     return n;
 }

@@ -93,11 +93,21 @@ void gc_holes_campaign_table(gc_target *t, const gc_campaign_result *r, const ch
                              void (*minimize_row)(gc_target *t, const char *hole, char *input, size_t cap),
                              long confirm_seconds);
 
-/* For a sweep: install gc_holes' edge rule into 'o' (o->hole, o->hole_ctx), closing the
- * holes named in 'closed' (NULL or NULL-terminated). */
-void gc_holes_sweep_setup(gc_sweep_opts *o, gc_target *t, const char *const *closed);
-/* `sweep` by hole: the sweep with those holes closed (NULL-terminated, or NULL), then one
- * row per hole still open (text, or one JSON object with o->json).  0 or an exit code. */
+/* The holes the edges of one or more sweeps were named by: an id per name (what a sweep's
+ * graph keeps, gc_sweep_opts.hole_name), the keys of the edges that opened each, and which
+ * closed holes some edge carried.  The caller's: made before its sweeps, handed to each
+ * through gc_holes_sweep_setup, read after them (gc_holes_edge_keys, gc_holes_unmatched),
+ * freed once every graph of those sweeps is freed (they name their holes through it). */
+typedef struct gc_hole_names gc_hole_names;
+gc_hole_names *gc_hole_names_new(gc_target *t);
+void gc_hole_names_free(gc_hole_names *h);
+
+/* For a sweep: install gc_holes' edge rule into 'o' (o->hole, o->hole_ctx: h), closing the
+ * holes named in 'closed' (NULL or NULL-terminated; it must outlive the sweep). */
+void gc_holes_sweep_setup(gc_sweep_opts *o, gc_hole_names *h, const char *const *closed);
+/* `sweep` by hole, with 'o' set up by gc_holes_sweep_setup with those holes closed
+ * (NULL-terminated, or NULL): the sweep, then one row per hole still open (text, or one
+ * JSON object with o->json).  0 or an exit code. */
 int gc_holes_sweep(gc_target *t, gc_sweep_opts *o, const char *const *closed, gc_sweep_stats *st,
                    gc_sweep_graph **out);
 
@@ -121,11 +131,11 @@ int gc_advise_cut(gc_cut_sweep sweep, void *ctx, gc_strlist *cut, gc_hole_row **
  * nothing but holes a namespace gate cannot close, 1 otherwise, or an exit code. */
 int gc_advise(gc_target *t, gc_sweep_opts *o, int verify);
 
-/* The keys (attribute names, element names) of the edges that opened 'hole' in the sweeps
- * so far ("os, sys, io"), or "". */
-const char *gc_holes_edge_keys(const char *hole);
-/* Holes named in 'closed' that no edge of the last sweep carried (a typo, or not a hole of
+/* The keys (attribute names, element names) of the edges that opened 'hole' in h's sweeps
+ * ("os, sys, io"), or "". */
+const char *gc_holes_edge_keys(const gc_hole_names *h, const char *hole);
+/* Holes named in 'closed' that no edge of h's last sweep carried (a typo, or not a hole of
  * this target): listed so the caller can say so. */
-int gc_holes_unmatched(const char *const *closed, const char **out, int max);
+int gc_holes_unmatched(const gc_hole_names *h, const char *const *closed, const char **out, int max);
 
 #endif

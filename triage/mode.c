@@ -30,11 +30,10 @@ static void run_reset(gc_run *r)
 
 /* ---- chain mode: gate targets ---- */
 
-static gc_outcome chain_last; /* the input chain_replay ran last: chain_hole's */
-
 static int chain_replay(gc_target *t, const char *path, int raw, gc_run *r, char *why, size_t whylen)
 {
-    static gc_chain chain, trimmed;
+    static gc_chain chain, trimmed; /* large: one at a time, nothing kept between calls */
+    static gc_outcome chain_last;
     run_reset(r);
     int rc = gc_replay_file(t, path, raw, &chain, &chain_last, &r->hdr, why, whylen);
     if (rc)
@@ -52,16 +51,18 @@ static int chain_replay(gc_target *t, const char *path, int raw, gc_run *r, char
     return 0;
 }
 
-/* The escape's chain run once more, every step watched (holes.h). */
+/* The escape's chain (r->input: chain_replay's one line of it) run once more, every step
+ * watched (holes.h). */
 static void chain_hole(gc_target *t, const gc_run *r, char *hole, size_t len)
 {
-    static gc_chain trimmed;
+    static gc_chain trimmed; /* large: one at a time */
     static gc_outcome again;
+    gc_parse_error pe;
     char err[256];
-    (void)r;
     hole[0] = '\0';
-    gc_outcome_escape_chain(&chain_last, &trimmed);
-    if (chain_last.escaped && gc_hole_of_chain(t, &trimmed, &again, hole, len, err, sizeof err) != 0)
+    if (r->v.escaped && r->input.data &&
+        gc_chain_parse((const uint8_t *)r->input.data, r->input.len, GC_PARSE_STRICT, &trimmed, &pe) == 0 &&
+        gc_hole_of_chain(t, &trimmed, &again, hole, len, err, sizeof err) != 0)
         hole[0] = '\0';
 }
 
@@ -69,11 +70,7 @@ static int chain_sweep(gc_target *t, gc_sweep_opts *o, int by_hole, const char *
                        void **graph)
 {
     gc_sweep_graph **g = (gc_sweep_graph **)graph;
-    if (by_hole)
-        return gc_holes_sweep(t, o, closed, st, g);
-    if (closed && closed[0])
-        gc_holes_sweep_setup(o, t, closed);
-    return gc_sweep(t, o, st, g);
+    return by_hole ? gc_holes_sweep(t, o, closed, st, g) : gc_sweep(t, o, st, g);
 }
 
 static int chain_sweep_findings(const void *graph, gc_finding **out)

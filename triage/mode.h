@@ -52,7 +52,9 @@ typedef struct gc_mode_ops {
     /* The hole of r's escape, r the last input replay ran ("" when not named). */
     void (*hole)(gc_target *t, const gc_run *r, char *hole, size_t len);
     /* The sweep from the roots, by hole (the default; 'closed' holes closed, NULL-terminated)
-     * or flat by signature; its report printed unless o->no_report.  0 or an exit code; with
+     * or flat by signature; its report printed unless o->no_report.  By hole or with holes
+     * closed, the caller has set 'o' up with gc_holes_sweep_setup (holes.h), whose names
+     * outlive the graph.  0 or an exit code; with
      * 0 and 'graph', *graph is the sweep's graph (the mode's: chain/sweep.h's gc_sweep_graph,
      * source_sweep.h's gc_source_graph), which the caller frees with sweep_free, else NULL.
      * o->level is handed the same graph while it grows. */

@@ -280,7 +280,6 @@ int gc_source_hole_of_program(gc_target *t, const char *src, size_t len, gc_verd
 
 int gc_source_holes_sweep(gc_target *t, gc_sweep_opts *o, gc_sweep_stats *st, gc_source_graph **out)
 {
-    gc_holes_sweep_setup(o, t, NULL);
     o->no_report = 1;
     gc_source_graph *g;
     int rc = gc_source_sweep(t, o, st, &g);

@@ -9,6 +9,7 @@
 #include <glob.h>
 #include <limits.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -542,6 +543,7 @@ static void sweep_child(scan_state *fs, int fd, int outfd, volatile long *node_a
     gc_limits_crash_fd = outfd; /* the crash line (timelimit.h), with its JSON object */
     gc_limits_crash_label = "sweep";
     gc_limits_crash_json = 1;
+    gc_limits_crash_host = 1; /* the walk reads the target's values in the host: a crash there skips its node */
     gc_inputs front = {0};
     const gc_campaign_opts *o = fs->o;
     gc_presweep_sink sink = {child_found, &fd, node_at, skip, nskip};
@@ -586,10 +588,11 @@ static int read_child(scan_state *fs, int fd, sweep_sink *sk, gc_inputs *front, 
 #define SWEEP_TRIES 8 /* a sweep that crashes the target more often is given up */
 
 /* One try of the sweep in a child process, its nodes in skip[] not expanded.  0 or an exit
- * code; when an input crashed the target, its crash signature (crash:SIG:WHERE) in sig and
- * *crashed the node whose expansion it was (-1: outside a node's expansion). */
+ * code; when an input crashed the target, or the walk's own read of a value in the host did
+ * (*host set), its crash signature (crash:SIG:WHERE) in sig and *crashed the node whose
+ * expansion it was (-1: outside a node's expansion). */
 static int sweep_try(scan_state *fs, sweep_sink *sk, gc_inputs *front, const long *skip, int nskip, long *crashed,
-                     char *sig, size_t siglen)
+                     int *host, char *sig, size_t siglen)
 {
     int rec[2], out[2];
     volatile long *node_at = mmap(NULL, sizeof(long), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -627,6 +630,7 @@ static int sweep_try(scan_state *fs, sweep_sink *sk, gc_inputs *front, const lon
     if (died && js) { /* the crash line's object: its signature, as a fresh replay's */
         cJSON *j = cJSON_Parse(js);
         const cJSON *c = cJSON_GetObjectItemCaseSensitive(j, "crash"), *w = cJSON_GetObjectItemCaseSensitive(j, "where");
+        *host = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "host"));
         snprintf(sig, siglen, "crash:%s:%s", cJSON_IsString(c) ? c->valuestring : "?",
                  cJSON_IsString(w) ? w->valuestring : "");
         cJSON_Delete(j);
@@ -644,22 +648,33 @@ static int sweep_try(scan_state *fs, sweep_sink *sk, gc_inputs *front, const lon
 
 /* The sweep, in a child process: an input that crashes the target there is a crash finding
  * (OUT/finds.tsv and the table name where; its node is named, no input file is written), and
- * the sweep runs again without expanding that node, its escapes so far kept. */
+ * the sweep runs again without expanding that node, its escapes so far kept.  A crash of the
+ * walk's own read of a node's value in the host (a C getter of the target's that reads a bad
+ * address, a CPython bug) is no finding: one line, and that node is skipped the same way. */
 static int sweep_isolated(scan_state *fs, sweep_sink *sk, gc_inputs *front)
 {
     long skip[SWEEP_TRIES];
     int nskip = 0, rc = 0;
     for (;;) {
         long crashed;
+        int host = 0;
         char sig[256] = "";
         gc_inputs_free(front);
-        rc = sweep_try(fs, sk, front, skip, nskip, &crashed, sig, sizeof sig);
+        rc = sweep_try(fs, sk, front, skip, nskip, &crashed, &host, sig, sizeof sig);
         if (rc || !sig[0])
             return rc;
         char name[64], path[PATH_MAX + 64];
         snprintf(name, sizeof name, "(the sweep, expanding its node %ld: no input saved)", crashed);
         snprintf(path, sizeof path, "%s/crashes/crash-sweep-node-%ld", fs->o->out, crashed);
-        fold_crash(fs, path, sig, name);
+        if (!host)
+            fold_crash(fs, path, sig, name);
+        else if (!fs->o->quiet) {
+            const char *what = sig + strlen("crash:"), *where = strchr(what, ':');
+            fprintf(stderr, "[sweep] reading node %ld's values in the host crashed the sweep's process (%.*s%s%s, outside "
+                            "any input: no finding); the sweep goes on without that node\n", crashed,
+                    (int)(where ? where - what : (ptrdiff_t)strlen(what)), what, where && where[1] ? " at " : "",
+                    where && where[1] ? where + 1 : "");
+        }
         if (nskip == SWEEP_TRIES || crashed < 0) {
             if (!fs->o->quiet)
                 fprintf(stderr, "[sweep] the target crashed %d times during the sweep: the engine goes on without it\n",

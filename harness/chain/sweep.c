@@ -25,6 +25,7 @@
 #include <time.h>
 
 #include "interp.h"
+#include "pycompat.h"
 #include "state.h"
 #include "timelimit.h"
 #include "xalloc.h"
@@ -460,7 +461,7 @@ static Py_ssize_t items_bound(sweep_ctx *x, Py_ssize_t n)
 /* Mapping edges: the value of each str or int key. */
 static void expand_mapping(sweep_ctx *x, int i, PyObject *v, unsigned ib)
 {
-    PyObject *keys = PyMapping_Keys(v);
+    PyObject *keys = gc_mapping_keys(v);
     PyErr_Clear();
     Py_ssize_t n = items_bound(x, keys && PyList_Check(keys) ? PyList_GET_SIZE(keys) : 0);
     for (Py_ssize_t k = 0; k < n && !gc_limits_stopping(); k++) {

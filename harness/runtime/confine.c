@@ -13,11 +13,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
+#include <linux/capability.h>
+#include <linux/securebits.h>
 
 #include "oracle.h"
 #include "diag.h"
@@ -42,12 +46,86 @@ static char *granted[MAX_GRANTS];
 static int granted_dir[MAX_GRANTS];
 static int ngranted;
 static int active, applied;
+static int private_shm; /* /dev/shm is this process's own tmpfs (gc_confine_private_shm) */
 static char pending_path[PATH_MAX], pending_call[16];
 
 /* what a process writes that is no folder of the run's */
 static const char *devices[] = {"/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/random", "/dev/urandom"};
 
 static int required(void) { return getenv("GATECRASH_REQUIRE_CONFINEMENT") != NULL; }
+
+static int write_text(const char *path, const char *text)
+{
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    ssize_t n = fd >= 0 ? write(fd, text, strlen(text)) : -1;
+    if (fd >= 0)
+        close(fd);
+    return n == (ssize_t)strlen(text) ? 0 : -1;
+}
+
+/* Every capability gone, and none regained by exec (uid 0 in the namespace included). */
+static int drop_capabilities(void)
+{
+    struct __user_cap_header_struct h = {_LINUX_CAPABILITY_VERSION_3, 0};
+    struct __user_cap_data_struct d[2];
+    memset(d, 0, sizeof d);
+    if (prctl(PR_SET_SECUREBITS, SECBIT_NOROOT | SECBIT_NOROOT_LOCKED | SECBIT_NO_SETUID_FIXUP |
+                                     SECBIT_NO_SETUID_FIXUP_LOCKED | SECBIT_KEEP_CAPS_LOCKED) != 0)
+        return -1;
+    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+    for (int c = 0; c <= CAP_LAST_CAP; c++)
+        prctl(PR_CAPBSET_DROP, c, 0, 0, 0);
+    return (int)syscall(SYS_capset, &h, d);
+}
+
+/* /dev/shm is already the run's own: a process of the run started this one (an engine's
+ * job, a spawned command) in its namespaces, which exec keeps (mountinfo: its source). */
+static int shm_inherited(void)
+{
+    FILE *f = fopen("/proc/self/mountinfo", "re");
+    char line[1024];
+    int found = 0;
+    while (f && !found && fgets(line, sizeof line, f))
+        found = strstr(line, " /dev/shm ") && strstr(line, " - tmpfs gatecrash-shm ");
+    if (f)
+        fclose(f);
+    return found;
+}
+
+int gc_confine_private_shm(void)
+{
+    static int tried;
+    if (tried || getenv("GATECRASH_NO_PRIVATE_SHM") || gc_confine_abi() <= 0)
+        return private_shm;
+    tried = 1;
+    struct stat st;
+    if (stat("/dev/shm", &st) != 0 || !S_ISDIR(st.st_mode))
+        return 0;
+    if (shm_inherited())
+        return private_shm = 1;
+    uid_t uid = geteuid();
+    gid_t gid = getegid();
+    if (unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0)
+        return 0; /* no user namespaces here, or a thread already runs: not offered */
+    char map[64];
+    snprintf(map, sizeof map, "%u %u 1\n", (unsigned)uid, (unsigned)uid);
+    int rc = write_text("/proc/self/setgroups", "deny");
+    rc = rc ? rc : write_text("/proc/self/uid_map", map);
+    snprintf(map, sizeof map, "%u %u 1\n", (unsigned)gid, (unsigned)gid);
+    rc = rc ? rc : write_text("/proc/self/gid_map", map);
+    if (rc != 0) { /* ids unmapped would read as nobody: nothing the run owns would be its own */
+        gc_die_msg("cannot map this process's own user and group in a new user namespace: %s (set "
+                   "GATECRASH_NO_PRIVATE_SHM=1 to run without a private /dev/shm)", strerror(errno));
+        exit(GC_EXIT_HARNESS);
+    }
+    private_shm = mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0 &&
+                  mount("gatecrash-shm", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=1777,size=64m") == 0;
+    if (drop_capabilities() != 0) {
+        gc_die_msg("cannot drop the capabilities of the new user namespace: %s", strerror(errno));
+        exit(GC_EXIT_HARNESS);
+    }
+    return private_shm;
+}
 
 void gc_confine_grant(const char *path)
 {
@@ -184,7 +262,8 @@ static void print_line(int abi)
     int n = snprintf(line, sizeof line, "gatecrash: confined: Landlock ABI %d, writes only beneath", abi);
     for (int i = 0; i < ngranted && n < (int)sizeof line; i++)
         if (granted_dir[i])
-            n += snprintf(line + n, sizeof line - (size_t)n, " %s", granted[i]);
+            n += snprintf(line + n, sizeof line - (size_t)n, " %s%s", granted[i],
+                          private_shm && strcmp(granted[i], "/dev/shm") == 0 ? " (the run's own)" : "");
     if (n < (int)sizeof line)
         snprintf(line + n, sizeof line - (size_t)n, " (and to /dev/null-like devices)%s\n",
                  abi >= 4 ? "; no TCP bind or connect" : "");
@@ -210,6 +289,8 @@ int gc_confine_self(void)
     }
     for (size_t i = 0; i < sizeof devices / sizeof devices[0]; i++)
         gc_confine_grant(devices[i]);
+    if (private_shm)
+        gc_confine_grant("/dev/shm"); /* the process's own tmpfs: no other process sees it */
     applied = 1; /* the list is final */
     uint64_t handled = handled_rights(abi);
     /* ABI 4+: every TCP bind and connect is refused (no rule grants a port) */
@@ -448,7 +529,10 @@ void gc_confine_judge(void)
     if (!gc_orc.write_pending)
         return;
     atomic_thread_fence(memory_order_acquire);
-    if (gc_policy_forbids(&gc_orc.policy, GC_CAP_WRITE) && !gc_policy_allows_path(&gc_orc.policy, pending_path)) {
+    if (strncmp(pending_path, "/dev/shm/sem.", strlen("/dev/shm/sem.")) == 0) {
+        /* glibc's sem_open: a semaphore, not a file anyone reads; outside the run's folders */
+        gc_oracle_set_refused("a POSIX named semaphore in /dev/shm (multiprocessing's locks and queues), not offered");
+    } else if (gc_policy_forbids(&gc_orc.policy, GC_CAP_WRITE) && !gc_policy_allows_path(&gc_orc.policy, pending_path)) {
         char detail[PATH_MAX + 64];
         snprintf(detail, sizeof detail, "write to %s refused by Landlock", pending_path);
         gc_oracle_set_escape(GC_KIND_LANDLOCK, GC_CAP_WRITE, pending_call, detail);

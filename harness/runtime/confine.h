@@ -44,6 +44,9 @@
  * and Landlock decides: allowing is not safe against a path changed after the check,
  * which is why the kernel enforces.
  *
+ * A private /dev/shm (gc_confine_private_shm) is the one folder outside the run's that is
+ * granted: the process's own tmpfs, in a mount namespace of its own.
+ *
  * Environment: GATECRASH_REQUIRE_CONFINEMENT=1 (what --require-confinement sets, so every
  * process a run starts inherits it) makes a missing Landlock an error; GATECRASH_NO_CONFINE=1
  * (for tests only) behaves as a kernel without Landlock. */
@@ -70,6 +73,17 @@ int gc_confine_abi(void);
 /* Confine this thread (idempotent).  0 (confined, or not and warned), or GC_EXIT_HARNESS
  * with the message printed (required and missing, or the ruleset failed). */
 int gc_confine_self(void);
+/* A /dev/shm of the process's own, so that what a host offers there (POSIX named semaphores:
+ * multiprocessing's Lock, Queue, Event) is offered without a write outside the run: a new
+ * user namespace (the same uid and gid, mapped to themselves) and mount namespace, a tmpfs
+ * mounted on /dev/shm that no other process sees and that is gone with the run's last
+ * process, then every capability the new namespace gave dropped for good (securebits
+ * NOROOT, locked).  gc_confine_self then grants writes beneath /dev/shm.  While the process
+ * is still one thread, before the spawner and the backstop start (cli/main.c's set_up,
+ * fuzz/engine.c's gc_fuzz_start_confined); idempotent.  1 when /dev/shm is private, 0
+ * when the kernel would not (no user namespaces; a thread already running;
+ * GATECRASH_NO_PRIVATE_SHM=1): semaphores are then not offered (the refusal is named). */
+int gc_confine_private_shm(void);
 int gc_confine_active(void);
 
 /* The final grant list (after gc_confine_self): its length, or -1 before; *dirs[i] says

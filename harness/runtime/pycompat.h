@@ -15,6 +15,8 @@
  *     (3.12+: PyEval_Set*AllThreads; 3.11: _PyEval_SetProfile/_PyEval_SetTrace per thread).
  *   - gc_mappingproxy_mapping: what a mappingproxy wraps (its struct is private in every
  *     version, Objects/descrobject.c; its one field is the same in 3.11-3.13).
+ *   - gc_mapping_keys: a mapping's keys read in the host (the sweeps), never a frame-locals
+ *     proxy on CPython 3.13.0, where reading one whose generator is gone is a use after free.
  *   - sys.monitoring (3.12+) has no version differences the harness meets: monitor.h.
  * Private APIs used directly, the same on 3.11, 3.12 and 3.13 (declared in Include/cpython/,
  * exported): the PEP 523 frame hook (_PyInterpreterState_Get/SetEvalFrameFunc,
@@ -105,6 +107,20 @@ static inline Py_ssize_t gc_allocated_blocks(void)
     Py_XDECREF(r);
     PyErr_Clear();
     return n;
+}
+
+/* A mapping's keys, as PyMapping_Keys, for a sweep that reads what a program reached.  On
+ * CPython 3.13.0 a FrameLocalsProxy can outlive the generator whose frame it reads, and reading
+ * it (keys, items) is a use after free that kills the process (python/cpython#125723, fixed in
+ * 3.13.1): there it has no keys (NULL, no error set), so no item of it is read either.  The
+ * version is the running library's (Py_Version), not the headers'. */
+static inline PyObject *gc_mapping_keys(PyObject *v)
+{
+#if PY_VERSION_HEX >= 0x030d0000
+    if (PyFrameLocalsProxy_Check(v) && Py_Version < 0x030d01f0)
+        return NULL;
+#endif
+    return PyMapping_Keys(v);
 }
 
 #endif

@@ -214,6 +214,7 @@ const char *volatile gc_limits_gate_phase;
 const char *volatile gc_limits_crash_label;
 volatile int gc_limits_crash_json;
 volatile int gc_limits_crash_fd = 1;
+volatile int gc_limits_crash_host;
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer) || __has_feature(undefined_behavior_sanitizer)
@@ -294,13 +295,15 @@ static void put(int fd, const char *s)
 /* A fatal signal.  In the target's import or install (gc_limits_gate_phase): one line, exit 3.
  * During an input: the input crashed the target, a finding of its own kind: "LABEL: CRASH
  * SIG at WHERE" on stdout (with --json, also {"crash":SIG,"where":WHERE,"escaped":false}),
- * exit 1.  Anywhere else the harness itself crashed: one line, exit 4. */
+ * exit 1.  Outside an input where gc_limits_crash_host is set, the same line and object, marked
+ * as the host's read.  Anywhere else the harness itself crashed: one line, exit 4. */
 static void crash_tramp(int s)
 {
     char where[512];
     crash_where(where, sizeof where);
     const char *phase = gc_limits_gate_phase;
-    if (phase || !armed) {
+    int host = !phase && !armed && gc_limits_crash_host;
+    if (phase || (!armed && !host)) {
         put(2, phase ? "gatecrash: error: the target crashed (" : "gatecrash: error: gatecrash itself crashed (");
         put(2, sig_name(s));
         put(2, phase ? ") while " : " outside the target's code: a harness bug");
@@ -318,13 +321,14 @@ static void crash_tramp(int s)
     put(out, sig_name(s));
     put(out, where[0] ? " at " : "");
     put(out, where);
-    put(out, " (the input crashed the target: a finding, not an escape)\n");
+    put(out, host ? " (reading the target's values in the host, outside any input)\n"
+                  : " (the input crashed the target: a finding, not an escape)\n");
     if (gc_limits_crash_json) {
         put(out, "{\"crash\":\"");
         put(out, sig_name(s));
         put(out, "\",\"where\":\"");
         put(out, where);
-        put(out, "\",\"escaped\":false}\n");
+        put(out, host ? "\",\"host\":true,\"escaped\":false}\n" : "\",\"escaped\":false}\n");
     }
     syscall(SYS_exit_group, 1);
 }

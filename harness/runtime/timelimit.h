@@ -55,6 +55,9 @@ extern int (*gc_limits_raise_in_threads)(struct _object *exc);
  *     gc_limits_crash_label, the file replayed; with gc_limits_crash_json also
  *     {"crash":"SIGSEGV","where":"gate.py:4 in boom","escaped":false}), exit 1; the process
  *     is gone, so it is the last input it runs;
+ *   - outside an input in a process that reads the target's values in the host
+ *     (gc_limits_crash_host: the campaign's sweep child): reported as an input's crash, with
+ *     "host":true in the JSON object, exit 1: the caller skips what it was reading;
  *   - anywhere else: gatecrash itself crashed, exit 4.
  * Not in sanitizer builds, whose handlers report the crash with its stack. */
 void gc_limits_catch_crashes(void);
@@ -65,6 +68,7 @@ extern const char *volatile gc_limits_gate_phase;
 extern const char *volatile gc_limits_crash_label;
 extern volatile int gc_limits_crash_json;
 extern volatile int gc_limits_crash_fd; /* where the crash line goes (1) */
+extern volatile int gc_limits_crash_host; /* a crash outside an input: the host's read (above) */
 /* The hard limit's line names this and exits with this code ("the input", 4). */
 extern const char *volatile gc_limits_hard_what;
 extern volatile int gc_limits_hard_code;

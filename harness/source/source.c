@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "callguard.h"
+#include "confine.h"
 #include "dialect.h"
 #include "facility.h"
 #include "interp.h"
@@ -373,6 +374,7 @@ int gc_source_run_value(gc_target *t, const char *text, size_t len, gc_verdict *
     gc_limits_arm();
     PyObject *r = call_evaluate(t, src, &exc, &spaces);
     gc_limits_disarm();
+    gc_confine_judge(); /* a write from C the kernel refused while evaluate ran (the sandbox's or the program's) */
     out->timed_out = gc_limit_expired;
     out->oom = gc_limit_oom;
     PyObject *bound = r == Py_None ? result_binding(t, spaces) : NULL;

@@ -974,7 +974,7 @@ static void expand_items(sctx *x, int i, PyObject *v)
     int mapping = PyDict_Check(v) || (!is_scalar_or_container(v) && !PyType_Check(v) &&
                                       PyObject_HasAttrString(v, "keys") && PyObject_HasAttrString(v, "__getitem__"));
     PyErr_Clear();
-    PyObject *keys = mapping ? PyMapping_Keys(v) : NULL;
+    PyObject *keys = mapping ? gc_mapping_keys(v) : NULL;
     PyErr_Clear();
     if (keys && PyList_Check(keys)) {
         Py_ssize_t n = PyList_GET_SIZE(keys);
