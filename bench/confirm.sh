@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The differential both ways (docs/TRIAGE.md "Confirmation in a plain interpreter"): for each
-# TARGET_DIR:CASE_DIR pair, every case is replayed by the harness (`gatecrash replay --json`,
-# which runs each escape again in a fresh plain interpreter) and counted:
+# TARGET_DIR:CASE_DIR pair, every case is replayed by the harness (`gatecrash replay`, which
+# runs each escape again in a fresh plain interpreter; its text lines name each file in both
+# modes, where a source target's --json has no file names) and counted:
 #   confirmed    the harness says escape and the plain interpreter reproduces it
 #   unconfirmed  the harness says escape and the plain interpreter does not (or could not run)
 #   agree-block  the harness says blocked and the plain interpreter's reproducer
@@ -49,10 +50,13 @@ total_c=0 total_u=0 total_b=0 total_m=0 total_i=0
 for pair in "${pairs[@]}"; do
   target=$(realpath "${pair%%:*}"); cases=$(realpath "${pair#*:}")
   gate=$target/$(jq -r .sandbox "$target/target.json")
-  nice "$build/gatecrash" replay -q --json ${RAW:+--raw} "$target" "$cases" >"$tmp/out" 2>"$tmp/err"
+  # the files by name: a folder given to a source target is read for *.py only
+  files=()
+  for f in "$cases"/*.chain "$cases"/*.py "$cases"/crash-*; do [[ -e $f ]] && files+=("$f"); done
+  ((${#files[@]})) || continue
+  nice "$build/gatecrash" replay -q ${RAW:+--raw} "$target" "${files[@]}" >"$tmp/out" 2>"$tmp/err"
   c=0 u=0 b=0 m=0 i=0
-  for f in "$cases"/*.chain "$cases"/crash-*; do
-    [[ -e $f ]] || continue
+  for f in "${files[@]}"; do
     if grep -qF "$f: gatecrash: ESCAPE" "$tmp/out"; then
       if grep -qF "$f: confirmed in a plain interpreter" "$tmp/out"; then c=$((c + 1)); else
         u=$((u + 1)); echo "unconfirmed  ${pair}: $(basename "$f"): $(grep -F "$f: " "$tmp/out" | sed -n 2p | sed "s|^$f: ||")"

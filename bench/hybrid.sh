@@ -66,7 +66,7 @@ sweep_once() { # target dir
   nice -n 10 "$GC" sweep "targets/$t" --depth 5 >"$d/stdout" 2>"$d/stderr"
   local rc=$? wall=$(echo "$(date +%s.%N) - $t0" | bc)
   # the sweep reports at its end: every hole at its wall time
-  awk -v w="$wall" '$2 ~ /^[0-9]+$/ && $3 ~ /^[0-9]+$/ && ($4 == "yes" || $4 == "no") { h=$0; sub(/^[^ ]+ +[0-9]+ +[0-9]+ +(yes|no) +/, "", h);
+  awk -v w="$wall" '$2 ~ /^[0-9]+$/ && $3 ~ /^[0-9]+$/ && ($4 == "yes" || $4 == "no") { h=$0; sub(/^[^ ]+ +[0-9]+ +[0-9]+ +(yes|no) +((held|returned|exception|yes|NO|unknown|-) +)?/, "", h);
       printf "%s\tsweep\t%s\t-\t-\n", w, h }' "$d/stdout" >"$d/finds.tsv"
   printf 'target\t%s\nmode\tsweep\nseed\t-\nseconds\t-\nwall\t%s\nstopped_early\t0\nexit\t%s\n' "$t" "$wall" "$rc" \
     >"$d/meta.tsv"

@@ -21,7 +21,7 @@ GC=$build/gatecrash
 # The holes of a `sweep --by hole` table (stdout), one a line.
 table_holes() {
   awk '$2 ~ /^[0-9]+$/ && $3 ~ /^[0-9]+$/ && ($4 == "yes" || $4 == "no") {
-         h = $0; sub(/^[^ ]+ +[0-9]+ +[0-9]+ +(yes|no) +/, "", h); print h }' "$1"
+         h = $0; sub(/^[^ ]+ +[0-9]+ +[0-9]+ +(yes|no) +((held|returned|exception|yes|NO|unknown|-) +)?/, "", h); print h }' "$1"
 }
 
 # The time all of 'holes' (a file, one a line) are in finds.tsv: "T", or "missing: H; H".

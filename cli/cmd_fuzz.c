@@ -13,6 +13,7 @@ typedef struct {
     gc_session_opts o;
     cli_campaign k;
     const char *by; /* the table: "hole" or "signature" */
+    int no_confirm; /* --no-confirm: the table's rows not run in a plain interpreter */
     gc_strlist pos;
 } fuzz_args;
 
@@ -30,6 +31,8 @@ static int set_by(const char *opt, const char *val, void *slot)
 static const cli_opt fuzz_opts[] = {
     {"--by", NULL, "hole|signature", set_by, offsetof(fuzz_args, by),
      "the table: one row per hole, its chain minimized (hole), or per signature"},
+    {"--no-confirm", NULL, NULL, cli_opt_flag, offsetof(fuzz_args, no_confirm),
+     "no CONFIRMED column: the table's holes not run again in a plain interpreter"},
     {0},
 };
 
@@ -68,13 +71,16 @@ static int fuzz_run(fuzz_args *f, gc_target *t)
     cli_use_presweep(&f->k, t);
     gc_campaign_result r;
     int rc = gc_campaign_run(t, c, &r);
-    gc_rm_tree(f->k.rscratch);
-    if (rc)
+    if (rc) {
+        gc_rm_tree(f->k.rscratch);
         return rc;
-    if (strcmp(f->by, "hole") == 0)
-        gc_holes_campaign_table(t, &r, t->spec.name, 30, gc_mode_ops_of(t->spec.kind)->minimize_row);
+    }
+    if (strcmp(f->by, "hole") == 0) /* its confirmations write their reproducers in the scratch */
+        gc_holes_campaign_table(t, &r, t->spec.name, 30, gc_mode_ops_of(t->spec.kind)->minimize_row,
+                                f->no_confirm ? 0 : GC_CONFIRM_TABLE_SECONDS);
     else
         gc_campaign_print_table(&r, t->spec.name);
+    gc_rm_tree(f->k.rscratch);
     if (r.merged)
         printf("corpus: %lu input(s) after merging into %s\n", r.merged, c->corpus_out);
     gc_tally_print(&r.verdicts, stdout); /* last: the share of inputs not decided */

@@ -25,7 +25,7 @@ typedef struct {
     long depth;             /* --depth, -1: not given (so.depth's default) */
     const char *save, *by;  /* sweep --save DIR, --by hole|signature (advise: NULL) */
     int verify;             /* advise --verify */
-    int confirm;            /* sweep --confirm */
+    int confirm, no_confirm; /* sweep --confirm (the default), --no-confirm */
     gc_strlist pos, closed; /* pos: TARGET (unless given as an option); closed: sweep --close */
     char save_abs[PATH_MAX]; /* --save's folder, absolute, or "" */
 } sweep_args;
@@ -39,7 +39,8 @@ static const cli_opt sweep_opts[] = {
     {"--by", NULL, "hole|signature", cli_opt_str, S(by), "one row per hole (hole), or the flat list of signatures"},
     {"--close", NULL, "HOLE", cli_opt_list, S(closed), "sweep with that hole's edges removed (repeatable; docs/HOLES.md)"},
     {"--json", NULL, NULL, cli_opt_flag, S(so.json), "one JSON object per finding"},
-    {"--confirm", NULL, NULL, cli_opt_flag, S(confirm), "run each hole's input again in a plain interpreter"},
+    {"--confirm", NULL, NULL, cli_opt_flag, S(confirm), "run each hole's input again in a plain interpreter (the default)"},
+    {"--no-confirm", NULL, NULL, cli_opt_flag, S(no_confirm), "do not run the holes' inputs again in a plain interpreter"},
     {"--exhaustive", NULL, NULL, cli_opt_flag, S(so.exhaustive), "source target: run every edge's program (no host-side search)"},
     {"--quiet", "-q", NULL, cli_opt_flag, S(so.quiet), "no progress lines"},
     {0},
@@ -136,11 +137,13 @@ static int sweep_saving(gc_target *t, void *ctx)
         gc_holes_sweep_setup(so, names, (const char *const *)a->closed.v);
     void *graph = NULL;
     if (!rc)
-        rc = m->sweep(t, so, by_hole, (const char *const *)a->closed.v, &st, a->confirm && !so->json ? &graph : NULL);
-    if (!rc && graph) { /* after the report: each hole's input in a plain interpreter */
+        rc = m->sweep(t, so, by_hole, (const char *const *)a->closed.v, &st, !a->no_confirm && !so->json ? &graph : NULL);
+    if (!rc && graph && gc_limits_stop_signal()) /* stopped by a signal: the report, at once */
+        printf("\nin a plain interpreter: not run (the sweep was stopped by a signal)\n");
+    else if (!rc && graph) { /* after the report: each hole's input in a plain interpreter */
         gc_finding *f;
         int n = m->sweep_findings(graph, &f);
-        gc_confirm_findings(t, f, n);
+        gc_confirm_findings(t, f, n, GC_CONFIRM_TABLE_SECONDS);
         free(f);
     }
     if (graph)
@@ -219,7 +222,7 @@ static int cmd_advise(int argc, char **argv)
 const cli_command cli_sweep = {
     "sweep", "gatecrash sweep TARGET [options]   exhaustive, bounded breadth-first search",
     "usage: gatecrash sweep TARGET [--depth 1.." CLI_XSTR(GC_MAX_TRAILERS) "] [--max-nodes N] [--time S] [--save DIR] "
-    "[--by hole|signature] [--close HOLE]... [--json]", 1,
+    "[--by hole|signature] [--close HOLE]... [--json] [--no-confirm]", 1,
     {{NULL, sweep_opts, 0, 0}, CLI_TARGET_SET(sweep_args, o), {0}}, cmd_sweep};
 const cli_command cli_advise = {
     "advise", "gatecrash advise TARGET [options]   the fewest holes to close, what closing each means, proven by the sweep",

@@ -52,4 +52,17 @@ expect_grep "^  gate function \(\)<primitive> +NOT confirmed: blocked" "tools.ar
 expect_exit 1 "sweep --confirm of station-1.5.0" -- "$GC" sweep "$SRC/targets/station-1.5.0" --depth 2 -q --confirm
 expect_grep "^  proxy subprocess \.<module> +confirmed in a plain interpreter \(held by the program\)$" "a station hole confirmed"
 expect_no_grep "NOT confirmed|unconfirmed" "every station hole confirmed"
+# the campaign's table (fuzz): a CONFIRMED column, each hole graded by where the plain
+# interpreter found its primitive (held first), tools.armed()'s row NOT confirmed, last, with why
+need fuzz_gate || { finish; exit; }
+expect_exit 1 "fuzz of unportable" -- "$GC" fuzz "$U" --runs 300 --seed 1 --out "$WORK/fz"
+expect_grep "^CAP +PRIMS +SIGS +CLOSABLE +CONFIRMED +HOLE / shortest chain$" "the table's CONFIRMED column"
+expect_grep "^spawn +[0-9]+ +[0-9]+ +yes +held +gate function \. __globals__$" "a hole whose primitive the chain holds"
+expect_grep "^spawn +1 +1 +yes +NO +gate function \(\)<primitive>$" "tools.armed(): NOT confirmed, in its row"
+expect_grep "^ +NOT confirmed: blocked: the escape did not reproduce$" "and why, under it"
+last=$(grep -nE '^spawn +[0-9]+ +[0-9]+ +(yes|no) +' "$WORK/out" | tail -1)
+[[ $last == *" NO "*"gate function ()<primitive>" ]] && ok || fail "the row not confirmed is graded last: $last"
+expect_exit 1 "fuzz --no-confirm" -- "$GC" fuzz "$U" --runs 300 --seed 1 --no-confirm --out "$WORK/fz2"
+expect_grep "^CAP +PRIMS +SIGS +CLOSABLE +HOLE / shortest chain$" "--no-confirm: the table without the column"
+expect_no_grep "CONFIRMED|NOT confirmed" "--no-confirm: nothing run again"
 finish

@@ -88,7 +88,9 @@ expect_exit 0 "holes of a bounded fuzz run are the sweep's" -- $PY - "$WORK/sw8.
 import json, re, sys
 sweep = {r["hole"] for r in json.load(open(sys.argv[1]))["holes"]}
 rows = [l for l in open(sys.argv[2]) if re.match(r"^(spawn|write|network)\S* +\d+ +\d+ (yes|no) ", l)]
-holes = {re.split(r" +(?:yes|no) +", l.rstrip("\n"), maxsplit=1)[1] for l in rows}
+# after CLOSABLE, the CONFIRMED column's grade (docs/TRIAGE.md), then the hole
+grade = r"(?:held|returned|exception|yes|NO|unknown|-)"
+holes = {re.split(r" +(?:yes|no) +(?:" + grade + " +)?", l.rstrip("\n"), maxsplit=1)[1] for l in rows}
 finds = [l.rstrip("\n").split("\t") for l in open(sys.argv[3])]
 by_sweep = {f[2] for f in finds if f[1] == "sweep"}
 assert sweep <= holes, ("the sweep's, not in the table:", sweep - holes)

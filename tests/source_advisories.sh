@@ -16,7 +16,10 @@
 #   CVE-2025-9959: smolagents 1.20.0, dunder methods called unchecked walk to object's
 #     subclasses and call subprocess.Popen (fixed in 1.21.0).  Popen is a class, whose call
 #     the C-call guard does not see: its own sys.audit event judges it (source.c lets the
-#     standard library's sys.audit through), so this fails if that event is refused.
+#     standard library's sys.audit through), so this fails if that event is refused;
+#   mcp-use 1.7.1's code mode (current, not fixed): the route published against it, object's
+#     subclasses to a function's __globals__, its __import__, then os.popen, handed back as
+#     the body's return value and confirmed in a plain interpreter of the venv.
 source "$(dirname "$0")/lib.sh" "$@"
 adv=$SRC/tests/fixtures/source/advisory
 check() {  # check ADVISORY HISTORICAL CURRENT "CAPABILITY PRIMITIVE" [HOW THE CURRENT ONE BLOCKS IT] [CURRENT'S VENV]
@@ -40,5 +43,10 @@ fi
 if target_installed smolagents; then  # the current release runs it in its worker thread and refuses it
   expect_exit 0 "cve-2025-9959 on smolagents" -- "$GC" replay -q --venv "$BIN/venvs/smolagents" "$SRC/targets/smolagents" "$adv/cve-2025-9959.py"
   expect_grep "cve-2025-9959.py: blocked \(refused by the sandbox: InterpreterError\)" "cve-2025-9959 on smolagents: refused"
+fi
+if target_installed mcp-use; then
+  expect_exit 1 "mcp-use-code-mode on mcp-use" -- "$GC" replay --venv "$BIN/venvs/mcp-use" "$SRC/targets/mcp-use" "$adv/mcp-use-code-mode.py"
+  expect_grep "mcp-use-code-mode.py: gatecrash: ESCAPE reach spawn os\.popen via .+ \(in the value evaluate gave back" "mcp-use-code-mode: the escape class"
+  expect_grep "mcp-use-code-mode.py: confirmed in a plain interpreter" "mcp-use-code-mode: confirmed"
 fi
 finish

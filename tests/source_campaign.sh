@@ -78,7 +78,7 @@ expect_exit 1 "fuzz simpleeval-1.0.4 from the advisory's program" -- "$GC" fuzz 
 expect_grep "^gatecrash: fuzzing simpleeval-1.0.4 .* of libFuzzer" "fuzz: the engine"
 expect_grep "escapes 1 +distinct 1 +holes 1 +\(done\)" "fuzz: the progress line"
 expect_grep "^1 escape input\(s\), 1 distinct escape\(s\) on simpleeval-1.0.4$" "fuzz: the summary"
-expect_grep "^spawn +1 +1 +yes +module posixpath \.<module>$" "fuzz: the table by hole, as for gates"
+expect_grep "^spawn +1 +1 +yes +returned +module posixpath \.<module>$" "fuzz: the table by hole, as for gates, its row confirmed (the value handed back)"
 expect_grep "^ +via path\.os\.system$" "fuzz: the hole's program"
 ls "$WORK"/campaign/crashes/crash-* >/dev/null 2>&1 && ok || fail "fuzz: no crash input in OUT/crashes"
 [[ -f $WORK/campaign/target/target.json && -f $WORK/campaign/fuzz.log ]] && ok || fail "fuzz: OUT/ layout"

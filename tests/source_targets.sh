@@ -2,14 +2,15 @@
 # The bundled source targets (targets/restrictedpython, targets/simpleeval, their adapter
 # variants -utility and -module, smolagents, whose executor runs each program in a worker
 # thread, and the historical releases restrictedpython-6.0, restrictedpython-6.1-utility,
-# restrictedpython-7.2-utility, simpleeval-1.0.4 and smolagents-1.20.0, and asteval with numpy, whose RuntimeWarnings are
-# among its known-safe programs; venvs made by the source_venvs set-up, ci/target-venv.sh): every
+# restrictedpython-7.2-utility, simpleeval-1.0.4 and smolagents-1.20.0, asteval with numpy, whose RuntimeWarnings are
+# among its known-safe programs, and mcp-use's code mode, each program on an asyncio event loop
+# (tests/fixtures/source/safe/mcp: await, tasks, a wait_for timeout of its own); venvs made by the source_venvs set-up, ci/target-venv.sh): every
 # known-safe program of tests/fixtures/source/safe/<project> is blocked or refused, none an
 # escape (0 false positives), and the sandbox package comes from the venv, not from the
 # interpreter's own path.
 source "$(dirname "$0")/lib.sh" "$@"
 for name in restrictedpython restrictedpython-utility restrictedpython-6.0 restrictedpython-6.1-utility \
-            restrictedpython-7.2-utility simpleeval simpleeval-module simpleeval-1.0.4 smolagents smolagents-1.20.0 asteval; do
+            restrictedpython-7.2-utility simpleeval simpleeval-module simpleeval-1.0.4 smolagents smolagents-1.20.0 asteval mcp-use; do
   target_installed "$name" || continue
   progs=("$SRC/tests/fixtures/source/safe/${name%%-*}"/*.py)
   # every safe program is blocked, none inconclusive: restrictedpython's warning.py imports
@@ -19,7 +20,9 @@ for name in restrictedpython restrictedpython-utility restrictedpython-6.0 restr
   expect_count "${#progs[@]}" "\.py: blocked \(" "$name: every program blocked"
   expect_no_grep "ESCAPE" "$name: no false positive"
   expect_grep "replayed ${#progs[@]}: 0 escaped, ${#progs[@]} blocked, 0 unreadable, 0 inconclusive" "$name: tally"
-  if grep -q '"refusals": \[\]' "$SRC/targets/$name/target.json"; then  # asteval: its refusals are exceptions
+  if [[ $name == mcp-use ]]; then  # its executor hands back an error as text, and no result
+    expect_grep "import_os.py: blocked \(returned NoneType\)" "$name: the executor's error is seen"
+  elif grep -q '"refusals": \[\]' "$SRC/targets/$name/target.json"; then  # asteval: its refusals are exceptions
     expect_grep "blocked \(raised (NotImplementedError|AttributeError)\)" "$name: the sandbox's rejection is seen"
   else
     expect_grep "refused by the sandbox: " "$name: the sandbox's own refusal is seen"

@@ -405,11 +405,14 @@ void gc_holes_minimize_row(gc_target *t, const char *hole, char *input, size_t c
 }
 
 void gc_holes_campaign_table(gc_target *t, const gc_campaign_result *r, const char *name, long seconds,
-                             void (*minimize_row)(gc_target *t, const char *hole, char *input, size_t cap))
+                             void (*minimize_row)(gc_target *t, const char *hole, char *input, size_t cap),
+                             long confirm_seconds)
 {
     gc_campaign_print_head(r, name);
     gc_hole_row *rows;
     int n = gc_holes_group(r->found, r->nfound, &rows);
+    if (confirm_seconds > 0) /* each row's input as found: its kind and primitive are known */
+        gc_holes_confirm(t, rows, n, confirm_seconds);
     time_t end = time(NULL) + seconds;
     int minimized = 0;
     for (int i = 0; minimize_row && i < n && time(NULL) < end; i++, minimized++) /* rows past the time keep theirs */

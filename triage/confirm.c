@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fsutil.h"
@@ -138,10 +139,11 @@ void gc_confirm_escape(const gc_target *t, const gc_verdict *v, const char *inpu
                     input, seconds, c);
 }
 
-void gc_confirm_findings(const gc_target *t, const gc_finding *f, int n)
+void gc_confirm_findings(const gc_target *t, const gc_finding *f, int n, long seconds)
 {
     if (n <= 0)
         return;
+    time_t end = time(NULL) + seconds;
     printf("\nin a plain interpreter (each hole's shortest input once more, confirm.h):\n");
     for (int i = 0; i < n; i++) {
         const char *name = f[i].hole[0] ? f[i].hole : f[i].sig;
@@ -150,10 +152,12 @@ void gc_confirm_findings(const gc_target *t, const gc_finding *f, int n)
             seen = strcmp(name, f[j].hole[0] ? f[j].hole : f[j].sig) == 0;
         if (seen)
             continue;
-        gc_confirmation c;
+        gc_confirmation c = {GC_CONFIRM_UNKNOWN, GC_WHERE_UNKNOWN, "not run: the time for confirmations was spent"};
         char line[600];
+        long left = (long)(end - time(NULL));
         fflush(stdout);
-        gc_confirm_text(t, f[i].kind, f[i].cap, f[i].prim, f[i].sig, f[i].chain, 60, &c);
+        if (left > 0)
+            gc_confirm_text(t, f[i].kind, f[i].cap, f[i].prim, f[i].sig, f[i].chain, left < 60 ? (int)left : 60, &c);
         gc_confirm_line(&c, line, sizeof line);
         printf("  %-40s %s\n", name, line);
     }

@@ -16,6 +16,10 @@
 
 #include "eval.h"
 
+/* What a campaign's table (fuzz, gate) or a sweep gives its holes' confirmations in all
+ * (fuzz and sweep --no-confirm: none). */
+#define GC_CONFIRM_TABLE_SECONDS 60
+
 typedef enum { GC_CONFIRM_UNKNOWN = -1, GC_CONFIRM_NO = 0, GC_CONFIRM_YES = 1 } gc_confirm_kind;
 
 /* Where the plain interpreter found the primitive (the confirmation's grading), read from
@@ -42,9 +46,10 @@ void gc_confirm_escape(const gc_target *t, const gc_verdict *v, const char *inpu
 void gc_confirm_text(const gc_target *t, const char *kind, const char *cap, const char *prim, const char *signature,
                      const char *input, int seconds, gc_confirmation *c);
 
-/* A sweep's or campaign's table's confirmations: each hole's (a finding without one: each
- * signature's) shortest input confirmed, one line each on stdout under a heading. */
-void gc_confirm_findings(const gc_target *t, const gc_finding *f, int n);
+/* A sweep's confirmations: each hole's (a finding without one: each signature's) shortest
+ * input confirmed, one line each on stdout under a heading, while 'seconds' last (a hole
+ * past them: "unconfirmed: not run: ..."). */
+void gc_confirm_findings(const gc_target *t, const gc_finding *f, int n, long seconds);
 
 /* "confirmed in a plain interpreter (WHERE)" | "NOT confirmed: WHY" | "unconfirmed: WHY" (could
  * not run).  WHERE: "held by the program" | "handed back as the value" | "only inside an

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "xalloc.h"
 
@@ -362,8 +363,13 @@ static void row_add(gc_hole_row *r, const gc_finding *f)
         r->cap_rank = cap_rank(f->cap);
     r->nprims += list_add(r->prims, sizeof r->prims, f->prim);
     r->nsigs++;
-    if (!r->chain[0] || strlen(f->chain) < strlen(r->chain))
+    if (!r->chain[0] || strlen(f->chain) < strlen(r->chain)) {
         snprintf(r->chain, sizeof r->chain, "%s", f->chain);
+        snprintf(r->kind, sizeof r->kind, "%s", f->kind);
+        snprintf(r->cap, sizeof r->cap, "%s", f->cap);
+        snprintf(r->prim, sizeof r->prim, "%s", f->prim);
+        snprintf(r->sig, sizeof r->sig, "%s", f->sig);
+    }
 }
 
 static int cmp_row(const void *a, const void *b)
@@ -395,12 +401,76 @@ int gc_holes_group(const gc_finding *f, int n, gc_hole_row **rows)
     return nr;
 }
 
+/* ---- each row in a plain interpreter ---- */
+
+/* The grade's order: where the primitive was, then how sure. */
+static const char *const grades[] = {"held", "returned", "exception", "yes", "NO", "unknown", "-"};
+
+static int grade_rank(const gc_hole_row *r)
+{
+    if (!r->confirmed)
+        return 6;
+    if (r->conf.kind == GC_CONFIRM_NO)
+        return 4;
+    if (r->conf.kind != GC_CONFIRM_YES)
+        return 5;
+    return r->conf.where == GC_WHERE_HELD ? 0 : r->conf.where == GC_WHERE_RETURNED ? 1
+                                            : r->conf.where == GC_WHERE_EXCEPTION ? 2
+                                                                                  : 3;
+}
+
+const char *gc_holes_grade(const gc_hole_row *r) { return grades[grade_rank(r)]; }
+
+static int cmp_graded(const void *a, const void *b)
+{
+    const gc_hole_row *x = a, *y = b;
+    if (x->cap_rank != y->cap_rank)
+        return x->cap_rank - y->cap_rank;
+    return grade_rank(x) != grade_rank(y) ? grade_rank(x) - grade_rank(y) : strcmp(x->hole, y->hole);
+}
+
+void gc_holes_confirm(const gc_target *t, gc_hole_row *rows, int n, long seconds)
+{
+    time_t end = time(NULL) + seconds;
+    for (int i = 0; i < n; i++) {
+        long left = (long)(end - time(NULL));
+        rows[i].confirmed = 1;
+        if (left <= 0 || !rows[i].prim[0]) {
+            rows[i].conf.kind = GC_CONFIRM_UNKNOWN;
+            rows[i].conf.where = GC_WHERE_UNKNOWN;
+            snprintf(rows[i].conf.why, sizeof rows[i].conf.why, "%s",
+                     rows[i].prim[0] ? "not run: the table's time for confirmations was spent"
+                                     : "not run: the row's primitive is not known");
+            continue;
+        }
+        fflush(stdout);
+        gc_confirm_text(t, rows[i].kind, rows[i].cap, rows[i].prim, rows[i].sig, rows[i].chain,
+                        left < 60 ? (int)left : 60, &rows[i].conf);
+    }
+    if (n > 1)
+        qsort(rows, (size_t)n, sizeof *rows, cmp_graded);
+}
+
 void gc_holes_print(FILE *fp, const gc_hole_row *rows, int n)
 {
-    fprintf(fp, "%-11s %5s %4s %-8s %s\n", "CAP", "PRIMS", "SIGS", "CLOSABLE", "HOLE / shortest chain");
-    for (int i = 0; i < n; i++)
-        fprintf(fp, "%-11s %5d %4d %-8s %s\n%36s%s\n", rows[i].caps, rows[i].nprims, rows[i].nsigs,
-                rows[i].closable ? "yes" : "no", rows[i].hole, "via ", rows[i].chain);
+    int graded = n > 0 && rows[0].confirmed;
+    if (!graded) {
+        fprintf(fp, "%-11s %5s %4s %-8s %s\n", "CAP", "PRIMS", "SIGS", "CLOSABLE", "HOLE / shortest chain");
+        for (int i = 0; i < n; i++)
+            fprintf(fp, "%-11s %5d %4d %-8s %s\n%36s%s\n", rows[i].caps, rows[i].nprims, rows[i].nsigs,
+                    rows[i].closable ? "yes" : "no", rows[i].hole, "via ", rows[i].chain);
+        return;
+    }
+    fprintf(fp, "%-11s %5s %4s %-8s %-9s %s\n", "CAP", "PRIMS", "SIGS", "CLOSABLE", "CONFIRMED",
+            "HOLE / shortest chain");
+    for (int i = 0; i < n; i++) {
+        char line[600];
+        gc_confirm_line(&rows[i].conf, line, sizeof line);
+        fprintf(fp, "%-11s %5d %4d %-8s %-9s %s\n%46s%s\n", rows[i].caps, rows[i].nprims, rows[i].nsigs,
+                rows[i].closable ? "yes" : "no", gc_holes_grade(&rows[i]), rows[i].hole, "via ", rows[i].chain);
+        if (grade_rank(&rows[i]) >= 2) /* only inside an exception, or not confirmed: where and why */
+            fprintf(fp, "%46s%s\n", "", line);
+    }
 }
 
 cJSON *gc_holes_json(const gc_hole_row *rows, int n)
@@ -418,6 +488,12 @@ cJSON *gc_holes_json(const gc_hole_row *rows, int n)
         cJSON_AddStringToObject(j, "primitive_names", rows[i].prims);
         cJSON_AddStringToObject(j, "chain", rows[i].chain);
         cJSON_AddStringToObject(j, "closing", advice);
+        if (rows[i].confirmed) {
+            char line[600];
+            gc_confirm_line(&rows[i].conf, line, sizeof line);
+            cJSON_AddStringToObject(j, "confirmed", gc_holes_grade(&rows[i]));
+            cJSON_AddStringToObject(j, "confirmation", line);
+        }
         cJSON_AddItemToArray(a, j);
     }
     return a;

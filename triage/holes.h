@@ -4,11 +4,14 @@
  * docs/HOLES.md), a hole's name for an evaluated chain (its first such edge) and for a
  * sweep edge (the same rule, through gc_sweep_opts.hole), whether a namespace gate can
  * close it and what closing it means, the grouping of findings into one row per hole
- * (sorted by capability, then hole) and its text and JSON forms, and `advise`'s cut. */
+ * (sorted by capability, then hole), each row's confirmation in a plain interpreter and its
+ * grade (where the primitive was: held, returned, only inside an exception), the rows' text
+ * and JSON forms, and `advise`'s cut. */
 #ifndef GATECRASH_HOLES_H
 #define GATECRASH_HOLES_H
 
 #include "campaign.h"
+#include "confirm.h"
 #include "eval.h"
 #include "sweep.h"
 
@@ -50,12 +53,25 @@ typedef struct {
     int nprims, nsigs;
     char prims[1024];         /* "os.system, os.execv, ..." (first few) */
     char chain[1024];         /* its shortest chain */
+    char kind[16], cap[16], prim[96], sig[256]; /* the finding that chain is of */
+    int confirmed;            /* 1: gc_holes_confirm ran its chain in a plain interpreter */
+    gc_confirmation conf;     /* then: what it found */
 } gc_hole_row;
 
 /* Group findings (each with .hole set) into rows, sorted by capability then hole name; the
  * rows are malloc'd (caller frees).  Returns the number of rows. */
 int gc_holes_group(const gc_finding *f, int n, gc_hole_row **rows);
-/* Text: a header and one line per row, then the chain indented. */
+/* Each row's chain (before any minimizing: its kind and primitive are known) run once more
+ * in a fresh plain interpreter (confirm.h), the rows in order while 'seconds' last (a row
+ * past them is left unconfirmed and says so); then the rows sorted by capability, then grade
+ * (held by the program, handed back as the value, only inside an exception, confirmed
+ * without a place, not confirmed, could not run, not run), then hole. */
+void gc_holes_confirm(const gc_target *t, gc_hole_row *rows, int n, long seconds);
+/* A row's grade, one word: "held" | "returned" | "exception" | "yes" | "NO" | "unknown" |
+ * "-" (not run). */
+const char *gc_holes_grade(const gc_hole_row *r);
+/* Text: a header and one line per row, then the chain indented (with a CONFIRMED column and
+ * a line of why, when the rows were confirmed: gc_holes_confirm). */
 void gc_holes_print(FILE *fp, const gc_hole_row *rows, int n);
 /* JSON: an array of {hole, capabilities, closable, primitives, signatures, chain, ...}. */
 cJSON *gc_holes_json(const gc_hole_row *rows, int n);
@@ -70,10 +86,12 @@ void gc_holes_campaign_hook(void *ctx, gc_target *t, const gc_chain *c, char *ho
  * it is when that fails): chain mode's minimize_row (mode.h). */
 void gc_holes_minimize_row(gc_target *t, const char *hole, char *input, size_t cap);
 /* The campaign's final table by hole: its head (gc_campaign_print_head), then one row per
- * hole, each with its shortest input minimized by 'minimize_row' (keeping the hole; NULL:
- * as found) while 'seconds' last. */
+ * hole, each row's shortest input confirmed in a plain interpreter while 'confirm_seconds'
+ * last (0: not confirmed, no CONFIRMED column; gc_holes_confirm), then minimized by
+ * 'minimize_row' (keeping the hole; NULL: as found) while 'seconds' last. */
 void gc_holes_campaign_table(gc_target *t, const gc_campaign_result *r, const char *name, long seconds,
-                             void (*minimize_row)(gc_target *t, const char *hole, char *input, size_t cap));
+                             void (*minimize_row)(gc_target *t, const char *hole, char *input, size_t cap),
+                             long confirm_seconds);
 
 /* The holes the edges of one or more sweeps were named by: an id per name (what a sweep's
  * graph keeps, gc_sweep_opts.hole_name), the keys of the edges that opened each, and which
