@@ -70,4 +70,12 @@ grep '^{' "$WORK/out" | "$PY" -c 'import json,sys; j=json.loads(sys.stdin.readli
 # the inline form gives the same verdicts
 expect_exit 1 "inline form" -- "$GC" replay -q --adapter "$T/adapter.py" --requires '{"subprocess": false}' "$P/called.py"
 expect_grep "ESCAPE reach spawn os\.system via .+ \(called inside" "inline form"
+# a primitive's code object, bare, is no reach: a plain interpreter cannot call it (before:
+# ESCAPE reach spawn os.popen, which confirmation then found not confirmed); a function made
+# from it is the primitive
+printf 'import os\nresult = os.popen.__code__\n' >"$P/code.py"
+printf 'import os\nresult = type(lambda: 0)(os.popen.__code__, vars(os))\n' >"$P/from_code.py"
+expect_exit 1 "a primitive's code object, and a function made from it" -- "$GC" replay -q --no-confirm "$T" "$P/code.py" "$P/from_code.py"
+expect_grep "/code\.py: blocked \(returned code\)$" "  ... the code object alone: blocked"
+expect_grep "from_code\.py: gatecrash: ESCAPE reach spawn os\.popen via " "  ... the function made from it: the primitive"
 finish

@@ -95,6 +95,8 @@ static const gc_prim *table_get(const void *key)
 static int keys_of(PyObject *v, const void *keys[3])
 {
     int n = 0;
+    if (PyCode_Check(v))
+        return 0; /* a primitive's code, bare, is none: a function made from it matches, below */
     keys[n++] = v;
     if (PyCFunction_Check(v))
         keys[n++] = ((PyCFunctionObject *)v)->m_ml;
