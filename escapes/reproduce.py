@@ -555,7 +555,36 @@ def replay_source(case_text, target, adapter_path):
     if not verdict and isinstance(value, refused):
         return 0, f'blocked: refused by the sandbox: {type(value).__name__}'
     verdict = verdict or search(run, value)
+    if not verdict:  # what the host does with it after evaluate returned, the guard still on
+        holder, value = [value], None
+        host_handles(run, holder, guard)
+        verdict = called[0].replace('inside the evaluation', 'after evaluate returned') if called else None
     return (1, verdict) if verdict else (0, 'blocked: the escape did not reproduce')
+
+
+def host_handles(run, holder, guard):
+    """The host's handling of the value evaluate gave back, as the harness does it
+    (harness/source/source.c): its repr, str and format, a comparison with None, its truth (a value
+    of a class made by Python code: Py_TPFLAGS_HEAPTYPE), then dropping it (its finalizer, a collection).  The program's own dunder methods run here,
+    after the sandbox's window, with the guard on; what they raise is the host's to log."""
+    import gc
+    sys.setprofile(guard)
+    run.in_chain = True
+    try:
+        v = holder.pop()
+        handles = (repr, str, format, lambda x: x == None, bool) if type(v).__flags__ & (1 << 9) else ()  # noqa: E711
+        for handle in handles:
+            try:
+                handle(v)
+            except BaseException:
+                pass
+        del v
+        gc.collect()
+    except BaseException:
+        pass
+    finally:
+        run.in_chain = False
+        sys.setprofile(None)
 
 
 def case_target(case_path):

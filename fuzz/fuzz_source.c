@@ -305,12 +305,24 @@ static size_t from_frontier(uint8_t *data, size_t size, size_t max_size, uint32_
 
 /* The first edits, a deterministic stage (as AFL's before its random one): each root alone,
  * the implicit ones first; then each technique on each root's program, FIRST_ROUNDS times
- * over (a technique's draws differ each time: one draw of a resolver's path among a root's
+ * over (roots()'s and the implicit ones in turn: interleaved_root) (a technique's draws differ each time: one draw of a resolver's path among a root's
  * names misses as often as not).  A root's kind is known by then (learn_roots), so a
  * technique's first step is drawn from it: what one technique and a step reach from a root
  * is tried in the campaign's first seconds, not left to the random stage's draws among every
  * node of a long program.  0 when it is over. */
 #define FIRST_ROUNDS 3
+
+/* The j-th root of the technique pairs, as gc_program_root_program numbers them (the implicit
+ * ones first): roots()'s and the implicit ones taken in turn, so that neither list waits for
+ * the other (a roots() of fifty exception classes, a hundred builtins left in scope). */
+static int interleaved_root(int j)
+{
+    int ni = dict.nimplicit, nr = dict.nroots, both = 2 * (ni < nr ? ni : nr);
+    if (j < both)
+        return j % 2 ? j / 2 : ni + j / 2;
+    return ni > nr ? j - both / 2 : ni + j - both / 2;
+}
+
 static size_t first_stage(uint8_t *data, size_t max_size, unsigned int seed)
 {
     static int next_root, next_pair;
@@ -321,7 +333,7 @@ static size_t first_stage(uint8_t *data, size_t max_size, unsigned int seed)
         return one;
     }
     while (next_pair < FIRST_ROUNDS * nroots * GC_PM_NTECHNIQUES) {
-        int r = next_pair / GC_PM_NTECHNIQUES % nroots, t = next_pair % GC_PM_NTECHNIQUES;
+        int r = interleaved_root(next_pair / GC_PM_NTECHNIQUES % nroots), t = next_pair % GC_PM_NTECHNIQUES;
         next_pair++;
         one = gc_program_root_program(&dict, r, data, max_size);
         if (one && (one = gc_program_technique(data, one, max_size, seed, &dict, (gc_pm_technique)t)))
