@@ -358,15 +358,14 @@ static PyObject *call_evaluate(gc_target *t, PyObject *src, PyObject **exc, PyOb
 }
 
 /* What the host does with the value after evaluate returned: logs its repr, str and format
- * (an f-string), compares
- * it (== None), tests its truth (for a value of a class made by Python code, where the
- * program's methods can be: a builtin type's repr runs none, and a dict's of the host's
- * modules would run the site's printers), then drops it, the exception and the program's
- * namespaces (their finalizers run, and a collection for cycles when there are classes:
- * holds_classes).  The program's own dunder methods run
- * there, after every check the sandbox makes inside its window, so the oracles stay on (the
- * guard's judge, in_chain) under the input's time limit.  What the handling raises is the
- * host's to log, not a verdict: cleared.  Takes the three references. */
+ * (an f-string), compares it (== None), hashes it (a cache's key) and tests its truth, for a
+ * value of a class made by Python code (where the program's methods can be: a builtin
+ * type's repr runs none, and a dict's of the host's modules would run the site's printers);
+ * then drops it, the exception and the program's namespaces (their finalizers run, and a
+ * collection for cycles when there are classes: holds_classes).  The program's own dunder
+ * methods run there, after every check the sandbox makes inside its window, so the oracles
+ * stay on (the guard's judge, in_chain) under the input's time limit.  What the handling
+ * raises is the host's to log, not a verdict: cleared.  Takes the three references. */
 /* 1 when a namespace of the program holds a class made by Python code or an instance with a
  * finalizer: what a collection can finalize (a class's methods hold the namespace, a cycle
  * only a collection frees).  A full collection after every input would cost more than the
@@ -401,6 +400,8 @@ static void host_handles(PyObject *r, PyObject *exc, PyObject *spaces)
         Py_XDECREF(PyObject_Format(r, NULL));
         PyErr_Clear();
         Py_XDECREF(PyObject_RichCompare(r, Py_None, Py_EQ));
+        PyErr_Clear();
+        (void)PyObject_Hash(r);
         PyErr_Clear();
         (void)PyObject_IsTrue(r);
         PyErr_Clear();
