@@ -27,7 +27,7 @@ for seed in $(seq "${FIRST:-1}" $((${FIRST:-1} + seeds - 1))); do
   if grep -q '^gatecrash: ESCAPE' "$log"; then
     found=$((found + 1)) times+=("$secs")
     esc=$(grep -m1 '^gatecrash: ESCAPE' "$log" | cut -d' ' -f3-5)
-    prog=$(grep -m1 '^gatecrash: ESCAPE' "$log" | sed -n 's/^.* via \(.*\) (in .*$/\1/p')
+    prog=$(grep -m1 '^gatecrash: ESCAPE' "$log" | sed -n 's/^.* via \(.*\) (\(in\|called\) .*$/\1/p')
     printf 'seed %s: found in %.0f s, %s: %s   %s\n' "$seed" "$secs" "$progs" "$esc" "$prog"
   else
     times+=("$maxtime")

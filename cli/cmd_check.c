@@ -1,6 +1,6 @@
 /* cmd_check.c — `gatecrash check TARGET`: a source target's adapter probed (probe.h), one
- * line for each thing wrong with it, the roots that evaluate and the time an evaluation
- * takes (cli.h).  fuzz, sweep and gate run the same probes (cli_probe_adapter) before they
+ * line for each thing wrong with it, the roots that evaluate, the time an evaluation
+ * takes and which node kinds the sandbox refuses and runs (node_kinds.h) (cli.h).  fuzz, sweep and gate run the same probes (cli_probe_adapter) before they
  * start: each problem one line on stderr, the dialect and the names found said, exit 3 where
  * fuzzing could find nothing. */
 #include <Python.h>
@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "diag.h"
+#include "node_kinds.h"
 #include "probe.h"
 
 typedef struct {
@@ -56,6 +57,22 @@ int cli_probe_adapter(gc_target *t)
     return 0;
 }
 
+/* Which node kinds the sandbox refuses and which it runs (node_kinds.h), a line each. */
+static int node_table(gc_target *t, char *err, size_t errlen)
+{
+    gc_strbuf sb;
+    gc_node_kinds_report k;
+    gc_sb_init(&sb);
+    int rc = gc_node_kinds_probe(t, &sb, &k, err, errlen);
+    if (rc)
+        gc_die_msg("%s", err);
+    else
+        printf("%snodes: %d kinds run, %d refused, %d not in this dialect\n", sb.data ? sb.data : "", k.runs,
+               k.refused, k.skipped);
+    gc_sb_free(&sb);
+    return rc;
+}
+
 /* On the started target (cli_run_confined): every probe printed. */
 static int check_started(gc_target *t, void *ctx)
 {
@@ -73,6 +90,8 @@ static int check_started(gc_target *t, void *ctx)
     else if (r.fatal)
         printf("check: fuzz and sweep would stop here: %s\n", r.first);
     else
+        rc = node_table(t, err, sizeof err);
+    if (!rc && !r.fatal)
         printf("check: %s\n", r.problems ? "usable, with the problems above" : "the adapter is usable");
     return rc ? rc : r.fatal ? GC_EXIT_TARGET : 0;
 }

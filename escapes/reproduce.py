@@ -535,13 +535,17 @@ def replay_source(case_text, target, adapter_path):
     except BaseException as e:  # exit 1 means 'reproduced': an adapter that fails to load is not
         return 2, f'error: the adapter did not load: {type(e).__name__}: {e}'
     called = []
+    spaces = Namespaces(run)
 
     def guard(frame, event, arg):
+        if event == 'call' and run.in_chain:
+            spaces.frame_started(frame)
         if event == 'c_call' and run.in_chain and run.kind == 'reach' and run.same(arg):
             called.append(f'ESCAPE reproduced: reach {run.cap} {run.prim} called inside the evaluation')
             raise PermissionError(f'reproducer: {run.prim} refused')
 
     sys.addaudithook(run.hook)
+    sys.addaudithook(spaces.hook)
     sys.setprofile(guard)
     run.in_chain = True
     try:
@@ -554,8 +558,72 @@ def replay_source(case_text, target, adapter_path):
     verdict = called[0] if called else run.check(None, 'the evaluation') if run.escaped else None
     if not verdict and isinstance(value, refused):
         return 0, f'blocked: refused by the sandbox: {type(value).__name__}'
-    verdict = verdict or search(run, value)
+    verdict = verdict or search(run, value) or spaces.search()
+    if not verdict:  # what the host does with it after evaluate returned, the guard still on
+        holder, value = [value], None
+        host_handles(run, holder, guard, spaces)
+        verdict = called[0].replace('inside the evaluation', 'after evaluate returned') if called else None
     return (1, verdict) if verdict else (0, 'blocked: the escape did not reproduce')
+
+
+class Namespaces:
+    """The namespaces the program's code ran in, as the harness finds them
+    (harness/source/program_ns.c): the exec audit event names the code object about to run,
+    and the frame that runs it is seen starting (sys.setprofile's call event); its globals
+    and locals are kept with a copy of what each held then, so that what the sandbox bound
+    before (the same object under the same name) is not the program's."""
+
+    def __init__(self, run):
+        self.run, self.codes, self.seen = run, set(), []
+
+    def hook(self, event, args):
+        if event == 'exec' and self.run.in_chain and args and hasattr(args[0], 'co_code'):
+            self.codes.add(id(args[0]))
+
+    def frame_started(self, frame):
+        if id(frame.f_code) in self.codes:
+            for d in (frame.f_globals, frame.f_locals):
+                if not any(d is held for held, _ in self.seen):
+                    self.seen.append((d, dict(d)))
+
+    def search(self):
+        """The verdict line when a binding the program made holds the primitive, else None."""
+        budget = [4096]
+        for d, before in self.seen:
+            for name, v in list(d.items()):
+                if name == '__builtins__' or (name in before and before[name] is v):
+                    continue
+                verdict = search(self.run, v, f"the program's namespace, at {name}", 0, budget)
+                if verdict or budget[0] < 0:
+                    return verdict
+        return None
+
+
+def host_handles(run, holder, guard, spaces):
+    """The host's handling of the value evaluate gave back, as the harness does it
+    (harness/source/source.c): its repr, str and format, a comparison with None, its hash and
+    its truth (a value of a class made by Python code: Py_TPFLAGS_HEAPTYPE), then dropping it
+    (its finalizer, a collection).  The program's own dunder methods run here, after the
+    sandbox's window, with the guard on; what they raise is the host's to log."""
+    import gc
+    sys.setprofile(guard)
+    run.in_chain = True
+    try:
+        v = holder.pop()
+        handles = (repr, str, format, lambda x: x == None, hash, bool) if type(v).__flags__ & (1 << 9) else ()  # noqa: E711
+        for handle in handles:
+            try:
+                handle(v)
+            except BaseException:
+                pass
+        del v
+        spaces.seen.clear()  # the program's namespaces dropped too, as the harness drops them
+        gc.collect()
+    except BaseException:
+        pass
+    finally:
+        run.in_chain = False
+        sys.setprofile(None)
 
 
 def case_target(case_path):

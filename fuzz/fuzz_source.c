@@ -28,6 +28,7 @@
 #include "findings.h"
 #include "fuzz_target.h"
 #include "hash.h"
+#include "node_kinds.h"
 #include "program.h"
 #include "probe.h"
 #include "program_mutator.h"
@@ -41,6 +42,7 @@
 static gc_target target;
 static unsigned long inputs, escapes;
 static gc_verdict_tally tally; /* the inputs by verdict (verdict.h), for the campaign */
+static gc_node_tally nodes;     /* the ast node kinds run, and those ever accepted (node_kinds.h) */
 static gc_pm_dict dict;
 static int print_dict;               /* --print-dict: the static words on stderr at start */
 static int no_feedback, no_harvest;  /* --no-feedback, --no-harvest: the ablations */
@@ -232,6 +234,8 @@ static int start_target(void *ctx)
         for (int i = 0; i < dict.npool; i++)
             fprintf(stderr, "gatecrash: dictionary: %s\n", dict.word[dict.pool[i]]);
     }
+    if (gc_node_tally_init(&nodes, err, sizeof err) < 0)
+        fprintf(stderr, "gatecrash: %s\n", err);
     dict.no_underscore = (target.spec.adapter.dialect & GC_DIALECT_NO_UNDERSCORE) != 0;
     gc_source_feedback_start(target.spec.sandbox, !no_feedback, !no_feedback, no_harvest ? NULL : &dict);
     if (!no_harvest)
@@ -305,12 +309,24 @@ static size_t from_frontier(uint8_t *data, size_t size, size_t max_size, uint32_
 
 /* The first edits, a deterministic stage (as AFL's before its random one): each root alone,
  * the implicit ones first; then each technique on each root's program, FIRST_ROUNDS times
- * over (a technique's draws differ each time: one draw of a resolver's path among a root's
+ * over (roots()'s and the implicit ones in turn: interleaved_root) (a technique's draws differ each time: one draw of a resolver's path among a root's
  * names misses as often as not).  A root's kind is known by then (learn_roots), so a
  * technique's first step is drawn from it: what one technique and a step reach from a root
  * is tried in the campaign's first seconds, not left to the random stage's draws among every
  * node of a long program.  0 when it is over. */
 #define FIRST_ROUNDS 3
+
+/* The j-th root of the technique pairs, as gc_program_root_program numbers them (the implicit
+ * ones first): roots()'s and the implicit ones taken in turn, so that neither list waits for
+ * the other (a roots() of fifty exception classes, a hundred builtins left in scope). */
+static int interleaved_root(int j)
+{
+    int ni = dict.nimplicit, nr = dict.nroots, both = 2 * (ni < nr ? ni : nr);
+    if (j < both)
+        return j % 2 ? j / 2 : ni + j / 2;
+    return ni > nr ? j - both / 2 : ni + j - both / 2;
+}
+
 static size_t first_stage(uint8_t *data, size_t max_size, unsigned int seed)
 {
     static int next_root, next_pair;
@@ -321,7 +337,7 @@ static size_t first_stage(uint8_t *data, size_t max_size, unsigned int seed)
         return one;
     }
     while (next_pair < FIRST_ROUNDS * nroots * GC_PM_NTECHNIQUES) {
-        int r = next_pair / GC_PM_NTECHNIQUES % nroots, t = next_pair % GC_PM_NTECHNIQUES;
+        int r = interleaved_root(next_pair / GC_PM_NTECHNIQUES % nroots), t = next_pair % GC_PM_NTECHNIQUES;
         next_pair++;
         one = gc_program_root_program(&dict, r, data, max_size);
         if (one && (one = gc_program_technique(data, one, max_size, seed, &dict, (gc_pm_technique)t)))
@@ -384,6 +400,8 @@ int gc_fuzz_test_one_input(const uint8_t *data, size_t size)
     }
     inputs++;
     gc_tally_input(&tally, &target, &out);
+    gc_node_tally_add(&nodes, src.data, src.len, (target.spec.adapter.dialect & GC_DIALECT_EXPRESSION) != 0,
+                      strncmp(note, "refused by the sandbox", 22) == 0);
     if (print_programs)
         fprintf(stderr, "gatecrash: program (%s):\n%s", note, src.data);
     remember_kinds(data, size);
@@ -416,6 +434,12 @@ void gc_fuzz_cleanup(void)
     fprintf(stderr, "gatecrash: fuzz_source on %s: %lu programs, %lu escapes, %lu imports undone, %lu sandbox places "
             "saturated\n", target.spec.name, inputs, escapes, gc_state_modules_dropped(), gc_source_feedback_saturated());
     gc_tally_emit(&tally, getenv("GATECRASH_STATS_FILE"));
+    gc_strbuf never;
+    gc_sb_init(&never);
+    Py_ssize_t seen = gc_node_tally_never(&nodes, &never);
+    if (seen)
+        fprintf(stderr, "gatecrash: node kinds never accepted (of %zd run): %s\n", seen, never.len ? never.data : "none");
+    gc_sb_free(&never);
     for (int k = 0; print_kinds && k < dict.nkinds; k++) {
         fprintf(stderr, "gatecrash: kind %s:", dict.kind[k].name);
         for (int i = 0; i < dict.kind[k].n; i++)

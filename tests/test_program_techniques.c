@@ -157,6 +157,9 @@ static void each_technique(void)
     static const char *const stores[] = {"\nx.", "'] = ", " += ", "\ndel x.", "\n@x.y.z\ndef f", "\nresult = f",
                                          "result = (lambda a=x.y.z: a)()"};
     expect(GC_PM_T_STORE_FORMS, stores, 7);
+    static const char *const nodes[] = {"\ndef f", "():\n    return x.", ".body[0].value.attr = '", "\nresult = f",
+                                        "' + '"};
+    expect(GC_PM_T_NODE_FIELD, nodes, 5);
     CHECK(gc_program_technique((uint8_t[]){OP(NONE)}, 1, 16, 1, &dict, GC_PM_NTECHNIQUES) == 0,
           "no technique past the last");
 }

@@ -66,12 +66,14 @@ static int run_probe(const gc_target *t, const char *probe, const char *outpath,
 }
 
 /* The grade of a reproducer's "ESCAPE reproduced: ... via WHERE" line (reproduce.py: a
- * chain's steps, "the evaluation" for a call or effect during it, "result..." for the
+ * chain's steps, "the evaluation" for a call or effect during it or the host's handling of
+ * its value after it ("after evaluate returned"), "result..." for the
  * returned value searched). */
 static gc_confirm_where grade(const gc_target *t, const char *line)
 {
     const char *via = strstr(line, " via ");
-    int during = strstr(line, "inside the evaluation") || (via && !strncmp(via, " via the ", 9));
+    int during = strstr(line, "inside the evaluation") || strstr(line, "after evaluate returned") ||
+                 (via && !strncmp(via, " via the ", 9));
     if (t->spec.kind != GC_TARGET_SOURCE || during) /* a chain's step, a call, an effect */
         return GC_WHERE_HELD;
     if (!via || strncmp(via + 5, "result", 6) != 0)

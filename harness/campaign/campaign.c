@@ -1028,7 +1028,8 @@ static void follow_libfuzzer(int fd, FILE *log, const gc_campaign_opts *o, gc_ca
                     *nl = '\0';
                 if (log)
                     fprintf(log, "%s\n", cur);
-                if (strncmp(cur, "gatecrash: error", 16) == 0)
+                /* its errors, and a source target's node kinds never accepted (node_kinds.h) */
+                if (strncmp(cur, "gatecrash: error", 16) == 0 || strncmp(cur, "gatecrash: node kinds", 21) == 0)
                     fprintf(stderr, "%s\n", cur);
                 parse_status(cur, &r->execs, &r->corpus, &ignored_eps);
                 fork_folder(cur, work, sizeof work);

@@ -1407,13 +1407,14 @@ static int import_module(edit *x)
 }
 
 /* A callable the host calls on x's value: a string's format method walking a field (the
- * walk runs in the host), a lambda walking an attribute, or a builtin. */
+ * walk runs in the host), a lambda walking an attribute, a root (a callable the sandbox
+ * checks where the program calls it, and the host's C code calls unchecked), or a builtin. */
 static int host_callable(edit *x, int on)
 {
     gc_program *p = x->p;
     static const char *const builtins[] = {"repr", "vars", "dir", "type", "str"};
     const char *w = attr_word(x, on);
-    switch (rnd(x, 3)) {
+    switch (rnd(x, 4)) {
     case 0: {
         char field[GC_P_MAX_STRLEN + 8];
         int n = snprintf(field, sizeof field, "{0.%s}", w);
@@ -1424,6 +1425,9 @@ static int host_callable(edit *x, int on)
         int v = name_node(p, "v"), body = v < 0 ? -1 : method_on(x, v, w, -1, -1);
         return body < 0 ? -1 : new_node(p, GC_P_LAMBDA, 1, &body, new_str(p, "v", 1));
     }
+    case 2: /* the value itself or a root, called by the host past the sandbox's call sites */
+        return p->e[on].op == GC_P_NAME && rnd(x, 2) ? new_node(p, GC_P_NAME, 0, NULL, p->e[on].s)
+                                                     : name_node(p, root_word(x));
     default: return name_node(p, builtins[rnd(x, 5)]);
     }
 }
@@ -1549,17 +1553,36 @@ static int built_string(edit *x, const char *s, size_t len)
     return new_node(p, GC_P_BINOP, 2, two, (gc_p_str){0, 0}); /* + */
 }
 
+/* A fresh attribute read on name node k, its name made from parts: every use of k becomes
+ * getattr(k, <a word of k's kind, built_string>), where no attribute node and no constant
+ * holds the name.  1 if made. */
+static int built_getattr(edit *x, int k)
+{
+    if (k < 0)
+        return 0;
+    gc_program *p = x->p;
+    const char *w = attr_word(x, k);
+    int kids[3] = {name_node(p, "getattr"), k, built_string(x, w, strlen(w))};
+    int top = kids[0] < 0 || kids[2] < 0 ? -1 : new_node(p, GC_P_CALL, 3, kids, (gc_p_str){0, 0});
+    if (top < 0)
+        return 0;
+    redirect(p, k, top);
+    return 1;
+}
+
 /* A string constant, a format field or an attribute name made at run time from parts
  * (built_string): a string literal in place; '{0.a.b}'.format(x) as ('{0.a' + '.b}').format(x)
- * (format_map's too); x._a as getattr(x, '_' + 'a'). */
+ * (format_map's too); x._a as getattr(x, '_' + 'a'); a name x as getattr(x, <built>), a word
+ * of x's kind (built_getattr). */
 static int split_string(edit *x)
 {
     gc_program *p = x->p;
     uint32_t fields = 1u << GC_P_FIELD | 1u << GC_P_FMTMAP | 1u << GC_P_FMT;
     int k = -1;
-    switch (rnd(x, 3)) {
+    switch (rnd(x, 4)) {
     case 0: k = pick_node(x, fields, 0); break;
     case 1: k = pick_node(x, 1u << GC_P_ATTR, 0); break;
+    case 2: return built_getattr(x, pick_node(x, 1u << GC_P_NAME, 0));
     default: break;
     }
     if (k < 0)
@@ -1600,14 +1623,22 @@ static int split_string(edit *x)
  *       def __repr__(self, *args, **kwargs):
  *           return <expression>
  *   result = K0()
- * (a method takes whatever it is given: program.h). */
+ * (a method takes whatever it is given: program.h); half the time the statement becomes
+ * 'pass', so what the sandbox refuses inside its window (a tool switched off) runs only after.
+ * Half the time when the expression is a name (a root's program, in fuzz_source's first
+ * stage), a third otherwise, the method calls it (or a root) with a leaf instead. */
 static int class_dunder(edit *x)
 {
     static const char *const dunders[] = {"__repr__", "__str__", "__eq__", "__hash__", "__del__", "__format__",
                                           "__len__", "__bool__", "__iter__", "__index__", "__getattr__", "__lt__"};
     gc_program *p = x->p;
-    int i = pick_expr_stmt(x);
-    if (i < 0 || p->nstmts + 4 > GC_P_MAX_STMTS)
+    int i = pick_expr_stmt(x), call = -1, named = i >= 0 && p->e[p->s[i].expr].op == GC_P_NAME;
+    if (i < 0 || !rnd(x, named ? 2 : 3)) { /* what the program was handed (the statement's name, or a root) called with a leaf */
+        int kids[2] = {named ? p->s[i].expr : name_node(p, root_word(x)), leaf(x)};
+        call = kids[0] < 0 || kids[1] < 0 ? -1 : new_node(p, GC_P_CALL, 2, kids, (gc_p_str){0, 0});
+        i = -1;
+    }
+    if ((i < 0 && call < 0) || p->nstmts + 4 > GC_P_MAX_STMTS)
         return 0;
     const char *d = dunders[rnd(x, sizeof dunders / sizeof dunders[0])];
     char cname[3] = {'K', (char)('0' + rnd(x, 10)), 0};
@@ -1619,9 +1650,11 @@ static int class_dunder(edit *x)
     gc_p_stmt *s = &p->s[p->nstmts];
     s[0] = (gc_p_stmt){.op = GC_P_CLASS, .depth = 0, .expr = (uint16_t)bases, .s = cs};
     s[1] = (gc_p_stmt){.op = GC_P_DEF, .depth = 1, .s = new_str(p, d, strlen(d))};
-    s[2] = (gc_p_stmt){.op = GC_P_RETURN, .depth = 2, .expr = p->s[i].expr};
+    s[2] = (gc_p_stmt){.op = GC_P_RETURN, .depth = 2, .expr = (uint16_t)(i < 0 ? call : p->s[i].expr)};
     s[3] = (gc_p_stmt){.op = GC_P_ASSIGN, .depth = 0, .expr = (uint16_t)make, .s = new_str(p, "result", 6)};
     p->nstmts += 4;
+    if (i >= 0 && rnd(x, 2)) /* moved, not copied: a call the sandbox refuses inside its window runs only there */
+        p->s[i] = (gc_p_stmt){.op = GC_P_PASS, .depth = p->s[i].depth};
     return 1;
 }
 
@@ -1699,6 +1732,51 @@ static int store_forms(edit *x)
     return 1;
 }
 
+/* The program's own syntax tree, where an interpreter hands it out (a def kept as its nodes,
+ * f.body, and run after its check of them): a node's field written at run time,
+ *   def fK():
+ *       return x.w
+ *   fK.body[0].value.attr = 'v'
+ *   result = fK()
+ * x a statement's name (a root's program, in fuzz_source's first stage) or a root, w and v
+ * words of its kind (w without a leading '_', the read a check passes), v made from parts
+ * half the time (built_string). */
+static int node_field(edit *x)
+{
+    gc_program *p = x->p;
+    int i = pick_expr_stmt(x), named = i >= 0 && p->e[p->s[i].expr].op == GC_P_NAME;
+    int on = named ? new_node(p, GC_P_NAME, 0, NULL, p->e[p->s[i].expr].s) : name_node(p, root_word(x));
+    if (on < 0 || p->nstmts + 4 > GC_P_MAX_STMTS)
+        return 0;
+    const char *w0 = attr_word(x, on), *w = attr_word(x, on);
+    for (int tries = 0; w0[0] == '_' && tries < 4; tries++) /* the read the check passes: no '_' name */
+        w0 = attr_word(x, on);
+    if (w0[0] == '_')
+        w0 = "name";
+    char f[3] = {'f', (char)('0' + rnd(x, 10)), 0};
+    gc_p_str fs = new_str(p, f, 2);
+    int read = method_on(x, on, w0, -1, -1), fn = new_node(p, GC_P_NAME, 0, NULL, fs);
+    int kids[2] = {fn < 0 ? -1 : method_on(x, fn, "body", -1, -1), new_node(p, GC_P_INT, 0, NULL, (gc_p_str){0, 0})};
+    if (read < 0 || kids[0] < 0 || kids[1] < 0 || fs.len == 0)
+        return 0;
+    p->e[kids[1]].ival = 0;
+    int item = new_node(p, GC_P_ITEM, 2, kids, (gc_p_str){0, 0});
+    int value = item < 0 ? -1 : method_on(x, item, "value", -1, -1);
+    int target = value < 0 ? -1 : method_on(x, value, "attr", -1, -1);
+    int v = rnd(x, 2) ? built_string(x, w, strlen(w)) : str_node(p, w, strlen(w));
+    int again = new_node(p, GC_P_NAME, 0, NULL, fs);
+    int call = again < 0 ? -1 : new_node(p, GC_P_CALL, 1, &again, (gc_p_str){0, 0});
+    if (target < 0 || v < 0 || call < 0)
+        return 0;
+    gc_p_stmt *s = &p->s[p->nstmts];
+    s[0] = (gc_p_stmt){.op = GC_P_DEF, .depth = 0, .s = fs};
+    s[1] = (gc_p_stmt){.op = GC_P_RETURN, .depth = 1, .expr = (uint16_t)read};
+    s[2] = (gc_p_stmt){.op = GC_P_STORE, .depth = 0, .expr = (uint16_t)target, .expr2 = (uint16_t)v};
+    s[3] = (gc_p_stmt){.op = GC_P_ASSIGN, .depth = 0, .expr = (uint16_t)call, .s = new_str(p, "result", 6)};
+    p->nstmts += 4;
+    return 1;
+}
+
 typedef int (*technique_fn)(edit *);
 static const technique_fn techniques[GC_PM_NTECHNIQUES] = {
     [GC_PM_T_FORMAT_WALK] = format_walk,     [GC_PM_T_EXCEPTION_READ] = exception_read,
@@ -1707,7 +1785,7 @@ static const technique_fn techniques[GC_PM_NTECHNIQUES] = {
     [GC_PM_T_PATH_RESOLVER] = path_resolver, [GC_PM_T_IMPORT] = import_module,
     [GC_PM_T_CALLABLE_ARG] = callable_arg,   [GC_PM_T_SPLIT_STRING] = split_string,
     [GC_PM_T_CLASS_DUNDER] = class_dunder,   [GC_PM_T_MATCH_ATTR] = match_attr,
-    [GC_PM_T_STORE_FORMS] = store_forms,
+    [GC_PM_T_STORE_FORMS] = store_forms,     [GC_PM_T_NODE_FIELD] = node_field,
 };
 
 const char *const gc_pm_technique_name[GC_PM_NTECHNIQUES] = {
@@ -1717,7 +1795,7 @@ const char *const gc_pm_technique_name[GC_PM_NTECHNIQUES] = {
     [GC_PM_T_PATH_RESOLVER] = "path-resolver", [GC_PM_T_IMPORT] = "import",
     [GC_PM_T_CALLABLE_ARG] = "callable-arg",   [GC_PM_T_SPLIT_STRING] = "split-string",
     [GC_PM_T_CLASS_DUNDER] = "class-dunder",   [GC_PM_T_MATCH_ATTR] = "match-attr",
-    [GC_PM_T_STORE_FORMS] = "store-forms",
+    [GC_PM_T_STORE_FORMS] = "store-forms",     [GC_PM_T_NODE_FIELD] = "node-field",
 };
 
 static int one_edit(edit *x)

@@ -140,12 +140,14 @@ size_t gc_program_root_program(const gc_pm_dict *d, int k, uint8_t *out, size_t 
  *   match-attr      match x: case object(a=v): result = v: an attribute read by a class
  *                   pattern, not by an attribute node
  *   store-forms     x.w = v, x['w'] = v, x.w += v, del x.w; @E over a def; (lambda a=E: a)()
+ *   node-field      def fK(): return x.w / fK.body[0].value.attr = 'v' / result = fK(): a
+ *                   field of the program's own syntax tree, where an interpreter hands it out
  * gc_program_mutate draws them among its edits; gc_program_technique applies one. */
 typedef enum {
     GC_PM_T_FORMAT_WALK, GC_PM_T_EXCEPTION_READ, GC_PM_T_OWN_VALUES, GC_PM_T_FRAME_WALK, GC_PM_T_CLASS_BY_NAME,
     GC_PM_T_DUNDER_CALL, GC_PM_T_PATH_RESOLVER, GC_PM_T_IMPORT, GC_PM_T_CALLABLE_ARG,
     GC_PM_T_SPLIT_STRING, GC_PM_T_CLASS_DUNDER, GC_PM_T_MATCH_ATTR,
-    GC_PM_T_STORE_FORMS, GC_PM_NTECHNIQUES
+    GC_PM_T_STORE_FORMS, GC_PM_T_NODE_FIELD, GC_PM_NTECHNIQUES
 } gc_pm_technique;
 extern const char *const gc_pm_technique_name[GC_PM_NTECHNIQUES];
 

@@ -71,13 +71,22 @@ static int stdlib_frame(PyFrameObject *frame)
     return in;
 }
 
+/* Which part of the input runs: the evaluation, or the host's handling of its value after
+ * it (host_handles); the guard's finding says which.  Set and put back by the one thread
+ * that runs inputs, like gc_orc.in_chain. */
+static int after_window;
+
 static int judge(const gc_prim *p)
 {
     if (!gc_orc.in_chain || (p->def == sys_audit_def && stdlib_frame(PyEval_GetFrame())))
         return 0;
     if (p->spec->flags & GC_PRIM_FACILITY)
         gc_facility_before_call(p->name);
-    return gc_oracle_guard_prim(p, "called inside the evaluation (C-call guard)") ? -1 : 0;
+    return gc_oracle_guard_prim(p, after_window ? "called after evaluate returned, by the host's handling of the value "
+                                                  "(repr, compare, drop: C-call guard)"
+                                                : "called inside the evaluation (C-call guard)")
+               ? -1
+               : 0;
 }
 
 static int monitored; /* the line feedback is sys.monitoring events */
@@ -361,6 +370,68 @@ static PyObject *call_evaluate(gc_target *t, PyObject *src, PyObject **exc, PyOb
     return r;
 }
 
+/* What the host does with the value after evaluate returned: logs its repr, str and format
+ * (an f-string), compares it (== None), hashes it (a cache's key) and tests its truth, for a
+ * value of a class made by Python code (where the program's methods can be: a builtin
+ * type's repr runs none, and a dict's of the host's modules would run the site's printers);
+ * then drops it, the exception and the program's namespaces (their finalizers run, and a
+ * collection for cycles when there are classes: holds_classes).  The program's own dunder
+ * methods run there, after every check the sandbox makes inside its window, so the oracles
+ * stay on (the guard's judge, in_chain) under the input's time limit.  What the handling
+ * raises is the host's to log, not a verdict: cleared.  Takes the three references. */
+/* 1 when a namespace of the program holds a class made by Python code or an instance with a
+ * finalizer: what a collection can finalize (a class's methods hold the namespace, a cycle
+ * only a collection frees).  A full collection after every input would cost more than the
+ * input (nine times over on restrictedpython), so it runs only then. */
+static int holds_classes(PyObject *r, PyObject *spaces)
+{
+    if (r && PyType_HasFeature(Py_TYPE(r), Py_TPFLAGS_HEAPTYPE))
+        return 1;
+    for (Py_ssize_t i = 0; spaces && i < PyList_GET_SIZE(spaces); i++) {
+        PyObject *d = PyTuple_GET_ITEM(PyList_GET_ITEM(spaces, i), 0), *k, *v;
+        Py_ssize_t pos = 0;
+        while (PyDict_Check(d) && PyDict_Next(d, &pos, &k, &v))
+            if ((PyType_Check(v) && PyType_HasFeature((PyTypeObject *)v, Py_TPFLAGS_HEAPTYPE)) ||
+                (PyType_HasFeature(Py_TYPE(v), Py_TPFLAGS_HEAPTYPE) && Py_TYPE(v)->tp_finalize))
+                return 1;
+    }
+    return 0;
+}
+
+static void host_handles(PyObject *r, PyObject *exc, PyObject *spaces)
+{
+    int collect = holds_classes(r, spaces);
+    gc_limits_arm();
+    gc_callguard_judge = judge;
+    gc_orc.in_chain = gc_orc.in_sandbox = 1;
+    after_window = 1;
+    if (r && PyType_HasFeature(Py_TYPE(r), Py_TPFLAGS_HEAPTYPE)) { /* a class of Python code: the program's, perhaps */
+        Py_XDECREF(PyObject_Repr(r));
+        PyErr_Clear();
+        Py_XDECREF(PyObject_Str(r));
+        PyErr_Clear();
+        Py_XDECREF(PyObject_Format(r, NULL));
+        PyErr_Clear();
+        Py_XDECREF(PyObject_RichCompare(r, Py_None, Py_EQ));
+        PyErr_Clear();
+        (void)PyObject_Hash(r);
+        PyErr_Clear();
+        (void)PyObject_IsTrue(r);
+        PyErr_Clear();
+    }
+    Py_XDECREF(r);
+    Py_XDECREF(exc);
+    Py_XDECREF(spaces);
+    PyErr_Clear();
+    if (collect)
+        (void)PyGC_Collect();
+    PyErr_Clear();
+    after_window = 0;
+    gc_orc.in_chain = gc_orc.in_sandbox = 0;
+    gc_callguard_judge = NULL;
+    gc_limits_disarm();
+}
+
 int gc_source_run(gc_target *t, const char *text, size_t len, gc_verdict *out, char *note, size_t notelen,
                   char *err, size_t errlen)
 {
@@ -406,9 +477,9 @@ int gc_source_run_value(gc_target *t, const char *text, size_t len, gc_verdict *
         gc_source_feedback_outcome(r, exc, refused);
     if (value)
         *value = Py_XNewRef(r);
-    Py_XDECREF(r);
-    Py_XDECREF(exc);
-    Py_XDECREF(spaces);
+    host_handles(r, exc, spaces);
+    out->timed_out |= gc_limit_expired;
+    out->oom |= gc_limit_oom;
     Py_DECREF(src);
     out->escaped = gc_orc.escape.set;
     out->escape = gc_orc.escape;
