@@ -4,7 +4,8 @@
  * docs/HOLES.md), a hole's name for an evaluated chain (its first such edge) and for a
  * sweep edge (the same rule, through gc_sweep_opts.hole), whether a namespace gate can
  * close it and what closing it means, the grouping of findings into one row per hole
- * (sorted by capability, then hole) and its text and JSON forms, and `advise`'s cut. */
+ * (sorted by capability, then hole) or, for source programs, per weakness (weakness.h: the
+ * roots and holes under it), its text and JSON forms, and `advise`'s cut. */
 #ifndef GATECRASH_HOLES_H
 #define GATECRASH_HOLES_H
 
@@ -41,21 +42,33 @@ int gc_hole_closable(const char *hole);
 /* What closing it means, in the gate's terms (one sentence, no newline). */
 void gc_hole_advice(const char *hole, char *out, size_t len);
 
-/* One row per hole. */
+/* One row per hole (or per weakness: then hole is the weakness's name). */
 typedef struct {
     char hole[GC_HOLE_NAME];
+    char chain_hole[GC_HOLE_NAME]; /* the hole of its shortest chain */
     char caps[32];            /* "spawn", "write", "spawn+write" */
     int cap_rank;             /* lowest capability it opens, for the order */
     int closable;
     int nprims, nsigs;
     char prims[1024];         /* "os.system, os.execv, ..." (first few) */
     char chain[1024];         /* its shortest chain */
+    /* a row per weakness: the check it passes, the roots it was seen from, the holes it covers */
+    char check[400];
+    char roots[400];
+    int nroots;
+    char covers[1024];
+    int ncovers;
 } gc_hole_row;
 
 /* Group findings (each with .hole set) into rows, sorted by capability then hole name; the
  * rows are malloc'd (caller frees).  Returns the number of rows. */
 int gc_holes_group(const gc_finding *f, int n, gc_hole_row **rows);
-/* Text: a header and one line per row, then the chain indented. */
+/* The same, one row per weakness of the findings' programs (each .chain a source program;
+ * gc_weakness_of_program), each with its roots and the holes it covers; a program that does
+ * not parse keeps its hole's row.  Needs the interpreter. */
+int gc_holes_group_weakness(const gc_finding *f, int n, gc_hole_row **rows);
+/* Text: a header and one line per row, then the chain indented (a weakness's row: then the
+ * check it passes, its roots and its holes). */
 void gc_holes_print(FILE *fp, const gc_hole_row *rows, int n);
 /* JSON: an array of {hole, capabilities, closable, primitives, signatures, chain, ...}. */
 cJSON *gc_holes_json(const gc_hole_row *rows, int n);
@@ -70,9 +83,10 @@ void gc_holes_campaign_hook(void *ctx, gc_target *t, const gc_chain *c, char *ho
  * it is when that fails): chain mode's minimize_row (mode.h). */
 void gc_holes_minimize_row(gc_target *t, const char *hole, char *input, size_t cap);
 /* The campaign's final table by hole: its head (gc_campaign_print_head), then one row per
- * hole, each with its shortest input minimized by 'minimize_row' (keeping the hole; NULL:
- * as found) while 'seconds' last. */
+ * hole (per weakness with 'by_weakness'), each with its shortest input minimized by
+ * 'minimize_row' (keeping its hole; NULL: as found) while 'seconds' last. */
 void gc_holes_campaign_table(gc_target *t, const gc_campaign_result *r, const char *name, long seconds,
+                             int by_weakness,
                              void (*minimize_row)(gc_target *t, const char *hole, char *input, size_t cap));
 
 /* The holes the edges of one or more sweeps were named by: an id per name (what a sweep's
