@@ -417,7 +417,8 @@ void gc_holes_campaign_table(gc_target *t, const gc_campaign_result *r, const ch
     time_t end = time(NULL) + seconds;
     int minimized = 0;
     for (int i = 0; minimize_row && i < n && time(NULL) < end; i++, minimized++) /* rows past the time keep theirs */
-        minimize_row(t, rows[i].chain_hole, rows[i].chain, sizeof rows[i].chain); /* a weakness's: its chain's hole */
+        minimize_row(t, rows[i].roots[0] ? rows[i].chain_hole : rows[i].hole, rows[i].chain, /* a weakness's: */
+                     sizeof rows[i].chain);                                           /* its chain's hole */
     if (n && minimize_row)
         printf("%d %s (docs/HOLES.md), shortest chain of each minimized%s:\n", n,
                by_weakness ? "weakness(es)" : "hole(s)", minimized < n ? " while time allowed" : "");
