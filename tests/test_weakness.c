@@ -1,7 +1,8 @@
 /* test_weakness.c — the weakness behind a source program's hole (triage/weakness.c): each
  * technique of the table named from the program's syntax tree, with the root its walk
- * starts from; a format walk read back through an exception is told from one given back;
- * text that does not parse names none. */
+ * starts from (a name the program assigned followed to what it was assigned from); a format
+ * walk read back through an exception is told from one given back; text that does not parse
+ * names none. */
 #include <Python.h>
 #include <string.h>
 
@@ -33,6 +34,11 @@ int main(void)
     expect("result = getattr(m, 'sy' + 's')", "resolver handed out", "m");
     expect("result = path.os.system", "handed out directly", "path");
     expect("path.os.system", "handed out directly", "path");
+    /* a name the program assigned: what it was assigned from */
+    expect("s = run.__self__\nresult = s.execv", "handed out directly", "run");
+    expect("m = re\ntry:\n    '{0.a.b}'.format(m)\nexcept AttributeError as e:\n    result = e.obj\n",
+           "format walk, read back through an exception", "re");
+    expect("x = x.a\nresult = x.__globals__", "function's globals", "x");
     char name[160], check[400], r[128];
     CHECK(gc_weakness_of_program("result = (", name, sizeof name, check, sizeof check, r, sizeof r) == -1 && !name[0],
           "text that does not parse: '%s'", name);

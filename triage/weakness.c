@@ -4,8 +4,9 @@
  * `x.k(...)`, or getattr(x, 'k'), for a key k of the rule; a rule with 'reads' also needs an
  * except block and an attribute read of one of those keys (what an exception carries back).
  * The root: the name the marked node's walk starts from (a call's first argument that is no
- * literal, an attribute's object), inwards through attributes, items, calls and displays;
- * with no rule marked, the root of the last statement's expression. */
+ * literal, an attribute's object), inwards through attributes, items, calls and displays,
+ * and from a name the program assigned to what it was assigned from; with no rule marked,
+ * the root of the last statement's expression. */
 #include "weakness.h"
 
 #include <Python.h>
@@ -90,15 +91,35 @@ static PyObject *item(PyObject *node, const char *name, Py_ssize_t i)
     return v;
 }
 
-/* The name a walk from 'node' starts from, inwards, into out ("" when none). */
-static void root_of(PyObject *ast, PyObject *node, char *out, size_t len)
+/* The value assigned to name 'id' by the program's first `id = ...` (new), or NULL. */
+static PyObject *assigned(PyObject *ast, PyObject *nodes, const char *id)
+{
+    for (Py_ssize_t i = 0; nodes && i < PyList_GET_SIZE(nodes); i++) {
+        PyObject *n = PyList_GET_ITEM(nodes, i);
+        PyObject *t = isa(ast, n, "Assign") ? item(n, "targets", 0) : NULL;
+        char tid[128] = "";
+        if (t && isa(ast, t, "Name"))
+            str_field(t, "id", tid, sizeof tid);
+        Py_XDECREF(t);
+        if (tid[0] && strcmp(tid, id) == 0)
+            return field(n, "value");
+    }
+    return NULL;
+}
+
+/* The name a walk from 'node' starts from, inwards, into out ("" when none); a name the
+ * program assigned is followed to what it was assigned from (kept when that is no walk). */
+static void root_of(PyObject *ast, PyObject *nodes, PyObject *node, char *out, size_t len)
 {
     out[0] = '\0';
     PyObject *n = Py_XNewRef(node);
     for (int depth = 0; n && depth < 64; depth++) {
         PyObject *in = NULL;
         if (isa(ast, n, "Name")) {
-            str_field(n, "id", out, len);
+            char id[128];
+            str_field(n, "id", id, sizeof id);
+            snprintf(out, len, "%s", id);
+            in = assigned(ast, nodes, id);
         } else if (isa(ast, n, "Attribute") || isa(ast, n, "Subscript") || isa(ast, n, "Starred")) {
             in = field(n, "value");
         } else if (isa(ast, n, "Call")) {
@@ -178,7 +199,7 @@ static const rule *match(PyObject *ast, PyObject *nodes, char *root, size_t len)
             PyObject *from = mark_of(ast, PyList_GET_ITEM(nodes, i), k, sizeof k);
             int hit = in_keys(rules[r].keys, k);
             if (hit)
-                root_of(ast, from, root, len);
+                root_of(ast, nodes, from, root, len);
             Py_XDECREF(from);
             if (hit)
                 return &rules[r];
@@ -215,7 +236,7 @@ int gc_weakness_of_program(const char *src, char *name, size_t namelen, char *ch
             last = field(PyList_GET_ITEM(body, PyList_GET_SIZE(body) - 1), "value");
         else if (body && !PyList_Check(body))
             last = Py_NewRef(body);
-        root_of(ast, last, root, rootlen);
+        root_of(ast, nodes, last, root, rootlen);
         Py_XDECREF(last);
         Py_XDECREF(body);
         r = &direct;
