@@ -12,15 +12,15 @@
 typedef struct {
     gc_session_opts o;
     cli_campaign k;
-    const char *by; /* the table: "hole" or "signature" */
+    const char *by; /* the table: "hole", "root" or "signature" */
     int no_confirm; /* --no-confirm: the table's rows not run in a plain interpreter */
     gc_strlist pos;
 } fuzz_args;
 
-/* fuzz --by takes hole or signature; another value makes --by the unknown option. */
+/* fuzz --by takes hole, root or signature; another value makes --by the unknown option. */
 static int set_by(const char *opt, const char *val, void *slot)
 {
-    if (strcmp(val, "hole") != 0 && strcmp(val, "signature") != 0) {
+    if (strcmp(val, "hole") != 0 && strcmp(val, "root") != 0 && strcmp(val, "signature") != 0) {
         cli_bad_option("fuzz", opt);
         return -1;
     }
@@ -29,8 +29,9 @@ static int set_by(const char *opt, const char *val, void *slot)
 }
 
 static const cli_opt fuzz_opts[] = {
-    {"--by", NULL, "hole|signature", set_by, offsetof(fuzz_args, by),
-     "the table: one row per hole, its chain minimized (hole), or per signature"},
+    {"--by", NULL, "hole|root|signature", set_by, offsetof(fuzz_args, by),
+     "the table: one row per hole, its chain minimized (hole; a source target's per weakness, its roots "
+     "listed), per hole as found from each root (root), or per signature"},
     {"--no-confirm", NULL, NULL, cli_opt_flag, offsetof(fuzz_args, no_confirm),
      "no CONFIRMED column: the table's holes not run again in a plain interpreter"},
     {0},
@@ -75,9 +76,9 @@ static int fuzz_run(fuzz_args *f, gc_target *t)
         gc_rm_tree(f->k.rscratch);
         return rc;
     }
-    if (strcmp(f->by, "hole") == 0) /* its confirmations write their reproducers in the scratch */
-        gc_holes_campaign_table(t, &r, t->spec.name, 30, gc_mode_ops_of(t->spec.kind)->minimize_row,
-                                f->no_confirm ? 0 : GC_CONFIRM_TABLE_SECONDS);
+    if (strcmp(f->by, "signature") != 0) /* its confirmations write their reproducers in the scratch */
+        gc_holes_campaign_table(t, &r, t->spec.name, 30, t->spec.kind == GC_TARGET_SOURCE && strcmp(f->by, "hole") == 0,
+                                gc_mode_ops_of(t->spec.kind)->minimize_row, f->no_confirm ? 0 : GC_CONFIRM_TABLE_SECONDS);
     else
         gc_campaign_print_table(&r, t->spec.name);
     gc_rm_tree(f->k.rscratch);

@@ -23,7 +23,7 @@ typedef struct {
     gc_session_opts o;
     gc_sweep_opts so;
     long depth;             /* --depth, -1: not given (so.depth's default) */
-    const char *save, *by;  /* sweep --save DIR, --by hole|signature (advise: NULL) */
+    const char *save, *by;  /* sweep --save DIR, --by hole|root|signature (advise: NULL) */
     int verify;             /* advise --verify */
     int confirm, no_confirm; /* sweep --confirm (the default), --no-confirm */
     gc_strlist pos, closed; /* pos: TARGET (unless given as an option); closed: sweep --close */
@@ -36,7 +36,9 @@ static const cli_opt sweep_opts[] = {
     {"--max-nodes", NULL, "N", cli_opt_long, S(so.max_nodes), "objects visited at most (2000000)"},
     {"--time", NULL, "S", cli_opt_long, S(so.seconds), "at most S seconds, then the report so far (as on SIGTERM)"},
     {"--save", NULL, "DIR", cli_opt_str, S(save), "triage the finds into DIR"},
-    {"--by", NULL, "hole|signature", cli_opt_str, S(by), "one row per hole (hole), or the flat list of signatures"},
+    {"--by", NULL, "hole|root|signature", cli_opt_str, S(by),
+     "one row per hole (hole; a source target's per weakness, its roots listed), per hole as seen from "
+     "each root (root), or the flat list of signatures"},
     {"--close", NULL, "HOLE", cli_opt_list, S(closed), "sweep with that hole's edges removed (repeatable; docs/HOLES.md)"},
     {"--json", NULL, NULL, cli_opt_flag, S(so.json), "one JSON object per finding"},
     {"--confirm", NULL, NULL, cli_opt_flag, S(confirm), "run each hole's input again in a plain interpreter (the default)"},
@@ -63,7 +65,8 @@ static int bounded_options(const cli_command *c, int argc, char **argv, sweep_ar
     if (cli_parse_command(c, a, &a->o, &a->pos, argc, argv) < 0)
         return GC_EXIT_USAGE;
     a->so.depth = a->depth == -1 ? a->so.depth : a->depth < 1 || a->depth > GC_MAX_TRAILERS ? 0 : (int)a->depth;
-    int by_ok = !a->by || strcmp(a->by, "hole") == 0 || strcmp(a->by, "signature") == 0;
+    int by_ok = !a->by || strcmp(a->by, "hole") == 0 || strcmp(a->by, "root") == 0 || strcmp(a->by, "signature") == 0;
+    a->so.by_root = a->by && strcmp(a->by, "root") == 0;
     if (a->so.depth == 0 || !by_ok) {
         gc_die_msg("%s", c->usage);
         return GC_EXIT_USAGE;
@@ -130,7 +133,7 @@ static int sweep_saving(gc_target *t, void *ctx)
         gc_die_msg("%s", cannot);
     if (!rc)
         rc = cli_probe_adapter(t);
-    int by_hole = strcmp(a->by, "hole") == 0;
+    int by_hole = strcmp(a->by, "signature") != 0; /* root: by hole, a source target's not by weakness */
     gc_hole_names *names = by_hole || a->closed.n ? gc_hole_names_new(t) : NULL;
     gc_sl_add(&a->closed, NULL);
     if (names)
@@ -222,7 +225,7 @@ static int cmd_advise(int argc, char **argv)
 const cli_command cli_sweep = {
     "sweep", "gatecrash sweep TARGET [options]   exhaustive, bounded breadth-first search",
     "usage: gatecrash sweep TARGET [--depth 1.." CLI_XSTR(GC_MAX_TRAILERS) "] [--max-nodes N] [--time S] [--save DIR] "
-    "[--by hole|signature] [--close HOLE]... [--json] [--no-confirm]", 1,
+    "[--by hole|root|signature] [--close HOLE]... [--json] [--no-confirm]", 1,
     {{NULL, sweep_opts, 0, 0}, CLI_TARGET_SET(sweep_args, o), {0}}, cmd_sweep};
 const cli_command cli_advise = {
     "advise", "gatecrash advise TARGET [options]   the fewest holes to close, what closing each means, proven by the sweep",

@@ -35,7 +35,7 @@ check_fixture() {
   printf 'result = %s\n' "$call" >"$P/$name-safe.py"
   printf 'result = %s.%s\n' "$root" "$attr" >"$P/$name-value.py"
   printf '%s.%s("true")\nresult = 1\n' "$root" "$attr" >"$P/$name-called.py"
-  expect_exit 1 "$name: the sweep finds the known escape" -- "$GC" sweep "$T" --depth 3 -q
+  expect_exit 1 "$name: the sweep finds the known escape" -- "$GC" sweep "$T" --by root --depth 3 -q
   expect_grep "via result = $root\.$attr$" "$name: the hole, its shortest chain"
   expect_grep "^1 hole\(s\), 1 escape signature" "$name: that hole alone"
   expect_exit 0 "$name: safe programs, one process, the facility left set between them" -- \

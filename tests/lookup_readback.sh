@@ -11,7 +11,7 @@ source "$(dirname "$0")/lib.sh" "$@"
 T=$SRC/tests/fixtures/source/lookup-readback
 expect_program 0 "$T" "result = string.Formatter"
 expect_grep "refused by the sandbox: Refused" "the view refuses the Formatter"
-expect_exit 1 "sweep through the readback" -- "$GC" sweep "$T" --depth 3 -q
+expect_exit 1 "sweep through the readback" -- "$GC" sweep "$T" --by root --depth 3 -q
 expect_grep "^spawn\+write +[0-9]+ +[0-9]+ yes +ModuleView string \.<module>$" "the view's module, read back"
 expect_fgrep "    o4 = e.obj" "the readback's statement"
 expect_fgrep "result = o4.Formatter().get_field('0.__self__.open', [len], None)[0]" \

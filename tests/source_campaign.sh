@@ -73,7 +73,7 @@ need fuzz_source || { finish; exit; } # 4 and 5 run the engine
 # (--corpus is the campaign's own: the merge prunes an escaping seed from it, so each run gets a copy;
 # --no-sweep-seed: the engine alone, the sweep would find it first: tests/source_hybrid.sh)
 cp -R "$WORK/seeds" "$WORK/corpus"
-expect_exit 1 "fuzz simpleeval-1.0.4 from the advisory's program" -- "$GC" fuzz "$H" "${HV[@]}" --runs 200 --seed 1 --no-sweep-seed \
+expect_exit 1 "fuzz simpleeval-1.0.4 from the advisory's program" -- "$GC" fuzz "$H" "${HV[@]}" --runs 200 --seed 1 --no-sweep-seed --by root \
   --corpus "$WORK/corpus" --out "$WORK/campaign"
 expect_grep "^gatecrash: fuzzing simpleeval-1.0.4 .* of libFuzzer" "fuzz: the engine"
 expect_grep "escapes 1 +distinct 1 +holes 1 +\(done\)" "fuzz: the progress line"

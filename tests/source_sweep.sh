@@ -21,10 +21,10 @@ if target_installed simpleeval-1.0.4; then
   expect_exit 1 "sweep simpleeval-1.0.4: an escape" -- sweep simpleeval-1.0.4 --by signature
   expect_grep '^  source:reach:os\.system +path\.os\.system$' "simpleeval-1.0.4: the advisory's program"
   expect_grep '^  source:reach:os\.remove +path\.os\.remove$' "simpleeval-1.0.4: a write primitive too"
-  expect_exit 1 "sweep simpleeval-1.0.4 by hole" -- sweep simpleeval-1.0.4
+  expect_exit 1 "sweep simpleeval-1.0.4 by hole" -- sweep simpleeval-1.0.4 --by root
   expect_grep '^spawn\+write +[0-9]+ +[0-9]+ yes +module posixpath \.<module>$' "simpleeval-1.0.4: its hole"
   expect_grep '^1 hole\(s\), [1-9][0-9]* escape signature' "simpleeval-1.0.4: one hole"
-  expect_exit 1 "sweep simpleeval-1.0.4 --json" -- sweep simpleeval-1.0.4 --json
+  expect_exit 1 "sweep simpleeval-1.0.4 --json" -- sweep simpleeval-1.0.4 --by root --json
   expect_fgrep '"hole":"module posixpath .<module>"' "simpleeval-1.0.4: the JSON names the hole"
   # deterministic: the same target and bounds, the same report
   sweep simpleeval-1.0.4 --by signature >"$WORK/s1" 2>/dev/null
@@ -34,7 +34,7 @@ if target_installed simpleeval-1.0.4; then
   expect_exit 0 "sweep simpleeval-1.0.4 --depth 1 --json: nothing" -- sweep simpleeval-1.0.4 --depth 1 --json
   expect_grep '^\{"target":"simpleeval-1.0.4","policy":"[^"]+","depth":1,"max_nodes":[0-9]+,"nodes":[0-9]+,"edges":[0-9]+,"cut":\{"depth":[0-9]+,"max_nodes":0,"items":0,"time":false,"time_limit":0,"levels_complete":1\},"escapes":\[\],"closed":\[\],"holes":\[\]\}$' \
     "simpleeval-1.0.4 at depth 1: no hole, no escape"
-  sweep simpleeval-1.0.4 --depth 2 --json >"$WORK/j1" 2>/dev/null
+  sweep simpleeval-1.0.4 --depth 2 --by root --json >"$WORK/j1" 2>/dev/null
   expect_exit 0 "simpleeval-1.0.4 --depth 2 --json: the class, through one hole" -- "$PY" - "$WORK/j1" <<'PY'
 import json, re, sys
 j = json.load(open(sys.argv[1]))
@@ -54,7 +54,7 @@ for e in esc:
 assert row["signatures"] == len(esc) == len(by) == row["primitives"], (row, len(esc))
 assert row["primitive_names"].split(", ") == [e["primitive"] for e in esc], row["primitive_names"]
 PY
-  sweep simpleeval-1.0.4 --depth 2 --json >"$WORK/j2" 2>/dev/null
+  sweep simpleeval-1.0.4 --depth 2 --by root --json >"$WORK/j2" 2>/dev/null
   if cmp -s "$WORK/j1" "$WORK/j2" && [[ -s $WORK/j1 ]]; then ok; else fail "sweep --depth 2 --json differs between runs"; fi
   expect_exit 2 "sweep --save on a source target" -- sweep simpleeval-1.0.4 --save "$WORK/saved"
   expect_grep '^gatecrash: error: sweep --save does not take a source target \(' "--save: one line, from source mode's table"
@@ -80,7 +80,7 @@ for td in restrictedpython-6.0:4 restrictedpython-6.1-utility:2; do
   rc=0
   sweep "$t" --depth "$d" >"$WORK/h1" 2>/dev/null || rc=$?
   sweep "$t" --depth "$d" >"$WORK/h2" 2>/dev/null
-  [[ $rc -eq 1 ]] && grep -qE '^[1-9][0-9]* hole\(s\)' "$WORK/h1" && ok || fail "sweep $t --depth $d: exit $rc, no hole"
+  [[ $rc -eq 1 ]] && grep -qE '^[1-9][0-9]* (hole\(s\)|weakness\(es\))' "$WORK/h1" && ok || fail "sweep $t --depth $d: exit $rc, no hole"
   if cmp -s "$WORK/h1" "$WORK/h2" && [[ -s $WORK/h1 ]]; then ok; else fail "sweep $t differs between runs"; fi
 done
 
@@ -90,7 +90,7 @@ done
 # and the host walks from the implicit roots, read back through a format field's error:
 # id.__self__ (the builtins module) and __loader__'s functions' globals
 leak=$SRC/tests/fixtures/source/leak
-"$GC" sweep "$leak" --depth 1 --json >"$WORK/l1" 2>/dev/null
+"$GC" sweep "$leak" --depth 1 --by root --json >"$WORK/l1" 2>/dev/null
 expect_exit 0 "leak --depth 1 --json: namespace run, the frame's globals, the builtins" -- "$PY" - "$WORK/l1" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
@@ -111,7 +111,7 @@ assert walk["input"] == "result = object.__subclasses__()", walk
 frame = [e for e in j["escapes"] if e["primitive"] == "builtins.open" and e["hole"] == "frame . f_globals"][0]
 assert "g.gi_frame.f_builtins for x in [1]" in frame["input"] and frame["input"].endswith("result = f()"), frame
 PY
-"$GC" sweep "$leak" --depth 1 --json >"$WORK/l2" 2>/dev/null
+"$GC" sweep "$leak" --depth 1 --by root --json >"$WORK/l2" 2>/dev/null
 if cmp -s "$WORK/l1" "$WORK/l2" && [[ -s $WORK/l1 ]]; then ok; else fail "leak sweep --json differs between runs"; fi
 
 # gate: the saved case is a program; fuzzing off (--time 0): only its replay and the sweep

@@ -33,7 +33,7 @@ static int sweep_rows(const gc_sweep_graph *g, gc_finding **f, gc_hole_row **row
 }
 
 /* The summary line: holes, distinct signatures (one may be opened by several holes), bounds. */
-static void print_summary(const gc_sweep_stats *st, const gc_finding *f, int n, int nrows)
+static void print_summary(const gc_sweep_stats *st, const gc_finding *f, int n, const gc_hole_row *rows, int nrows)
 {
     int sigs = 0;
     for (int i = 0; i < n; i++) {
@@ -42,7 +42,10 @@ static void print_summary(const gc_sweep_stats *st, const gc_finding *f, int n, 
             k++;
         sigs += k == i;
     }
-    printf("%d hole(s), %d escape signature(s); ", nrows, sigs);
+    int weak = 0; /* rows per weakness (gc_holes_group_weakness) */
+    for (int i = 0; i < nrows; i++)
+        weak |= rows[i].roots[0] != '\0';
+    printf("%d %s, %d escape signature(s); ", nrows, weak ? "weakness(es)" : "hole(s)", sigs);
     gc_sweep_print_counts(st);
 }
 
@@ -71,7 +74,7 @@ void gc_holes_sweep_print(gc_target *t, const gc_sweep_opts *o, const gc_sweep_s
         printf("closed: %s\n", closed[i]);
     if (nrows)
         gc_holes_print(stdout, rows, nrows);
-    print_summary(st, f, n, nrows);
+    print_summary(st, f, n, rows, nrows);
 }
 
 int gc_holes_sweep(gc_target *t, gc_sweep_opts *o, const char *const *closed, gc_sweep_stats *st,
@@ -405,23 +408,25 @@ void gc_holes_minimize_row(gc_target *t, const char *hole, char *input, size_t c
 }
 
 void gc_holes_campaign_table(gc_target *t, const gc_campaign_result *r, const char *name, long seconds,
+                             int by_weakness,
                              void (*minimize_row)(gc_target *t, const char *hole, char *input, size_t cap),
                              long confirm_seconds)
 {
     gc_campaign_print_head(r, name);
     gc_hole_row *rows;
-    int n = gc_holes_group(r->found, r->nfound, &rows);
+    int n = by_weakness ? gc_holes_group_weakness(r->found, r->nfound, &rows) : gc_holes_group(r->found, r->nfound, &rows);
     if (confirm_seconds > 0) /* each row's input as found: its kind and primitive are known */
         gc_holes_confirm(t, rows, n, confirm_seconds);
     time_t end = time(NULL) + seconds;
     int minimized = 0;
     for (int i = 0; minimize_row && i < n && time(NULL) < end; i++, minimized++) /* rows past the time keep theirs */
-        minimize_row(t, rows[i].hole, rows[i].chain, sizeof rows[i].chain);
+        minimize_row(t, rows[i].roots[0] ? rows[i].chain_hole : rows[i].hole, rows[i].chain, /* a weakness's: */
+                     sizeof rows[i].chain);                                           /* its chain's hole */
     if (n && minimize_row)
-        printf("%d hole(s) (docs/HOLES.md), shortest chain of each minimized%s:\n", n,
-               minimized < n ? " while time allowed" : "");
+        printf("%d %s (docs/HOLES.md), shortest chain of each minimized%s:\n", n,
+               by_weakness ? "weakness(es)" : "hole(s)", minimized < n ? " while time allowed" : "");
     else if (n)
-        printf("%d hole(s) (docs/HOLES.md), the shortest input of each:\n", n);
+        printf("%d %s (docs/HOLES.md), the shortest input of each:\n", n, by_weakness ? "weakness(es)" : "hole(s)");
     if (n)
         gc_holes_print(stdout, rows, n);
     printf("crash inputs: %s\n", r->crashes);

@@ -129,8 +129,8 @@ static int fuzz(gc_target *t, const gc_gate_opts *o, gate_run *g)
     if (rc)
         return rc;
     g->fuzzed = 1;
-    gc_holes_campaign_table(t, &g->fr, t->spec.name, 30, gc_mode_ops_of(t->spec.kind)->minimize_row,
-                            GC_CONFIRM_TABLE_SECONDS);
+    gc_holes_campaign_table(t, &g->fr, t->spec.name, 30, t->spec.kind == GC_TARGET_SOURCE,
+                            gc_mode_ops_of(t->spec.kind)->minimize_row, GC_CONFIRM_TABLE_SECONDS);
     gc_tally_print(&g->fr.verdicts, stdout);
     return 0;
 }

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "weakness.h"
 #include "xalloc.h"
 
 
@@ -369,6 +370,7 @@ static void row_add(gc_hole_row *r, const gc_finding *f)
         snprintf(r->cap, sizeof r->cap, "%s", f->cap);
         snprintf(r->prim, sizeof r->prim, "%s", f->prim);
         snprintf(r->sig, sizeof r->sig, "%s", f->sig);
+        snprintf(r->chain_hole, sizeof r->chain_hole, "%s", f->hole);
     }
 }
 
@@ -378,23 +380,23 @@ static int cmp_row(const void *a, const void *b)
     return x->cap_rank != y->cap_rank ? x->cap_rank - y->cap_rank : strcmp(x->hole, y->hole);
 }
 
-int gc_holes_group(const gc_finding *f, int n, gc_hole_row **rows)
+/* The row named 'name' among r[0..*nr), made when missing. */
+static gc_hole_row *row_named(gc_hole_row *r, int *nr, const char *name)
 {
-    gc_hole_row *r = gc_xcalloc((size_t)n + 1, sizeof *r);
-    int nr = 0;
-    for (int i = 0; i < n; i++) {
-        const char *h = f[i].hole[0] ? f[i].hole : "(not named)";
-        int k;
-        for (k = 0; k < nr && strcmp(r[k].hole, h) != 0; k++)
-            ;
-        if (k == nr) {
-            snprintf(r[nr].hole, sizeof r[nr].hole, "%s", h);
-            r[nr].cap_rank = GC_CAP_COUNT;
-            r[nr].closable = gc_hole_closable(h);
-            nr++;
-        }
-        row_add(&r[k], &f[i]);
+    int k;
+    for (k = 0; k < *nr && strcmp(r[k].hole, name) != 0; k++)
+        ;
+    if (k == *nr) {
+        snprintf(r[k].hole, sizeof r[k].hole, "%s", name);
+        r[k].cap_rank = GC_CAP_COUNT;
+        r[k].closable = 1;
+        (*nr)++;
     }
+    return &r[k];
+}
+
+static int sorted(gc_hole_row *r, int nr, gc_hole_row **rows)
+{
     if (nr > 1)
         qsort(r, (size_t)nr, sizeof *r, cmp_row);
     *rows = r;
@@ -451,25 +453,63 @@ void gc_holes_confirm(const gc_target *t, gc_hole_row *rows, int n, long seconds
         qsort(rows, (size_t)n, sizeof *rows, cmp_graded);
 }
 
+int gc_holes_group(const gc_finding *f, int n, gc_hole_row **rows)
+{
+    gc_hole_row *r = gc_xcalloc((size_t)n + 1, sizeof *r);
+    int nr = 0;
+    for (int i = 0; i < n; i++) {
+        const char *h = f[i].hole[0] ? f[i].hole : "(not named)";
+        gc_hole_row *row = row_named(r, &nr, h);
+        row->closable = gc_hole_closable(h);
+        row_add(row, &f[i]);
+    }
+    return sorted(r, nr, rows);
+}
+
+int gc_holes_group_weakness(const gc_finding *f, int n, gc_hole_row **rows)
+{
+    gc_hole_row *r = gc_xcalloc((size_t)n + 1, sizeof *r);
+    int nr = 0;
+    for (int i = 0; i < n; i++) {
+        const char *h = f[i].hole[0] ? f[i].hole : "(not named)";
+        char name[GC_HOLE_NAME], check[400], root[128];
+        int parsed = gc_weakness_of_program(f[i].chain, name, sizeof name, check, sizeof check, root, sizeof root) == 0;
+        gc_hole_row *row = row_named(r, &nr, parsed ? name : h);
+        if (parsed) {
+            snprintf(row->check, sizeof row->check, "%s", check);
+            row->nroots += list_add(row->roots, sizeof row->roots, root[0] ? root : "?");
+            row->ncovers += list_add(row->covers, sizeof row->covers, h);
+        }
+        row->closable &= gc_hole_closable(h); /* a gate closes it when it closes every hole under it */
+        row_add(row, &f[i]);
+    }
+    return sorted(r, nr, rows);
+}
+
 void gc_holes_print(FILE *fp, const gc_hole_row *rows, int n)
 {
     int graded = n > 0 && rows[0].confirmed;
-    if (!graded) {
+    if (graded)
+        fprintf(fp, "%-11s %5s %4s %-8s %-9s %s\n", "CAP", "PRIMS", "SIGS", "CLOSABLE", "CONFIRMED",
+                "HOLE / shortest chain");
+    else
         fprintf(fp, "%-11s %5s %4s %-8s %s\n", "CAP", "PRIMS", "SIGS", "CLOSABLE", "HOLE / shortest chain");
-        for (int i = 0; i < n; i++)
+    int in = graded ? 46 : 36; /* where the row's further lines start */
+    for (int i = 0; i < n; i++) {
+        if (graded)
+            fprintf(fp, "%-11s %5d %4d %-8s %-9s %s\n%46s%s\n", rows[i].caps, rows[i].nprims, rows[i].nsigs,
+                    rows[i].closable ? "yes" : "no", gc_holes_grade(&rows[i]), rows[i].hole, "via ", rows[i].chain);
+        else
             fprintf(fp, "%-11s %5d %4d %-8s %s\n%36s%s\n", rows[i].caps, rows[i].nprims, rows[i].nsigs,
                     rows[i].closable ? "yes" : "no", rows[i].hole, "via ", rows[i].chain);
-        return;
-    }
-    fprintf(fp, "%-11s %5s %4s %-8s %-9s %s\n", "CAP", "PRIMS", "SIGS", "CLOSABLE", "CONFIRMED",
-            "HOLE / shortest chain");
-    for (int i = 0; i < n; i++) {
-        char line[600];
-        gc_confirm_line(&rows[i].conf, line, sizeof line);
-        fprintf(fp, "%-11s %5d %4d %-8s %-9s %s\n%46s%s\n", rows[i].caps, rows[i].nprims, rows[i].nsigs,
-                rows[i].closable ? "yes" : "no", gc_holes_grade(&rows[i]), rows[i].hole, "via ", rows[i].chain);
-        if (grade_rank(&rows[i]) >= 2) /* only inside an exception, or not confirmed: where and why */
+        if (rows[i].roots[0]) /* a weakness's row: the check it passes, its roots, its holes */
+            fprintf(fp, "%*s%s\n%*s%s (%d)\n%*s%s (%d)\n", in, "passes: ", rows[i].check, in, "roots: ", rows[i].roots,
+                    rows[i].nroots, in, "holes: ", rows[i].covers, rows[i].ncovers);
+        if (graded && grade_rank(&rows[i]) >= 2) { /* only inside an exception, or not confirmed: where and why */
+            char line[600];
+            gc_confirm_line(&rows[i].conf, line, sizeof line);
             fprintf(fp, "%46s%s\n", "", line);
+        }
     }
 }
 
@@ -479,7 +519,7 @@ cJSON *gc_holes_json(const gc_hole_row *rows, int n)
     for (int i = 0; i < n; i++) {
         cJSON *j = cJSON_CreateObject();
         char advice[400];
-        gc_hole_advice(rows[i].hole, advice, sizeof advice);
+        gc_hole_advice(rows[i].roots[0] ? rows[i].chain_hole : rows[i].hole, advice, sizeof advice);
         cJSON_AddStringToObject(j, "hole", rows[i].hole);
         cJSON_AddStringToObject(j, "capabilities", rows[i].caps);
         cJSON_AddBoolToObject(j, "closable", rows[i].closable);
@@ -493,6 +533,11 @@ cJSON *gc_holes_json(const gc_hole_row *rows, int n)
             gc_confirm_line(&rows[i].conf, line, sizeof line);
             cJSON_AddStringToObject(j, "confirmed", gc_holes_grade(&rows[i]));
             cJSON_AddStringToObject(j, "confirmation", line);
+        }
+        if (rows[i].roots[0]) { /* a weakness's row */
+            cJSON_AddStringToObject(j, "passes", rows[i].check);
+            cJSON_AddStringToObject(j, "roots", rows[i].roots);
+            cJSON_AddStringToObject(j, "holes", rows[i].covers);
         }
         cJSON_AddItemToArray(a, j);
     }

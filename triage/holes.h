@@ -4,9 +4,10 @@
  * docs/HOLES.md), a hole's name for an evaluated chain (its first such edge) and for a
  * sweep edge (the same rule, through gc_sweep_opts.hole), whether a namespace gate can
  * close it and what closing it means, the grouping of findings into one row per hole
- * (sorted by capability, then hole), each row's confirmation in a plain interpreter and its
- * grade (where the primitive was: held, returned, only inside an exception), the rows' text
- * and JSON forms, and `advise`'s cut. */
+ * (sorted by capability, then hole) or, for source programs, per weakness (weakness.h: the
+ * roots and holes under it), each row's confirmation in a plain interpreter and its grade
+ * (where the primitive was: held, returned, only inside an exception), the rows' text and
+ * JSON forms, and `advise`'s cut. */
 #ifndef GATECRASH_HOLES_H
 #define GATECRASH_HOLES_H
 
@@ -44,9 +45,10 @@ int gc_hole_closable(const char *hole);
 /* What closing it means, in the gate's terms (one sentence, no newline). */
 void gc_hole_advice(const char *hole, char *out, size_t len);
 
-/* One row per hole. */
+/* One row per hole (or per weakness: then hole is the weakness's name). */
 typedef struct {
     char hole[GC_HOLE_NAME];
+    char chain_hole[GC_HOLE_NAME]; /* the hole of its shortest chain */
     char caps[32];            /* "spawn", "write", "spawn+write" */
     int cap_rank;             /* lowest capability it opens, for the order */
     int closable;
@@ -56,6 +58,12 @@ typedef struct {
     char kind[16], cap[16], prim[96], sig[256]; /* the finding that chain is of */
     int confirmed;            /* 1: gc_holes_confirm ran its chain in a plain interpreter */
     gc_confirmation conf;     /* then: what it found */
+    /* a row per weakness: the check it passes, the roots it was seen from, the holes it covers */
+    char check[400];
+    char roots[400];
+    int nroots;
+    char covers[1024];
+    int ncovers;
 } gc_hole_row;
 
 /* Group findings (each with .hole set) into rows, sorted by capability then hole name; the
@@ -70,8 +78,12 @@ void gc_holes_confirm(const gc_target *t, gc_hole_row *rows, int n, long seconds
 /* A row's grade, one word: "held" | "returned" | "exception" | "yes" | "NO" | "unknown" |
  * "-" (not run). */
 const char *gc_holes_grade(const gc_hole_row *r);
-/* Text: a header and one line per row, then the chain indented (with a CONFIRMED column and
- * a line of why, when the rows were confirmed: gc_holes_confirm). */
+/* As gc_holes_group, one row per weakness of the findings' programs (each .chain a source program;
+ * gc_weakness_of_program), each with its roots and the holes it covers; a program that does
+ * not parse keeps its hole's row.  Needs the interpreter. */
+int gc_holes_group_weakness(const gc_finding *f, int n, gc_hole_row **rows);
+/* Text: a header and one line per row, then the chain indented (a weakness's row: then the
+ * check it passes, its roots and its holes). */
 void gc_holes_print(FILE *fp, const gc_hole_row *rows, int n);
 /* JSON: an array of {hole, capabilities, closable, primitives, signatures, chain, ...}. */
 cJSON *gc_holes_json(const gc_hole_row *rows, int n);
@@ -86,10 +98,12 @@ void gc_holes_campaign_hook(void *ctx, gc_target *t, const gc_chain *c, char *ho
  * it is when that fails): chain mode's minimize_row (mode.h). */
 void gc_holes_minimize_row(gc_target *t, const char *hole, char *input, size_t cap);
 /* The campaign's final table by hole: its head (gc_campaign_print_head), then one row per
- * hole, each row's shortest input confirmed in a plain interpreter while 'confirm_seconds'
- * last (0: not confirmed, no CONFIRMED column; gc_holes_confirm), then minimized by
- * 'minimize_row' (keeping the hole; NULL: as found) while 'seconds' last. */
+ * hole (per weakness with 'by_weakness'), each row's shortest input confirmed in a plain
+ * interpreter while 'confirm_seconds' last (0: not confirmed, no CONFIRMED column;
+ * gc_holes_confirm), then minimized by 'minimize_row' (keeping the hole; NULL: as found)
+ * while 'seconds' last. */
 void gc_holes_campaign_table(gc_target *t, const gc_campaign_result *r, const char *name, long seconds,
+                             int by_weakness,
                              void (*minimize_row)(gc_target *t, const char *hole, char *input, size_t cap),
                              long confirm_seconds);
 

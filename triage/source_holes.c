@@ -290,7 +290,7 @@ int gc_source_holes_sweep(gc_target *t, gc_sweep_opts *o, gc_sweep_stats *st, gc
     gc_finding *f;
     gc_hole_row *rows;
     int n = gc_source_sweep_findings(g, &f);
-    int nrows = gc_holes_group(f, n, &rows);
+    int nrows = o->by_root ? gc_holes_group(f, n, &rows) : gc_holes_group_weakness(f, n, &rows);
     gc_holes_sweep_print(t, o, st, NULL, f, n, rows, nrows);
     free(f);
     free(rows);

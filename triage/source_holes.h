@@ -3,7 +3,7 @@
  * Owns: naming the hole of an escaping program (the walk of its final expression, each
  * prefix evaluated through evaluate, the first edge gc_hole_edge names), and `sweep` by
  * hole on a source target (source_sweep.h's walk with holes.h's edge rule, one row per
- * hole).  The rule itself, the rows and their forms are holes.h's. */
+ * weakness, or per hole with o->by_root).  The rule itself, the rows and their forms are holes.h's. */
 #ifndef GATECRASH_SOURCE_HOLES_H
 #define GATECRASH_SOURCE_HOLES_H
 
@@ -22,7 +22,7 @@ int gc_source_hole_of_program(gc_target *t, const char *src, size_t len, gc_verd
                               size_t namelen, char *err, size_t errlen);
 
 /* `sweep` by hole on a source target: gc_source_sweep with the hole rule, then its report
- * by hole (gc_holes_sweep_print).  0 or an exit code; *out (when not NULL) as
+ * (gc_holes_sweep_print) by weakness (gc_holes_group_weakness), by hole with o->by_root.  0 or an exit code; *out (when not NULL) as
  * gc_source_sweep gives it. */
 int gc_source_holes_sweep(gc_target *t, gc_sweep_opts *o, gc_sweep_stats *st, gc_source_graph **out);
 

@@ -133,6 +133,8 @@ typedef struct {
     int no_report;      /* print no report (the caller prints the findings its way) */
     int exhaustive;     /* a source sweep runs every edge's program through the sandbox (the
                            walk before the host-side search; source_sweep.h) */
+    int by_root;        /* a source sweep by hole: one row per hole (its root), not per
+                           weakness (triage/weakness.h) */
     /* Iterative deepening.  Both sweeps walk level by level (gc_sweep_levels): level L
      * expands what level L-1 queued (level 1: the roots), and once it is complete every
      * input of at most L trailers has been run.  'level' (NULL: none) is called after each
