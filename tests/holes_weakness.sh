@@ -43,10 +43,10 @@ PY
 expect_exit 2 "--by takes hole, root or signature" -- "$GC" sweep "$M" --by nothing
 need fuzz_source || { finish; exit; }
 # the campaign's table (its sweep's finds, the engine bounded): the same grouping, --by root today's
-expect_exit 1 "fuzz: the table by weakness" -- "$GC" fuzz "$M" --runs 20 --seed 1 --seed-sweep-depth 3 --out "$WORK/f1"
+expect_exit 1 "fuzz: the table by weakness" -- "$GC" fuzz "$M" --runs 20 --seed 1 --seed-sweep-depth 3 --no-confirm --out "$WORK/f1"
 expect_grep '^1 weakness\(es\) \(docs/HOLES.md\)' "fuzz: one weakness"
 expect_grep '^spawn\+write +[0-9]+ +[0-9]+ +no +format walk$' "fuzz: the format walk's row"
 expect_grep "^ +roots: (.*, )?json(, .*)? \([0-9]+\)$" "fuzz: its roots"
-expect_exit 1 "fuzz --by root" -- "$GC" fuzz "$M" --runs 20 --seed 1 --seed-sweep-depth 3 --by root --out "$WORK/f2"
+expect_exit 1 "fuzz --by root" -- "$GC" fuzz "$M" --runs 20 --seed 1 --seed-sweep-depth 3 --by root --no-confirm --out "$WORK/f2"
 expect_grep "^spawn\+write +[0-9]+ +[0-9]+ +yes +module json \.<module>$" "fuzz --by root: a row per hole"
 finish

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "program.h"
+#include "weakness.h"
 
 #define GC_HOLE_STATEMENTS 16 /* statements from the end whose walks may name the hole */
 
@@ -23,21 +24,6 @@ typedef struct {
     PyObject *head;                 /* the source before the final statement */
 } walk;
 
-static int isa(PyObject *ast, PyObject *node, const char *cls)
-{
-    PyObject *c = PyObject_GetAttrString(ast, cls);
-    int r = c ? PyObject_IsInstance(node, c) == 1 : 0;
-    Py_XDECREF(c);
-    PyErr_Clear();
-    return r;
-}
-
-static PyObject *field(PyObject *node, const char *name)
-{
-    PyObject *v = PyObject_GetAttrString(node, name);
-    PyErr_Clear();
-    return v;
-}
 
 /* One step inwards from 'n': appends it and returns the node it is taken on (new), or NULL
  * at the root. */
@@ -45,30 +31,30 @@ static PyObject *step_in(PyObject *ast, PyObject *n, walk *w)
 {
     PyObject *inner = NULL, *key = NULL;
     int kind = -1;
-    if (isa(ast, n, "Attribute")) {
-        inner = field(n, "value"), key = field(n, "attr"), kind = GC_T_ATTR;
-    } else if (isa(ast, n, "Subscript")) {
-        PyObject *sl = field(n, "slice");
-        PyObject *c = sl && isa(ast, sl, "Constant") ? field(sl, "value") : NULL;
+    if (gc_ast_isa(ast, n, "Attribute")) {
+        inner = gc_ast_field(n, "value"), key = gc_ast_field(n, "attr"), kind = GC_T_ATTR;
+    } else if (gc_ast_isa(ast, n, "Subscript")) {
+        PyObject *sl = gc_ast_field(n, "slice");
+        PyObject *c = sl && gc_ast_isa(ast, sl, "Constant") ? gc_ast_field(sl, "value") : NULL;
         if (c && (PyUnicode_Check(c) || PyLong_CheckExact(c)))
-            inner = field(n, "value"), key = Py_NewRef(c), kind = PyUnicode_Check(c) ? GC_T_ITEM_STR : GC_T_ITEM_INT;
+            inner = gc_ast_field(n, "value"), key = Py_NewRef(c), kind = PyUnicode_Check(c) ? GC_T_ITEM_STR : GC_T_ITEM_INT;
         Py_XDECREF(c);
         Py_XDECREF(sl);
-    } else if (isa(ast, n, "Call")) {
-        PyObject *f = field(n, "func"), *args = field(n, "args");
-        PyObject *fid = f && isa(ast, f, "Name") ? field(f, "id") : NULL;
+    } else if (gc_ast_isa(ast, n, "Call")) {
+        PyObject *f = gc_ast_field(n, "func"), *args = gc_ast_field(n, "args");
+        PyObject *fid = f && gc_ast_isa(ast, f, "Name") ? gc_ast_field(f, "id") : NULL;
         PyObject *a1 = args && PyList_Check(args) && PyList_GET_SIZE(args) == 2 ? PyList_GET_ITEM(args, 1) : NULL;
-        PyObject *c = a1 && isa(ast, a1, "Constant") ? field(a1, "value") : NULL;
+        PyObject *c = a1 && gc_ast_isa(ast, a1, "Constant") ? gc_ast_field(a1, "value") : NULL;
         /* the dunder-call forms of an attribute (source_sweep.c writes them where the
          * dialect refuses the plain one): X.__getattribute__('n'), type.__getattribute__(C, 'n') */
-        PyObject *fattr = f && isa(ast, f, "Attribute") ? field(f, "attr") : NULL;
+        PyObject *fattr = f && gc_ast_isa(ast, f, "Attribute") ? gc_ast_field(f, "attr") : NULL;
         int dunder = fattr && PyUnicode_CompareWithASCIIString(fattr, "__getattribute__") == 0;
         PyObject *a0 = args && PyList_Check(args) && PyList_GET_SIZE(args) == 1 ? PyList_GET_ITEM(args, 0) : NULL;
-        PyObject *c0 = dunder && a0 && isa(ast, a0, "Constant") ? field(a0, "value") : NULL;
+        PyObject *c0 = dunder && a0 && gc_ast_isa(ast, a0, "Constant") ? gc_ast_field(a0, "value") : NULL;
         if (fid && PyUnicode_CompareWithASCIIString(fid, "getattr") == 0 && c && PyUnicode_Check(c))
             inner = Py_NewRef(PyList_GET_ITEM(args, 0)), key = Py_NewRef(c), kind = GC_T_ATTR;
         else if (c0 && PyUnicode_Check(c0))
-            inner = field(f, "value"), key = Py_NewRef(c0), kind = GC_T_ATTR;
+            inner = gc_ast_field(f, "value"), key = Py_NewRef(c0), kind = GC_T_ATTR;
         else if (dunder && c && PyUnicode_Check(c))
             inner = Py_NewRef(PyList_GET_ITEM(args, 0)), key = Py_NewRef(c), kind = GC_T_ATTR;
         else if (f)
@@ -105,7 +91,7 @@ static int read_walk(PyObject *ast, const gc_target *t, PyObject *text, Py_ssize
     Py_XDECREF(kw);
     Py_XDECREF(args);
     Py_XDECREF(parse);
-    PyObject *body = tree ? field(tree, "body") : NULL, *e = NULL;
+    PyObject *body = tree ? gc_ast_field(tree, "body") : NULL, *e = NULL;
     int missing = !body || (expr_only ? back > 0 : !PyList_Check(body) || PyList_GET_SIZE(body) <= back);
     w->head = PyUnicode_FromString("");
     if (missing) {
@@ -113,15 +99,15 @@ static int read_walk(PyObject *ast, const gc_target *t, PyObject *text, Py_ssize
         e = Py_NewRef(body);
     } else {
         PyObject *last = PyList_GET_ITEM(body, PyList_GET_SIZE(body) - 1 - back);
-        PyObject *lineno = field(last, "lineno");
+        PyObject *lineno = gc_ast_field(last, "lineno");
         PyObject *lines = PyUnicode_Splitlines(text, 1);
         Py_ssize_t before = lineno ? PyLong_AsSsize_t(lineno) - 1 : 0;
         PyObject *kept = lines && before >= 0 ? PyList_GetSlice(lines, 0, before) : NULL;
         PyObject *empty = PyUnicode_FromString("");
         if (kept && empty)
             Py_XSETREF(w->head, PyUnicode_Join(empty, kept));
-        if (isa(ast, last, "Expr") || isa(ast, last, "Assign"))
-            e = field(last, "value");
+        if (gc_ast_isa(ast, last, "Expr") || gc_ast_isa(ast, last, "Assign"))
+            e = gc_ast_field(last, "value");
         Py_XDECREF(empty);
         Py_XDECREF(kept);
         Py_XDECREF(lines);
@@ -199,7 +185,7 @@ static int name_walk(PyObject *ast, gc_target *t, const walk *w, PyObject *ns, c
 {
     PyObject *file = PyUnicode_DecodeFSDefault(t->spec.sandbox);
     Py_ssize_t n = PyList_GET_SIZE(w->nodes);
-    PyObject *root = PyList_GET_ITEM(w->nodes, n - 1), *rid = isa(ast, root, "Name") ? field(root, "id") : NULL;
+    PyObject *root = PyList_GET_ITEM(w->nodes, n - 1), *rid = gc_ast_isa(ast, root, "Name") ? gc_ast_field(root, "id") : NULL;
     char cur_key[GC_MAX_NAME + 24], from_key[GC_MAX_NAME + 24] = "", h[GC_HOLE_NAME];
     key_text(rid, cur_key, sizeof cur_key);
     Py_XDECREF(rid);

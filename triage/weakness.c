@@ -46,7 +46,8 @@ static const rule direct = {NULL, NULL, "handed out directly",
                             "no check is passed: the sandbox's namespace holds the object, or an attribute of it "
                             "leads out"};
 
-static int isa(PyObject *ast, PyObject *node, const char *cls)
+
+int gc_ast_isa(PyObject *ast, PyObject *node, const char *cls)
 {
     PyObject *c = PyObject_GetAttrString(ast, cls);
     int r = c ? PyObject_IsInstance(node, c) == 1 : 0;
@@ -55,7 +56,7 @@ static int isa(PyObject *ast, PyObject *node, const char *cls)
     return r;
 }
 
-static PyObject *field(PyObject *node, const char *name)
+PyObject *gc_ast_field(PyObject *node, const char *name)
 {
     PyObject *v = PyObject_GetAttrString(node, name);
     PyErr_Clear();
@@ -65,7 +66,7 @@ static PyObject *field(PyObject *node, const char *name)
 /* A str field's text into out ("" when not a str). */
 static void str_field(PyObject *node, const char *name, char *out, size_t len)
 {
-    PyObject *v = field(node, name);
+    PyObject *v = gc_ast_field(node, name);
     const char *s = v && PyUnicode_Check(v) ? PyUnicode_AsUTF8(v) : NULL;
     snprintf(out, len, "%s", s ? s : "");
     Py_XDECREF(v);
@@ -84,7 +85,7 @@ static int in_keys(const char *keys, const char *k)
 /* Item i of list field 'name' (new), or NULL. */
 static PyObject *item(PyObject *node, const char *name, Py_ssize_t i)
 {
-    PyObject *l = field(node, name), *v = NULL;
+    PyObject *l = gc_ast_field(node, name), *v = NULL;
     if (l && PyList_Check(l) && PyList_GET_SIZE(l) > i)
         v = Py_NewRef(PyList_GET_ITEM(l, i));
     Py_XDECREF(l);
@@ -96,13 +97,13 @@ static PyObject *assigned(PyObject *ast, PyObject *nodes, const char *id)
 {
     for (Py_ssize_t i = 0; nodes && i < PyList_GET_SIZE(nodes); i++) {
         PyObject *n = PyList_GET_ITEM(nodes, i);
-        PyObject *t = isa(ast, n, "Assign") ? item(n, "targets", 0) : NULL;
+        PyObject *t = gc_ast_isa(ast, n, "Assign") ? item(n, "targets", 0) : NULL;
         char tid[128] = "";
-        if (t && isa(ast, t, "Name"))
+        if (t && gc_ast_isa(ast, t, "Name"))
             str_field(t, "id", tid, sizeof tid);
         Py_XDECREF(t);
         if (tid[0] && strcmp(tid, id) == 0)
-            return field(n, "value");
+            return gc_ast_field(n, "value");
     }
     return NULL;
 }
@@ -115,22 +116,22 @@ static void root_of(PyObject *ast, PyObject *nodes, PyObject *node, char *out, s
     PyObject *n = Py_XNewRef(node);
     for (int depth = 0; n && depth < 64; depth++) {
         PyObject *in = NULL;
-        if (isa(ast, n, "Name")) {
+        if (gc_ast_isa(ast, n, "Name")) {
             char id[128];
             str_field(n, "id", id, sizeof id);
             snprintf(out, len, "%s", id);
             in = assigned(ast, nodes, id);
-        } else if (isa(ast, n, "Attribute") || isa(ast, n, "Subscript") || isa(ast, n, "Starred")) {
-            in = field(n, "value");
-        } else if (isa(ast, n, "Call")) {
-            PyObject *f = field(n, "func");
-            in = f && isa(ast, f, "Name") ? item(n, "args", 0) : NULL;
+        } else if (gc_ast_isa(ast, n, "Attribute") || gc_ast_isa(ast, n, "Subscript") || gc_ast_isa(ast, n, "Starred")) {
+            in = gc_ast_field(n, "value");
+        } else if (gc_ast_isa(ast, n, "Call")) {
+            PyObject *f = gc_ast_field(n, "func");
+            in = f && gc_ast_isa(ast, f, "Name") ? item(n, "args", 0) : NULL;
             if (!in)
                 in = Py_XNewRef(f);
             Py_XDECREF(f);
-        } else if (isa(ast, n, "List") || isa(ast, n, "Tuple")) {
+        } else if (gc_ast_isa(ast, n, "List") || gc_ast_isa(ast, n, "Tuple")) {
             in = item(n, "elts", 0);
-        } else if (isa(ast, n, "Dict")) {
+        } else if (gc_ast_isa(ast, n, "Dict")) {
             in = item(n, "values", 0);
         }
         Py_SETREF(n, in);
@@ -142,27 +143,27 @@ static void root_of(PyObject *ast, PyObject *nodes, PyObject *node, char *out, s
 static PyObject *mark_of(PyObject *ast, PyObject *n, char *k, size_t len)
 {
     k[0] = '\0';
-    if (isa(ast, n, "Attribute")) {
+    if (gc_ast_isa(ast, n, "Attribute")) {
         str_field(n, "attr", k, len);
-        return field(n, "value");
+        return gc_ast_field(n, "value");
     }
-    if (!isa(ast, n, "Call"))
+    if (!gc_ast_isa(ast, n, "Call"))
         return NULL;
-    PyObject *f = field(n, "func"), *from = NULL;
-    if (f && isa(ast, f, "Name")) {
+    PyObject *f = gc_ast_field(n, "func"), *from = NULL;
+    if (f && gc_ast_isa(ast, f, "Name")) {
         str_field(f, "id", k, len);
         PyObject *a1 = strcmp(k, "getattr") == 0 ? item(n, "args", 1) : NULL;
-        if (a1 && isa(ast, a1, "Constant"))
+        if (a1 && gc_ast_isa(ast, a1, "Constant"))
             str_field(a1, "value", k, len); /* getattr(x, 'k') is x.k (a built name stays getattr) */
         Py_XDECREF(a1);
-    } else if (f && isa(ast, f, "Attribute")) {
+    } else if (f && gc_ast_isa(ast, f, "Attribute")) {
         str_field(f, "attr", k, len);
     }
     for (Py_ssize_t i = 0; !from; i++) { /* the first argument that is no literal */
         PyObject *a = item(n, "args", i);
         if (!a)
             break;
-        if (!isa(ast, a, "Constant"))
+        if (!gc_ast_isa(ast, a, "Constant"))
             from = Py_NewRef(a);
         Py_DECREF(a);
     }
@@ -179,8 +180,8 @@ static int reads_back(PyObject *ast, PyObject *nodes, const char *reads)
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(nodes); i++) {
         PyObject *n = PyList_GET_ITEM(nodes, i);
         char k[128];
-        handler |= isa(ast, n, "ExceptHandler");
-        if (isa(ast, n, "Attribute")) {
+        handler |= gc_ast_isa(ast, n, "ExceptHandler");
+        if (gc_ast_isa(ast, n, "Attribute")) {
             str_field(n, "attr", k, sizeof k);
             read |= in_keys(reads, k);
         }
@@ -231,9 +232,9 @@ int gc_weakness_of_program(const char *src, char *name, size_t namelen, char *ch
     int rc = nodes ? 0 : -1;
     const rule *r = nodes ? match(ast, nodes, root, rootlen) : NULL;
     if (nodes && !r) { /* the root of the last statement's (or the expression's) value */
-        PyObject *body = field(tree, "body"), *last = NULL;
+        PyObject *body = gc_ast_field(tree, "body"), *last = NULL;
         if (body && PyList_Check(body) && PyList_GET_SIZE(body) > 0)
-            last = field(PyList_GET_ITEM(body, PyList_GET_SIZE(body) - 1), "value");
+            last = gc_ast_field(PyList_GET_ITEM(body, PyList_GET_SIZE(body) - 1), "value");
         else if (body && !PyList_Check(body))
             last = Py_NewRef(body);
         root_of(ast, nodes, last, root, rootlen);
