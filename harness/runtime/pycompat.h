@@ -109,6 +109,24 @@ static inline Py_ssize_t gc_allocated_blocks(void)
     return n;
 }
 
+/* CPython 3.13.0 (the running library's Py_Version): frames of generators, coroutines and
+ * async generators can outlive what owns them there, and reading or freeing what the host
+ * reads of them is a use after free (python/cpython#125723 and its neighbours, fixed in
+ * 3.13.1).  1 when 'v' is such an object (a frame, a generator, coroutine or async generator,
+ * a traceback, a frame-locals proxy) on 3.13.0: the sweeps' host-side reads leave it to the
+ * sandbox (a program runs instead). */
+static inline int gc_host_read_unsafe(PyObject *v)
+{
+#if PY_VERSION_HEX >= 0x030d0000
+    return Py_Version < 0x030d01f0 && v &&
+           (PyFrame_Check(v) || PyGen_Check(v) || PyCoro_CheckExact(v) || PyAsyncGen_CheckExact(v) ||
+            PyTraceBack_Check(v) || PyFrameLocalsProxy_Check(v));
+#else
+    (void)v;
+    return 0;
+#endif
+}
+
 /* A mapping's keys, as PyMapping_Keys, for a sweep that reads what a program reached.  On
  * CPython 3.13.0 a FrameLocalsProxy can outlive the generator whose frame it reads, and reading
  * it (keys, items) is a use after free that kills the process (python/cpython#125723, fixed in

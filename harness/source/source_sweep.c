@@ -558,7 +558,7 @@ typedef struct {
 static void host_answer(sctx *x, int i, int form, int kind, PyObject *key, hanswer *h)
 {
     memset(h, 0, sizeof *h);
-    if (x->o->exhaustive || !x->rules || form == F_RUN)
+    if (x->o->exhaustive || !x->rules || form == F_RUN || gc_host_read_unsafe(x->g->nodes[i].obj))
         return;
     int item = kind == GC_EDGE_ITEM_STR || kind == GC_EDGE_ITEM_INT;
     if (!(h->known = host_value(x, i, form, item, key, &h->hv)))
@@ -662,6 +662,7 @@ static int run_edge(sctx *x, int i, int form, int kind, PyObject *key, const uin
         x->st->edges++;
         x->rc = run_code(x->t, code, len, &out, &v, &sb, &refused);
         gc_sb_free(&sb);
+        n = &g->nodes[i]; /* the program's run may have grown the graph: nodes moved */
         if (!x->rc && h.known && !(h.rule & RULE_RUN) && !n->fresh) {
             x->st->probes += !h.rule;
             x->st->confirms += h.rule != 0;
@@ -681,6 +682,7 @@ static int run_edge(sctx *x, int i, int form, int kind, PyObject *key, const uin
             return refused;
         }
     }
+    n = &g->nodes[i]; /* nodes move when the graph grows */
     int fresh = n->fresh && !(h.known && v && v == h.hv); /* the host found it on the earlier object too */
     Py_XDECREF(h.hv);
     Py_XDECREF(h.rkey);
