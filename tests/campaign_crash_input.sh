@@ -6,7 +6,7 @@
 # campaign replays crash inputs in its own process, and before
 # harness/campaign/campaign.c's stops_a_process() this seed made `gatecrash fuzz` die of SIGSEGV
 # (exit 139) as soon as libFuzzer wrote it.  It runs in a fresh process instead, where it
-# crashes the target: a crash finding (issue 50: the sandbox let an input crash its host), in
+# crashes the target: a crash finding (the sandbox let an input crash its host), in
 # the table, and the campaign ends with its table.  Replayed on its own, the same chain ends
 # `gatecrash replay` with its CRASH line and exit 1, a finding (harness/runtime/timelimit.h,
 # gc_limits_catch_crashes), not a bare SIGSEGV (139); a sanitizer build keeps the sanitizer's

@@ -33,7 +33,7 @@ if [[ -x $V/bin/python ]]; then
   expect_grep "ghsa-44vg-5wv2-h2hg.py: confirmed in a plain interpreter \(handed back to the host as the value\)$" \
     "the source advisory is confirmed: its program returns os.system"
 fi
-# where the primitive was (issue 51's case): asyncgen-frame's sandbox without Exception in its
+# where the primitive was: asyncgen-frame's sandbox without Exception in its
 # builtins.  The program walks an async generator's frames to the host's builtins, then
 # `except Exception` raises NameError: the builtins are only that error's __context__'s value.
 # On asyncgen-frame itself (Exception there) the same program returns them.

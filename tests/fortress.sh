@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Confinement from the first line of import, and the network stopped by the kernel (issue 50,
-# items 1 and 3; tests/fixtures/fortress).  A hostile gate module (the same file is a source
+# Confinement from the first line of import, and the network stopped by the kernel
+# (docs/RELIABILITY.md; tests/fixtures/fortress).  A hostile gate module (the same file is a source
 # target's adapter) that, at import, writes through SQLite's ATTACH, spawns through libc's
 # system(), or connects (Python's _socket, libc through ctypes) to a listener on 127.0.0.1:
 # every command and engine binary stops with one line "at import: ... attempted ...", exit 3,

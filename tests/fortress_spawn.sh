@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The spawner starts nothing unconfined (issue 50; harness/runtime/spawn.h,
+# The spawner starts nothing unconfined (harness/runtime/spawn.h,
 # tests/fixtures/fortress/spawner).  The gatecrash command forks its spawner before Landlock
 # and the backstop; two routes went through it:
 #  1. the confirmation and triage probes are plain interpreters that import the target:

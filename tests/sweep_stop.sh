@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A sweep is never killed with nothing (issue 52): after its first level it projects when
+# A sweep is never killed with nothing: after its first level it projects when
 # its depth ends; --time, SIGTERM (`timeout`'s) and SIGINT end it with the report of what
 # it has, the depth it completed and the one it cut, and the usual exit code for what it
 # found (1: escapes, else 0).  tests/fixtures/source/slow-levels: an evaluate of ~10 ms a
