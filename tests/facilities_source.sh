@@ -125,6 +125,12 @@ expect_grep "c-write.py: gatecrash: ESCAPE landlock write openat .*\(write to $W
   "judged as a write escape"
 expect_grep "safe-sum.py: blocked \(returned int\)$" "the next input is clean"
 [[ ! -e $WORK/c-outside.txt ]] && ok || fail "the sandbox's C write reached the disk"
+# the same write from the program's finalizer, run when the host drops the value after evaluate
+printf 'class K:\n    def __del__(self):\n        fopen(b"%s", b"w")\nresult = K()\n' "$WORK/del-outside.txt" >"$P/del-write.py"
+expect_exit 1 "a write from C in a finalizer the host runs" -- R "$SRC/tests/fixtures/source/cwrite" "$P/del-write.py"
+expect_grep "del-write.py: gatecrash: ESCAPE landlock write openat .*\(write to $WORK/del-outside.txt refused by Landlock\)$" \
+  "  ... judged as a write escape"
+[[ ! -e $WORK/del-outside.txt ]] && ok || fail "the finalizer's C write reached the disk"
 
 # the hard limit: a sandbox that blocks every signal (the time limit's too) and loops ends
 # after the limit and 3 s more, in one line, exit 4: the watchdog itself ends it

@@ -478,6 +478,7 @@ int gc_source_run_value(gc_target *t, const char *text, size_t len, gc_verdict *
     if (value)
         *value = Py_XNewRef(r);
     host_handles(r, exc, spaces);
+    gc_confine_judge(); /* and one the host's handling of the value made (a finalizer's, from C) */
     out->timed_out |= gc_limit_expired;
     out->oom |= gc_limit_oom;
     Py_DECREF(src);
