@@ -134,11 +134,7 @@ static inline int gc_host_read_unsafe(PyObject *v)
  * version is the running library's (Py_Version), not the headers'. */
 static inline PyObject *gc_mapping_keys(PyObject *v)
 {
-#if PY_VERSION_HEX >= 0x030d0000
-    if (PyFrameLocalsProxy_Check(v) && Py_Version < 0x030d01f0)
-        return NULL;
-#endif
-    return PyMapping_Keys(v);
+    return gc_host_read_unsafe(v) ? NULL : PyMapping_Keys(v);
 }
 
 #endif
