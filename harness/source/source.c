@@ -339,6 +339,20 @@ static void on_thread_frame(PyThreadState *ts)
     installing = 0;
 }
 
+/* The oracle window around code the input decides (evaluate, the host's handling of its
+ * value): the C-call guard judges calls, and what runs counts as the input's. */
+static void window_open(void)
+{
+    gc_callguard_judge = judge;
+    gc_orc.in_chain = gc_orc.in_sandbox = 1;
+}
+
+static void window_close(void)
+{
+    gc_orc.in_chain = gc_orc.in_sandbox = 0;
+    gc_callguard_judge = NULL;
+}
+
 /* evaluate(src) under the guard's judge; the value, or NULL with the exception in *exc;
  * the namespaces the program ran in, found (program_ns.h) or given by namespace(), in
  * *spaces (a new list). */
@@ -352,8 +366,7 @@ static PyObject *call_evaluate(gc_target *t, PyObject *src, PyObject **exc, PyOb
         gc_state_thread_observer = on_thread_frame;
     gc_source_feedback_begin(); /* before in_chain: its audit event is the harness's */
     gc_walk_feedback_reset();
-    gc_callguard_judge = judge;
-    gc_orc.in_chain = gc_orc.in_sandbox = 1;
+    window_open();
     PyObject *pre = adapter_before(t);
     gc_program_ns_begin();
     PyObject *r = PyObject_CallOneArg(t->adapter.eval_fn, src);
@@ -362,23 +375,13 @@ static PyObject *call_evaluate(gc_target *t, PyObject *src, PyObject **exc, PyOb
     if (*spaces)
         adapter_namespaces(t, pre, *spaces);
     Py_XDECREF(pre);
-    gc_orc.in_chain = gc_orc.in_sandbox = 0;
-    gc_callguard_judge = NULL;
+    window_close();
     gc_oracle_refresh(); /* the modules the program imported: their rows, before the search */
     gc_source_feedback_end();
     gc_state_thread_observer = NULL;
     return r;
 }
 
-/* What the host does with the value after evaluate returned: logs its repr, str and format
- * (an f-string), compares it (== None), hashes it (a cache's key) and tests its truth, for a
- * value of a class made by Python code (where the program's methods can be: a builtin
- * type's repr runs none, and a dict's of the host's modules would run the site's printers);
- * then drops it, the exception and the program's namespaces (their finalizers run, and a
- * collection for cycles when there are classes: holds_classes).  The program's own dunder
- * methods run there, after every check the sandbox makes inside its window, so the oracles
- * stay on (the guard's judge, in_chain) under the input's time limit.  What the handling
- * raises is the host's to log, not a verdict: cleared.  Takes the three references. */
 /* 1 when a namespace of the program holds a class made by Python code or an instance with a
  * finalizer: what a collection can finalize (a class's methods hold the namespace, a cycle
  * only a collection frees).  A full collection after every input would cost more than the
@@ -398,14 +401,23 @@ static int holds_classes(PyObject *r, PyObject *spaces)
     return 0;
 }
 
+/* What the host does with the value after evaluate returned: logs its repr, str and format
+ * (an f-string), compares it (== None), hashes it (a cache's key) and tests its truth, for a
+ * value of a class made by Python code (where the program's methods can be: a builtin
+ * type's repr runs none, and a dict's of the host's modules would run the site's printers);
+ * then drops it, the exception and the program's namespaces (their finalizers run, and a
+ * collection for cycles when there are classes: holds_classes).  The program's own dunder
+ * methods run there, after every check the sandbox makes inside its window, so the oracles
+ * stay on (the guard's judge, in_chain) under the input's time limit.  What the handling
+ * raises is the host's to log, not a verdict: cleared.  Takes the three references. */
 static void host_handles(PyObject *r, PyObject *exc, PyObject *spaces)
 {
     int collect = holds_classes(r, spaces);
     gc_limits_arm();
-    gc_callguard_judge = judge;
-    gc_orc.in_chain = gc_orc.in_sandbox = 1;
+    window_open();
     after_window = 1;
     if (r && PyType_HasFeature(Py_TYPE(r), Py_TPFLAGS_HEAPTYPE)) { /* a class of Python code: the program's, perhaps */
+        /* each call starts with no exception set: what one raised is cleared first */
         Py_XDECREF(PyObject_Repr(r));
         PyErr_Clear();
         Py_XDECREF(PyObject_Str(r));
@@ -427,8 +439,7 @@ static void host_handles(PyObject *r, PyObject *exc, PyObject *spaces)
         (void)PyGC_Collect();
     PyErr_Clear();
     after_window = 0;
-    gc_orc.in_chain = gc_orc.in_sandbox = 0;
-    gc_callguard_judge = NULL;
+    window_close();
     gc_limits_disarm();
 }
 
