@@ -587,16 +587,36 @@ static int read_child(scan_state *fs, int fd, sweep_sink *sk, gc_inputs *front, 
 
 #define SWEEP_TRIES 8 /* a sweep that crashes the target more often is given up */
 
+/* A crash of the sweep's process, as its crash line said. */
+typedef struct {
+    long node;       /* the node whose expansion it was (-1: outside a node's expansion) */
+    int host;        /* the walk's own read of a value in the host, not an input */
+    char what[64];   /* the signal's name */
+    char where[160]; /* where it was ("" unknown) */
+    char sig[256];   /* crash:WHAT:WHERE, as a fresh replay's; "" when nothing crashed */
+} sweep_crash;
+
+/* The crash line's object (the child's last words) into *c. */
+static void crash_of_line(const char *js, sweep_crash *c)
+{
+    cJSON *j = cJSON_Parse(js);
+    const cJSON *what = cJSON_GetObjectItemCaseSensitive(j, "crash"), *w = cJSON_GetObjectItemCaseSensitive(j, "where");
+    c->host = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "host"));
+    snprintf(c->what, sizeof c->what, "%s", cJSON_IsString(what) ? what->valuestring : "?");
+    snprintf(c->where, sizeof c->where, "%s", cJSON_IsString(w) ? w->valuestring : "");
+    snprintf(c->sig, sizeof c->sig, "crash:%s:%s", c->what, c->where);
+    cJSON_Delete(j);
+}
+
 /* One try of the sweep in a child process, its nodes in skip[] not expanded.  0 or an exit
- * code; when an input crashed the target, or the walk's own read of a value in the host did
- * (*host set), its crash signature (crash:SIG:WHERE) in sig and *crashed the node whose
- * expansion it was (-1: outside a node's expansion). */
-static int sweep_try(scan_state *fs, sweep_sink *sk, gc_inputs *front, const long *skip, int nskip, long *crashed,
-                     int *host, char *sig, size_t siglen)
+ * code; when an input crashed the target, or the walk's own read of a value in the host
+ * did, what crashed in *c (c->sig "" otherwise). */
+static int sweep_try(scan_state *fs, sweep_sink *sk, gc_inputs *front, const long *skip, int nskip, sweep_crash *c)
 {
     int rec[2], out[2];
     volatile long *node_at = mmap(NULL, sizeof(long), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    *crashed = -1;
+    memset(c, 0, sizeof *c);
+    c->node = -1;
     if (node_at == MAP_FAILED || pipe2(rec, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0) {
         gc_die_msg("cannot start the sweep's process: %s", strerror(errno));
         return GC_EXIT_HARNESS;
@@ -627,14 +647,9 @@ static int sweep_try(scan_state *fs, sweep_sink *sk, gc_inputs *front, const lon
     while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
         ;
     const char *js = strstr(text, "{\"crash\":\"");
-    if (died && js) { /* the crash line's object: its signature, as a fresh replay's */
-        cJSON *j = cJSON_Parse(js);
-        const cJSON *c = cJSON_GetObjectItemCaseSensitive(j, "crash"), *w = cJSON_GetObjectItemCaseSensitive(j, "where");
-        *host = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "host"));
-        snprintf(sig, siglen, "crash:%s:%s", cJSON_IsString(c) ? c->valuestring : "?",
-                 cJSON_IsString(w) ? w->valuestring : "");
-        cJSON_Delete(j);
-        *crashed = *node_at;
+    if (died && js) {
+        crash_of_line(js, c);
+        c->node = *node_at;
         rc = 0;
     } else if (died && WIFEXITED(st) && WEXITSTATUS(st) >= GC_EXIT_USAGE && WEXITSTATUS(st) <= GC_EXIT_HARNESS) {
         rc = WEXITSTATUS(st); /* its one line said why (the install crashed: 3) */
@@ -656,33 +671,28 @@ static int sweep_isolated(scan_state *fs, sweep_sink *sk, gc_inputs *front)
     long skip[SWEEP_TRIES];
     int nskip = 0, rc = 0;
     for (;;) {
-        long crashed;
-        int host = 0;
-        char sig[256] = "";
+        sweep_crash c;
         gc_inputs_free(front);
-        rc = sweep_try(fs, sk, front, skip, nskip, &crashed, &host, sig, sizeof sig);
-        if (rc || !sig[0])
+        rc = sweep_try(fs, sk, front, skip, nskip, &c);
+        if (rc || !c.sig[0])
             return rc;
         char name[64], path[PATH_MAX + 64];
-        snprintf(name, sizeof name, "(the sweep, expanding its node %ld: no input saved)", crashed);
-        snprintf(path, sizeof path, "%s/crashes/crash-sweep-node-%ld", fs->o->out, crashed);
-        if (!host)
-            fold_crash(fs, path, sig, name);
-        else if (!fs->o->quiet) {
-            const char *what = sig + strlen("crash:"), *where = strchr(what, ':');
-            fprintf(stderr, "[sweep] reading node %ld's values in the host crashed the sweep's process (%.*s%s%s, outside "
-                            "any input: no finding); the sweep goes on without that node\n", crashed,
-                    (int)(where ? where - what : (ptrdiff_t)strlen(what)), what, where && where[1] ? " at " : "",
-                    where && where[1] ? where + 1 : "");
-        }
-        if (nskip == SWEEP_TRIES || crashed < 0) {
+        snprintf(name, sizeof name, "(the sweep, expanding its node %ld: no input saved)", c.node);
+        snprintf(path, sizeof path, "%s/crashes/crash-sweep-node-%ld", fs->o->out, c.node);
+        if (!c.host)
+            fold_crash(fs, path, c.sig, name);
+        else if (!fs->o->quiet)
+            fprintf(stderr, "[sweep] reading node %ld's values in the host crashed the sweep's process (%s%s%s, outside "
+                            "any input: no finding); the sweep goes on without that node\n",
+                    c.node, c.what, c.where[0] ? " at " : "", c.where);
+        if (nskip == SWEEP_TRIES || c.node < 0) {
             if (!fs->o->quiet)
                 fprintf(stderr, "[sweep] the target crashed %d times during the sweep: the engine goes on without it\n",
                         nskip + 1);
             gc_inputs_free(front);
             return 0;
         }
-        skip[nskip++] = crashed;
+        skip[nskip++] = c.node;
     }
 }
 
