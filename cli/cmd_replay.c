@@ -83,7 +83,7 @@ static const char *limit_met(const gc_verdict *v, int json)
 
 /* --json for an inconclusive input: {"limit":"timeout"|"oom"|"thread" (a limit only),"escaped":false,
  * "steps":N,"verdict":"inconclusive","cause":"..."} */
-static void print_inconclusive_json(const gc_verdict *out, const char *cause)
+static void print_inconclusive_json(const gc_verdict *out, const char *cause, const char *file)
 {
     cJSON *j = cJSON_CreateObject();
     if (limit_met(out, 1))
@@ -92,6 +92,7 @@ static void print_inconclusive_json(const gc_verdict *out, const char *cause)
     cJSON_AddNumberToObject(j, "steps", out->steps);
     cJSON_AddStringToObject(j, "verdict", "inconclusive");
     cJSON_AddStringToObject(j, "cause", cause);
+    cJSON_AddStringToObject(j, "file", file);
     gc_json_print(j);
 }
 
@@ -112,9 +113,10 @@ static void other_python(const char *found, char *note, size_t notelen)
  * its object, its hole named), or what came back and the limit that stopped it. */
 
 /* The confirmation of an escape, its own JSON line after the escape's (whose keys are the one
- * escape object's, verdict.h): the input, "confirmed" (true, false, or null when not run),
- * "confirmation" (why) and, when confirmed, "reached" (where the primitive was). */
-static void print_confirmation_json(const gc_confirmation *c, const char *input)
+ * escape object's, verdict.h, and "file"): the file, the input, "confirmed" (true, false, or
+ * null when not run), "confirmation" (why) and, when confirmed, "reached" (where the
+ * primitive was).  Every line replay prints names its file, in both modes. */
+static void print_confirmation_json(const gc_confirmation *c, const char *input, const char *file)
 {
     cJSON *j = cJSON_CreateObject();
     if (!j)
@@ -127,6 +129,7 @@ static void print_confirmation_json(const gc_confirmation *c, const char *input)
     cJSON_AddStringToObject(j, "confirmation", c->why);
     if (c->kind == GC_CONFIRM_YES)
         cJSON_AddStringToObject(j, "reached", gc_confirm_where_name(c->where));
+    cJSON_AddStringToObject(j, "file", file);
     gc_json_print(j);
 }
 
@@ -153,8 +156,10 @@ static void print_verdict(gc_target *t, const gc_mode_ops *m, const char *file, 
         char hole[GC_HOLE_NAME] = "";
         if (a->json) { /* its hole: the escape run once more, every step watched */
             m->hole(t, r, hole, sizeof hole);
-            gc_json_print(gc_escape_object(t, v, r->input.data, r->size, hole));
-            print_confirmation_json(&c, r->input.data);
+            cJSON *j = gc_escape_object(t, v, r->input.data, r->size, hole);
+            cJSON_AddStringToObject(j, "file", file);
+            gc_json_print(j);
+            print_confirmation_json(&c, r->input.data, file);
         }
     } else {
         char cause[128];
@@ -169,7 +174,7 @@ static void print_verdict(gc_target *t, const gc_mode_ops *m, const char *file, 
         if (limit)
             printf("%s: LIMIT %s (not an escape)\n", file, limit);
         if (a->json && k == GC_VERDICT_INCONCLUSIVE)
-            print_inconclusive_json(v, cause);
+            print_inconclusive_json(v, cause, file);
     }
     if (v->state_repairs)
         printf("%s: note: interpreter state changed by the %s and repaired: %s\n", file, m->input, v->state_note);

@@ -19,7 +19,7 @@ expect_exit 1 "replay of tools.pick() and tools.holder.pick()" -- "$GC" replay -
 expect_grep "pick.chain: NOT confirmed: blocked: the escape did not reproduce$" "tools.pick() rests on the harness's hash seed"
 expect_grep "holder.chain: confirmed in a plain interpreter \(held by the program\)$" "tools.holder.pick() holds in any process"
 expect_grep '^\{"input":"tools.pick\(\)","confirmed":false,' "--json: not confirmed, its own line"
-expect_grep '^\{"input":"tools.holder.pick\(\)","confirmed":true,.*"reached":"held"\}$' "--json: confirmed, held"
+expect_grep '^\{"input":"tools.holder.pick\(\)","confirmed":true,.*"reached":"held","file":"[^"]*"\}$' "--json: confirmed, held"
 expect_count 2 "ESCAPE reach spawn os.execve" "both still escape in the harness (exit 1 unchanged)"
 # --no-confirm: no second run, and --json says it was not asked
 expect_exit 1 "replay --no-confirm" -- "$GC" replay -q --no-confirm --json "$U" "$WORK/pick.chain"

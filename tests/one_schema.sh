@@ -5,7 +5,7 @@
 # input under "input"; report.json's escapes add only "source" (where each came from); the
 # sweep's JSON has one schema in both modes, by hole (the default) and by signature, the
 # former adding only "closed" and "holes"; and the escape line is the same shape in both
-# modes.
+# modes; replay's lines add only "file", the file each is about.
 source "$(dirname "$0")/lib.sh" "$@"
 ST=$SRC/targets/station-1.5.0
 SE=simpleeval-1.0.4
@@ -28,7 +28,7 @@ cp "$case_py" "$WORK/cases-source/"
 "$GC" sweep "$ST" --depth 2 -q --json --by signature >"$WORK/bysig-gate.json" 2>/dev/null
 "$GC" sweep "${src[@]}" --depth 2 -q --json --by signature >"$WORK/bysig-source.json" 2>/dev/null
 
-"$PY" -I - "$WORK" >"$WORK/out" 2>&1 <<'PY'
+"$PY" -I - "$WORK" "$case_chain" "$case_py" >"$WORK/out" 2>&1 <<'PY'
 import json, sys
 w = sys.argv[1]
 ESCAPE = {"kind", "capability", "primitive", "signature", "detail", "hole", "input", "size", "target", "policy"}
@@ -56,13 +56,17 @@ for mode in ("gate", "source"):
     lines = [json.loads(l) for l in open(f"{w}/replay-{mode}.json")]
     confirms = [l for l in lines if "kind" not in l]  # replay's confirmation line, after each escape's
     lines = [l for l in lines if "kind" in l]
+    case = sys.argv[2] if mode == "gate" else sys.argv[3]
     for c in confirms:
-        if set(c) - {"reached"} != {"input", "confirmed", "confirmation"}:
+        if set(c) - {"reached"} != {"file", "input", "confirmed", "confirmation"}:
             bad.append(f"replay --json ({mode}): a confirmation line with keys {sorted(c)}")
     if len(lines) != 1:
         bad.append(f"replay --json ({mode}): {len(lines)} escape lines, want 1")
+    for e in lines + confirms:  # replay's lines add only the file they are about
+        if e.get("file") != case:
+            bad.append(f"replay --json ({mode}): file {e.get('file')!r}, want {case!r}")
     for e in lines:
-        need(f"replay --json ({mode}) escape", e, ESCAPE)
+        need(f"replay --json ({mode}) escape", {k: v for k, v in e.items() if k != "file"}, ESCAPE)
     r = load(f"rep-{mode}/report.json")
     if r:
         if not r["escapes"]:

@@ -15,7 +15,7 @@ expect_grep "loop-open.py: inconclusive \(raised Blocked; refused by the harness
 expect_grep "replayed 1: 0 escaped, 0 blocked, 0 unreadable, 1 inconclusive" "replay: the tally"
 expect_exit 5 "replay --expect escape: inconclusive is not an escape either" -- "$GC" replay -q --expect escape "$T" "$C"
 expect_exit 5 "replay --json" -- "$GC" replay -q --json "$T" "$C"
-expect_grep '^\{"escaped":false,"steps":1,"verdict":"inconclusive","cause":"refused by the harness: sys.addaudithook"\}$' \
+expect_grep '^\{"escaped":false,"steps":1,"verdict":"inconclusive","cause":"refused by the harness: sys.addaudithook","file":"[^"]*loop-open.py"\}$' \
   "replay --json: the verdict object"
 # the same program without the loop runs as the host runs it: an escape
 printf 'result = open\n' >"$WORK/open.py"
