@@ -2,7 +2,7 @@
 # Holes grouped by the weakness behind them (triage/weakness.c, docs/HOLES.md): on a source
 # target a row names the technique the escaping programs use and the check it passes, with
 # the roots it was seen from and the holes it covers listed under it; `--by root` keeps one
-# row per hole.  tests/fixtures/source/many-modules hands out re, json, heapq, bisect and
+# row per hole; the release gate's report.md has the same rows.  tests/fixtures/source/many-modules hands out re, json, heapq, bisect and
 # string to a sandbox that refuses `_` names in code: every module's globals are reached
 # through a format field's walk (string.Formatter().get_field), one hole per module.
 source "$(dirname "$0")/lib.sh" "$@"
@@ -41,6 +41,12 @@ assert h[0]["passes"].startswith("the walk is a format field"), h[0]
 PY
 
 expect_exit 2 "--by takes hole, root or signature" -- "$GC" sweep "$M" --by nothing
+# the release gate's report.md groups the same way, its check, roots and holes in the row
+expect_exit 1 "gate: the sweep's escapes fail it" -- "$GC" gate "$M" --time 0 --sweep-depth 3 --report "$WORK/rep"
+cp "$WORK/rep/report.md" "$WORK/out"
+expect_grep '^## Weaknesses \(1\)$' "report.md: one weakness"
+expect_grep '^\| `format walk` \| the walk is a format field.* \| (.*, )?json(, .*)? \| `[^`]*module json \.<module>' \
+  "report.md: the format walk's row, its roots and holes"
 need fuzz_source || { finish; exit; }
 # the campaign's table (its sweep's finds, the engine bounded): the same grouping, --by root today's
 expect_exit 1 "fuzz: the table by weakness" -- "$GC" fuzz "$M" --runs 20 --seed 1 --seed-sweep-depth 3 --no-confirm --out "$WORK/f1"

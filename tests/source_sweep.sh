@@ -128,8 +128,8 @@ if target_installed simpleeval-1.0.4; then
   cp "$WORK/rep-simpleeval-1.0.4/report.md" "$WORK/out"
   expect_fgrep '| ghsa-44vg-5wv2-h2hg.py | reach | spawn | `os.system` | `module posixpath .<module>` | `path.os.system` |' \
     "gate: report.md names the case and its hole"
-  "$PY" -I -c 'import json, sys; r = json.load(open(sys.argv[1])); assert r["holes"][0]["hole"] == "module posixpath .<module>", r["holes"]' \
-    "$WORK/rep-simpleeval-1.0.4/report.json" && ok || fail "gate: report.json's hole"
+  "$PY" -I -c 'import json, sys; r = json.load(open(sys.argv[1])); h = r["holes"][0]; assert (h["hole"], h["holes"], h["roots"]) == ("handed out directly", "module posixpath .<module>", "path"), r["holes"]' \
+    "$WORK/rep-simpleeval-1.0.4/report.json" && ok || fail "gate: report.json's weakness row, its hole and root"
   expect_exit 0 "gate: SARIF, one result for the one hole" -- "$PY" "$SRC/tests/check_sarif.py" \
     "$WORK/rep-simpleeval-1.0.4/report.sarif" 1
 fi

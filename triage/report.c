@@ -74,7 +74,9 @@ static void finding_of(const escape_view *e, gc_finding *x)
 }
 
 /* Every escape as a finding with its hole (a saved case's named by running its chain
- * again), grouped: one row per hole.  The findings are malloc'd into *f (caller frees). */
+ * again), grouped: one row per hole, or on a source target one per weakness (the check its
+ * programs pass, their roots and holes listed), as the terminal's tables.  The findings are
+ * malloc'd into *f (caller frees). */
 static int hole_rows(const gc_gate_report *r, escape_view *e, int ne, gc_finding **f, gc_hole_row **rows)
 {
     *f = gc_xcalloc((size_t)ne + 1, sizeof **f);
@@ -87,7 +89,21 @@ static int hole_rows(const gc_gate_report *r, escape_view *e, int ne, gc_finding
             gc_holes_name_findings((gc_target *)r->t, x, 1);
         e[i].hole = x->hole;
     }
-    return gc_holes_group(*f, ne, rows);
+    return r->t->spec.kind == GC_TARGET_SOURCE ? gc_holes_group_weakness(*f, ne, rows) : gc_holes_group(*f, ne, rows);
+}
+
+static void markdown_weaknesses(const gc_hole_row *h, int nh, gc_strbuf *md)
+{
+    gc_sb_printf(md, "## Weaknesses (%d)\n\nOne row per weakness: the check the programs pass, the roots they "
+                     "start from and the holes (docs/HOLES.md) they reach, by capability.\n\n"
+                     "| weakness | passes | roots | holes | capability | primitives | signatures | closable by the gate "
+                     "| shortest program |\n|---|---|---|---|---|---|---|---|---|\n", nh);
+    for (int i = 0; i < nh; i++)
+        gc_sb_printf(md, "| `%s` | %s | %s | `%s` | %s | %d | %d | %s | `%s` |\n", h[i].hole,
+                     h[i].roots[0] ? h[i].check : "-", h[i].roots[0] ? h[i].roots : "-",
+                     h[i].roots[0] ? h[i].covers : h[i].hole, h[i].caps, h[i].nprims, h[i].nsigs,
+                     h[i].closable ? "yes" : "no", h[i].chain);
+    gc_sb_puts(md, "\n");
 }
 
 static void markdown_holes(const gc_hole_row *h, int nh, gc_strbuf *md)
@@ -124,7 +140,9 @@ static void markdown(const gc_gate_report *r, const escape_view *e, int ne, cons
     if (r->sweep_depth > 0)
         gc_sb_printf(md, "- sweep to depth %ld: %d escape signature(s)\n", r->sweep_depth, r->nsweep);
     gc_sb_puts(md, "\n");
-    if (nh)
+    if (nh && r->t->spec.kind == GC_TARGET_SOURCE)
+        markdown_weaknesses(h, nh, md);
+    else if (nh)
         markdown_holes(h, nh, md);
     if (ne) {
         gc_sb_puts(md, "## Escapes by signature\n\n| source | kind | capability | primitive | hole | chain |\n"
