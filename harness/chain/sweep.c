@@ -145,8 +145,9 @@ static int memo_seen(gc_sweep_graph *g, const char *key)
 
 /* The walk's confirmation of a chain (gc_walk_ops.confirm): replayed like a fuzz input,
  * kept when it escapes. */
-static int confirm_chain(void *m, const void *cand, gc_walk_find *f)
+static int confirm_chain(void *m, const void *cand, gc_walk_find *f, void *ext)
 {
+    found *d = ext;
     sweep_ctx *x = m;
     gc_outcome *out = x->g->out;
     char err[256];
@@ -165,6 +166,9 @@ static int confirm_chain(void *m, const void *cand, gc_walk_find *f)
     snprintf(f->f.detail, sizeof f->f.detail, "%s", out->escape.detail);
     snprintf(f->f.first, sizeof f->f.first, "sweep");
     f->f.count = 1;
+    gc_outcome_escape_chain(out, &d->c);
+    d->out = *out;
+    f->f.size = gc_chain_trailer_count(&d->c);
     return 1;
 }
 
@@ -195,15 +199,8 @@ static void record(sweep_ctx *x, int i, int kind, PyObject *key, const char *pri
             tr->args[0].kind = GC_ARG_STR;
         }
     }
-    int n = gc_walk_nfinds(g->w);
     if (ok)
         gc_walk_record(g->w, c, NULL, hole, 0);
-    if (gc_walk_nfinds(g->w) > n) { /* its data: the chain as it escaped, and its outcome */
-        found *d = gc_walk_find_ext(g->w, n);
-        gc_outcome_escape_chain(g->out, &d->c);
-        d->out = *g->out;
-        gc_walk_find_at(g->w, n)->f.size = gc_chain_trailer_count(&d->c);
-    }
     gc_state_begin();
     gc_orc.in_chain = saved_in_chain;
 }

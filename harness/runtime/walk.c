@@ -218,7 +218,7 @@ int gc_walk_record(gc_walk *w, const void *cand, const char *sig, int hole, int 
     gc_walk_find *f = &w->finds[s];
     memset(f, 0, sizeof *f);
     memset(gc_walk_find_ext(w, s), 0, w->ops->find_ext);
-    int rc = w->ops->confirm(w->m, cand, f);
+    int rc = w->ops->confirm(w->m, cand, f, gc_walk_find_ext(w, s));
     if (rc <= 0)
         return -rc;
     if (sig && strcmp(f->f.sig, sig) != 0)

@@ -51,9 +51,9 @@ typedef struct {
     int (*level_end)(void *m, gc_walk *w, long from, long to);
     /* The work of nodes [from, to) for the budget's projection (NULL: their count). */
     long (*work)(void *m, long from, long to);
-    /* The candidate 'cand' run again: 1 when it escapes, with f->f, f->cap and
-     * (for a chain) its data filled; 0 when not; or minus an exit code. */
-    int (*confirm)(void *m, const void *cand, gc_walk_find *f);
+    /* The candidate 'cand' run again: 1 when it escapes, with f->f, f->cap and its data
+     * 'ext' (find_ext bytes) filled; 0 when not; or minus an exit code. */
+    int (*confirm)(void *m, const void *cand, gc_walk_find *f, void *ext);
     void (*free_node)(void *ext); /* NULL: nothing to free */
 } gc_walk_ops;
 
