@@ -1888,13 +1888,14 @@ int gc_source_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st, gc
                 "%ld edges answered in the host, %ld probes, %ld confirmations, %ld rule(s) found wrong\n",
                 took, st->nodes, st->edges, took > 0 ? st->edges / took : 0.0, st->escapes, st->host_answered,
                 st->probes, st->confirms, st->mismatches);
-    if (!rc && !o->no_report) {
-        gc_finding *f;
-        int n = gc_source_sweep_findings(g, &f);
+    gc_finding *f;
+    int n = gc_source_sweep_findings(g, &f);
+    if (!rc && !o->no_report)
         gc_sweep_report(t, o, st, f, n);
-        free(f);
-    }
     fflush(stdout);
+    for (int k = 0; !rc && o->save_program && k < n; k++)
+        o->save_program(o->save_ctx, t, f[k].chain);
+    free(f);
     Py_XDECREF(x.ns);
     Py_XDECREF(x.rules);
     if (out)
