@@ -18,18 +18,8 @@ typedef struct {
 } fuzz_args;
 
 /* fuzz --by takes hole, root or signature; another value makes --by the unknown option. */
-static int set_by(const char *opt, const char *val, void *slot)
-{
-    if (strcmp(val, "hole") != 0 && strcmp(val, "root") != 0 && strcmp(val, "signature") != 0) {
-        cli_bad_option("fuzz", opt);
-        return -1;
-    }
-    *(const char **)slot = val;
-    return 0;
-}
-
 static const cli_opt fuzz_opts[] = {
-    {"--by", NULL, "hole|root|signature", set_by, offsetof(fuzz_args, by),
+    {"--by", NULL, "hole|root|signature", cli_opt_by, offsetof(fuzz_args, by),
      "the table: one row per hole, its chain minimized (hole; a source target's per weakness, its roots "
      "listed), per hole as found from each root (root), or per signature"},
     {"--no-confirm", NULL, NULL, cli_opt_flag, offsetof(fuzz_args, no_confirm),

@@ -37,7 +37,7 @@ static const cli_opt sweep_opts[] = {
     {"--max-nodes", NULL, "N", cli_opt_long, S(so.max_nodes), "objects visited at most (2000000)"},
     {"--time", NULL, "S", cli_opt_long, S(so.seconds), "at most S seconds, then the report so far (as on SIGTERM)"},
     {"--save", NULL, "DIR", cli_opt_str, S(save), "triage the finds into DIR"},
-    {"--by", NULL, "hole|root|signature", cli_opt_str, S(by),
+    {"--by", NULL, "hole|root|signature", cli_opt_by, S(by),
      "one row per hole (hole; a source target's per weakness, its roots listed), per hole as seen from "
      "each root (root), or the flat list of signatures"},
     {"--close", NULL, "HOLE", cli_opt_list, S(closed), "sweep with that hole's edges removed (repeatable; docs/HOLES.md)"},
@@ -66,9 +66,8 @@ static int bounded_options(const cli_command *c, int argc, char **argv, sweep_ar
     if (cli_parse_command(c, a, &a->o, &a->pos, argc, argv) < 0)
         return GC_EXIT_USAGE;
     a->so.depth = a->depth == -1 ? a->so.depth : a->depth < 1 || a->depth > GC_MAX_TRAILERS ? 0 : (int)a->depth;
-    int by_ok = !a->by || strcmp(a->by, "hole") == 0 || strcmp(a->by, "root") == 0 || strcmp(a->by, "signature") == 0;
     a->so.by_root = a->by && strcmp(a->by, "root") == 0;
-    if (a->so.depth == 0 || !by_ok) {
+    if (a->so.depth == 0) {
         gc_die_msg("%s", c->usage);
         return GC_EXIT_USAGE;
     }

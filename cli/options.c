@@ -32,6 +32,16 @@ int cli_opt_str(const char *opt, const char *val, void *slot)
     return 0;
 }
 
+int cli_opt_by(const char *opt, const char *val, void *slot)
+{
+    if (strcmp(val, "hole") != 0 && strcmp(val, "root") != 0 && strcmp(val, "signature") != 0) {
+        gc_die_msg("%s takes hole, root or signature, not '%s'", opt, val);
+        return -1;
+    }
+    *(const char **)slot = val;
+    return 0;
+}
+
 int cli_opt_long(const char *opt, const char *val, void *slot)
 {
     return cli_parse_long(val, opt, slot);

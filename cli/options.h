@@ -55,6 +55,8 @@ int cli_parse_long(const char *s, const char *what, long *v);
 /* The common setters: slot is a const char * (the value), a long (a non-negative integer), an
  * int (set to 1), a gc_strlist (the value appended). */
 int cli_opt_str(const char *opt, const char *val, void *slot);
+/* --by's value: hole, root or signature (what a hole table's rows are); else one line, -1. */
+int cli_opt_by(const char *opt, const char *val, void *slot);
 int cli_opt_long(const char *opt, const char *val, void *slot);
 int cli_opt_flag(const char *opt, const char *val, void *slot);
 int cli_opt_list(const char *opt, const char *val, void *slot);

@@ -453,38 +453,37 @@ void gc_holes_confirm(const gc_target *t, gc_hole_row *rows, int n, long seconds
         qsort(rows, (size_t)n, sizeof *rows, cmp_graded);
 }
 
-int gc_holes_group(const gc_finding *f, int n, gc_hole_row **rows)
+/* The row of weakness finding f (hole h) is in, its check, root and hole listed on it; the
+ * hole's own row when f's program names no weakness. */
+static gc_hole_row *weakness_row(gc_hole_row *r, int *nr, const gc_finding *f, const char *h)
+{
+    char name[GC_HOLE_NAME], check[400], root[128];
+    if (gc_weakness_of_program(f->chain, name, sizeof name, check, sizeof check, root, sizeof root) != 0)
+        return row_named(r, nr, h);
+    gc_hole_row *row = row_named(r, nr, name);
+    snprintf(row->check, sizeof row->check, "%s", check);
+    row->nroots += list_add(row->roots, sizeof row->roots, root[0] ? root : "?");
+    row->ncovers += list_add(row->covers, sizeof row->covers, h);
+    return row;
+}
+
+/* One row per hole, or per weakness: a row is closable when a gate closes every hole under it. */
+static int group(const gc_finding *f, int n, int by_weakness, gc_hole_row **rows)
 {
     gc_hole_row *r = gc_xcalloc((size_t)n + 1, sizeof *r);
     int nr = 0;
     for (int i = 0; i < n; i++) {
         const char *h = f[i].hole[0] ? f[i].hole : "(not named)";
-        gc_hole_row *row = row_named(r, &nr, h);
-        row->closable = gc_hole_closable(h);
+        gc_hole_row *row = by_weakness ? weakness_row(r, &nr, &f[i], h) : row_named(r, &nr, h);
+        row->closable &= gc_hole_closable(h);
         row_add(row, &f[i]);
     }
     return sorted(r, nr, rows);
 }
 
-int gc_holes_group_weakness(const gc_finding *f, int n, gc_hole_row **rows)
-{
-    gc_hole_row *r = gc_xcalloc((size_t)n + 1, sizeof *r);
-    int nr = 0;
-    for (int i = 0; i < n; i++) {
-        const char *h = f[i].hole[0] ? f[i].hole : "(not named)";
-        char name[GC_HOLE_NAME], check[400], root[128];
-        int parsed = gc_weakness_of_program(f[i].chain, name, sizeof name, check, sizeof check, root, sizeof root) == 0;
-        gc_hole_row *row = row_named(r, &nr, parsed ? name : h);
-        if (parsed) {
-            snprintf(row->check, sizeof row->check, "%s", check);
-            row->nroots += list_add(row->roots, sizeof row->roots, root[0] ? root : "?");
-            row->ncovers += list_add(row->covers, sizeof row->covers, h);
-        }
-        row->closable &= gc_hole_closable(h); /* a gate closes it when it closes every hole under it */
-        row_add(row, &f[i]);
-    }
-    return sorted(r, nr, rows);
-}
+int gc_holes_group(const gc_finding *f, int n, gc_hole_row **rows) { return group(f, n, 0, rows); }
+
+int gc_holes_group_weakness(const gc_finding *f, int n, gc_hole_row **rows) { return group(f, n, 1, rows); }
 
 void gc_holes_print(FILE *fp, const gc_hole_row *rows, int n)
 {

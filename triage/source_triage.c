@@ -17,6 +17,7 @@
 #include "reproducer.h"
 #include "source.h"
 #include "source_holes.h"
+#include "xalloc.h"
 
 /* Candidates run at most per input: a bound, never reached by the inputs the engine
  * writes (a few hundred ops). */
@@ -36,20 +37,26 @@ typedef struct {
     int evals, rc;
     char *err;
     size_t errlen;
+    /* scratch of the passes (large, so here rather than on the stack) */
+    gc_program prog;                   /* a candidate decoded */
+    uint8_t enc[GC_P_MAX_INPUT];       /* its canonical encoding */
+    uint8_t cand[GC_P_MAX_INPUT + 8];  /* a candidate's bytes */
+    gc_verdict cand_out;               /* its run */
+    size_t offs[GC_P_MAX_INPUT + 1];   /* where each op of best starts */
+    gc_p_operand kinds[GC_P_MAX_INPUT];
 } minctx;
 
-static gc_program prog; /* large: one at a time */
-
-/* data's canonical encoding into enc (GC_P_MAX_INPUT), its source into src (cleared);
- * its length, 0 when it has no statement or does not fit. */
-static size_t canon(const uint8_t *d, size_t n, unsigned dialect, uint8_t *enc, gc_strbuf *src, int *stmts)
+/* data's canonical encoding into enc (GC_P_MAX_INPUT), its source into src (cleared), by
+ * way of prog; its length, 0 when it has no statement or does not fit. */
+static size_t canon(const uint8_t *d, size_t n, unsigned dialect, gc_program *prog, uint8_t *enc, gc_strbuf *src,
+                    int *stmts)
 {
-    gc_program_decode(d, n, &prog);
-    *stmts = prog.nstmts;
-    size_t len = prog.nstmts ? gc_program_encode(&prog, enc, GC_P_MAX_INPUT) : 0;
+    gc_program_decode(d, n, prog);
+    *stmts = prog->nstmts;
+    size_t len = prog->nstmts ? gc_program_encode(prog, enc, GC_P_MAX_INPUT) : 0;
     gc_sb_clear(src);
     if (len)
-        gc_program_print(&prog, dialect, src);
+        gc_program_print(prog, dialect, src);
     return len;
 }
 
@@ -58,18 +65,18 @@ static size_t canon(const uint8_t *d, size_t n, unsigned dialect, uint8_t *enc, 
  * back stays one given back, not one held in the namespace).  1 adopted. */
 static int try_candidate(minctx *m, const uint8_t *cand, size_t n)
 {
-    static uint8_t enc[GC_P_MAX_INPUT];
-    static gc_verdict o;
+    uint8_t *enc = m->enc;
+    gc_verdict *o = &m->cand_out;
     gc_strbuf src;
     gc_sb_init(&src);
     int stmts, adopt = 0;
-    size_t len = canon(cand, n, m->t->spec.adapter.dialect, enc, &src, &stmts);
+    size_t len = canon(cand, n, m->t->spec.adapter.dialect, &m->prog, enc, &src, &stmts);
     if (len && (src.len < m->src.len || (src.len == m->src.len && len < m->len)) && m->evals < MIN_BUDGET) {
         char note[256];
         m->evals++;
-        m->rc = gc_source_run(m->t, src.data, src.len, &o, note, sizeof note, m->err, m->errlen);
-        adopt = !m->rc && o.escaped && (int)o.escape.kind == m->kind && (int)o.escape.cap == m->cap &&
-                strcmp(o.escape.primitive, m->prim) == 0 && strcmp(o.signature, m->out.signature) == 0;
+        m->rc = gc_source_run(m->t, src.data, src.len, o, note, sizeof note, m->err, m->errlen);
+        adopt = !m->rc && o->escaped && (int)o->escape.kind == m->kind && (int)o->escape.cap == m->cap &&
+                strcmp(o->escape.primitive, m->prim) == 0 && strcmp(o->signature, m->out.signature) == 0;
     }
     if (adopt) {
         memcpy(m->best, enc, len);
@@ -78,7 +85,7 @@ static int try_candidate(minctx *m, const uint8_t *cand, size_t n)
         m->src = src;
         src = old;
         m->stmts = stmts;
-        m->out = o;
+        m->out = *o;
     }
     gc_sb_free(&src);
     return adopt;
@@ -99,7 +106,7 @@ static int op_offsets(const minctx *m, size_t *offs, gc_p_operand *kinds)
 /* m->best with bytes [from, to) replaced by 'ins' (k bytes), tried as a candidate. */
 static int try_splice(minctx *m, size_t from, size_t to, const uint8_t *ins, size_t k)
 {
-    static uint8_t cand[GC_P_MAX_INPUT + 8];
+    uint8_t *cand = m->cand;
     memcpy(cand, m->best, from);
     if (k) /* ins may be NULL: a plain drop */
         memcpy(cand + from, ins, k);
@@ -112,8 +119,8 @@ static int try_splice(minctx *m, size_t from, size_t to, const uint8_t *ins, siz
  * 3 it went to 1, and a detour such as .path.os is two ops).  1 if anything was dropped. */
 static int pass_drop(minctx *m)
 {
-    static size_t offs[GC_P_MAX_INPUT + 1];
-    static gc_p_operand kinds[GC_P_MAX_INPUT];
+    size_t *offs = m->offs;
+    gc_p_operand *kinds = m->kinds;
     int n = op_offsets(m, offs, kinds), changed = 0;
     for (int run = n / 2 > 0 ? n / 2 : 1; run >= 1 && !m->rc; run = run > 4 ? run / 2 : run - 1)
         for (int i = 0; i + run <= n && !m->rc;) {
@@ -137,7 +144,7 @@ static int shrink_byte(minctx *m, const size_t *offs, int i)
     uint8_t zero[2] = {m->best[o], 0}, less[2] = {m->best[o], (uint8_t)(m->best[o + 1] - 1)};
     if (try_splice(m, o, end, zero, 2) || try_splice(m, o, end, less, 2))
         return 1;
-    static uint8_t cand[GC_P_MAX_INPUT + 8];
+    uint8_t *cand = m->cand;
     for (int r = 1; r <= 8 && r <= i && !m->rc; r++) {
         size_t from = offs[i - r], n = 0;
         memcpy(cand, m->best, from);
@@ -214,8 +221,8 @@ static int drop_component(minctx *m, const size_t *offs, int i)
  * again.  1 if anything shrank. */
 static int pass_operands(minctx *m)
 {
-    static size_t offs[GC_P_MAX_INPUT + 1];
-    static gc_p_operand kinds[GC_P_MAX_INPUT];
+    size_t *offs = m->offs;
+    gc_p_operand *kinds = m->kinds;
     int n = op_offsets(m, offs, kinds), changed = 0;
     for (int i = 0; i < n && !m->rc;) {
         int k = kinds[i] == GC_P_OPERAND_BYTE ? shrink_byte(m, offs, i)
@@ -234,37 +241,41 @@ static int pass_operands(minctx *m)
 int gc_source_minimize(gc_target *t, const uint8_t *data, size_t size, uint8_t *best, size_t *best_len,
                        gc_strbuf *src, gc_verdict *out, gc_src_min_stats *st, char *err, size_t errlen)
 {
-    static minctx m;
-    memset(&m, 0, sizeof m);
-    m.t = t;
-    m.err = err;
-    m.errlen = errlen;
-    gc_sb_init(&m.src);
-    m.len = canon(data, size, t->spec.adapter.dialect, m.best, &m.src, &m.stmts);
-    char note[256];
-    int rc = m.len ? gc_source_run(t, m.src.data, m.src.len, &m.out, note, sizeof note, err, errlen) : 0;
-    memset(st, 0, sizeof *st);
-    st->stmts_before = m.stmts;
-    st->bytes_before = m.src.len;
-    st->evaluations = 1;
-    if (!rc && (!m.len || !m.out.escaped))
-        rc = -1;
-    m.kind = (int)m.out.escape.kind;
-    m.cap = (int)m.out.escape.cap;
-    snprintf(m.prim, sizeof m.prim, "%s", m.out.escape.primitive);
-    while (!rc && !m.rc && (pass_drop(&m) | pass_operands(&m)))
-        ;
-    rc = rc ? rc : m.rc;
-    if (!rc) {
-        memcpy(best, m.best, m.len);
-        *best_len = m.len;
-        gc_sb_puts(src, m.src.data);
-        *out = m.out;
-        st->evaluations += m.evals;
-        st->stmts_after = m.stmts;
-        st->bytes_after = m.src.len;
+    minctx *m = calloc(1, sizeof *m);
+    if (!m) {
+        snprintf(err, errlen, "out of memory (the minimizer's %zu bytes)", sizeof *m);
+        return 1;
     }
-    gc_sb_free(&m.src);
+    m->t = t;
+    m->err = err;
+    m->errlen = errlen;
+    gc_sb_init(&m->src);
+    m->len = canon(data, size, t->spec.adapter.dialect, &m->prog, m->best, &m->src, &m->stmts);
+    char note[256];
+    int rc = m->len ? gc_source_run(t, m->src.data, m->src.len, &m->out, note, sizeof note, err, errlen) : 0;
+    memset(st, 0, sizeof *st);
+    st->stmts_before = m->stmts;
+    st->bytes_before = m->src.len;
+    st->evaluations = 1;
+    if (!rc && (!m->len || !m->out.escaped))
+        rc = -1;
+    m->kind = (int)m->out.escape.kind;
+    m->cap = (int)m->out.escape.cap;
+    snprintf(m->prim, sizeof m->prim, "%s", m->out.escape.primitive);
+    while (!rc && !m->rc && (pass_drop(m) | pass_operands(m)))
+        ;
+    rc = rc ? rc : m->rc;
+    if (!rc) {
+        memcpy(best, m->best, m->len);
+        *best_len = m->len;
+        gc_sb_puts(src, m->src.data);
+        *out = m->out;
+        st->evaluations += m->evals;
+        st->stmts_after = m->stmts;
+        st->bytes_after = m->src.len;
+    }
+    gc_sb_free(&m->src);
+    free(m);
     return rc;
 }
 
@@ -378,7 +389,7 @@ static void save_case(gc_target *t, const gc_triage_opts *o, const char *src, co
 void gc_source_triage_save(gc_target *t, const gc_triage_opts *o, const char *src, const char *origin,
                            gc_triage_summary *sum)
 {
-    static gc_verdict out;
+    gc_verdict *out = gc_xmalloc(sizeof *out); /* large: on the heap */
     char note[256] = "", err[512] = "";
     gc_clean_stale(o->outdir);
     gc_strbuf text; /* the program as a file holds it: its last line ended */
@@ -386,13 +397,29 @@ void gc_source_triage_save(gc_target *t, const gc_triage_opts *o, const char *sr
     gc_sb_printf(&text, "%s%s", src, src[0] && src[strlen(src) - 1] != '\n' ? "\n" : "");
     int stmts = gc_program_size(text.data, text.len);
     gc_src_min_stats st = {1, stmts, stmts, text.len, text.len};
-    if (gc_source_run(t, text.data, text.len, &out, note, sizeof note, err, sizeof err) != 0 || !out.escaped) {
+    if (gc_source_run(t, text.data, text.len, out, note, sizeof note, err, sizeof err) != 0 || !out->escaped) {
         printf("flaky     %s: does not escape when run again (%s)\n", origin, err[0] ? err : note);
         sum->flaky++;
     } else {
-        save_case(t, o, text.data, &out, origin, &st, sum);
+        save_case(t, o, text.data, out, origin, &st, sum);
     }
     gc_sb_free(&text);
+    free(out);
+}
+
+/* The program d[n] decodes to, printed in the dialect into text; its statements (0: none,
+ * or no memory to decode it in). */
+static int decoded_text(const uint8_t *d, size_t n, unsigned dialect, gc_strbuf *text)
+{
+    gc_program *p = malloc(sizeof *p);
+    if (!p)
+        return 0;
+    gc_program_decode(d, n, p);
+    int stmts = p->nstmts;
+    if (stmts)
+        gc_program_print(p, dialect, text);
+    free(p);
+    return stmts;
 }
 
 void gc_source_triage_one(gc_target *t, const gc_triage_opts *o, const char *path, gc_triage_summary *sum)
@@ -401,11 +428,13 @@ void gc_source_triage_one(gc_target *t, const gc_triage_opts *o, const char *pat
     const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
     size_t n = 0;
     unsigned char *data = gc_read_file(path, &n);
-    gc_program_decode(data ? data : (const uint8_t *)"", data ? n : 0, &prog);
-    if (!data || prog.nstmts == 0) {
+    gc_strbuf text; /* the program as it decodes (not shortened) */
+    gc_sb_init(&text);
+    if (!data || decoded_text(data, n, t->spec.adapter.dialect, &text) == 0) {
         printf("rejected  %s: %s\n", base, data ? "no program decodes from it" : "unreadable");
         sum->rejected++;
         free(data);
+        gc_sb_free(&text);
         return;
     }
     /* 1. it must escape in a fresh process, decoded as the fuzzer decoded it */
@@ -413,13 +442,12 @@ void gc_source_triage_one(gc_target *t, const gc_triage_opts *o, const char *pat
     int fr = gc_confirm_fresh(o->exe, o->target, path, 1, sig, sizeof sig);
     if (o->next) /* the next input's run, while this one is minimized (gc_confirm_ahead) */
         gc_confirm_ahead(o->exe, o->target, o->next, 1);
-    if (fr == GC_FRESH_CRASH) { /* it crashed the target: a crash case, its program as it decodes (not shortened) */
-        gc_strbuf text;
-        gc_sb_init(&text);
-        gc_program_print(&prog, t->spec.adapter.dialect, &text);
+    if (fr == GC_FRESH_CRASH) { /* it crashed the target: a crash case, its program as it decodes */
         const char *one = text.data ? text.data : "";
         gc_triage_crash(t, o, base, sig, &one, 1, sum);
-        gc_sb_free(&text);
+    }
+    gc_sb_free(&text);
+    if (fr == GC_FRESH_CRASH) {
         free(data);
         return;
     }
