@@ -1,6 +1,7 @@
 /* source_sweep.h — the sweep of source targets: short programs over the roots, breadth first.
  *
- * Owns: the enumeration of programs in the program IR (program.h), printed in the target's
+ * Owns: the source mode of the graph walker (runtime/walk.h: the graph, the findings, the
+ * levels, the closing of holes are its), that is the enumeration of programs in the program IR (program.h), printed in the target's
  * dialect and run through its evaluate like any input (source.h), their bounds and
  * order; the host-side search that answers an edge's program in the host where a rule
  * learned from the sandbox's own answers says what it gives (probes, sampled confirmations,
