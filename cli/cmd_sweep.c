@@ -14,6 +14,7 @@
 #include "holes.h"
 #include "source_holes.h"
 #include "source_sweep.h"
+#include "source_triage.h"
 #include "sweep.h"
 #include "timelimit.h"
 #include "triage.h"
@@ -91,6 +92,15 @@ static void save_sweep_find(void *ctx, gc_target *t, const gc_chain *c, const gc
     gc_triage_save(t, s->to, c, out, origin, &ms, &s->sum);
 }
 
+/* A source target's escape: its program saved as a case (source_triage.h). */
+static void save_sweep_program(void *ctx, gc_target *t, const char *program)
+{
+    sweep_saver *s = ctx;
+    char origin[64];
+    snprintf(origin, sizeof origin, "sweep-depth-%d", s->depth);
+    gc_source_triage_save(t, s->to, program, origin, &s->sum);
+}
+
 /* A level complete (or cut short, at the end): one line on stderr with the signatures
  * found so far, so a sweep shows what each depth added as it goes. */
 static void sweep_level_line(void *ctx, const void *graph, int level, int complete)
@@ -124,6 +134,7 @@ static int sweep_saving(gc_target *t, void *ctx)
         so->level_ctx = (void *)m;
     }
     so->save = a->save ? save_sweep_find : NULL;
+    so->save_program = a->save ? save_sweep_program : NULL;
     so->save_ctx = &saver;
     gc_sweep_stats st;
     const char *cannot = a->save && m->no_save ? m->no_save : a->closed.n && m->no_close ? m->no_close : NULL;

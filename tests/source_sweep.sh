@@ -56,8 +56,6 @@ assert row["primitive_names"].split(", ") == [e["primitive"] for e in esc], row[
 PY
   sweep simpleeval-1.0.4 --depth 2 --by root --json >"$WORK/j2" 2>/dev/null
   if cmp -s "$WORK/j1" "$WORK/j2" && [[ -s $WORK/j1 ]]; then ok; else fail "sweep --depth 2 --json differs between runs"; fi
-  expect_exit 2 "sweep --save on a source target" -- sweep simpleeval-1.0.4 --save "$WORK/saved"
-  expect_grep '^gatecrash: error: sweep --save does not take a source target \(' "--save: one line, from source mode's table"
 fi
 
 for t in restrictedpython restrictedpython-utility simpleeval simpleeval-module; do

@@ -22,6 +22,8 @@
 #include <time.h>
 
 #include "minimize.h"
+#include "source_holes.h"
+#include "weakness.h"
 #include "timelimit.h"
 #include "xalloc.h"
 
@@ -104,8 +106,31 @@ int gc_holes_sweep(gc_target *t, gc_sweep_opts *o, const char *const *closed, gc
     return 0;
 }
 
-/* A quiet sweep with 'closed' (a list; NULL-terminated copy made here) closed: its rows;
- * *cut set when a time bound or a stop cut it. */
+/* A quiet sweep of t in its mode (a gate's namespace, or a source target's programs: one
+ * walker, walk.h), its findings (caller frees).  0 or an exit code. */
+static int mode_findings(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st, gc_finding **f, int *n)
+{
+    *f = NULL;
+    *n = 0;
+    if (t->spec.kind == GC_TARGET_SOURCE) {
+        gc_source_graph *g;
+        int rc = gc_source_sweep(t, o, st, &g);
+        if (!rc)
+            *n = gc_source_sweep_findings(g, f);
+        gc_source_sweep_free(g);
+        return rc;
+    }
+    gc_sweep_graph *g;
+    int rc = gc_sweep(t, o, st, &g);
+    if (!rc)
+        *n = gc_sweep_findings(g, f);
+    gc_sweep_free(g);
+    return rc;
+}
+
+/* A quiet sweep with 'closed' (a list; NULL-terminated copy made here) closed: its rows
+ * (one per hole, in either mode: the cut closes holes); *cut set when a time bound or a
+ * stop cut it. */
 static int sweep_with(gc_target *t, const gc_sweep_opts *base, gc_hole_names *h, const gc_strlist *closed,
                       gc_hole_row **rows, int *nrows, int *cut)
 {
@@ -117,15 +142,20 @@ static int sweep_with(gc_target *t, const gc_sweep_opts *base, gc_hole_names *h,
     gc_holes_sweep_setup(&o, h, c);
     o.no_report = 1;
     gc_sweep_stats st;
-    gc_sweep_graph *g;
-    int rc = gc_sweep(t, &o, &st, &g);
-    gc_finding *f = NULL;
-    *nrows = rc ? 0 : sweep_rows(g, &f, rows);
+    gc_finding *f;
+    int n, rc = mode_findings(t, &o, &st, &f, &n);
+    *nrows = rc ? 0 : gc_holes_group(f, n, rows);
     *cut |= !rc && st.cut_time;
     free(f);
-    gc_sweep_free(g);
     free(c);
     return rc;
+}
+
+/* Can the cut close row r?  A closable hole with a name (a source target's implicit root,
+ * which the sandbox does not say it hands out, opens one the rule does not name). */
+static int cuttable(const gc_hole_row *r)
+{
+    return r->closable && strcmp(r->hole, "(not named)") != 0;
 }
 
 /* Closable holes among rows[0..n) not yet in 'cut': appended, with their rows; how many. */
@@ -133,7 +163,7 @@ static int add_closable(gc_strlist *cut, gc_hole_row **kept, int *nkept, const g
 {
     int added = 0;
     for (int i = 0; i < n; i++) {
-        if (!rows[i].closable || gc_sl_contains(cut, rows[i].hole))
+        if (!cuttable(&rows[i]) || gc_sl_contains(cut, rows[i].hole))
             continue;
         gc_sl_add(cut, rows[i].hole);
         *kept = gc_xrealloc(*kept, (size_t)(*nkept + 1) * sizeof **kept);
@@ -146,7 +176,7 @@ static int add_closable(gc_strlist *cut, gc_hole_row **kept, int *nkept, const g
 static int any_closable(const gc_hole_row *rows, int n)
 {
     for (int i = 0; i < n; i++)
-        if (rows[i].closable)
+        if (cuttable(&rows[i]))
             return 1;
     return 0;
 }
@@ -208,7 +238,7 @@ static int sweep_target(void *ctx, const gc_strlist *closed, gc_hole_row **rows,
     int rc = sweep_with(s->t, s->o, s->names, closed, rows, nrows, &s->cut);
     if (!rc && s->cut) {
         for (int i = 0; i < *nrows; i++)
-            if ((*rows)[i].closable && !gc_sl_contains(s->found, (*rows)[i].hole))
+            if (cuttable(&(*rows)[i]) && !gc_sl_contains(s->found, (*rows)[i].hole))
                 gc_sl_add(s->found, (*rows)[i].hole);
         free(*rows);
         *rows = NULL;
@@ -275,6 +305,17 @@ static cJSON *advise_json(gc_target *t, const gc_sweep_opts *o, const gc_hole_na
     return j;
 }
 
+/* A source target's hole: the weakness its program shows, and the check of the sandbox it
+ * passes (weakness.h), what the maintainer fixes besides the hole. */
+static void print_weakness(const gc_target *t, const gc_hole_row *r)
+{
+    char name[160], check[400], root[80];
+    if (t->spec.kind != GC_TARGET_SOURCE || gc_weakness_of_program(r->chain, name, sizeof name, check, sizeof check,
+                                                                   root, sizeof root) != 0)
+        return;
+    printf("    weakness: %s; the check it passes: %s\n", name, check);
+}
+
 static void advise_text(gc_target *t, const gc_sweep_opts *o, const gc_hole_names *h, const gc_hole_row *kept,
                         int nkept, const gc_hole_row *rest, int nrest, int ok)
 {
@@ -287,16 +328,26 @@ static void advise_text(gc_target *t, const gc_sweep_opts *o, const gc_hole_name
     for (int i = 0; i < nkept; i++) {
         char closing[1600];
         closing_text(h, &kept[i], closing, sizeof closing);
+        gc_strbuf via;
+        gc_sb_init(&via);
+        gc_input_oneline(kept[i].chain, GC_LINE_SEP, &via); /* a source target's program on one line */
         printf("%2d. %s  (%s; cuts %d primitive(s), %d signature(s))\n    closing it: %s\n    cuts: %.160s%s\n"
                "    via %s\n", i + 1, kept[i].hole, kept[i].caps, kept[i].nprims, kept[i].nsigs, closing,
-               kept[i].prims, strlen(kept[i].prims) > 160 ? ", ..." : "", kept[i].chain);
+               kept[i].prims, strlen(kept[i].prims) > 160 ? ", ..." : "", via.data ? via.data : "");
+        gc_sb_free(&via);
+        print_weakness(t, &kept[i]);
     }
     if (nrest) {
         printf("not closable by a namespace gate (%d): Python semantics; they need compile-time attribute "
                "restrictions, or not handing out the objects they start from:\n", nrest);
-        for (int i = 0; i < nrest; i++)
+        for (int i = 0; i < nrest; i++) {
+            gc_strbuf via;
+            gc_sb_init(&via);
+            gc_input_oneline(rest[i].chain, GC_LINE_SEP, &via);
             printf("  - %s  (%s; %d primitive(s))\n    via %s\n", rest[i].hole, rest[i].caps, rest[i].nprims,
-                   rest[i].chain);
+                   via.data ? via.data : "");
+            gc_sb_free(&via);
+        }
     }
     if (ok && nrest)
         printf("verified: with the %d hole(s) above closed, the sweep at depth %d reaches a forbidden primitive "
@@ -336,7 +387,8 @@ int gc_advise(gc_target *t, gc_sweep_opts *o, int verify)
             gc_sweep_opts vo = *o;
             vo.quiet = 1;
             gc_holes_sweep_setup(&vo, ts.names, c);
-            int vrc = gc_holes_sweep(t, &vo, c, &st, NULL);
+            int vrc = t->spec.kind == GC_TARGET_SOURCE ? gc_source_holes_sweep(t, &vo, c, &st, NULL)
+                                                       : gc_holes_sweep(t, &vo, c, &st, NULL);
             free(c);
             if (vrc)
                 rc = vrc;

@@ -170,8 +170,7 @@ static int source_sweep(gc_target *t, gc_sweep_opts *o, int by_hole, const char 
                         void **graph)
 {
     gc_source_graph **g = (gc_source_graph **)graph;
-    (void)closed; /* gc_source_mode.no_close */
-    return by_hole ? gc_source_holes_sweep(t, o, st, g) : gc_source_sweep(t, o, st, g);
+    return by_hole ? gc_source_holes_sweep(t, o, closed, st, g) : gc_source_sweep(t, o, st, g);
 }
 
 static int source_sweep_findings(const void *graph, gc_finding **out)
@@ -240,11 +239,6 @@ const gc_mode_ops gc_source_mode = {
     .explain = source_explain,
     .campaign_hole = source_campaign_hole,
     .no_afl = "--engine afl does not take a source target (fuzz_source runs under libFuzzer only)",
-    .no_save = "sweep --save does not take a source target (save its escapes with triage on the campaign's "
-               "crash inputs)",
-    .no_close = "sweep --close does not take a source target (the source sweep closes no hole)",
-    .no_advise = "advise does not take a source target (its proof is a sweep with the holes closed, which the "
-                 "source sweep does not do)",
 };
 
 const gc_mode_ops *gc_mode_ops_of(int kind)

@@ -264,7 +264,24 @@ int gc_source_hole_of_program(gc_target *t, const char *src, size_t len, gc_verd
     return rc;
 }
 
-int gc_source_holes_sweep(gc_target *t, gc_sweep_opts *o, gc_sweep_stats *st, gc_source_graph **out)
+/* `sweep --close` on a source target: what the maintainer changes for each hole closed
+ * (holes.h's advice, and the names its edges were taken by), after the report. */
+static void print_closing(const gc_sweep_opts *o, const char *const *closed)
+{
+    if (!closed || !closed[0] || o->json)
+        return;
+    printf("what closing them means for the sandbox:\n");
+    for (const char *const *c = closed; *c; c++) {
+        char advice[400];
+        gc_hole_advice(*c, advice, sizeof advice);
+        const char *keys = gc_holes_edge_keys(o->hole_ctx, *c);
+        printf("  - %s: %s%s%.300s%s\n", *c, advice, keys[0] ? "; its edges: " : "", keys,
+               strlen(keys) > 300 ? ", ..." : "");
+    }
+}
+
+int gc_source_holes_sweep(gc_target *t, gc_sweep_opts *o, const char *const *closed, gc_sweep_stats *st,
+                          gc_source_graph **out)
 {
     o->no_report = 1;
     gc_source_graph *g;
@@ -277,7 +294,12 @@ int gc_source_holes_sweep(gc_target *t, gc_sweep_opts *o, gc_sweep_stats *st, gc
     gc_hole_row *rows;
     int n = gc_source_sweep_findings(g, &f);
     int nrows = o->by_root ? gc_holes_group(f, n, &rows) : gc_holes_group_weakness(f, n, &rows);
-    gc_holes_sweep_print(t, o, st, NULL, f, n, rows, nrows);
+    const char *unmatched[64];
+    int nu = closed ? gc_holes_unmatched(o->hole_ctx, closed, unmatched, 64) : 0;
+    for (int i = 0; i < nu; i++)
+        fprintf(stderr, "gatecrash: warning: --close '%s': no edge of this sweep is that hole\n", unmatched[i]);
+    gc_holes_sweep_print(t, o, st, closed, f, n, rows, nrows);
+    print_closing(o, closed);
     free(f);
     free(rows);
     if (out)

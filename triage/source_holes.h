@@ -21,9 +21,12 @@
 int gc_source_hole_of_program(gc_target *t, const char *src, size_t len, gc_verdict *out, char *name,
                               size_t namelen, char *err, size_t errlen);
 
-/* `sweep` by hole on a source target: gc_source_sweep with the hole rule, then its report
- * (gc_holes_sweep_print) by weakness (gc_holes_group_weakness), by hole with o->by_root.  0 or an exit code; *out (when not NULL) as
- * gc_source_sweep gives it. */
-int gc_source_holes_sweep(gc_target *t, gc_sweep_opts *o, gc_sweep_stats *st, gc_source_graph **out);
+/* `sweep` by hole on a source target: gc_source_sweep with the hole rule (the holes in
+ * 'closed', NULL or NULL-terminated, closed: gc_holes_sweep_setup), then its report
+ * (gc_holes_sweep_print) by weakness (gc_holes_group_weakness), by hole with o->by_root,
+ * and with holes closed what closing each means.  0 or an exit code; *out (when not NULL)
+ * as gc_source_sweep gives it. */
+int gc_source_holes_sweep(gc_target *t, gc_sweep_opts *o, const char *const *closed, gc_sweep_stats *st,
+                          gc_source_graph **out);
 
 #endif

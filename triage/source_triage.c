@@ -17,6 +17,7 @@
 #include "reproducer.h"
 #include "source.h"
 #include "source_holes.h"
+#include "xalloc.h"
 
 /* Candidates run at most per input: a bound, never reached by the inputs the engine
  * writes (a few hundred ops). */
@@ -383,6 +384,27 @@ static void save_case(gc_target *t, const gc_triage_opts *o, const char *src, co
     sum->flaky += strcmp(word, "flaky") == 0 || strcmp(word, "error") == 0;
     gc_sb_free(&line);
     gc_sb_free(&body);
+}
+
+void gc_source_triage_save(gc_target *t, const gc_triage_opts *o, const char *src, const char *origin,
+                           gc_triage_summary *sum)
+{
+    gc_verdict *out = gc_xmalloc(sizeof *out); /* large: on the heap */
+    char note[256] = "", err[512] = "";
+    gc_clean_stale(o->outdir);
+    gc_strbuf text; /* the program as a file holds it: its last line ended */
+    gc_sb_init(&text);
+    gc_sb_printf(&text, "%s%s", src, src[0] && src[strlen(src) - 1] != '\n' ? "\n" : "");
+    int stmts = gc_program_size(text.data, text.len);
+    gc_src_min_stats st = {1, stmts, stmts, text.len, text.len};
+    if (gc_source_run(t, text.data, text.len, out, note, sizeof note, err, sizeof err) != 0 || !out->escaped) {
+        printf("flaky     %s: does not escape when run again (%s)\n", origin, err[0] ? err : note);
+        sum->flaky++;
+    } else {
+        save_case(t, o, text.data, out, origin, &st, sum);
+    }
+    gc_sb_free(&text);
+    free(out);
 }
 
 /* The program d[n] decodes to, printed in the dialect into text; its statements (0: none,

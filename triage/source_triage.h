@@ -35,5 +35,13 @@ void gc_source_hole(gc_target *t, const char *src, const gc_verdict *out, char *
 /* Triage one crash input of a source target; prints one line about it and updates the summary. */
 void gc_source_triage_one(gc_target *t, const gc_triage_opts *o, const char *path, gc_triage_summary *sum);
 
+/* Save an escaping program (source text, as evaluate runs it) as a case unless its
+ * signature is known, as gc_triage_save does a chain (`sweep --save`): run once more here,
+ * not minimized (a sweep's program is the shortest of its signature), confirmed in a fresh
+ * process, written as <slug>.py.  'origin' names where it came from; prints one line and
+ * updates the summary. */
+void gc_source_triage_save(gc_target *t, const gc_triage_opts *o, const char *src, const char *origin,
+                           gc_triage_summary *sum);
+
 
 #endif

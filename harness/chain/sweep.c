@@ -18,6 +18,7 @@
  * like a fuzz input, and kept per signature (the first is the shortest: breadth first). */
 #include "sweep.h"
 #include "confine.h"
+#include "walk.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,46 +31,23 @@
 #include "timelimit.h"
 #include "xalloc.h"
 
-#define ROOT 255
+#define ROOT GC_WALK_ROOT
 
+/* A found chain's own data (gc_walk_find_ext): what `sweep --save` saves. */
 typedef struct {
-    PyObject *obj;     /* strong */
-    PyObject *key;     /* strong: root/attr name, str or int key, element name; NULL for calls */
-    int parent;
-    unsigned char kind; /* GC_T_* or ROOT */
-    unsigned char depth;
-    unsigned bridges;
-    int hole;          /* the hole its path went through (gc_sweep_opts.hole), 0: none */
-} node;
-
-typedef struct {
-    char sig[256];
-    char chain[1024];
-    gc_cap cap;
     gc_chain c;
     gc_outcome out;
-    int hole;
 } found;
 
-typedef struct {
-    const void *p;
-    int hole;
-} vis_key;
-
-/* One sweep's graph, findings and frontier (sweep.h): nothing of it outlives gc_sweep_free. */
+/* One sweep's graph, findings and frontier (sweep.h): the walk (walk.h), what this mode
+ * adds to it; nothing of it outlives gc_sweep_free. */
 struct gc_sweep_graph {
-    node *nodes;
-    long nnodes, capnodes;
-    vis_key *vis;
-    size_t viscap, visn;
-    found *finds;
-    int nfinds, capfinds;
+    gc_walk *w;
     char **memo; /* primitive+bridges already replayed */
     int nmemo, capmemo;
-    const char *(*names)(void *ctx, int hole); /* its hole names (gc_sweep_opts.hole_name) */
-    void *names_ctx;
     PyObject *gate_file; /* the gate's file: its functions are of interest (gc_sweep_frontier) */
-    long frontier_end;   /* the queue's length when the last complete level ended */
+    gc_chain *cand;      /* scratch: the chain record() confirms */
+    gc_outcome *out;     /* scratch: its outcome */
 };
 
 typedef struct {
@@ -79,78 +57,47 @@ typedef struct {
     PyObject *ns;
     PyObject *tramp;
     gc_sweep_graph *g;  /* what it hands its caller */
-    double start, last; /* when the walk started; its last progress line */
 } sweep_ctx;
 
 void gc_sweep_free(gc_sweep_graph *g)
 {
     if (!g)
         return;
-    for (long i = 0; i < g->nnodes; i++) {
-        Py_DECREF(g->nodes[i].obj);
-        Py_XDECREF(g->nodes[i].key);
-    }
+    gc_walk_free(g->w);
     for (int i = 0; i < g->nmemo; i++)
         free(g->memo[i]);
     Py_XDECREF(g->gate_file);
-    free(g->nodes);
-    free(g->vis);
-    free(g->finds);
     free(g->memo);
+    free(g->cand);
+    free(g->out);
     free(g);
 }
 
-static size_t vis_slot(const vis_key *tab, size_t cap, const void *p, int hole)
+static const gc_walk_node *nd(const gc_sweep_graph *g, long i)
 {
-    size_t h = (((uintptr_t)p >> 4) ^ ((size_t)hole * 0x9e3779b9u)) & (cap - 1);
-    while (tab[h].p && (tab[h].p != p || tab[h].hole != hole))
-        h = (h + 1) & (cap - 1);
-    return h;
+    return gc_walk_node_at(g->w, i);
 }
 
-/* Seen (p, hole) before?  'add': and mark it seen.  (Without holes, hole is always 0: one
- * node per object.) */
-static int seen(gc_sweep_graph *g, const void *p, int hole, int add)
+/* Node i's bridges (eval.h: what its path crossed). */
+static unsigned *bridges_of(const gc_sweep_graph *g, long i)
 {
-    if (g->visn * 2 >= g->viscap) {
-        size_t nc = g->viscap ? g->viscap * 2 : 1 << 16;
-        vis_key *nv = gc_xcalloc(nc, sizeof *nv);
-        for (size_t i = 0; i < g->viscap; i++)
-            if (g->vis[i].p)
-                nv[vis_slot(nv, nc, g->vis[i].p, g->vis[i].hole)] = g->vis[i];
-        free(g->vis);
-        g->vis = nv;
-        g->viscap = nc;
-    }
-    size_t h = vis_slot(g->vis, g->viscap, p, hole);
-    if (g->vis[h].p)
-        return 1;
-    if (add) {
-        g->vis[h] = (vis_key){p, hole};
-        g->visn++;
-    }
-    return 0;
+    return gc_walk_node_ext(g->w, i);
 }
 
-static int visited(gc_sweep_graph *g, const void *p, int hole) { return seen(g, p, hole, 1); }
+static int visited(gc_sweep_graph *g, const void *p, int hole) { return gc_walk_seen(g->w, p, hole, 1); }
 
 static void push(gc_sweep_graph *g, PyObject *obj, PyObject *key, int parent, int kind, int depth, unsigned bridges,
                  int hole)
 {
-    if (g->nnodes == g->capnodes) {
-        g->capnodes = g->capnodes ? g->capnodes * 2 : 4096;
-        g->nodes = gc_xrealloc(g->nodes, (size_t)g->capnodes * sizeof *g->nodes);
-    }
-    Py_INCREF(obj);
-    Py_XINCREF(key);
-    g->nodes[g->nnodes++] = (node){obj, key, parent, (unsigned char)kind, (unsigned char)depth, bridges, hole};
+    long i = gc_walk_push(g->w, obj, key, parent, kind, depth, hole);
+    *bridges_of(g, i) = bridges;
 }
 
 /* The chain of node 'i' followed by one more trailer (kind/key; kind < 0: none). */
 static int chain_of(const gc_sweep_graph *g, int i, int kind, PyObject *key, gc_chain *c)
 {
     int path[256], n = 0;
-    for (int j = i; j >= 0 && n < 256; j = g->nodes[j].parent)
+    for (int j = i; j >= 0 && n < 256; j = nd(g, j)->parent)
         path[n++] = j;
     gc_chain_init(c);
     c->nstmts = 1;
@@ -158,12 +105,12 @@ static int chain_of(const gc_sweep_graph *g, int i, int kind, PyObject *key, gc_
     st->is_prev = 0;
     st->ntrailers = 0;
     Py_ssize_t len;
-    const char *s = PyUnicode_AsUTF8AndSize(g->nodes[path[n - 1]].key, &len);
+    const char *s = PyUnicode_AsUTF8AndSize(nd(g, path[n - 1])->key, &len);
     if (!s || gc_chain_intern(c, s, (size_t)len, &st->root) < 0)
         return -1;
     for (int k = n - 2; k >= -1; k--) {
-        int tk = k >= 0 ? g->nodes[path[k]].kind : kind;
-        PyObject *tkey = k >= 0 ? g->nodes[path[k]].key : key;
+        int tk = k >= 0 ? nd(g, path[k])->kind : kind;
+        PyObject *tkey = k >= 0 ? nd(g, path[k])->key : key;
         if (k < 0 && kind < 0)
             break;
         if (st->ntrailers >= GC_MAX_TRAILERS)
@@ -196,8 +143,37 @@ static int memo_seen(gc_sweep_graph *g, const char *key)
     return 0;
 }
 
+/* The walk's confirmation of a chain (gc_walk_ops.confirm): replayed like a fuzz input,
+ * kept when it escapes. */
+static int confirm_chain(void *m, const void *cand, gc_walk_find *f, void *ext)
+{
+    found *d = ext;
+    sweep_ctx *x = m;
+    gc_outcome *out = x->g->out;
+    char err[256];
+    if (gc_run_input(x->t, cand, out, NULL, NULL, err, sizeof err) != 0 || !out->escaped)
+        return 0;
+    snprintf(f->f.sig, sizeof f->f.sig, "%s", out->signature);
+    gc_strbuf sb;
+    gc_sb_init(&sb);
+    gc_escape_chain_text(out, &sb);
+    snprintf(f->f.chain, sizeof f->f.chain, "%s", sb.data);
+    gc_sb_free(&sb);
+    f->cap = out->escape.cap;
+    snprintf(f->f.kind, sizeof f->f.kind, "%s", gc_kind_name(out->escape.kind));
+    snprintf(f->f.cap, sizeof f->f.cap, "%s", gc_cap_name(out->escape.cap));
+    snprintf(f->f.prim, sizeof f->f.prim, "%s", out->escape.primitive);
+    snprintf(f->f.detail, sizeof f->f.detail, "%s", out->escape.detail);
+    snprintf(f->f.first, sizeof f->f.first, "sweep");
+    f->f.count = 1;
+    gc_outcome_escape_chain(out, &d->c);
+    d->out = *out;
+    f->f.size = gc_chain_trailer_count(&d->c);
+    return 1;
+}
+
 /* A forbidden primitive (or an effect) reached by node i + edge: replay the chain like a
- * fuzz input and keep it if its signature is new. */
+ * fuzz input and keep it if its signature is new (for its hole). */
 static void record(sweep_ctx *x, int i, int kind, PyObject *key, const char *prim, unsigned bridges, int call,
                    int hole)
 {
@@ -207,14 +183,12 @@ static void record(sweep_ctx *x, int i, int kind, PyObject *key, const char *pri
     snprintf(mk, sizeof mk, "%s:%s:%d:%d", prim, shape, call, hole);
     if (memo_seen(g, mk))
         return;
-    static gc_chain c;
-    static gc_outcome out;
-    char err[256];
+    gc_chain *c = g->cand;
     int saved_in_chain = gc_orc.in_chain;
     gc_orc.in_chain = 0;
-    int ok = chain_of(g, i, kind, key, &c) == 0;
+    int ok = chain_of(g, i, kind, key, c) == 0;
     if (ok && call) { /* effect mode: call the primitive, with () or ('') */
-        gc_stmt *st = &c.s[0];
+        gc_stmt *st = &c->s[0];
         if (st->ntrailers >= GC_MAX_TRAILERS)
             ok = 0;
         else {
@@ -225,29 +199,8 @@ static void record(sweep_ctx *x, int i, int kind, PyObject *key, const char *pri
             tr->args[0].kind = GC_ARG_STR;
         }
     }
-    if (ok && gc_run_input(x->t, &c, &out, NULL, NULL, err, sizeof err) == 0 && out.escaped) {
-        int k;
-        for (k = 0; k < g->nfinds; k++)
-            if (strcmp(g->finds[k].sig, out.signature) == 0 && g->finds[k].hole == hole)
-                break;
-        if (k == g->nfinds) {
-            if (g->nfinds == g->capfinds) {
-                g->capfinds = g->capfinds ? g->capfinds * 2 : 32;
-                g->finds = gc_xrealloc(g->finds, (size_t)g->capfinds * sizeof *g->finds);
-            }
-            found *f = &g->finds[g->nfinds++];
-            snprintf(f->sig, sizeof f->sig, "%s", out.signature);
-            gc_strbuf sb;
-            gc_sb_init(&sb);
-            gc_escape_chain_text(&out, &sb);
-            snprintf(f->chain, sizeof f->chain, "%s", sb.data);
-            gc_sb_free(&sb);
-            f->cap = out.escape.cap;
-            f->hole = hole;
-            gc_outcome_escape_chain(&out, &f->c);
-            f->out = out;
-        }
-    }
+    if (ok)
+        gc_walk_record(g->w, c, NULL, hole, 0);
     gc_state_begin();
     gc_orc.in_chain = saved_in_chain;
 }
@@ -258,34 +211,9 @@ static int is_scalar(PyObject *v)
            PyComplex_Check(v) || PyByteArray_Check(v);
 }
 
-/* The hole of the edge node i --(kind, key)--> v (gc_sweep_opts.hole): *hole is node i's, or
- * the edge's when node i's path went through none.  0 when the edge is closed: its
- * source is something the gate hands out (reached through no hole, on this path or
- * another) and its hole is one of those closed. */
 static int edge_hole(sweep_ctx *x, int i, int kind, PyObject *key, PyObject *v, int *hole)
 {
-    gc_sweep_graph *g = x->g;
-    node *n = &g->nodes[i];
-    *hole = n->hole;
-    if (!x->o->hole || (!v && !gc_orc.escape.set))
-        return 1;
-    PyObject *from = n->parent >= 0 ? g->nodes[n->parent].obj : NULL;
-    int h = x->o->hole(x->o->hole_ctx, x->ns, from, n->key, n->obj, kind, key, v);
-    if (h == GC_SWEEP_INSIDE) {
-        *hole = 0;
-        return 1;
-    }
-    if (h > 0 && (h & GC_SWEEP_ANYWHERE)) {
-        *hole = h & ~GC_SWEEP_ANYWHERE;
-        return 1;
-    }
-    if (n->hole != 0 && !seen(g, n->obj, 0, 0))
-        return 1; /* outside: only the gate's own objects' edges are holes or closed */
-    if (h < 0)
-        return 0;
-    if (n->hole == 0)
-        *hole = h;
-    return 1;
+    return gc_walk_edge_hole(x->g->w, i, kind, key, v, hole);
 }
 
 /* One edge: node i --(kind, key)--> v (borrowed).  Oracles first, then queue it. */
@@ -295,8 +223,8 @@ static void edge(sweep_ctx *x, int i, int kind, PyObject *key, PyObject *v, unsi
     if (gc_limit_expired && !gc_orc.escape.set)
         return; /* what a step the limit interrupted gave is the interruption, not a value */
     x->st->edges++;
-    node *n = &g->nodes[i];
-    unsigned br = n->bridges | bridge;
+    const gc_walk_node *n = nd(g, i);
+    unsigned br = *bridges_of(g, i) | bridge;
     int hole;
     gc_confine_judge(); /* a write the kernel refused while taking this edge */
     if (!edge_hole(x, i, kind, key, v, &hole))
@@ -319,7 +247,7 @@ static void edge(sweep_ctx *x, int i, int kind, PyObject *key, PyObject *v, unsi
     }
     if (gc_sweep_transient(v))
         return;
-    if (g->nnodes >= x->o->max_nodes) {
+    if (gc_walk_nnodes(g->w) >= x->o->max_nodes) {
         x->st->cut_nodes++;
         return;
     }
@@ -480,9 +408,9 @@ static void expand_mapping(sweep_ctx *x, int i, PyObject *v, unsigned ib)
 /* Node i is the list a `.__subclasses__()` call returned. */
 static int from_subclasses(const gc_sweep_graph *g, int i)
 {
-    int p = g->nodes[i].parent;
-    return g->nodes[i].kind == GC_T_CALL && p >= 0 && g->nodes[p].key && PyUnicode_Check(g->nodes[p].key) &&
-           PyUnicode_CompareWithASCIIString(g->nodes[p].key, "__subclasses__") == 0;
+    int p = nd(g, i)->parent;
+    return nd(g, i)->kind == GC_T_CALL && p >= 0 && nd(g, p)->key && PyUnicode_Check(nd(g, p)->key) &&
+           PyUnicode_CompareWithASCIIString(nd(g, p)->key, "__subclasses__") == 0;
 }
 
 /* {__name__: index of its first element} over seq[0..n), in the list's own order. */
@@ -585,12 +513,14 @@ static void expand_subclasses(sweep_ctx *x, int i, PyObject *v)
     int hole;
     /* (visited() only once the list is kept: a freed object's address must never
      * count as seen, or the walk would depend on the allocator) */
-    if (r && !raised && PyList_Check(r) && g->nodes[i].depth + 2 <= x->o->depth && g->nnodes + 1 < x->o->max_nodes &&
+    int depth = nd(g, i)->depth;
+    unsigned br = *bridges_of(g, i) | GC_BR_CLASS;
+    if (r && !raised && PyList_Check(r) && depth + 2 <= x->o->depth && gc_walk_nnodes(g->w) + 1 < x->o->max_nodes &&
         edge_hole(x, i, GC_T_ATTR, name, f, &hole) && !visited(g, r, hole)) {
-        push(g, f, name, i, GC_T_ATTR, g->nodes[i].depth + 1, g->nodes[i].bridges | GC_BR_CLASS, hole);
-        int fi = (int)g->nnodes - 1;
+        push(g, f, name, i, GC_T_ATTR, depth + 1, br, hole);
+        int fi = (int)gc_walk_nnodes(g->w) - 1;
         x->st->edges++;
-        push(g, r, NULL, fi, GC_T_CALL, g->nodes[i].depth + 2, g->nodes[i].bridges | GC_BR_CLASS, hole);
+        push(g, r, NULL, fi, GC_T_CALL, depth + 2, br, hole);
     }
     Py_XDECREF(name);
     Py_XDECREF(r);
@@ -615,7 +545,7 @@ static void expand_calls(sweep_ctx *x, int i, PyObject *v)
 static void expand(sweep_ctx *x, int i)
 {
     gc_sweep_graph *g = x->g;
-    PyObject *v = g->nodes[i].obj;
+    PyObject *v = nd(g, i)->obj;
     int container = PyDict_Check(v) || PyList_Check(v) || PyTuple_Check(v) || PyAnySet_Check(v);
     expand_attrs(x, i, v, container);
     if (gc_limits_stopping())
@@ -632,14 +562,6 @@ static void expand(sweep_ctx *x, int i)
     else if (PyAnySet_Check(v))
         expand_set(x, i, v, ib);
     expand_calls(x, i, v);
-}
-
-static int cmp_found(const void *a, const void *b)
-{
-    const found *x = a, *y = b;
-    if (x->cap != y->cap)
-        return (int)x->cap - (int)y->cap;
-    return strcmp(x->sig, y->sig);
 }
 
 /* The namespace's names, shortest first (the same object under two names is reported by
@@ -664,11 +586,12 @@ static PyObject *roots_by_length(PyObject *ns)
     return keys;
 }
 
-/* The roots, queued at depth 0; a root that is itself a forbidden primitive is recorded. */
-static void push_roots(sweep_ctx *x)
+/* The roots, queued at depth 0; a root that is itself a forbidden primitive is recorded
+ * (gc_walk_ops.roots). */
+static int push_roots(void *m, gc_walk *w)
 {
+    sweep_ctx *x = m;
     gc_sweep_graph *g = x->g;
-    const gc_sweep_opts *o = x->o;
     PyObject *ns = x->ns;
     PyObject *keys = roots_by_length(ns);
     for (Py_ssize_t k = 0; k < PyList_GET_SIZE(keys); k++) {
@@ -676,72 +599,62 @@ static void push_roots(sweep_ctx *x)
         PyObject *v = PyDict_GetItem(ns, key);
         if (!PyUnicode_Check(key) || !PyUnicode_IsIdentifier(key) || !v)
             continue;
-        int hole = o->hole ? o->hole(o->hole_ctx, ns, NULL, NULL, NULL, ROOT, key, v) : 0;
+        int hole = gc_walk_root_hole(w, key, v);
         if (hole < 0)
             continue; /* closed: the gate no longer puts it in the namespace */
         const gc_prim *p = gc_oracle_forbidden(v);
         if (p) {
             push(g, v, key, -1, ROOT, 0, 0, hole);
-            record(x, (int)g->nnodes - 1, -1, NULL, p->name, 0, gc_orc.mode == GC_MODE_EFFECT, hole);
+            record(x, (int)gc_walk_nnodes(w) - 1, -1, NULL, p->name, 0, gc_orc.mode == GC_MODE_EFFECT, hole);
             continue;
         }
         if (!visited(g, v, hole))
             push(g, v, key, -1, ROOT, 0, 0, hole);
     }
     Py_DECREF(keys);
-}
-
-/* One level of the walk (gc_sweep_levels): nodes [from, to) expanded, the interpreter state
- * checked after every node, within the depth and time bounds.  Returns 0, or
- * GC_EXIT_HARNESS when the state could not be restored. */
-static int walk_nodes(void *ctx, long from, long to)
-{
-    sweep_ctx *x = ctx;
-    gc_sweep_graph *g = x->g;
-    const gc_sweep_opts *o = x->o;
-    gc_sweep_stats *st = x->st;
-    for (long i = from; i < to; i++) {
-        if (g->nodes[i].depth >= o->depth) {
-            st->cut_depth++;
-            continue;
-        }
-        if (gc_sweep_transient(g->nodes[i].obj) || gc_sweep_skips(o, i))
-            continue; /* the bound __subclasses__ on the way to its call; a node that crashed the target */
-        gc_orc.in_chain = 1;
-        gc_limits_arm(); /* an input's limit for each node: the gate code a getattr, an item or a
-                            call runs may sleep or loop, and the walk (a campaign's first phase)
-                            must not wait on it for ever */
-        expand(x, (int)i);
-        gc_limits_disarm();
-        st->cut_limit += gc_limit_expired;
-        gc_orc.in_chain = 0;
-        gc_oracle_reset_input();
-        char note[256];
-        if (gc_state_end(note, sizeof note) < 0) {
-            gc_die_msg("interpreter state could not be restored during the sweep");
-            return GC_EXIT_HARNESS;
-        }
-        gc_state_begin();
-        double now = gc_now_s(); /* vDSO: every node, so a stop or the bound ends the walk at once */
-        if (now - x->last >= 2 && !o->quiet) {
-            fprintf(stderr, "[sweep %5.1fs] depth %d, g->nodes %ld/%ld, edges %ld (%.0f/s), escapes %d\n",
-                    now - x->start, g->nodes[i].depth, i, g->nnodes, st->edges, st->edges / (now - x->start),
-                    g->nfinds);
-            x->last = now;
-        }
-        if (gc_sweep_out_of_time(o, x->start, now)) {
-            st->cut_time = 1;
-            break;
-        }
-    }
+    gc_limits_hard_what = "a step of the sweep (gate code it ran by reading a name or calling a gate function)";
+    gc_limits_hard_code = GC_EXIT_TARGET; /* the gate's code, as when its import cannot be stopped */
+    gc_oracle_reset_input();
+    gc_state_begin();
     return 0;
 }
 
-static long queued(void *ctx)
+/* Node i of a level (gc_walk_ops.node): expanded, the interpreter state checked after it,
+ * within the depth bound.  0, 1 when not expanded, or GC_EXIT_HARNESS when the state could
+ * not be restored. */
+static int walk_node(void *m, gc_walk *w, long i)
 {
-    const sweep_ctx *x = ctx;
-    return x->g->nnodes;
+    sweep_ctx *x = m;
+    if (gc_walk_at_depth(w, i))
+        return 1;
+    if (gc_sweep_transient(nd(x->g, i)->obj) || gc_sweep_skips(x->o, i))
+        return 1; /* the bound __subclasses__ on the way to its call; a node that crashed the target */
+    gc_orc.in_chain = 1;
+    gc_limits_arm(); /* an input's limit for each node: the gate code a getattr, an item or a
+                        call runs may sleep or loop, and the walk (a campaign's first phase)
+                        must not wait on it for ever */
+    expand(x, (int)i);
+    gc_limits_disarm();
+    x->st->cut_limit += gc_limit_expired;
+    gc_orc.in_chain = 0;
+    gc_oracle_reset_input();
+    char note[256];
+    if (gc_state_end(note, sizeof note) < 0) {
+        gc_die_msg("interpreter state could not be restored during the sweep");
+        return GC_EXIT_HARNESS;
+    }
+    gc_state_begin();
+    return 0;
 }
+
+static const gc_walk_ops chain_walk = {
+    .unit = "edges",
+    .node_ext = sizeof(unsigned),
+    .find_ext = sizeof(found),
+    .roots = push_roots,
+    .node = walk_node,
+    .confirm = confirm_chain,
+};
 
 int gc_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st, gc_sweep_graph **out)
 {
@@ -755,35 +668,25 @@ int gc_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st, gc_sweep_
         return GC_EXIT_TARGET;
     }
     gc_sweep_graph *g = gc_xcalloc(1, sizeof *g);
-    g->names = o->hole_name;
-    g->names_ctx = o->hole_ctx;
     g->gate_file = PyUnicode_DecodeFSDefault(t->spec.sandbox);
+    g->cand = gc_xmalloc(sizeof *g->cand);
+    g->out = gc_xmalloc(sizeof *g->out);
     double start = gc_now_s();
-    gc_sweep_bound(o, start);
-    sweep_ctx x = {t, o, st, ns, gc_eval_trampoline(ns), g, start, start};
-    push_roots(&x);
-    gc_limits_hard_what = "a step of the sweep (gate code it ran by reading a name or calling a gate function)";
-    gc_limits_hard_code = GC_EXIT_TARGET; /* the gate's code, as when its import cannot be stopped */
-    gc_oracle_reset_input();
-    gc_state_begin();
-    int walked = gc_sweep_levels(o, st, &(gc_sweep_walker){queued, walk_nodes, &x, NULL, g}, start, &g->frontier_end);
+    sweep_ctx x = {t, o, st, ns, gc_eval_trampoline(ns), g};
+    g->w = gc_walk_new(&chain_walk, &x, o, st, ns);
+    int walked = gc_walk_run(g->w, g);
     gc_limits_hard_what = "the input";
     gc_limits_hard_code = GC_EXIT_HARNESS;
-    gc_sweep_bound(o, 0);
     Py_DECREF(ns);
     Py_XDECREF(x.tramp);
     if (walked != 0) {
         gc_sweep_free(g);
         return GC_EXIT_HARNESS;
     }
-    st->nodes = g->nnodes;
-    st->escapes = g->nfinds;
     double took = gc_now_s() - start;
     if (!o->quiet)
         fprintf(stderr, "[sweep %5.2fs] done: %ld nodes, %ld edges (%.0f edges/s), %d escape signature(s)\n", took,
-                g->nnodes, st->edges, took > 0 ? st->edges / took : 0.0, g->nfinds);
-    if (g->nfinds > 1) /* qsort(NULL, 0) is undefined */
-        qsort(g->finds, (size_t)g->nfinds, sizeof *g->finds, cmp_found);
+                st->nodes, st->edges, took > 0 ? st->edges / took : 0.0, st->escapes);
     if (!o->no_report) {
         gc_finding *f;
         int n = gc_sweep_findings(g, &f);
@@ -791,8 +694,10 @@ int gc_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st, gc_sweep_
         free(f);
     }
     fflush(stdout);
-    for (int k = 0; o->save && k < g->nfinds; k++)
-        o->save(o->save_ctx, t, &g->finds[k].c, &g->finds[k].out);
+    for (int k = 0; o->save && k < st->escapes; k++) {
+        const found *d = gc_walk_find_ext(g->w, k);
+        o->save(o->save_ctx, t, &d->c, &d->out);
+    }
     if (out)
         *out = g;
     else
@@ -802,24 +707,7 @@ int gc_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st, gc_sweep_
 
 int gc_sweep_findings(const gc_sweep_graph *g, gc_finding **out)
 {
-    *out = gc_xcalloc((size_t)g->nfinds + 1, sizeof **out);
-    for (int k = 0; k < g->nfinds; k++) {
-        gc_finding *f = &(*out)[k];
-        snprintf(f->sig, sizeof f->sig, "%s", g->finds[k].sig);
-        snprintf(f->chain, sizeof f->chain, "%s", g->finds[k].chain);
-        snprintf(f->kind, sizeof f->kind, "%s", gc_kind_name(g->finds[k].out.escape.kind));
-        snprintf(f->cap, sizeof f->cap, "%s", gc_cap_name(g->finds[k].cap));
-        snprintf(f->prim, sizeof f->prim, "%s", g->finds[k].out.escape.primitive);
-        snprintf(f->detail, sizeof f->detail, "%s", g->finds[k].out.escape.detail);
-        static gc_chain trimmed; /* scratch, too large for the stack: nothing is kept in it between calls */
-        gc_outcome_escape_chain(&g->finds[k].out, &trimmed);
-        f->size = gc_chain_trailer_count(&trimmed);
-        snprintf(f->first, sizeof f->first, "sweep");
-        f->count = 1;
-        if (g->names && g->finds[k].hole > 0)
-            snprintf(f->hole, sizeof f->hole, "%s", g->names(g->names_ctx, g->finds[k].hole));
-    }
-    return g->nfinds;
+    return gc_walk_findings(g->w, out);
 }
 
 /* Node i is an object the fuzzer should start from: a gate function, a function's
@@ -827,33 +715,33 @@ int gc_sweep_findings(const gc_sweep_graph *g, gc_finding **out)
  * __subclasses__() list of a class, or what a call raised. */
 static int of_interest(const gc_sweep_graph *g, int i)
 {
-    PyObject *v = g->nodes[i].obj, *key = g->nodes[i].key;
-    int p = g->nodes[i].parent;
+    PyObject *v = nd(g, i)->obj, *key = nd(g, i)->key;
+    int p = nd(g, i)->parent;
     if (PyModule_Check(v) || PyFrame_Check(v) || PyTraceBack_Check(v) ||
         (from_subclasses(g, i) && PyList_GET_SIZE(v) > 0))
         return 1;
-    if (g->nodes[i].kind == GC_T_CALL && PyExceptionInstance_Check(v))
+    if (nd(g, i)->kind == GC_T_CALL && PyExceptionInstance_Check(v))
         return 1;
     if (PyFunction_Check(v) && g->gate_file &&
         PyUnicode_Compare(((PyCodeObject *)PyFunction_GET_CODE(v))->co_filename, g->gate_file) == 0)
         return 1;
     PyErr_Clear();
-    if (!PyDict_Check(v) || g->nodes[i].kind != GC_T_ATTR || !key || !PyUnicode_Check(key))
+    if (!PyDict_Check(v) || nd(g, i)->kind != GC_T_ATTR || !key || !PyUnicode_Check(key))
         return 0;
     return PyUnicode_CompareWithASCIIString(key, "__globals__") == 0 ||
-           (p >= 0 && PyModule_Check(g->nodes[p].obj) && PyUnicode_CompareWithASCIIString(key, "__dict__") == 0);
+           (p >= 0 && PyModule_Check(nd(g, p)->obj) && PyUnicode_CompareWithASCIIString(key, "__dict__") == 0);
 }
 
 int gc_sweep_frontier(const gc_sweep_graph *g, gc_strlist *chains, int max)
 {
-    static gc_chain c; /* scratch, as in gc_sweep_findings */
+    gc_chain *c = g->cand; /* scratch: the sweep is over */
     int n = 0;
-    for (long i = 0; i < g->frontier_end && n < max; i++) { /* the complete levels' */
-        if (g->nodes[i].parent < 0 || !of_interest(g, (int)i) || chain_of(g, (int)i, -1, NULL, &c) != 0)
+    for (long i = 0; i < gc_walk_frontier_end(g->w) && n < max; i++) { /* the complete levels' */
+        if (nd(g, i)->parent < 0 || !of_interest(g, (int)i) || chain_of(g, (int)i, -1, NULL, c) != 0)
             continue;
         gc_strbuf sb;
         gc_sb_init(&sb);
-        gc_chain_print_oneline(&c, &sb);
+        gc_chain_print_oneline(c, &sb);
         gc_sb_printf(&sb, "\n");
         if (sb.data && !gc_sl_contains(chains, sb.data)) {
             gc_sl_add(chains, sb.data);

@@ -1,12 +1,14 @@
 /* sweep.h — the second engine: an exhaustive, deterministic, bounded breadth-first walk of
  * everything reachable from what the gate hands out.
  *
- * Owns: the object graph search (a node is an object, visited once by identity and kept
- * alive; edges are dir() names, mapping keys, sequence and set elements, and a documented
- * set of safe calls), its bounds, and its report: for every forbidden primitive reached,
- * the shortest chain, confirmed by replaying it like any fuzz input.  With a hole rule
- * (gc_sweep_opts.hole, from triage/holes.h) it walks each hole's region whole and removes
- * the edges of closed holes (`sweep --close`); it names no hole itself.  A sweep's graph,
+ * Owns: the gate mode of the graph walker (runtime/walk.h, which keeps the graph, each
+ * object once per hole and kept alive, the findings and the levels): its roots (the
+ * namespace's names), a node's edges (dir() names, mapping keys, sequence and set elements,
+ * and a documented set of safe calls), and its confirmation of a finding (the chain
+ * replayed like any fuzz input); the report: for every forbidden primitive reached, the
+ * shortest chain.  With a hole rule (gc_sweep_opts.hole, from triage/holes.h) the walker
+ * walks each hole's region whole and removes the edges of closed holes (`sweep --close`);
+ * it names no hole itself.  A sweep's graph,
  * findings and frontier are its caller's (gc_sweep_graph): nothing is kept between sweeps. */
 #ifndef GATECRASH_SWEEP_H
 #define GATECRASH_SWEEP_H

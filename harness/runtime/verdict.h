@@ -116,6 +116,8 @@ typedef struct {
     /* Called after the report for each escape, in report order (NULL: report only): `sweep
      * --save` saves them as cases through triage (the layer above, triage.h). */
     void (*save)(void *ctx, gc_target *t, const struct gc_chain_s *c, const struct gc_outcome_s *out);
+    /* The same for a source target's escapes (source_sweep.h): each program's text. */
+    void (*save_program)(void *ctx, gc_target *t, const char *program);
     void *save_ctx;
     /* Holes (triage/holes.h names them): called for every edge src --kind (edge.h), key--> dst, src
      * having been reached from 'from' by 'from_key' (from NULL: src is the root from_key;

@@ -85,20 +85,17 @@
 #include "pycompat.h"
 #include "state.h"
 #include "timelimit.h"
+#include "walk.h"
 #include "walk_feedback.h"
 #include "xalloc.h"
 
-#define ROOT 255
+#define ROOT GC_WALK_ROOT
 #define CODE_MAX 1024 /* a program's bytes: depth * (2 + GC_P_MAX_STRLEN) and the assignment fit */
 #define MAX_INT_KEY 127 /* the IR's int literal is a signed byte */
 
+/* A node's own data in this mode (gc_walk_node_ext): its program, and what the field walks
+ * and the host-side search keep of it.  (The value, its edge and depth: walk.h's node.) */
 typedef struct {
-    PyObject *obj;      /* strong: the value the program gave back */
-    PyObject *key;      /* strong: root name, attribute, str or int key; NULL for a call */
-    int parent;
-    unsigned char kind; /* GC_EDGE_* or ROOT */
-    unsigned char depth;
-    int hole;
     uint8_t *code;      /* the expression's bytes (program.h) */
     size_t len;
     size_t blen;        /* code's first blen bytes are statements before the expression
@@ -121,19 +118,16 @@ typedef struct {
                               answer its edges (the host-side search) */
 } snode;
 
+/* A program to confirm (gc_walk_record's candidate). */
 typedef struct {
-    char sig[256];
-    char prog[1024];    /* the program, on one line */
-    gc_cap cap;
-    gc_kind kind;
-    char prim[96];
-    char detail[256];
-    int hole;
-    uint8_t code[CODE_MAX + 64]; /* the program's bytes (program_code) */
+    const uint8_t *code;
     size_t len;
-    int steps;          /* its steps from a root (a field part is one): a program of its
-                           signature and hole with fewer takes its place (a host walk's long
-                           field path may come first) */
+} scand;
+
+/* A finding's own data (gc_walk_find_ext): the program's bytes (program_code). */
+typedef struct {
+    uint8_t code[CODE_MAX + 64];
+    size_t len;
 } sfound;
 
 typedef struct {
@@ -141,9 +135,7 @@ typedef struct {
     const gc_sweep_opts *o;
     gc_sweep_stats *st;
     PyObject *ns;       /* {root name: value}: what the sandbox hands out */
-    PyObject *seen;     /* {(id, hole)} of the nodes */
     int rc;             /* an exit code that stopped the walk */
-    double start, last; /* when the walk started; its last progress line */
     gc_source_graph *g; /* what it hands its caller */
     int escaped, gave;  /* the last edge's program escaped, gave a value back (run_edge) */
     PyObject *rules;    /* the host-side search's: {rule key: RULE_*} (NULL: exhaustive) */
@@ -161,13 +153,7 @@ typedef struct {
 /* One source sweep's graph, findings and frontier (source_sweep.h): nothing of it outlives
  * gc_source_sweep_free. */
 struct gc_source_graph {
-    snode *nodes;
-    long nnodes, capnodes;
-    sfound *finds;
-    int nfinds, capfinds;
-    const char *(*names)(void *ctx, int hole); /* its hole names (gc_sweep_opts.hole_name) */
-    void *names_ctx;
-    long frontier_end;  /* the queue's length when the last complete level ended */
+    gc_walk *w;         /* the walk (walk.h): nodes, findings, frontier */
     long resolver;      /* the first node that is a path resolver (field walks), -1: none yet */
     int rkind;          /* its row of resolvers[] */
     int error_readback; /* the sandbox lets a format field's failed lookup be read back */
@@ -281,48 +267,52 @@ void gc_source_sweep_free(gc_source_graph *g)
 {
     if (!g)
         return;
-    for (long i = 0; i < g->nnodes; i++) {
-        Py_DECREF(g->nodes[i].obj);
-        Py_XDECREF(g->nodes[i].key);
-        free(g->nodes[i].code);
-        free(g->nodes[i].fpath);
-    }
+    gc_walk_free(g->w);
     for (long i = 0; i < g->npending; i++)
         Py_DECREF(g->pending[i].name);
     for (int k = 0; k < NOWN; k++)
         Py_XDECREF(g->own_fn[k]);
-    free(g->nodes);
-    free(g->finds);
     free(g->hwait);
     free(g->pending);
     free(g);
 }
 
+static void free_snode(void *ext)
+{
+    snode *n = ext;
+    free(n->code);
+    free(n->fpath);
+}
+
+/* Node i of the walk, and its data in this mode (both move when the graph grows). */
+static gc_walk_node *wn(const gc_source_graph *g, long i)
+{
+    return gc_walk_node_at(g->w, i);
+}
+
+static snode *sn(const gc_source_graph *g, long i)
+{
+    return gc_walk_node_ext(g->w, i);
+}
+
+static long nnodes(const gc_source_graph *g)
+{
+    return gc_walk_nnodes(g->w);
+}
+
 static void push(gc_source_graph *g, PyObject *obj, PyObject *key, int parent, int kind, int depth, int hole,
                  const uint8_t *code, size_t len, size_t blen)
 {
-    if (g->nnodes == g->capnodes) {
-        g->capnodes = g->capnodes ? g->capnodes * 2 : 1024;
-        g->nodes = gc_xrealloc(g->nodes, (size_t)g->capnodes * sizeof *g->nodes);
-    }
-    Py_INCREF(obj);
-    Py_XINCREF(key);
+    long i = gc_walk_push(g->w, obj, key, parent, kind, depth, hole);
     uint8_t *c = gc_xmalloc(len + 1);
     memcpy(c, code, len);
-    g->nodes[g->nnodes++] = (snode){obj, key, parent, (unsigned char)kind, (unsigned char)depth, hole, c, len, blen, -1,
-                                    NULL, blen == 0, 0, 0, 0, 0, 0};
+    *sn(g, i) = (snode){c, len, blen, -1, NULL, blen == 0, 0, 0, 0, 0, 0};
 }
 
 /* Seen (v, hole) before?  Marks it seen unless 'peek'. */
 static int seen_as(sctx *x, PyObject *v, int hole, int peek)
 {
-    PyObject *k = Py_BuildValue("(ni)", (Py_ssize_t)(uintptr_t)v, hole);
-    int r = k ? PySet_Contains(x->seen, k) : 1;
-    if (r == 0 && !peek)
-        PySet_Add(x->seen, k);
-    Py_XDECREF(k);
-    PyErr_Clear();
-    return r != 0;
+    return gc_walk_seen(x->g->w, v, hole, !peek);
 }
 
 static int visited(sctx *x, PyObject *v, int hole)
@@ -334,59 +324,51 @@ static int visited(sctx *x, PyObject *v, int hole)
  * is still a node when a program later gives it back). */
 #define PASSAGE_HOLE(h) (-2 - (h))
 
-/* The hole of the edge node i --(kind, key)--> v, as sweep.c takes it (without closing:
- * a source sweep closes nothing). */
+/* The hole of the edge node i --(kind, key)--> v (walk.h), -1 when the edge is closed
+ * (`sweep --close`: its program's value is not taken). */
 static int edge_hole(sctx *x, int i, int kind, PyObject *key, PyObject *v)
 {
-    gc_source_graph *g = x->g;
-    snode *n = &g->nodes[i];
-    if (!x->o->hole || (!v && !gc_orc.escape.set))
-        return n->hole;
-    PyObject *from = n->parent >= 0 ? g->nodes[n->parent].obj : NULL;
-    int h = x->o->hole(x->o->hole_ctx, x->ns, from, n->key, n->obj, kind, key, v);
-    if (h == GC_SWEEP_INSIDE)
-        return 0;
-    if (h > 0 && (h & GC_SWEEP_ANYWHERE))
-        return h & ~GC_SWEEP_ANYWHERE;
-    return n->hole == 0 && h > 0 ? h : n->hole;
+    int hole;
+    return gc_walk_edge_hole(x->g->w, i, kind, key, v, &hole) ? hole : -1;
+}
+
+/* The walk's confirmation of a program (gc_walk_ops.confirm): run again, kept when it
+ * escapes. */
+static int confirm_program(void *m, const void *cand, gc_walk_find *f, void *ext)
+{
+    sctx *x = m;
+    const scand *c = cand;
+    sfound *d = ext;
+    static gc_verdict out;
+    gc_strbuf sb;
+    PyObject *v;
+    int rc = run_code(x->t, c->code, c->len, &out, &v, &sb, NULL);
+    Py_XDECREF(v);
+    int ok = !rc && out.escaped;
+    if (ok) {
+        snprintf(f->f.sig, sizeof f->f.sig, "%s", out.signature);
+        snprintf(f->f.chain, sizeof f->f.chain, "%.*s",
+                 (int)(sb.len && sb.data[sb.len - 1] == '\n' ? sb.len - 1 : sb.len), sb.data);
+        f->cap = out.escape.cap;
+        snprintf(f->f.kind, sizeof f->f.kind, "%s", gc_kind_name(out.escape.kind));
+        snprintf(f->f.cap, sizeof f->f.cap, "%s", gc_cap_name(out.escape.cap));
+        snprintf(f->f.prim, sizeof f->f.prim, "%s", out.escape.primitive);
+        snprintf(f->f.detail, sizeof f->f.detail, "%s", out.escape.detail);
+        f->f.size = gc_program_size(f->f.chain, strlen(f->f.chain));
+        snprintf(f->f.first, sizeof f->f.first, "sweep");
+        f->f.count = 1;
+        d->len = program_code(c->code, c->len, d->code, sizeof d->code);
+    }
+    gc_sb_free(&sb);
+    return rc ? -rc : ok;
 }
 
 /* An escaping program of 'steps' steps: run again, kept when it escapes again with a new
  * signature (and hole), or in place of one of both with more steps.  0 or an exit code. */
 static int record(sctx *x, const uint8_t *code, size_t len, const gc_verdict *first, int hole, int steps)
 {
-    gc_source_graph *g = x->g;
-    int at = g->nfinds;
-    for (int k = 0; k < g->nfinds && at == g->nfinds; k++)
-        if (strcmp(g->finds[k].sig, first->signature) == 0 && g->finds[k].hole == hole)
-            at = k;
-    if (at < g->nfinds && g->finds[at].steps <= steps)
-        return 0;
-    static gc_verdict out;
-    gc_strbuf sb;
-    PyObject *v;
-    int rc = run_code(x->t, code, len, &out, &v, &sb, NULL);
-    Py_XDECREF(v);
-    if (!rc && out.escaped && strcmp(out.signature, first->signature) == 0) {
-        if (g->nfinds == g->capfinds) {
-            g->capfinds = g->capfinds ? g->capfinds * 2 : 32;
-            g->finds = gc_xrealloc(g->finds, (size_t)g->capfinds * sizeof *g->finds);
-        }
-        sfound *f = &g->finds[at];
-        g->nfinds += at == g->nfinds;
-        f->steps = steps;
-        snprintf(f->sig, sizeof f->sig, "%s", out.signature);
-        snprintf(f->prog, sizeof f->prog, "%.*s", (int)(sb.len && sb.data[sb.len - 1] == '\n' ? sb.len - 1 : sb.len),
-                 sb.data);
-        f->cap = out.escape.cap;
-        f->kind = out.escape.kind;
-        snprintf(f->prim, sizeof f->prim, "%s", out.escape.primitive);
-        snprintf(f->detail, sizeof f->detail, "%s", out.escape.detail);
-        f->hole = hole;
-        f->len = program_code(code, len, f->code, sizeof f->code);
-    }
-    gc_sb_free(&sb);
-    return rc;
+    scand c = {code, len};
+    return gc_walk_record(x->g->w, &c, first->signature, hole, steps);
 }
 
 static void note_resolver(sctx *x, int i);
@@ -445,7 +427,7 @@ static PyObject *host_item(PyObject *v, PyObject *key)
  * *hv (new, NULL where the step raises), 0 where the host cannot say. */
 static int host_value(sctx *x, int i, int form, int item, PyObject *key, PyObject **hv)
 {
-    PyObject *v = x->g->nodes[i].obj, *r = NULL;
+    PyObject *v = wn(x->g, i)->obj, *r = NULL;
     *hv = NULL;
     switch (form) {
     case F_ATTR:
@@ -558,7 +540,7 @@ typedef struct {
 static void host_answer(sctx *x, int i, int form, int kind, PyObject *key, hanswer *h)
 {
     memset(h, 0, sizeof *h);
-    if (x->o->exhaustive || !x->rules || form == F_RUN || gc_host_read_unsafe(x->g->nodes[i].obj))
+    if (x->o->exhaustive || !x->rules || form == F_RUN || gc_host_read_unsafe(wn(x->g, i)->obj))
         return;
     int item = kind == GC_EDGE_ITEM_STR || kind == GC_EDGE_ITEM_INT;
     if (!(h->known = host_value(x, i, form, item, key, &h->hv)))
@@ -567,7 +549,7 @@ static void host_answer(sctx *x, int i, int form, int kind, PyObject *key, hansw
     snprintf(h->prim, sizeof h->prim, "%s", p ? p : "");
     PyObject *name = !key || PyLong_Check(key) || form == F_NAMED ? Py_None : key;
     PyObject *vt = h->hv ? (PyObject *)Py_TYPE(h->hv) : Py_None;
-    h->rkey = Py_BuildValue("(iiOOO)", form, item, name, (PyObject *)Py_TYPE(x->g->nodes[i].obj), vt);
+    h->rkey = Py_BuildValue("(iiOOO)", form, item, name, (PyObject *)Py_TYPE(wn(x->g, i)->obj), vt);
     PyObject *r = h->rkey ? PyDict_GetItemWithError(x->rules, h->rkey) : NULL; /* borrowed */
     h->rule = r ? (int)PyLong_AsLong(r) : 0;
     h->known = h->rkey != NULL;
@@ -613,21 +595,18 @@ static int found_already(const gc_source_graph *g, const char *prim, int hole, i
 {
     char sig[256];
     snprintf(sig, sizeof sig, "source:%s:%s", gc_kind_name(GC_KIND_REACH), prim);
-    for (int k = 0; k < g->nfinds; k++)
-        if (strcmp(g->finds[k].sig, sig) == 0 && g->finds[k].hole == hole && g->finds[k].steps <= steps)
-            return 1;
-    return 0;
+    return gc_walk_found(g->w, sig, hole, steps);
 }
 
 /* Must the edge's program run (h: the host's answer)?  Not when a learned rule answers it,
  * unless it reaches a primitive not yet kept for its hole, or it is a sampled confirmation. */
 static int must_run(sctx *x, int i, int kind, PyObject *key, const hanswer *h)
 {
-    if (!h->known || !h->rule || (h->rule & RULE_RUN) || x->g->nodes[i].fresh)
+    if (!h->known || !h->rule || (h->rule & RULE_RUN) || sn(x->g, i)->fresh)
         return 1;
     if ((h->rule & RULE_OK) && h->prim[0]) {
         gc_oracle_reset_input(); /* the hole of a value, with no escape of an earlier program in the way */
-        return !found_already(x->g, h->prim, edge_hole(x, i, kind, key, h->hv), x->g->nodes[i].depth + 1);
+        return !found_already(x->g, h->prim, edge_hole(x, i, kind, key, h->hv), wn(x->g, i)->depth + 1);
     }
     return ++x->answered % HOST_SAMPLE == 0;
 }
@@ -640,7 +619,6 @@ static int run_edge(sctx *x, int i, int form, int kind, PyObject *key, const uin
                     size_t trlen)
 {
     gc_source_graph *g = x->g;
-    snode *n = &g->nodes[i];
     uint8_t code[CODE_MAX];
     if (x->rc || gc_limits_stopping() || !trlen || blklen + prelen + midlen + trlen + 8 + 2 + TAIL_MAX > CODE_MAX)
         return 0;
@@ -662,8 +640,8 @@ static int run_edge(sctx *x, int i, int form, int kind, PyObject *key, const uin
         x->st->edges++;
         x->rc = run_code(x->t, code, len, &out, &v, &sb, &refused);
         gc_sb_free(&sb);
-        n = &g->nodes[i]; /* the program's run may have grown the graph: nodes moved */
-        if (!x->rc && h.known && !(h.rule & RULE_RUN) && !n->fresh) {
+        /* (the program's run may have grown the graph: nodes moved) */
+        if (!x->rc && h.known && !(h.rule & RULE_RUN) && !sn(g, i)->fresh) {
             x->st->probes += !h.rule;
             x->st->confirms += h.rule != 0;
             learn(x, &h, outcome_rule(&h, &out, v, refused), !h.rule);
@@ -682,7 +660,7 @@ static int run_edge(sctx *x, int i, int form, int kind, PyObject *key, const uin
             return refused;
         }
     }
-    n = &g->nodes[i]; /* nodes move when the graph grows */
+    const snode *n = sn(g, i); /* nodes move when the graph grows */
     int fresh = n->fresh && !(h.known && v && v == h.hv); /* the host found it on the earlier object too */
     Py_XDECREF(h.hv);
     Py_XDECREF(h.rkey);
@@ -690,20 +668,22 @@ static int run_edge(sctx *x, int i, int form, int kind, PyObject *key, const uin
         Py_XDECREF(v);
         return 0;
     }
-    int hole = edge_hole(x, i, kind, key, v);
+    int hole = edge_hole(x, i, kind, key, v), depth = wn(g, i)->depth;
     x->escaped = out.escaped;
     x->gave = v != NULL;
-    if (out.escaped)
-        x->rc = record(x, code, len, &out, hole, n->depth + 1);
-    else if (v && !gc_sweep_transient(v) && g->nnodes >= x->o->max_nodes)
+    if (hole < 0)
+        ; /* a closed edge (sweep --close): its value is not taken */
+    else if (out.escaped)
+        x->rc = record(x, code, len, &out, hole, depth + 1);
+    else if (v && !gc_sweep_transient(v) && nnodes(g) >= x->o->max_nodes)
         x->st->cut_nodes++;
     else if (v && !gc_sweep_transient(v) && !visited(x, v, hole)) {
         int own = blk == n->code && blklen == n->blen, closed = n->closed; /* push moves nodes */
-        push(g, v, key, i, kind, n->depth + 1, hole, code, len, blklen); /* kept alive from here on */
-        g->nodes[g->nnodes - 1].fresh = (unsigned char)fresh;
+        push(g, v, key, i, kind, depth + 1, hole, code, len, blklen); /* kept alive from here on */
+        sn(g, nnodes(g) - 1)->fresh = (unsigned char)fresh;
         if (own) /* node i's own statements */
-            g->nodes[g->nnodes - 1].closed = (unsigned char)closed;
-        note_resolver(x, (int)g->nnodes - 1);
+            sn(g, nnodes(g) - 1)->closed = (unsigned char)closed;
+        note_resolver(x, (int)nnodes(g) - 1);
     }
     Py_XDECREF(v);
     return refused;
@@ -714,8 +694,7 @@ static int run_edge(sctx *x, int i, int form, int kind, PyObject *key, const uin
 static int edge_around(sctx *x, int i, int form, int kind, PyObject *key, const uint8_t *pre, size_t prelen,
                        const uint8_t *tr, size_t trlen)
 {
-    gc_source_graph *g = x->g;
-    const snode *n = &g->nodes[i];
+    const snode *n = sn(x->g, i);
     return run_edge(x, i, form, kind, key, n->code, n->blen, pre, prelen, n->code + n->blen, n->len - n->blen, tr,
                     trlen);
 }
@@ -729,7 +708,7 @@ static int edge(sctx *x, int i, int form, int kind, PyObject *key, const uint8_t
 /* Can node i's expression stand inside another (not a generator's or coroutine's block)? */
 static int inline_ok(const gc_source_graph *g, int i)
 {
-    return g->nodes[i].len && g->nodes[i].code[0] != GC_P_DEF && g->nodes[i].code[0] != GC_P_ASYNCDEF;
+    return sn(g, i)->len && sn(g, i)->code[0] != GC_P_DEF && sn(g, i)->code[0] != GC_P_ASYNCDEF;
 }
 
 /* The dunder-call form of `.name` (then `()` when 'call'), for a sandbox that refuses the
@@ -744,7 +723,7 @@ static int dunder_edge(sctx *x, int i, PyObject *name, int call)
     const char *s = PyUnicode_AsUTF8AndSize(name, &sz);
     uint8_t pre[32], tr[8 + GC_P_MAX_STRLEN];
     size_t prelen = 0, n;
-    int cls = PyType_Check(g->nodes[i].obj);
+    int cls = PyType_Check(wn(g, i)->obj);
     if (!s || (cls && !inline_ok(g, i))) { /* a block can't be an argument */
         PyErr_Clear();
         return 1;
@@ -818,9 +797,9 @@ static int field_path(const gc_source_graph *g, int i, PyObject *name, int item,
 {
     char key[GC_P_MAX_STRLEN + 1], tail[2 * GC_P_MAX_STRLEN + 8];
     const char *s = item ? (field_key(name, key) ? key : NULL) : PyUnicode_AsUTF8(name);
-    const char *fp = g->nodes[i].fpath;
+    const char *fp = sn(g, i)->fpath;
     PyErr_Clear();
-    *root = fp ? g->nodes[i].froot : i;
+    *root = fp ? sn(g, i)->froot : i;
     if (!s)
         return -1;
     snprintf(tail, sizeof tail, "%s%s%s%s", fp ? fp : "", item ? "[" : fp ? "." : "", s, item ? "]" : "");
@@ -884,9 +863,9 @@ static int probe_readback(sctx *x)
  * from node r, by 'path'. */
 static void walked_from(gc_source_graph *g, long before, int r, const char *path)
 {
-    if (g->nnodes > before) {
-        g->nodes[g->nnodes - 1].froot = r;
-        g->nodes[g->nnodes - 1].fpath = gc_xstrdup(path);
+    if (nnodes(g) > before) {
+        sn(g, nnodes(g) - 1)->froot = r;
+        sn(g, nnodes(g) - 1)->fpath = gc_xstrdup(path);
     }
 }
 
@@ -925,15 +904,15 @@ static void passage(sctx *x, int i, PyObject *key, int kind, int r, const char *
                     size_t len, size_t blen)
 {
     gc_source_graph *g = x->g;
-    PyObject *obj = g->nodes[i].obj;
+    PyObject *obj = wn(g, i)->obj;
     PyObject *host = kind == GC_EDGE_ATTR ? gc_static_attr(obj, key) : gc_static_item(obj, key, 1);
     int hole = host ? edge_hole(x, i, kind, key, host) : 0;
-    if (host && !gc_sweep_transient(host) && !is_scalar(host) && g->nnodes < x->o->max_nodes &&
+    if (host && hole >= 0 && !gc_sweep_transient(host) && !is_scalar(host) && nnodes(g) < x->o->max_nodes &&
         !seen_as(x, host, hole, 1) && !visited(x, host, PASSAGE_HOLE(hole))) {
-        push(g, host, key, i, kind, g->nodes[i].depth + 1, hole, code, len, blen);
-        g->nodes[g->nnodes - 1].passage = 1;
-        g->nodes[g->nnodes - 1].froot = r;
-        g->nodes[g->nnodes - 1].fpath = gc_xstrdup(path);
+        push(g, host, key, i, kind, wn(g, i)->depth + 1, hole, code, len, blen);
+        sn(g, nnodes(g) - 1)->passage = 1;
+        sn(g, nnodes(g) - 1)->froot = r;
+        sn(g, nnodes(g) - 1)->fpath = gc_xstrdup(path);
     }
     Py_XDECREF(host);
     PyErr_Clear();
@@ -953,18 +932,18 @@ static void readback_part(sctx *x, int i, PyObject *key, int item)
     gc_source_graph *g = x->g;
     char path[GC_P_MAX_STRLEN + 1];
     int r, w = field_path(g, i, key, item, "", path, &r);
-    const snode *xr = &g->nodes[r];
+    const snode *xr = sn(g, r);
     uint8_t code[CODE_MAX];
     size_t blen, len = w < 0 || w > GC_P_MAX_STRLEN || !inline_ok(g, r) || xr->blen
                            ? 0
                            : readback_code(code, path, xr->code, xr->len, &blen);
     if (!len)
         return;
-    long before = g->nnodes;
+    long before = nnodes(g);
     int kind = edge_kind(key, item);
     run_edge(x, i, F_READBACK, kind, key, code, blen, NULL, 0, code + blen, 3, code + blen + 3, len - blen - 3);
     walked_from(g, before, r, path);
-    if (g->nnodes == before && !x->rc && !x->escaped)
+    if (nnodes(g) == before && !x->rc && !x->escaped)
         passage(x, i, key, kind, r, path, code, len, blen);
 }
 
@@ -983,7 +962,7 @@ static void resolver_part(sctx *x, int i, PyObject *key, int item)
     char path[GC_P_MAX_STRLEN + 1];
     int r = i, w = item && !rs->items ? -1 : field_path(g, i, key, item, rs->prefix, path, &r);
     size_t pl = strlen(rs->prefix), skip = pl && w > 0 && path[pl - 1] == '[' ? pl - 1 : pl; /* what follows */
-    const snode *f = &g->nodes[g->resolver], *xr = &g->nodes[r];
+    const snode *f = sn(g, g->resolver), *xr = sn(g, r);
     size_t fexpr = f->len - f->blen;
     /* a resolver's statements go first, so they must close their blocks (lookup_readback) */
     if (w < 0 || !inline_ok(g, r) || !inline_ok(g, (int)g->resolver) || !f->closed ||
@@ -1000,12 +979,12 @@ static void resolver_part(sctx *x, int i, PyObject *key, int item)
     if (!n || n + rs->nmid2 > CODE_MAX)
         return;
     memcpy(pre + n, rs->mid2, rs->nmid2);
-    long before = g->nnodes;
+    long before = nnodes(g);
     unsigned char closed = xr->closed; /* run_edge may move nodes */
     run_edge(x, i, F_RESOLVER, edge_kind(key, item), key, blk, fblen + xr->blen, pre, n + rs->nmid2, xr->code + xr->blen,
              xr->len - xr->blen, rs->tail, rs->ntail);
-    if (g->nnodes > before)
-        g->nodes[g->nnodes - 1].closed = closed;
+    if (nnodes(g) > before)
+        sn(g, nnodes(g) - 1)->closed = closed;
     walked_from(g, before, r, path + skip);
 }
 
@@ -1015,7 +994,7 @@ static void resolver_part(sctx *x, int i, PyObject *key, int item)
 static void field_edge(sctx *x, int i, PyObject *name)
 {
     gc_source_graph *g = x->g;
-    if (fresh_method(g->nodes[i].obj, name))
+    if (fresh_method(wn(g, i)->obj, name))
         return;
     if (g->resolver < 0 && g->error_readback) {
         readback_edge(x, i, name);
@@ -1043,7 +1022,7 @@ static void note_resolver(sctx *x, int i)
     int k = 0;
     for (; k < NRESOLVERS; k++) {
         PyObject *c = resolver_class(k);
-        PyObject *v = g->nodes[i].obj;
+        PyObject *v = wn(g, i)->obj;
         if (c && (resolvers[k].instance ? PyObject_TypeCheck(v, (PyTypeObject *)c) : v == c))
             break;
     }
@@ -1399,11 +1378,11 @@ static size_t put_lookup_readback(uint8_t *code, size_t at, const uint8_t *xexpr
 static void lookup_readback(sctx *x, int i)
 {
     gc_source_graph *g = x->g;
-    const snode *n = &g->nodes[i];
+    const snode *n = sn(g, i);
     uint8_t code[CODE_MAX];
     char var[16];
     size_t expr = n->len - n->blen, len, blen;
-    if ((x->t->spec.adapter.dialect & GC_DIALECT_EXPRESSION) || !inline_ok(g, i) || is_scalar_or_container(n->obj) ||
+    if ((x->t->spec.adapter.dialect & GC_DIALECT_EXPRESSION) || !inline_ok(g, i) || is_scalar_or_container(wn(g, i)->obj) ||
         n->len + 48 > CODE_MAX)
         return;
     snprintf(var, sizeof var, "o%d", i);
@@ -1414,11 +1393,11 @@ static void lookup_readback(sctx *x, int i)
         PyErr_Clear();
         return;
     }
-    long before = g->nnodes;
+    long before = nnodes(g);
     unsigned char closed = n->closed; /* run_edge may move nodes */
     run_edge(x, i, F_LOOKUP, GC_EDGE_ATTR, key, code, blen, NULL, 0, NULL, 0, code + blen, len - blen);
-    if (g->nnodes > before)
-        g->nodes[g->nnodes - 1].closed = closed;
+    if (nnodes(g) > before)
+        sn(g, nnodes(g) - 1)->closed = closed;
 }
 
 /* Node i's field parts, each to 'part' (item 0: an attribute name, 1: an item's key): the
@@ -1430,7 +1409,7 @@ static void lookup_readback(sctx *x, int i)
 static int each_field_part(sctx *x, int i, void (*part)(sctx *x, int i, PyObject *key, int item))
 {
     gc_source_graph *g = x->g;
-    PyObject *v = g->nodes[i].obj, *names = is_scalar_or_container(v) ? NULL : attr_names(v);
+    PyObject *v = wn(g, i)->obj, *names = is_scalar_or_container(v) ? NULL : attr_names(v);
     for (Py_ssize_t k = 0; names && k < PyList_GET_SIZE(names) && !x->rc; k++) {
         PyObject *name = PyList_GET_ITEM(names, k);
         if (PyUnicode_Check(name) && PyUnicode_IS_ASCII(name) && PyUnicode_IsIdentifier(name) &&
@@ -1530,17 +1509,17 @@ static void host_child(sctx *x, int i, int kind, PyObject *key, PyObject *v)
     }
     char path[GC_P_MAX_STRLEN + 1];
     int r, hole = edge_hole(x, i, kind, key, v);
-    if (g->nodes[i].parts + 1 >= HOST_PARTS || gc_sweep_transient(v) || field_path(g, i, key, item, "", path, &r) < 0 ||
+    if (hole < 0 || sn(g, i)->parts + 1 >= HOST_PARTS || gc_sweep_transient(v) || field_path(g, i, key, item, "", path, &r) < 0 ||
         seen_as(x, v, hole, 1) || visited(x, v, PASSAGE_HOLE(hole)))
         return;
-    if (g->nnodes >= x->o->max_nodes) {
+    if (nnodes(g) >= x->o->max_nodes) {
         x->st->cut_nodes++;
         return;
     }
     static const uint8_t none[1];
-    unsigned char parts = g->nodes[i].parts; /* push moves nodes */
-    push(g, v, key, i, kind, g->nodes[i].depth + 1, hole, none, 0, 0);
-    snode *h = &g->nodes[g->nnodes - 1];
+    unsigned char parts = sn(g, i)->parts; /* push moves nodes */
+    push(g, v, key, i, kind, wn(g, i)->depth + 1, hole, none, 0, 0);
+    snode *h = sn(g, nnodes(g) - 1);
     h->host = h->early = 1;
     x->st->host_nodes++;
     h->parts = (unsigned char)(parts + 1);
@@ -1555,7 +1534,7 @@ static void host_part(sctx *x, int i, PyObject *key, int item)
     char buf[GC_P_MAX_STRLEN + 1];
     if (item && !field_key(key, buf)) /* no field holds it */
         return;
-    PyObject *v = item ? gc_static_item(g->nodes[i].obj, key, 1) : gc_static_attr(g->nodes[i].obj, key);
+    PyObject *v = item ? gc_static_item(wn(g, i)->obj, key, 1) : gc_static_attr(wn(g, i)->obj, key);
     host_child(x, i, edge_kind(key, item), key, v);
     Py_XDECREF(v);
 }
@@ -1565,12 +1544,12 @@ static void host_part(sctx *x, int i, PyObject *key, int item)
 static void host_walk(sctx *x, int i)
 {
     gc_source_graph *g = x->g;
-    if (!inline_ok(g, i) || (g->resolver < 0 && g->nodes[i].blen)) /* the readback's X has no statements */
+    if (!inline_ok(g, i) || (g->resolver < 0 && sn(g, i)->blen)) /* the readback's X has no statements */
         return;
-    long from = g->nnodes;
+    long from = nnodes(g);
     each_field_part(x, i, host_part);
-    for (long k = from; k < g->nnodes && !x->rc; k++)
-        if (g->nodes[k].host)
+    for (long k = from; k < nnodes(g) && !x->rc; k++)
+        if (sn(g, k)->host)
             each_field_part(x, (int)k, host_part);
 }
 
@@ -1587,13 +1566,13 @@ static void host_walks(sctx *x, int i)
         g->hwait[g->nhwait++] = i;
         return;
     }
-    int before = g->nfinds, ran = field_form(g, 0) && g->nhwait > 0;
+    int before = gc_walk_nfinds(g->w), ran = field_form(g, 0) && g->nhwait > 0;
     for (long k = 0; field_form(g, 0) && k < g->nhwait && !x->rc; k++)
         host_walk(x, (int)g->hwait[k]);
     if (field_form(g, 0))
         g->nhwait = 0;
-    if (ran && g->nfinds > before && x->o->level) /* a campaign has them now, not at the level's end */
-        x->o->level(x->o->level_ctx, g, i >= 0 ? g->nodes[i].depth + 1 : 0, -1);
+    if (ran && gc_walk_nfinds(g->w) > before && x->o->level) /* a campaign has them now, not at the level's end */
+        x->o->level(x->o->level_ctx, g, i >= 0 ? wn(g, i)->depth + 1 : 0, -1);
     if (i >= 0 && !x->rc)
         host_walk(x, i);
 }
@@ -1601,8 +1580,8 @@ static void host_walks(sctx *x, int i)
 static void expand(sctx *x, int i)
 {
     gc_source_graph *g = x->g;
-    PyObject *v = g->nodes[i].obj;
-    if (g->nodes[i].passage) {
+    PyObject *v = wn(g, i)->obj;
+    if (sn(g, i)->passage) {
         expand_passage(x, i);
         return;
     }
@@ -1787,13 +1766,14 @@ static int push_roots(sctx *x)
                 PyDict_SetItem(x->ns, name, v);
             if (lit < 0)
                 note_own_fn(g, name, v);
-            int h = x->o->hole ? x->o->hole(x->o->hole_ctx, x->ns, NULL, NULL, NULL, ROOT, name, v) : 0;
-            h = h > 0 ? h & ~GC_SWEEP_ANYWHERE : 0;
-            if (out.escaped)
+            int h = gc_walk_root_hole(g->w, name, v);
+            if (h < 0)
+                ; /* closed: the sandbox no longer hands it out (sweep --close) */
+            else if (out.escaped)
                 x->rc = record(x, code, len, &out, h, 0);
             else if (!visited(x, v, h)) {
                 push(g, v, name, -1, ROOT, 0, h, code, len, lit == 5 ? EXC_ROOT_BLEN : 0);
-                g->nodes[g->nnodes - 1].fresh = lit >= 4;
+                sn(g, nnodes(g) - 1)->fresh = lit >= 4;
             }
         }
         Py_XDECREF(v);
@@ -1805,69 +1785,51 @@ static int push_roots(sctx *x)
     return x->rc;
 }
 
-/* ---- the report ---- */
-
-static int cmp_found(const void *a, const void *b)
-{
-    const sfound *x = a, *y = b;
-    if (x->cap != y->cap)
-        return (int)x->cap - (int)y->cap;
-    int c = strcmp(x->sig, y->sig);
-    return c ? c : x->hole - y->hole;
-}
-
 /* ---- the sweep ---- */
 
-/* Node i expanded, its progress shown; 1 when the time bound stops the walk. */
-static int walk_one(sctx *x, long i)
+/* The roots, then the one probe of the error readback (gc_walk_ops.roots). */
+static int walk_roots(void *m, gc_walk *w)
 {
-    gc_source_graph *g = x->g;
-    if (g->nodes[i].host) /* expanded by its host walk */
-        return 0;
-    if (g->nodes[i].depth >= x->o->depth) {
-        x->st->cut_depth++;
-        return 0;
-    }
-    if (g->nodes[i].early || gc_sweep_transient(g->nodes[i].obj) || gc_sweep_skips(x->o, i))
-        return 0;
-    expand(x, (int)i);
-    double now = gc_now_s();
-    if (now - x->last >= 2 && !x->o->quiet) {
-        fprintf(stderr, "[sweep %5.1fs] depth %d, g->nodes %ld/%ld, programs %ld (%.0f/s), escapes %d\n",
-                now - x->start, g->nodes[i].depth, i, g->nnodes, x->st->edges, x->st->edges / (now - x->start),
-                g->nfinds);
-        x->last = now;
-    }
-    if (gc_sweep_out_of_time(x->o, x->start, now)) {
-        x->st->cut_time = 1;
-        return 1;
-    }
-    return 0;
+    sctx *x = m;
+    (void)w;
+    int rc = push_roots(x);
+    return rc ? rc : probe_readback(x);
 }
 
-/* One level of the walk (gc_sweep_levels): nodes [from, to) expanded within the depth and
- * time bounds.  Then the late shallow nodes: a field walk waits for the sweep's first path
- * resolver (note_resolver), so the walks asked for at shallower depths run when it is found,
- * and queue their values behind this level's, at their own depth.  Those queued no deeper
- * than this level's nodes are expanded now (marked early, the next level skips them): the
- * level is complete only with them, and a budget that cannot fit the next level still
- * covers them.  0 or an exit code. */
-static int walk_nodes(void *ctx, long from, long to)
+/* Node i of a level (gc_walk_ops.node): expanded within the depth bound; 1 when not
+ * (a host node, expanded by its host walk; one expanded early), or an exit code. */
+static int walk_node(void *m, gc_walk *w, long i)
 {
-    sctx *x = ctx;
+    sctx *x = m;
+    gc_source_graph *g = x->g;
+    if (sn(g, i)->host || gc_walk_at_depth(w, i))
+        return 1;
+    if (sn(g, i)->early || gc_sweep_transient(wn(g, i)->obj) || gc_sweep_skips(x->o, i))
+        return 1;
+    expand(x, (int)i);
+    return x->rc;
+}
+
+/* After a level's nodes [from, to) (gc_walk_ops.level_end): the late shallow nodes.  A
+ * field walk waits for the sweep's first path resolver (note_resolver), so the walks asked
+ * for at shallower depths run when it is found, and queue their values behind this
+ * level's, at their own depth.  Those queued no deeper than this level's nodes are expanded
+ * now (marked early, the next level skips them): the level is complete only with them, and
+ * a budget that cannot fit the next level still covers them.  0 or an exit code. */
+static int level_end(void *m, gc_walk *w, long from, long to)
+{
+    sctx *x = m;
     gc_source_graph *g = x->g;
     int level = 0;
     for (long i = from; i < to; i++)
-        level = g->nodes[i].depth > level ? g->nodes[i].depth : level;
-    for (long i = from; i < to && !x->rc; i++)
-        if (walk_one(x, i))
-            return x->rc;
-    for (long i = to; i < g->nnodes && !x->rc; i++) {
-        if (g->nodes[i].depth > level || g->nodes[i].early)
+        level = wn(g, i)->depth > level ? wn(g, i)->depth : level;
+    for (long i = to; i < nnodes(g) && !x->rc; i++) {
+        if (wn(g, i)->depth > level || sn(g, i)->early)
             continue;
-        if (walk_one(x, i))
-            return x->rc;
-        g->nodes[i].early = 1;
+        int rc = gc_walk_step(w, i);
+        if (rc)
+            return rc == 1 ? 0 : rc;
+        sn(g, i)->early = 1;
     }
     if (!x->rc)
         host_walks(x, -1); /* those a resolver found in this level lets run */
@@ -1877,14 +1839,14 @@ static int walk_nodes(void *ctx, long from, long to)
 /* The programs nodes [from, to) will run, estimated for the budget's projection: a
  * container or scalar runs a few, a value about one per name of its dir().  Sampled: at most
  * 256 nodes evenly spaced, scaled to the level. */
-static long level_work(void *ctx, long from, long to)
+static long level_work(void *m, long from, long to)
 {
-    sctx *x = ctx;
+    sctx *x = m;
     const gc_source_graph *g = x->g;
     long n = to - from, step = n > 256 ? n / 256 : 1, sampled = 0, work = 0;
     for (long i = from; i < to; i += step, sampled++) {
-        PyObject *v = g->nodes[i].obj;
-        if (g->nodes[i].depth >= x->o->depth || g->nodes[i].early || gc_sweep_transient(v))
+        PyObject *v = wn(g, i)->obj;
+        if (wn(g, i)->depth >= x->o->depth || sn(g, i)->early || gc_sweep_transient(v))
             continue;
         Py_ssize_t items = PyList_Check(v) || PyTuple_Check(v) || PyDict_Check(v) ? PyObject_Length(v) : 0;
         PyObject *d = is_scalar_or_container(v) ? NULL : PyObject_Dir(v);
@@ -1895,50 +1857,46 @@ static long level_work(void *ctx, long from, long to)
     return sampled ? work * n / sampled : 0;
 }
 
-static long queued(void *ctx)
-{
-    const sctx *x = ctx;
-    return x->g->nnodes;
-}
+static const gc_walk_ops source_walk = {
+    .unit = "programs",
+    .node_ext = sizeof(snode),
+    .find_ext = sizeof(sfound),
+    .sort_hole = 1,
+    .roots = walk_roots,
+    .node = walk_node,
+    .level_end = level_end,
+    .work = level_work,
+    .confirm = confirm_program,
+    .free_node = free_snode,
+};
 
 int gc_source_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st, gc_source_graph **out)
 {
     memset(st, 0, sizeof *st);
     gc_source_graph *g = gc_xcalloc(1, sizeof *g);
     g->resolver = -1;
-    g->names = o->hole_name;
-    g->names_ctx = o->hole_ctx;
     double start = gc_now_s();
-    gc_sweep_bound(o, start);
-    sctx x = {t, o, st, PyDict_New(), PySet_New(NULL), 0, start, start, g, 0, 0, NULL, 0};
+    sctx x = {t, o, st, PyDict_New(), 0, g, 0, 0, NULL, 0};
+    g->w = gc_walk_new(&source_walk, &x, o, st, x.ns);
     if (!o->exhaustive && gc_orc.mode == GC_MODE_REACH) /* the host predicts only the value search's escapes */
         x.rules = PyDict_New();
-    int rc = x.ns && x.seen ? push_roots(&x) : GC_EXIT_HARNESS;
-    if (!rc)
-        rc = probe_readback(&x);
-    if (!rc)
-        rc = gc_sweep_levels(o, st, &(gc_sweep_walker){queued, walk_nodes, &x, level_work, g}, start, &g->frontier_end);
-    gc_sweep_bound(o, 0);
-    st->nodes = g->nnodes;
-    st->escapes = g->nfinds;
+    int rc = x.ns ? gc_walk_run(g->w, g) : GC_EXIT_HARNESS;
     double took = gc_now_s() - start;
     if (!rc && !o->quiet)
         fprintf(stderr,
                 "[sweep %5.2fs] done: %ld nodes, %ld programs (%.0f programs/s), %d escape signature(s); "
                 "%ld edges answered in the host, %ld probes, %ld confirmations, %ld rule(s) found wrong\n",
-                took, g->nnodes, st->edges, took > 0 ? st->edges / took : 0.0, g->nfinds, st->host_answered,
+                took, st->nodes, st->edges, took > 0 ? st->edges / took : 0.0, st->escapes, st->host_answered,
                 st->probes, st->confirms, st->mismatches);
-    if (g->nfinds > 1) /* qsort(NULL, 0) is undefined */
-        qsort(g->finds, (size_t)g->nfinds, sizeof *g->finds, cmp_found);
-    if (!rc && !o->no_report) {
-        gc_finding *f;
-        int n = gc_source_sweep_findings(g, &f);
+    gc_finding *f;
+    int n = gc_source_sweep_findings(g, &f);
+    if (!rc && !o->no_report)
         gc_sweep_report(t, o, st, f, n);
-        free(f);
-    }
     fflush(stdout);
+    for (int k = 0; !rc && o->save_program && k < n; k++)
+        o->save_program(o->save_ctx, t, f[k].chain);
+    free(f);
     Py_XDECREF(x.ns);
-    Py_XDECREF(x.seen);
     Py_XDECREF(x.rules);
     if (out)
         *out = rc ? NULL : g;
@@ -1949,35 +1907,22 @@ int gc_source_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st, gc
 
 int gc_source_sweep_findings(const gc_source_graph *g, gc_finding **out)
 {
-    *out = gc_xcalloc((size_t)g->nfinds + 1, sizeof **out);
-    for (int k = 0; k < g->nfinds; k++) {
-        gc_finding *f = &(*out)[k];
-        snprintf(f->sig, sizeof f->sig, "%s", g->finds[k].sig);
-        snprintf(f->chain, sizeof f->chain, "%s", g->finds[k].prog);
-        snprintf(f->kind, sizeof f->kind, "%s", gc_kind_name(g->finds[k].kind));
-        snprintf(f->cap, sizeof f->cap, "%s", gc_cap_name(g->finds[k].cap));
-        snprintf(f->prim, sizeof f->prim, "%s", g->finds[k].prim);
-        snprintf(f->detail, sizeof f->detail, "%s", g->finds[k].detail);
-        f->size = gc_program_size(g->finds[k].prog, strlen(g->finds[k].prog));
-        snprintf(f->first, sizeof f->first, "sweep");
-        f->count = 1;
-        if (g->names && g->finds[k].hole > 0)
-            snprintf(f->hole, sizeof f->hole, "%s", g->names(g->names_ctx, g->finds[k].hole));
-    }
-    return g->nfinds;
+    return gc_walk_findings(g->w, out);
 }
 
 void gc_source_sweep_inputs(const gc_source_graph *g, gc_inputs *out)
 {
-    for (int k = 0; k < g->nfinds; k++)
-        gc_inputs_add(out, g->finds[k].code, g->finds[k].len);
+    for (int k = 0; k < gc_walk_nfinds(g->w); k++) {
+        const sfound *d = gc_walk_find_ext(g->w, k);
+        gc_inputs_add(out, d->code, d->len);
+    }
 }
 
 void gc_source_sweep_frontier(const gc_source_graph *g, gc_inputs *out, int max)
 {
     uint8_t buf[CODE_MAX + 64];
-    for (long i = 0; i < g->frontier_end && out->n < max; i++) { /* the complete levels' */
-        size_t n = program_code(g->nodes[i].code, g->nodes[i].len, buf, sizeof buf);
+    for (long i = 0; i < gc_walk_frontier_end(g->w) && out->n < max; i++) { /* the complete levels' */
+        size_t n = program_code(sn(g, i)->code, sn(g, i)->len, buf, sizeof buf);
         if (n)
             gc_inputs_add(out, buf, n);
     }

@@ -1,6 +1,7 @@
 /* source_sweep.h — the sweep of source targets: short programs over the roots, breadth first.
  *
- * Owns: the enumeration of programs in the program IR (program.h), printed in the target's
+ * Owns: the source mode of the graph walker (runtime/walk.h: the graph, the findings, the
+ * levels, the closing of holes are its), that is the enumeration of programs in the program IR (program.h), printed in the target's
  * dialect and run through its evaluate like any input (source.h), their bounds and
  * order; the host-side search that answers an edge's program in the host where a rule
  * learned from the sandbox's own answers says what it gives (probes, sampled confirmations,
@@ -25,7 +26,8 @@ typedef struct gc_source_graph gc_source_graph;
 
 /* Sweep a source target with o's bounds (depth: trailers after a root; max_nodes; seconds)
  * and, when set, o->hole.  Prints the report like gc_sweep unless o->no_report (the programs
- * in place of chains; o->save is not used) and progress on stderr.  0 or an exit code; with
+ * in place of chains; o->save_program, not o->save, is handed each escape's program after
+ * it) and progress on stderr.  0 or an exit code; with
  * 0 and 'out', *out is the sweep's graph (the caller frees it), else NULL. */
 int gc_source_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st, gc_source_graph **out);
 void gc_source_sweep_free(gc_source_graph *g);
