@@ -231,6 +231,46 @@ static int pass_operands(minctx *m)
     return changed;
 }
 
+static int same_name(const gc_program *p, gc_p_str a, gc_p_str b)
+{
+    return a.len == b.len && memcmp(p->arena + a.off, p->arena + b.off, a.len) == 0;
+}
+
+/* A name bound by `a = b` (b a name) and used after it: each later use of a written b, the
+ * assignment gone (`f = shell` / `sorted([1], key=f)` as `sorted([1], key=shell)`), as a person
+ * writes the case; an alias a step the fuzzer took (alias_name, use_bound_name) is not one
+ * the escape needs.  Each candidate is run like any.  1 if one was adopted. */
+static int pass_inline(minctx *m)
+{
+    static gc_program p;
+    static uint8_t cand[GC_P_MAX_INPUT];
+    int changed = 0;
+    for (int i = 0; !m->rc; i++) {
+        gc_program_decode(m->best, m->len, &p);
+        if (i >= p.nstmts)
+            break;
+        const gc_p_stmt st = p.s[i];
+        if (st.op != GC_P_ASSIGN || p.e[st.expr].op != GC_P_NAME || same_name(&p, st.s, p.e[st.expr].s))
+            continue;
+        int uses = 0;
+        for (int k = st.expr + 1; k < p.nexprs; k++) /* a later statement's nodes come after */
+            if (p.e[k].op == GC_P_NAME && same_name(&p, p.e[k].s, st.s)) {
+                p.e[k].s = p.e[st.expr].s;
+                uses++;
+            }
+        if (!uses)
+            continue;
+        memmove(&p.s[i], &p.s[i + 1], (size_t)(p.nstmts - i - 1) * sizeof p.s[0]);
+        p.nstmts--;
+        size_t n = gc_program_encode(&p, cand, sizeof cand);
+        if (n && try_candidate(m, cand, n)) {
+            changed = 1;
+            i--; /* the statement now at i */
+        }
+    }
+    return changed;
+}
+
 int gc_source_minimize(gc_target *t, const uint8_t *data, size_t size, uint8_t *best, size_t *best_len,
                        gc_strbuf *src, gc_verdict *out, gc_src_min_stats *st, char *err, size_t errlen)
 {
@@ -252,7 +292,7 @@ int gc_source_minimize(gc_target *t, const uint8_t *data, size_t size, uint8_t *
     m.kind = (int)m.out.escape.kind;
     m.cap = (int)m.out.escape.cap;
     snprintf(m.prim, sizeof m.prim, "%s", m.out.escape.primitive);
-    while (!rc && !m.rc && (pass_drop(&m) | pass_operands(&m)))
+    while (!rc && !m.rc && (pass_drop(&m) | pass_operands(&m) | pass_inline(&m)))
         ;
     rc = rc ? rc : m.rc;
     if (!rc) {
