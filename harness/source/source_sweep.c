@@ -408,7 +408,7 @@ static void note_resolver(sctx *x, int i);
  * the host cannot answer (a lookup readback through a class's own __getattr__, an instance
  * the sandbox makes) always runs. */
 enum { F_RUN, F_ATTR, F_ITEM, F_NAMED, F_DUNDER, F_DUNDER_CALL, F_CALL, F_OWN_TYPE, F_OWN_VARS, F_OWN_LIST,
-       F_RESOLVER, F_READBACK, F_LOOKUP, F_GETATTR, F_MATCH };
+       F_RESOLVER, F_READBACK, F_LOOKUP, F_GETATTR, F_MATCH }; /* the last two always run (lang_edges) */
 enum { RULE_OK = 1, RULE_BLOCK = 2, RULE_RUN = 4, RULE_NOTE = 8 };
 #define HOST_SAMPLE 50
 
@@ -451,8 +451,6 @@ static int host_value(sctx *x, int i, int form, int item, PyObject *key, PyObjec
     switch (form) {
     case F_ATTR:
     case F_RESOLVER:
-    case F_GETATTR: /* the language's forms of the attribute (sweep_forms.h) */
-    case F_MATCH:
         *hv = item ? host_item(v, key) : host_attr(v, key);
         return 1;
     case F_ITEM:
