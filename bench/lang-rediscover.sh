@@ -9,6 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seeds=${1:-5} maxtime=${2:-300} build=${3:-build}
 export OUT=${OUT:-/tmp/gatecrash-lang}
+export HANG=${HANG:-60} # a finalizer chain past the time limit can hang an input (source-rediscover.sh)
 summaries=()
 mkdir -p "$OUT"
 for class in ${CLASSES:-nested-import loaded-import stored-callable match-class host-dunder split-constant node-tamper}; do

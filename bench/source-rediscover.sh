@@ -6,7 +6,9 @@
 # seconds.  One line per seed: seed, found or not, seconds, programs run, the escape line and
 # the program; then found/SEEDS and the median time (a seed not found counts as
 # MAXTIME).  Logs stay in ${OUT:-/tmp/gatecrash-rediscover}/TARGET-SEED.log.  FIRST=K starts
-# at seed K (two runs at a time: FIRST=1 ... 3 & FIRST=4 ... 2).
+# at seed K (two runs at a time: FIRST=1 ... 3 & FIRST=4 ... 2).  HANG=S ends a seed's run at an
+# input that runs S seconds (libFuzzer's -timeout: its default, 1200 s, is the backstop when
+# the per-input limit cannot stop a program); that seed is then not found.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target=${1:?usage: bench/source-rediscover.sh TARGET SEEDS MAXTIME [BUILD]} seeds=${2:?} maxtime=${3:?}
@@ -20,7 +22,7 @@ for seed in $(seq "${FIRST:-1}" $((${FIRST:-1} + seeds - 1))); do
   rm -rf "$corpus" && mkdir -p "$corpus"
   start=$(date +%s.%N)
   # (the subshell keeps bash's "Aborted" line for the finding's abort out of the table)
-  ("$build/fuzz_source" --target="$target" "${venv[@]}" -seed="$seed" -max_total_time="$maxtime" \
+  ("$build/fuzz_source" --target="$target" "${venv[@]}" -seed="$seed" -max_total_time="$maxtime" ${HANG:+-timeout="$HANG"} \
     -error_exitcode=77 -artifact_prefix="$out/$name-$seed." "$corpus" corpus-source >"$log" 2>&1 || true) 2>/dev/null
   secs=$(echo "$(date +%s.%N) - $start" | bc)
   progs=$(grep -oE 'fuzz_source on [^:]+: [0-9]+ programs' "$log" | grep -oE '[0-9]+ programs' | tail -1)

@@ -39,6 +39,7 @@ typedef struct {
     size_t errlen;
     /* scratch of the passes (large, so here rather than on the stack) */
     gc_program prog;                   /* a candidate decoded */
+    gc_program edit;                   /* the best program, decoded to be edited (pass_inline, pass_fold) */
     uint8_t enc[GC_P_MAX_INPUT];       /* its canonical encoding */
     uint8_t cand[GC_P_MAX_INPUT + 8];  /* a candidate's bytes */
     gc_verdict cand_out;               /* its run */
@@ -238,6 +239,139 @@ static int pass_operands(minctx *m)
     return changed;
 }
 
+static int same_name(const gc_program *p, gc_p_str a, gc_p_str b)
+{
+    return a.len == b.len && memcmp(p->arena + a.off, p->arena + b.off, a.len) == 0;
+}
+
+/* A name bound by `a = b` (b a name) and used after it: each later use of a written b, the
+ * assignment gone (`f = shell` / `sorted([1], key=f)` as `sorted([1], key=shell)`), as a person
+ * writes the case; an alias a step the fuzzer took (alias_name, use_bound_name) is not one
+ * the escape needs.  Each candidate is run like any.  1 if one was adopted. */
+static int pass_inline(minctx *m)
+{
+    gc_program *p = &m->edit;
+    uint8_t *cand = m->cand;
+    int changed = 0;
+    for (int i = 0; !m->rc; i++) {
+        gc_program_decode(m->best, m->len, p);
+        if (i >= p->nstmts)
+            break;
+        const gc_p_stmt st = p->s[i];
+        if (st.op != GC_P_ASSIGN || p->e[st.expr].op != GC_P_NAME || same_name(p, st.s, p->e[st.expr].s))
+            continue;
+        int uses = 0;
+        for (int k = st.expr + 1; k < p->nexprs; k++) /* a later statement's nodes come after */
+            if (p->e[k].op == GC_P_NAME && same_name(p, p->e[k].s, st.s)) {
+                p->e[k].s = p->e[st.expr].s;
+                uses++;
+            }
+        if (!uses)
+            continue;
+        memmove(p->s[i], p->s[i + 1], (size_t)(p->nstmts - i - 1) * sizeof p->s[0]);
+        p->nstmts--;
+        size_t n = gc_program_encode(p, cand, GC_P_MAX_INPUT);
+        if (n && try_candidate(m, cand, n)) {
+            changed = 1;
+            i--; /* the statement now at i */
+        }
+    }
+    return changed;
+}
+
+/* Node k's string, when it is a string constant, into buf[GC_P_MAX_STRLEN + 1]: its length, or -1. */
+static int str_of(const gc_program *p, int k, char *buf)
+{
+    const gc_p_expr *e = &p->e[k];
+    if (e->op != GC_P_STR || e->s.len > GC_P_MAX_STRLEN)
+        return -1;
+    memcpy(buf, p->arena + e->s.off, e->s.len);
+    return e->s.len;
+}
+
+/* The two strings of nodes a and b joined into out: its length, or -1. */
+static int joined(const gc_program *p, int a, int b, char *out)
+{
+    char x[GC_P_MAX_STRLEN + 1], y[GC_P_MAX_STRLEN + 1];
+    int n = str_of(p, a, x), m = str_of(p, b, y);
+    if (n < 0 || m < 0 || n + m > GC_P_MAX_STRLEN)
+        return -1;
+    memcpy(out, x, (size_t)n);
+    memcpy(out + n, y, (size_t)m);
+    return n + m;
+}
+
+/* What node k makes at run time from string constants, in the forms the split-string
+ * technique writes ('a' + 'b', '%s%s' % ('a', 'b'), ''.join(['a', 'b']), 'azb'[::2],
+ * chr(95) * 2): the string into out, its length; -1 when k is none of them. */
+static int built_value(const gc_program *p, int k, char *out)
+{
+    const gc_p_expr *e = &p->e[k];
+    char f[GC_P_MAX_STRLEN + 1];
+    if (e->op == GC_P_BINOP && e->n == 2 && e->ival == 0) /* + */
+        return joined(p, e->a[0], e->a[1], out);
+    if (e->op == GC_P_BINOP && e->n == 2 && e->ival == 5) { /* % */
+        const gc_p_expr *t = &p->e[e->a[1]];
+        int n = str_of(p, e->a[0], f);
+        return n == 4 && memcmp(f, "%s%s", 4) == 0 && t->op == GC_P_TUPLE && t->n == 2 ? joined(p, t->a[0], t->a[1], out)
+                                                                                    : -1;
+    }
+    if (e->op == GC_P_BINOP && e->n == 2 && e->ival == 2) { /* chr(c) * k */
+        const gc_p_expr *c = &p->e[e->a[0]], *times = &p->e[e->a[1]];
+        if (c->op != GC_P_CALL || c->n != 2 || p->e[c->a[0]].op != GC_P_NAME || p->e[c->a[0]].s.len != 3 ||
+            memcmp(p->arena + p->e[c->a[0]].s.off, "chr", 3) != 0 || p->e[c->a[1]].op != GC_P_INT ||
+            p->e[c->a[1]].ival < 32 || times->op != GC_P_INT || times->ival < 1 || times->ival > 8)
+            return -1;
+        memset(out, p->e[c->a[1]].ival, (size_t)times->ival);
+        return times->ival;
+    }
+    if (e->op == GC_P_SLICE && e->n == 2 && e->ival == 4 && p->e[e->a[1]].op == GC_P_INT && p->e[e->a[1]].ival == 2) {
+        int n = str_of(p, e->a[0], f), m = 0; /* [::2] */
+        for (int i = 0; i < n; i += 2)
+            out[m++] = f[i];
+        return n < 0 ? -1 : m;
+    }
+    if (e->op == GC_P_CALL && e->n == 2 && p->e[e->a[0]].op == GC_P_ATTR && p->e[e->a[0]].s.len == 4 &&
+        memcmp(p->arena + p->e[e->a[0]].s.off, "join", 4) == 0 && str_of(p, p->e[e->a[0]].a[0], f) == 0) {
+        const gc_p_expr *l = &p->e[e->a[1]]; /* ''.join([a, b]) */
+        return l->op == GC_P_LIST && l->n == 2 ? joined(p, l->a[0], l->a[1], out) : -1;
+    }
+    return -1;
+}
+
+/* A string made at run time from parts written as the constant it makes, where the sandbox
+ * takes that (a case of the split-string class keeps its parts only where a check of
+ * constants needs them): each such node at once, then one at a time.  1 if adopted. */
+static int pass_fold(minctx *m)
+{
+    gc_program *p = &m->edit;
+    uint8_t *cand = m->cand;
+    int changed = 0;
+    for (int only = -1; !m->rc; only++) {
+        gc_program_decode(m->best, m->len, p);
+        if (only >= p->nexprs)
+            break;
+        int folds = 0;
+        for (int k = only < 0 ? 0 : only; k < p->nexprs && (only < 0 || k == only); k++) {
+            char v[GC_P_MAX_STRLEN + 1];
+            int n = built_value(p, k, v);
+            if (n < 0 || p->arena_used + (uint32_t)n > GC_P_ARENA)
+                continue;
+            memcpy(p->arena + p->arena_used, v, (size_t)n);
+            p->e[k] = (gc_p_expr){.op = GC_P_STR, .depth = 1, .s = {(uint16_t)p->arena_used, (uint16_t)n}};
+            p->arena_used += (uint32_t)n;
+            folds++;
+        }
+        size_t n = folds ? gc_program_encode(p, cand, GC_P_MAX_INPUT) : 0;
+        if (n && try_candidate(m, cand, n)) {
+            changed = 1;
+            if (only < 0)
+                break; /* every fold taken */
+        }
+    }
+    return changed;
+}
+
 int gc_source_minimize(gc_target *t, const uint8_t *data, size_t size, uint8_t *best, size_t *best_len,
                        gc_strbuf *src, gc_verdict *out, gc_src_min_stats *st, char *err, size_t errlen)
 {
@@ -262,7 +396,7 @@ int gc_source_minimize(gc_target *t, const uint8_t *data, size_t size, uint8_t *
     m->kind = (int)m->out.escape.kind;
     m->cap = (int)m->out.escape.cap;
     snprintf(m->prim, sizeof m->prim, "%s", m->out.escape.primitive);
-    while (!rc && !m->rc && (pass_drop(m) | pass_operands(m)))
+    while (!rc && !m->rc && (pass_drop(m) | pass_operands(m) | pass_inline(m) | pass_fold(m)))
         ;
     rc = rc ? rc : m->rc;
     if (!rc) {

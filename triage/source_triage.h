@@ -2,8 +2,10 @@
  *
  * Owns: minimizing an escaping program (an opcode-level delta pass over its canonical
  * encoding, program.h: drop runs of ops — statements, trailers, arguments — then shorten
- * count, int and string operands; every candidate run through evaluate, kept only when it
- * makes the same escape: kind, capability and primitive), and triage of a source crash
+ * count, int and string operands; write an alias `a = b` as b where a is used, and a string
+ * made from parts as the constant it makes (where the sandbox takes it); every
+ * candidate run through evaluate, kept only when it makes the same escape: kind, capability
+ * and primitive), and triage of a source crash
  * input: a fresh-process confirmation, the minimized program de-duplicated by signature
  * against the case folder and saved as <slug>.py, the source evaluate runs unchanged
  * (a '#' comment header, so an expression evaluator still sees one expression), with

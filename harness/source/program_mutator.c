@@ -229,6 +229,28 @@ static const char *attr_word(edit *x, int on)
     return w ? w : word(x);
 }
 
+/* A name a check refuses to see written, for node 'on' (where it is made at run time: a
+ * getattr's name built from parts, a node field's new value): a word with a leading '_' of
+ * on's kind when its name's kind is known (three times in four one of its leads: the names
+ * seen leading somewhere are the ones worth hiding), else of a kind the input reached or any
+ * kind, a few draws; attr_word's when none had one. */
+static const char *refused_word(edit *x, int on)
+{
+    const gc_p_expr *e = &x->p->e[on];
+    const gc_pm_dict *d = x->d;
+    int nk = d && e->op == GC_P_NAME ? kind_of_name(d, x->p->arena + e->s.off, e->s.len) : -1;
+    for (int tries = 0; d && d->nkinds && tries < 8; tries++) {
+        int k = nk >= 0 && tries < 6 ? nk
+                : d->nfocus && rnd(x, 4) ? d->focus[rnd(x, (uint32_t)d->nfocus)]
+                                         : (int)rnd(x, (uint32_t)d->nkinds);
+        int nl = d->kind[k].nleads;
+        const char *w = nl && rnd(x, 4) ? d->word[d->kind[k].lead[rnd(x, (uint32_t)nl)]] : kind_any(x, k);
+        if (w && w[0] == '_')
+            return w;
+    }
+    return attr_word(x, on);
+}
+
 /* s (len bytes) into the arena; a zero-length string when there is no room. */
 static gc_p_str new_str(gc_program *p, const char *s, size_t len)
 {
@@ -1497,7 +1519,7 @@ static int callable_arg(edit *x)
 
 /* s (len bytes) as an expression that makes it at run time from parts, where a validator
  * scanning constants sees none of it whole: 'ab' + 'cd', ''.join(['ab', 'cd']),
- * '%s%s' % ('ab', 'cd'), 'zzabcd'[2:], chr(95) * 2 + 'rest'.  Its node, or -1. */
+ * '%s%s' % ('ab', 'cd'), 'azbzczd'[::2], chr(95) * 2 + 'rest'.  Its node, or -1. */
 static int built_string(edit *x, const char *s, size_t len)
 {
     gc_program *p = x->p;
@@ -1525,16 +1547,20 @@ static int built_string(edit *x, const char *s, size_t len)
         top = new_node(p, GC_P_BINOP, 2, rest, (gc_p_str){0, 0}); /* + */
         return top;
     }
-    if (form == 3 && len + 2 <= GC_P_MAX_STRLEN) { /* 'zz' + s, from 2 on */
-        char pad[GC_P_MAX_STRLEN + 2] = "zz";
-        memcpy(pad + 2, s, len);
-        int k[2] = {str_node(p, pad, len + 2), new_node(p, GC_P_INT, 0, NULL, (gc_p_str){0, 0})};
+    if (form == 3 && len && 2 * len - 1 <= GC_P_MAX_STRLEN) { /* s's bytes with a 'z' between each two, [::2] */
+        char spread[GC_P_MAX_STRLEN];
+        for (size_t i = 0; i < len; i++) {
+            spread[2 * i] = s[i];
+            if (i + 1 < len)
+                spread[2 * i + 1] = 'z';
+        }
+        int k[2] = {str_node(p, spread, 2 * len - 1), new_node(p, GC_P_INT, 0, NULL, (gc_p_str){0, 0})};
         if (k[0] < 0 || k[1] < 0)
             return -1;
         p->e[k[1]].ival = 2;
         int top = new_node(p, GC_P_SLICE, 2, k, (gc_p_str){0, 0});
         if (top >= 0)
-            p->e[top].ival = 1; /* [lo:] */
+            p->e[top].ival = 4; /* [::step] */
         return top;
     }
     if (form == 1) { /* ''.join([a, b]) */
@@ -1561,7 +1587,7 @@ static int built_getattr(edit *x, int k)
     if (k < 0)
         return 0;
     gc_program *p = x->p;
-    const char *w = attr_word(x, k);
+    const char *w = refused_word(x, k);
     int kids[3] = {name_node(p, "getattr"), k, built_string(x, w, strlen(w))};
     int top = kids[0] < 0 || kids[2] < 0 ? -1 : new_node(p, GC_P_CALL, 3, kids, (gc_p_str){0, 0});
     if (top < 0)
@@ -1748,7 +1774,7 @@ static int node_field(edit *x)
     int on = named ? new_node(p, GC_P_NAME, 0, NULL, p->e[p->s[i].expr].s) : name_node(p, root_word(x));
     if (on < 0 || p->nstmts + 4 > GC_P_MAX_STMTS)
         return 0;
-    const char *w0 = attr_word(x, on), *w = attr_word(x, on);
+    const char *w0 = attr_word(x, on), *w = refused_word(x, on);
     for (int tries = 0; w0[0] == '_' && tries < 4; tries++) /* the read the check passes: no '_' name */
         w0 = attr_word(x, on);
     if (w0[0] == '_')

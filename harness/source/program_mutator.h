@@ -132,7 +132,7 @@ size_t gc_program_root_program(const gc_pm_dict *d, int k, uint8_t *out, size_t 
  *                   '{0.P}'.format (stored first half the time), a lambda or a builtin, which
  *                   the host calls
  *   split-string    a string constant, a format field or an attribute name made at run time
- *                   from parts: 'ab' + 'cd', ''.join([..]), '%s%s' % (..), 'zzabcd'[2:],
+ *                   from parts: 'ab' + 'cd', ''.join([..]), '%s%s' % (..), 'azbzczd'[::2],
  *                   chr(95) * 2 + 'rest'; ('{0.a' + '.b}').format(x); getattr(x, '_' + 'a')
  *   class-dunder    class K0: def __repr__(self, *args, **kwargs): return <a statement's
  *                   expression> (or __eq__, __hash__, __del__, ...), result = K0(): the host

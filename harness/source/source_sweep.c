@@ -84,6 +84,7 @@
 #include "program_mutator.h"
 #include "pycompat.h"
 #include "state.h"
+#include "sweep_forms.h"
 #include "timelimit.h"
 #include "walk.h"
 #include "walk_feedback.h"
@@ -389,7 +390,7 @@ static void note_resolver(sctx *x, int i);
  * the host cannot answer (a lookup readback through a class's own __getattr__, an instance
  * the sandbox makes) always runs. */
 enum { F_RUN, F_ATTR, F_ITEM, F_NAMED, F_DUNDER, F_DUNDER_CALL, F_CALL, F_OWN_TYPE, F_OWN_VARS, F_OWN_LIST,
-       F_RESOLVER, F_READBACK, F_LOOKUP };
+       F_RESOLVER, F_READBACK, F_LOOKUP, F_GETATTR, F_MATCH }; /* the last two always run (lang_edges) */
 enum { RULE_OK = 1, RULE_BLOCK = 2, RULE_RUN = 4, RULE_NOTE = 8 };
 #define HOST_SAMPLE 50
 
@@ -740,6 +741,37 @@ static int dunder_edge(sctx *x, int i, PyObject *name, int call)
         tr[n++] = 0;
     }
     return edge_around(x, i, call ? F_DUNDER_CALL : F_DUNDER, GC_EDGE_ATTR, name, pre, prelen, tr, n); /* named as the attribute's edge */
+}
+
+/* The language's forms of `.name` (sweep_forms.h) where the sandbox refused its plain and
+ * dunder-call forms and what the host finds there is worth the runs (no scalar, nothing made
+ * afresh on each access): getattr of the name made from two halves, then (a dialect with
+ * statements) the class pattern of a match, its capture the expression.  Did neither give
+ * a value back (refused, or an error: a sandbox may lack getattr)? */
+static int lang_edges(sctx *x, int i, PyObject *name)
+{
+    gc_source_graph *g = x->g;
+    Py_ssize_t sz;
+    const char *s = PyUnicode_AsUTF8AndSize(name, &sz);
+    PyObject *hv = s && inline_ok(g, i) ? host_attr(g->nodes[i].obj, name) : NULL;
+    int worth = hv && !is_scalar(hv) && !gc_sweep_transient(hv);
+    Py_XDECREF(hv);
+    PyErr_Clear();
+    uint8_t pre[GC_SWEEP_FORM_PRE], tr[CODE_MAX], blk[CODE_MAX];
+    size_t prelen, stmts, n = worth ? gc_sweep_form_getattr(s, (size_t)sz, pre, &prelen, tr, sizeof tr) : 0;
+    if (!n)
+        return 1;
+    edge_around(x, i, F_GETATTR, GC_EDGE_ATTR, name, pre, prelen, tr, n);
+    if (x->gave || x->rc) /* (not refused, but with no value: the sandbox may lack getattr) */
+        return 0;
+    const snode *nd = &g->nodes[i];
+    n = x->t->spec.adapter.dialect & GC_DIALECT_EXPRESSION ? 0 : gc_sweep_form_match(s, (size_t)sz, tr, sizeof tr, &stmts);
+    if (!n || nd->len + stmts > sizeof blk)
+        return 1;
+    memcpy(blk, nd->code, nd->len);
+    memcpy(blk + nd->len, tr, stmts);
+    run_edge(x, i, F_MATCH, GC_EDGE_ATTR, name, blk, nd->len + stmts, NULL, 0, NULL, 0, tr + stmts, n - stmts);
+    return !x->gave && !x->rc;
 }
 
 /* The path resolvers of field walks: host objects that take a dotted path as data and give
@@ -1100,12 +1132,13 @@ static int is_scalar_or_container(PyObject *v)
     return is_scalar(v) || PyDict_Check(v) || PyList_Check(v) || PyTuple_Check(v) || PyAnySet_Check(v);
 }
 
-/* `.name`; for a `_` name the sandbox refuses, its dunder-call form, then (refused too, or
- * a name the dialect cannot write) its field-walk form. */
+/* `.name`; for a `_` name the sandbox refuses, its dunder-call form, then its forms in the
+ * language (lang_edges), then (refused too, or a name the dialect cannot write) its
+ * field-walk form. */
 static void attr_edges(sctx *x, int i, PyObject *name)
 {
     if (!gc_source_writable(x->t, name)) {
-        if (field_name(name))
+        if (field_name(name) && lang_edges(x, i, name))
             field_edge(x, i, name);
         return;
     }
@@ -1113,7 +1146,7 @@ static void attr_edges(sctx *x, int i, PyObject *name)
     const char *s = PyUnicode_AsUTF8AndSize(name, &sz);
     uint8_t tr[2 + GC_P_MAX_STRLEN];
     if (edge(x, i, F_ATTR, GC_EDGE_ATTR, name, tr, put_str(tr, 0, GC_P_ATTR, s, (size_t)sz)) && s[0] == '_' &&
-        dunder_edge(x, i, name, 0) && field_name(name))
+        dunder_edge(x, i, name, 0) && lang_edges(x, i, name) && field_name(name))
         field_edge(x, i, name);
 }
 

@@ -1,0 +1,30 @@
+/* sweep_forms.h — the language's forms of a source sweep's attribute step.
+ *
+ * Owns: the program bytes (program.h) of an attribute read `X.name` written in forms a
+ * validator may not see as one, for the sweep (source_sweep.c) to try on an attribute the
+ * sandbox refused:
+ *   getattr  getattr(X, 'na' + 'me'): the name made at run time from two halves, so that no
+ *            attribute node and no string constant holds it (a check of constants for dunder
+ *            names, of attribute nodes for '_' names)
+ *   match    match X: / case object(name=v): / result = v: the attribute read by a class
+ *            pattern, named in MatchClass.kwd_attrs and not by an attribute node
+ * Each writes bytes around X's expression; it knows nothing of the sweep's graph. */
+#ifndef GATECRASH_SWEEP_FORMS_H
+#define GATECRASH_SWEEP_FORMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define GC_SWEEP_FORM_PRE 16 /* bytes before X's expression, at most */
+
+/* The getattr form of name[len]: `getattr` into pre (*prelen bytes, at most GC_SWEEP_FORM_PRE)
+ * and the halves, their `+` and the call into tr[cap]: tr's length, 0 when it does not fit
+ * or the name is shorter than two bytes. */
+size_t gc_sweep_form_getattr(const char *name, size_t len, uint8_t *pre, size_t *prelen, uint8_t *tr, size_t cap);
+
+/* The match form of name[len], after X's expression: the match statement and its case into
+ * tr[cap] (*stmts bytes), then the expression `v` (the case's capture; `result = v` is the
+ * program's assignment, in the case's block): tr's length, 0 when it does not fit. */
+size_t gc_sweep_form_match(const char *name, size_t len, uint8_t *tr, size_t cap, size_t *stmts);
+
+#endif

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The language's forms of an attribute step in the source sweep (sweep_forms.h): where a
+# sandbox refuses `X._name` and its dunder-call form, the sweep writes the attribute as
+# getattr of the name made from two halves (past a check of string constants for dunder
+# names: the split-constant fixture) and as a class pattern of match (past a check of
+# attribute nodes: the match-class fixture, which has no getattr).  Each sweep finds the
+# globals of the host's function and the module of a builtin, in programs the sandbox runs,
+# and they replay as escapes.
+source "$(dirname "$0")/lib.sh" "$@"
+F=$SRC/tests/fixtures/lang
+expect_exit 1 "sweep: getattr of a name made from parts" -- "$GC" sweep "$F/split-constant" --by root --depth 2 -q
+expect_grep "^write +1 +1 yes +gate function \. __globals__$" "split-constant: the function's globals"
+expect_fgrep "via result = getattr(summary, ('__buil' + 'tins__'))" "split-constant: getattr, the name in two halves"
+expect_fgrep "via result = getattr(chr, ('__se' + 'lf__')).open" "split-constant: a builtin's module"
+expect_program 1 "$F/split-constant" "result = getattr(summary, ('__buil' + 'tins__'))"
+expect_grep "gatecrash: ESCAPE reach write builtins.open" "split-constant: the program replays as an escape"
+expect_program 0 "$F/split-constant" "result = getattr(summary, '__builtins__')"
+expect_grep "refused by the sandbox: Refused" "split-constant: the name whole is refused"
+expect_exit 1 "sweep: the attribute read by a class pattern" -- "$GC" sweep "$F/match-class" --by root --depth 2 -q
+expect_grep "^write +1 +1 yes +gate function \. __globals__$" "match-class: the function's globals"
+expect_fgrep "case object(__builtins__=v):" "match-class: a class pattern names the attribute"
+printf 'match summary:\n    case object(__builtins__=v):\n        result = v\n' >"$WORK/match.py"
+expect_exit 1 "match-class: the program replays" -- "$GC" replay "$F/match-class" "$WORK/match.py"
+expect_grep "gatecrash: ESCAPE reach write builtins.open" "match-class: the program replays as an escape"
+expect_program 0 "$F/match-class" "result = summary.__builtins__"
+expect_grep "refused by the sandbox: Refused" "match-class: the attribute node is refused"
+finish
