@@ -268,7 +268,7 @@ static int pass_inline(minctx *m)
             }
         if (!uses)
             continue;
-        memmove(p->s[i], p->s[i + 1], (size_t)(p->nstmts - i - 1) * sizeof p->s[0]);
+        memmove(&p->s[i], &p->s[i + 1], (size_t)(p->nstmts - i - 1) * sizeof p->s[0]);
         p->nstmts--;
         size_t n = gc_program_encode(p, cand, GC_P_MAX_INPUT);
         if (n && try_candidate(m, cand, n)) {

@@ -753,7 +753,7 @@ static int lang_edges(sctx *x, int i, PyObject *name)
     gc_source_graph *g = x->g;
     Py_ssize_t sz;
     const char *s = PyUnicode_AsUTF8AndSize(name, &sz);
-    PyObject *hv = s && inline_ok(g, i) ? host_attr(g->nodes[i].obj, name) : NULL;
+    PyObject *hv = s && inline_ok(g, i) ? host_attr(wn(g, i)->obj, name) : NULL;
     int worth = hv && !is_scalar(hv) && !gc_sweep_transient(hv);
     Py_XDECREF(hv);
     PyErr_Clear();
@@ -764,7 +764,7 @@ static int lang_edges(sctx *x, int i, PyObject *name)
     edge_around(x, i, F_GETATTR, GC_EDGE_ATTR, name, pre, prelen, tr, n);
     if (x->gave || x->rc) /* (not refused, but with no value: the sandbox may lack getattr) */
         return 0;
-    const snode *nd = &g->nodes[i];
+    const snode *nd = sn(g, i);
     n = x->t->spec.adapter.dialect & GC_DIALECT_EXPRESSION ? 0 : gc_sweep_form_match(s, (size_t)sz, tr, sizeof tr, &stmts);
     if (!n || nd->len + stmts > sizeof blk)
         return 1;
