@@ -378,20 +378,28 @@ def step(ns, v, trailer, prev=None):
 
 
 def walk(run, stmts):
-    """The verdict line of the first escaping step, or None."""
-    prev, done = None, ''  # the statements run so far, as the verdict names them
+    """(the verdict line of the first escaping step or None, why the first failed step failed
+    or None).  A step that fails ends its statement and '_' becomes None, as in the
+    evaluator (docs/CHAINS.md): the next statement still runs."""
+    prev, done, failed = None, '', None  # the statements run so far, as the verdict names them
     for source, root, trailers in stmts:
-        v = prev if root == '_' else run.ns[root]
-        verdict = run.check(v, done + root)
-        for trailer, where in trailers:
-            if verdict:
-                break
-            v = step(run.ns, v, trailer, prev)
-            verdict = run.check(v, done + where)
+        where = done + root
+        try:
+            v = prev if root == '_' else run.ns[root]
+            verdict = run.check(v, where)
+            for trailer, where in trailers:
+                if verdict:
+                    break
+                where = done + where
+                v = step(run.ns, v, trailer, prev)
+                verdict = run.check(v, where)
+        except Exception as e:
+            failed = failed or f'{type(e).__name__}: {e}'
+            v, verdict = None, run.check(None, where)  # an effect the failing step had
         if verdict:
-            return verdict
+            return verdict, failed
         prev, done = v, done + source + '; '
-    return None
+    return None, failed
 
 
 # --- the command ---------------------------------------------------------------------------
@@ -411,12 +419,12 @@ def replay(case_text, target, gate_path):
     sys.addaudithook(run.hook)
     run.in_chain = True
     try:
-        verdict = walk(run, stmts)
-    except Exception as e:
-        return 0, f'blocked: a step failed: {type(e).__name__}: {e}'
+        verdict, failed = walk(run, stmts)
     finally:
         run.in_chain = False
-    return (1, verdict) if verdict else (0, 'blocked: the escape did not reproduce')
+    if verdict:
+        return 1, verdict
+    return 0, f'blocked: a step failed: {failed}' if failed else 'blocked: the escape did not reproduce'
 
 
 # --- source targets: the case is a program, run through the adapter's evaluate -----------

@@ -21,6 +21,19 @@ expect_grep "holder.chain: confirmed in a plain interpreter \(held by the progra
 expect_grep '^\{"input":"tools.pick\(\)","confirmed":false,' "--json: not confirmed, its own line"
 expect_grep '^\{"input":"tools.holder.pick\(\)","confirmed":true,.*"reached":"held"\}$' "--json: confirmed, held"
 expect_count 2 "ESCAPE reach spawn os.execve" "both still escape in the harness (exit 1 unchanged)"
+# What the harness ran, rebuilt: a campaign's escape whose first statements fail (a missing
+# root, a walk of None) and whose last one starts from '_' = None, as the evaluator gives it
+# after a failed statement (its resolved chain, as fuzz_gate recorded it); and a chain through
+# sys.__stderr__.buffer.raw, which the harness's buffered streams have, checked with
+# PYTHONUNBUFFERED=1 in the caller's environment (the plain interpreter runs without it).
+C=$SRC/tests/fixtures/confirm
+expect_exit 1 "replay of a chain with failed statements" -- "$GC" replay -q "$SRC/targets/station-1.5.0" "$C/failed-steps.chain"
+expect_grep "failed-steps.chain: confirmed in a plain interpreter \(held by the program\)$" \
+  "failed statements end with '_' None in the plain interpreter too"
+expect_exit 1 "replay of the stderr buffer's raw file" -- env PYTHONUNBUFFERED=1 "$GC" replay -q \
+  "$SRC/targets/station-1.5.0" "$C/stderr-buffer-raw.chain"
+expect_grep "stderr-buffer-raw.chain: confirmed in a plain interpreter \(held by the program\)$" \
+  "the plain interpreter's stderr is buffered as a host's is by default"
 # --no-confirm: no second run, and --json says it was not asked
 expect_exit 1 "replay --no-confirm" -- "$GC" replay -q --no-confirm --json "$U" "$WORK/pick.chain"
 expect_no_grep "confirmed in|NOT confirmed" "no confirmation line"
