@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The differential over campaigns (docs/TRIAGE.md "Confirmation in a plain interpreter"): for
+# each target, a campaign of SECONDS (`gatecrash fuzz T --time SECONDS --seed 1 --no-confirm`),
+# then every crash input it saved replayed in a fresh `gatecrash replay` (its resolved chain,
+# what the fuzzing process ran, where one was recorded; else the raw bytes, --raw), each
+# escape run again in a fresh plain interpreter, and the target's saved cases
+# (escapes/NAME, when it has them) both ways with bench/confirm.sh.  One row per target:
+#   inputs       crash inputs the campaign saved
+#   escapes      of them, escapes in the fresh replay
+#   confirmed    of those, reproduced by the plain interpreter
+#   unconfirmed  not reproduced there, or it could not run (one line each, with why)
+#   fresh-blocked  crash inputs that did not escape in the fresh replay (state of the fuzzing
+#                process; not an escape reported, so neither confirmed nor not)
+#   saved        the saved cases: confirmed / blocked by both / misses (bench/confirm.sh)
+# Usage: bench/confirm-campaign.sh [BUILD_DIR=build] [SECONDS=60] [TARGET_DIR ...]
+# Default targets: every folder with a target.json under targets/ and tests/fixtures/; a
+# source target with its venv from BUILD_DIR/venvs.  OUT (default /tmp/confirm-campaign)
+# keeps each campaign's folder.  Campaigns run one at a time, niced.  Exit 1 on any
+# unconfirmed escape or miss.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+build=$(realpath "${1:-build}"); shift || true
+secs=${1:-60}; shift || true
+out=${OUT:-/tmp/confirm-campaign}
+targets=("$@")
+((${#targets[@]})) || mapfile -t targets < <(find targets tests/fixtures -name target.json -printf '%h\n' | sort)
+mkdir -p "$out"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+printf '| target | s | inputs | escapes | confirmed | unconfirmed | fresh-blocked | saved: confirmed / both blocked / misses |\n'
+printf '|---|---|---|---|---|---|---|---|\n'
+all_e=0 all_c=0 all_m=0
+for t in "${targets[@]}"; do
+  t=${t%/}; n=$(echo "$t" | sed 's|^targets/||; s|^tests/fixtures/|fixture-|; s|/|-|g')
+  v=(); [[ -d $build/venvs/$(basename "$t") ]] && v=(--venv "$build/venvs/$(basename "$t")")
+  rm -rf "${out:?}/$n"
+  timeout $((secs + 600)) nice "$build/gatecrash" fuzz "$t" "${v[@]}" --time "$secs" --seed 1 --no-confirm \
+    --out "$out/$n" >"$out/$n.log" 2>&1
+  rc=$?
+  if ((rc != 0 && rc != 1)); then
+    printf '| %s | %s | campaign exit %d: %s |||||||\n' "$t" "$secs" $rc "$(grep -m1 'error' "$out/$n.log" | cut -c1-120)"
+    continue
+  fi
+  resolved=() raw=()
+  for f in "$out/$n"/crashes/crash-*; do
+    [[ -f $f ]] || continue
+    r=$out/$n/crashes/resolved/$(sha1sum "$f" | cut -c1-40)
+    if [[ -f $r ]]; then resolved+=("$r"); else raw+=("$f"); fi
+  done
+  : >"$tmp/out"
+  ((${#resolved[@]})) && nice "$build/gatecrash" replay -q "$t" "${v[@]}" "${resolved[@]}" >>"$tmp/out" 2>/dev/null
+  ((${#raw[@]})) && nice "$build/gatecrash" replay -q --raw "$t" "${v[@]}" "${raw[@]}" >>"$tmp/out" 2>/dev/null
+  inputs=$((${#resolved[@]} + ${#raw[@]}))
+  e=$(grep -c ': gatecrash: ESCAPE' "$tmp/out")
+  c=$(grep -c ': confirmed in a plain interpreter' "$tmp/out")
+  grep -E ': (NOT confirmed|unconfirmed): ' "$tmp/out" | sed "s|^$out/$n/crashes/||; s|^|    unconfirmed $t: |" >"$tmp/why"
+  saved=-
+  if [[ -d escapes/$(basename "$t") && $t == targets/* ]]; then
+    s=$(bash bench/confirm.sh "$build" "$t:escapes/$(basename "$t")" | tail -1)
+    saved=$(echo "$s" | sed -E 's/.* ([0-9]+) confirmed .* ([0-9]+) blocked by both, ([0-9]+) misses.*/\1 \/ \2 \/ \3/')
+    all_m=$((all_m + $(echo "$saved" | awk '{print $5}')))
+  fi
+  printf '| %s | %s | %d | %d | %d | %d | %d | %s |\n' "$t" "$secs" $inputs "$e" "$c" $((e - c)) $((inputs - e)) "$saved"
+  cat "$tmp/why" >&2
+  all_e=$((all_e + e)) all_c=$((all_c + c))
+done
+printf '\ntotal: %d escapes, %d confirmed in a plain interpreter, %d unconfirmed; %d misses over the saved cases\n' \
+  $all_e $all_c $((all_e - all_c)) $all_m
+((all_e == all_c && all_m == 0))
