@@ -174,7 +174,7 @@ def real_primitive(name):
     """The real object named 'name' ("os.system"), found by the harness's table."""
     if name not in PRIMITIVES:
         raise BadCase(f'{name} is not in the harness\'s table of primitives')
-    module, attr = PRIMITIVES[name]
+    module, attr, _ = PRIMITIVES[name]
     v = importlib.import_module(module)
     for part in attr.split('.'):
         v = getattr(v, part)
@@ -229,7 +229,13 @@ class Run:
         self.kind, self.cap, self.prim = header['kind'], header['capability'], header['primitive']
         self.requires = requires
         # the real primitive, captured before any gate code runs
-        self.real = real_primitive(self.prim) if self.kind == 'reach' else None
+        # the real primitives watched, captured before any gate code runs: the one the
+        # header names, or with '# primitive: *' every one the policy forbids (a case
+        # without a known escape, run to see whether anything escapes: a miss)
+        self.watched = []
+        if self.kind == 'reach':
+            self.watched = forbidden_primitives(requires) if self.prim == '*' else [
+                (self.prim, self.cap, real_primitive(self.prim))]
         self.in_chain = False
         self.escaped = []
         self.ns = None
@@ -274,24 +280,49 @@ class Run:
             raise Blocked(f'gatecrash: {event} blocked by the harness')
 
     def same(self, v):
-        real = self.real
-        if v is real:
-            return True
-        code = getattr(real, '__code__', None)
-        if code is not None and getattr(v, '__code__', None) is code:
-            return True
-        try:
-            return type(v) is type(real) and bool(v == real)
-        except Exception:
-            return False
+        """(name, capability) of the watched primitive v is, or None."""
+        for name, cap, real in self.watched:
+            if _same(v, real):
+                return name, cap
+        return None
 
     def check(self, v, where):
         """The verdict line when value v reached by 'where' is an escape, else None."""
-        if self.kind == 'reach' and self.same(v):
-            return f'ESCAPE reproduced: reach {self.cap} {self.prim} via {where}'
+        hit = self.kind == 'reach' and self.same(v)
+        if hit:
+            return f'ESCAPE reproduced: reach {hit[1]} {hit[0]} via {where}'
         if self.escaped:
             return f'ESCAPE reproduced: {self.escaped[0]} via {where}'
         return None
+
+
+def _same(v, real):
+    if v is real:
+        return True
+    code = getattr(real, '__code__', None)
+    if code is not None and getattr(v, '__code__', None) is code:
+        return True
+    try:
+        return type(v) is type(real) and bool(v == real)
+    except Exception:
+        return False
+
+
+def forbidden_primitives(requires):
+    """[(name, capability, the real object)] of every primitive whose capability the policy
+    forbids (oracle.c gc_policy_forbids); one whose module is missing here is skipped."""
+    globs = requires.get('filesystem_writes')
+    forbids = {'spawn': requires.get('subprocess', True) is False,
+               'network': requires.get('network', True) is False,
+               'write': globs is not None and not any(g in ('*', '/*', '**', '/**') for g in globs)}
+    out = []
+    for name, (_, _, cap) in PRIMITIVES.items():
+        if forbids.get(cap):
+            try:
+                out.append((name, cap, real_primitive(name)))
+            except (ImportError, AttributeError):
+                pass
+    return out
 
 
 def _opens_for_writing(mode, flags):
@@ -548,9 +579,10 @@ def replay_source(case_text, target, adapter_path):
     def guard(frame, event, arg):
         if event == 'call' and run.in_chain:
             spaces.frame_started(frame)
-        if event == 'c_call' and run.in_chain and run.kind == 'reach' and run.same(arg):
-            called.append(f'ESCAPE reproduced: reach {run.cap} {run.prim} called inside the evaluation')
-            raise PermissionError(f'reproducer: {run.prim} refused')
+        hit = event == 'c_call' and run.in_chain and run.kind == 'reach' and run.same(arg)
+        if hit:
+            called.append(f'ESCAPE reproduced: reach {hit[1]} {hit[0]} called inside the evaluation')
+            raise PermissionError(f'reproducer: {hit[0]} refused')
 
     sys.addaudithook(run.hook)
     sys.addaudithook(spaces.hook)

@@ -34,6 +34,16 @@ expect_exit 1 "replay of the stderr buffer's raw file" -- env PYTHONUNBUFFERED=1
   "$SRC/targets/station-1.5.0" "$C/stderr-buffer-raw.chain"
 expect_grep "stderr-buffer-raw.chain: confirmed in a plain interpreter \(held by the program\)$" \
   "the plain interpreter's stderr is buffered as a host's is by default"
+# The other way over inputs with no known escape (bench/confirm-campaign.sh, a corpus):
+# '# primitive: *' watches every primitive the policy forbids, so a plain run that escapes
+# (a miss, where the harness said blocked) names what it reached; one that does not, exit 0.
+mkdir -p "$WORK/any"
+jq --arg s "$SRC/targets/station-1.5.0/module_sandbox.py" '.sandbox = $s' "$SRC/targets/station-1.5.0/target.json" >"$WORK/any/target.json"
+printf '# kind: reach\n# capability: any\n# primitive: *\nnope\n_.__str__()().__traceback__.tb_frame.f_globals[\x27os\x27].chmod\n' >"$WORK/any/escapes.chain"
+printf '# kind: reach\n# capability: any\n# primitive: *\nsubprocess.run\n' >"$WORK/any/blocked.chain"
+expect_exit 1 "any primitive: a chain that reaches one" -- env PYTHONHASHSEED=1 "$PY" -s "$SRC/escapes/reproduce.py" "$WORK/any/escapes.chain"
+expect_grep "^ESCAPE reproduced: reach write os.chmod via nope; _.__str__" "it names the primitive it reached"
+expect_exit 0 "any primitive: a chain that reaches none" -- env PYTHONHASHSEED=1 "$PY" -s "$SRC/escapes/reproduce.py" "$WORK/any/blocked.chain"
 # --no-confirm: no second run, and --json says it was not asked
 expect_exit 1 "replay --no-confirm" -- "$GC" replay -q --no-confirm --json "$U" "$WORK/pick.chain"
 expect_no_grep "confirmed in|NOT confirmed" "no confirmation line"
