@@ -228,6 +228,18 @@ int main(int argc, char **argv)
         gc_sb_free(&sb);
         expect_escape(text, "reach", "spawn", "os.system"); /* and it escapes as reported */
     }
+    /* a statement that failed is not kept: '_' after it was None, as a first statement's is,
+     * whatever made it fail (a harness refusal's exception is no host's) */
+    expect_escape("nope.x\n_.__str__()().__traceback__.tb_frame.f_globals['subprocess'].os.system", "reach", "spawn",
+                  "os.system");
+    {
+        gc_strbuf sb;
+        gc_sb_init(&sb);
+        gc_escape_chain_text(&out, &sb);
+        CHECK(strcmp(sb.data, "_.__str__()().__traceback__.tb_frame.f_globals['subprocess'].os.system") == 0,
+              "the failed statement is not kept: [%s]", sb.data);
+        gc_sb_free(&sb);
+    }
     /* without a statement before it (or after a failed one) '_' is None, as for roots */
     ns = gc_target_install(&target, err, sizeof err);
     CHECK(ns != NULL, "install: %s", err);

@@ -1193,7 +1193,9 @@ void gc_outcome_escape_chain(const gc_outcome *o, gc_chain *out)
     const gc_chain *c = &o->resolved;
     int last = o->esc_stmt >= 0 ? o->esc_stmt : c->nstmts - 1;
     int first = last;
-    while (first > 0 && gc_stmt_uses_prev(&c->s[first], first == last && o->esc_stmt >= 0 ? o->esc_trailer + 1 : -1))
+    /* not past a statement that failed: its '_' was None, which a first statement's is too */
+    while (first > 0 && !o->stmt_failed[first - 1] &&
+           gc_stmt_uses_prev(&c->s[first], first == last && o->esc_stmt >= 0 ? o->esc_trailer + 1 : -1))
         first--;
     *out = *c; /* same arena: strings stay valid */
     out->nstmts = 0;
