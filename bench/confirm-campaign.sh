@@ -14,8 +14,11 @@
 #   corpus       a chain target's corpus (the inputs the engine kept) the other way: each input
 #                the fresh replay calls blocked is run by the plain reproducer with
 #                '# primitive: *' (every primitive the policy forbids watched, and every
-#                spawn and write): blocked by both / misses / not run (the reproducer could
-#                not read it); on an effect-mode target, spawns and writes only.
+#                spawn and write): blocked by both / misses / index-dependent (the plain
+#                escape passes a [#K], the K-th element of a list such as
+#                object.__subclasses__() that the two processes fill differently: not the
+#                same program there; one line each) / not run (the reproducer could not read
+#                it); on an effect-mode target, spawns and writes only.
 #                CORPUS_MAX=N: N inputs of it, spread evenly.  A source target's corpus is raw bytes only the harness
 #                decodes: '-'.
 #   saved        the saved cases: confirmed / blocked by both / misses (bench/confirm.sh)
@@ -36,11 +39,11 @@ py=$(sed -n 's/^GATECRASH_PYTHON:[A-Z]*=//p' "$build/CMakeCache.txt")
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 # corpus T DIR: "blocked-by-both / misses / not-run" of DIR's inputs that replay calls blocked
 corpus() {
-  local t=$1 dir=$2 b=0 m=0 i=0 f kind=reach
+  local t=$1 dir=$2 b=0 m=0 x=0 i=0 f kind=reach
   [[ $(jq -r '.kind // "chain"' "$t/target.json") == chain ]] || { echo -; return; }
   [[ $(jq -r '.mode // "reach"' "$t/target.json") == effect ]] && kind=effect # reaching is no escape there
   local files=("$dir"/*)
-  [[ -e ${files[0]} ]] || { echo "0 / 0 / 0"; return; }
+  [[ -e ${files[0]} ]] || { echo "0 / 0 / 0 / 0"; return; }
   # CORPUS_MAX=N: N inputs spread evenly over the corpus (its names are hashes)
   if [[ -n ${CORPUS_MAX:-} ]] && ((${#files[@]} > CORPUS_MAX)); then
     local every=$(((${#files[@]} + CORPUS_MAX - 1) / CORPUS_MAX)) k picked=()
@@ -57,13 +60,15 @@ corpus() {
       escapes/reproduce.py "$tmp/case/c.chain" >"$tmp/plain" 2>&1
     case $? in
       0) b=$((b + 1)) ;;
-      1) m=$((m + 1)); echo "    MISS $t: corpus/$(basename "$f"): $(grep -m1 'ESCAPE reproduced' "$tmp/plain")" >&2 ;;
+      1) if grep -m1 'ESCAPE reproduced' "$tmp/plain" | grep -qF ' via ' && grep -m1 'ESCAPE reproduced' "$tmp/plain" | sed 's/.* via //' | grep -qF '[#'; then
+           x=$((x + 1)); echo "    index-dependent $t: corpus/$(basename "$f"): $(grep -m1 'ESCAPE reproduced' "$tmp/plain")" >&2
+         else m=$((m + 1)); echo "    MISS $t: corpus/$(basename "$f"): $(grep -m1 'ESCAPE reproduced' "$tmp/plain")" >&2; fi ;;
       *) i=$((i + 1)) ;;
     esac
   done
-  echo "$b / $m / $i"
+  echo "$b / $m / $x / $i"
 }
-printf '| target | s | inputs | escapes | confirmed | unconfirmed | fresh-blocked | corpus: both blocked / misses / not run | saved: confirmed / both blocked / misses |\n'
+printf '| target | s | inputs | escapes | confirmed | unconfirmed | fresh-blocked | corpus: both blocked / misses / index-dependent / not run | saved: confirmed / both blocked / misses |\n'
 printf '|---|---|---|---|---|---|---|---|---|\n'
 all_e=0 all_c=0 all_m=0
 for t in "${targets[@]}"; do
