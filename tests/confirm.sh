@@ -34,6 +34,11 @@ expect_exit 1 "replay of the stderr buffer's raw file" -- env PYTHONUNBUFFERED=1
   "$SRC/targets/station-1.5.0" "$C/stderr-buffer-raw.chain"
 expect_grep "stderr-buffer-raw.chain: confirmed in a plain interpreter \(held by the program\)$" \
   "the plain interpreter's stderr is buffered as a host's is by default"
+# A program that leaves the interpreter something to wait for at its exit (a second
+# threading._MainThread): the plain run's verdict is out, and its process ends there.
+expect_exit 1 "replay of a chain that leaves a main thread behind" -- "$GC" replay -q "$SRC/targets/station-1.5.0" "$C/main-thread.chain"
+expect_grep "main-thread.chain: confirmed in a plain interpreter \(held by the program\)$" \
+  "confirmed, not 'did not finish within 60 s'"
 # The other way over inputs with no known escape (bench/confirm-campaign.sh, a corpus):
 # '# primitive: *' watches every primitive the policy forbids, so a plain run that escapes
 # (a miss, where the harness said blocked) names what it reached; one that does not, exit 0.
