@@ -744,8 +744,8 @@ static PyObject *nth_item(PyObject *v, long k, gc_chain *rc, gc_trailer *rt)
         if (named) {
             int first = 1; /* portable only if the name finds this very element first */
             size_t blen = strlen(buf);
-            /* a stale copy's class (stale_copy) is passed over by [@name], and is none to name */
-            first = !stale_copy(val);
+            /* a stale copy's class (stale_copy) is passed over by [@name]; one named is its
+             * counterpart there, the one a host has */
             for (Py_ssize_t i = 0; i < idx && first; i++)
                 first = !name_is(PyList_GET_ITEM(items, i), dotted, buf, blen) || stale_copy(PyList_GET_ITEM(items, i));
             if (first && gc_chain_intern(rc, buf, strlen(buf), &rt->s) == 0)
