@@ -57,6 +57,14 @@ class Blocked(PermissionError):
 Blocked.__module__ = 'gatecrash'
 
 
+class Timeout(BaseException):
+    """The harness's time-limit exception (harness/runtime/timelimit.c): a class a chain walks
+    to there (BaseException.__subclasses__()[@Timeout]), so it is here too."""
+
+
+Timeout.__module__ = 'gatecrash'
+
+
 # --- the case: its '#' header and the chain language (harness/chain/chain.h) ---------------------
 
 _TOKEN = re.compile(r"""\s*(?:(?P<str>'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")|(?P<int>-?\d+)"""

@@ -39,6 +39,10 @@ expect_grep "stderr-buffer-raw.chain: confirmed in a plain interpreter \(held by
 expect_exit 1 "replay of a chain that leaves a main thread behind" -- "$GC" replay -q "$SRC/targets/station-1.5.0" "$C/main-thread.chain"
 expect_grep "main-thread.chain: confirmed in a plain interpreter \(held by the program\)$" \
   "confirmed, not 'did not finish within 60 s'"
+# A walk through the harness's own time-limit class (gatecrash.Timeout, a BaseException
+# subclass every harness process has): the plain interpreter has the class too, as Blocked.
+expect_exit 1 "replay of a walk through gatecrash.Timeout" -- "$GC" replay -q "$SRC/targets/station-advisory-fix" "$C/harness-timeout.chain"
+expect_grep "harness-timeout.chain: confirmed in a plain interpreter \(held by the program\)$" "confirmed"
 # The other way over inputs with no known escape (bench/confirm-campaign.sh, a corpus):
 # '# primitive: *' watches every primitive the policy forbids, so a plain run that escapes
 # (a miss, where the harness said blocked) names what it reached; one that does not, exit 0.
