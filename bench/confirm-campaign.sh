@@ -10,7 +10,8 @@
 #   confirmed    of those, reproduced by the plain interpreter
 #   unconfirmed  not reproduced there, or it could not run (one line each, with why)
 #   fresh-blocked  crash inputs that did not escape in the fresh replay (state of the fuzzing
-#                process; not an escape reported, so neither confirmed nor not)
+#                process, or one that ends the replay's process: a crash finding; not an
+#                escape reported, so neither confirmed nor not)
 #   corpus       a chain target's corpus (the inputs the engine kept) the other way: each input
 #                the fresh replay calls blocked is run by the plain reproducer with
 #                '# primitive: *' (every primitive the policy forbids watched, and every
@@ -94,6 +95,13 @@ for t in "${targets[@]}"; do
   : >"$tmp/out"
   ((${#resolved[@]})) && nice "$build/gatecrash" replay -q "$t" "${v[@]}" "${resolved[@]}" >>"$tmp/out" 2>/dev/null
   ((${#raw[@]})) && nice "$build/gatecrash" replay -q --raw "$t" "${v[@]}" "${raw[@]}" >>"$tmp/out" 2>/dev/null
+  # an input that stops the replay's process (a crash finding, a hang) leaves the rest unseen:
+  # each input without a verdict line is replayed again on its own
+  for f in "${resolved[@]}" "${raw[@]}"; do
+    grep -qF "$f: " "$tmp/out" && continue
+    r=(); [[ $f == */resolved/* ]] || r=(--raw)
+    nice "$build/gatecrash" replay -q "${r[@]}" "$t" "${v[@]}" "$f" >>"$tmp/out" 2>/dev/null
+  done
   inputs=$((${#resolved[@]} + ${#raw[@]}))
   e=$(grep -c ': gatecrash: ESCAPE' "$tmp/out")
   c=$(grep -c ': confirmed in a plain interpreter' "$tmp/out")
