@@ -29,6 +29,7 @@ import json
 import os
 import re
 import sys
+import threading
 import types
 
 sys.dont_write_bytecode = True  # leave the gate's folder as it was: no __pycache__
@@ -232,6 +233,9 @@ def install(gate, target):
 
 # --- the effect oracle: an audit hook that refuses and records -----------------------------
 
+_THREAD_START = threading.Thread._bootstrap_inner.__code__
+
+
 class Run:
     def __init__(self, header, requires):
         self.kind, self.cap, self.prim = header['kind'], header['capability'], header['primitive']
@@ -264,6 +268,8 @@ class Run:
         # raises here where it raises there (a chain may walk the exception's traceback).
         if not self.in_chain:
             return
+        if event == 'sys.setprofile' and sys._getframe(1).f_code is _THREAD_START:
+            return  # a new thread taking the runner's own profile (threading.setprofile)
         if event in HARNESS_EVENTS or event.startswith(_HARNESS_PREFIXES):
             raise Blocked(f'gatecrash: {event} blocked by the harness')
         if event in SPAWN_EVENTS:
@@ -573,14 +579,6 @@ def replay_source(case_text, target, adapter_path):
     why = add_venv(target.get('venv'))
     if why:
         return 2, f'error: {why}'
-    try:
-        adapter = load(adapter_path)
-        evaluate = getattr(adapter, target.get('entry', 'evaluate'))
-        if target.get('steps', 1) > 1:  # its parts between step markers, against one session
-            evaluate = steps_of(adapter.session)
-        refused = refusal_types(adapter, target.get('refusals', []))
-    except BaseException as e:  # exit 1 means 'reproduced': an adapter that fails to load is not
-        return 2, f'error: the adapter did not load: {type(e).__name__}: {e}'
     called = []
     spaces = Namespaces(run)
 
@@ -592,6 +590,17 @@ def replay_source(case_text, target, adapter_path):
             called.append(f'ESCAPE reproduced: reach {hit[1]} {hit[0]} called inside the evaluation')
             raise PermissionError(f'reproducer: {hit[0]} refused')
 
+    # before the adapter loads: a thread it starts then (a worker pool's) or later (one per
+    # program) runs the program's code under the guard too, as the harness watches every thread
+    threading.setprofile(guard)
+    try:
+        adapter = load(adapter_path)
+        evaluate = getattr(adapter, target.get('entry', 'evaluate'))
+        if target.get('steps', 1) > 1:  # its parts between step markers, against one session
+            evaluate = steps_of(adapter.session)
+        refused = refusal_types(adapter, target.get('refusals', []))
+    except BaseException as e:  # exit 1 means 'reproduced': an adapter that fails to load is not
+        return 2, f'error: the adapter did not load: {type(e).__name__}: {e}'
     sys.addaudithook(run.hook)
     sys.addaudithook(spaces.hook)
     sys.setprofile(guard)

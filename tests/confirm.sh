@@ -43,6 +43,12 @@ expect_grep "main-thread.chain: confirmed in a plain interpreter \(held by the p
 # subclass every harness process has): the plain interpreter has the class too, as Blocked.
 expect_exit 1 "replay of a walk through gatecrash.Timeout" -- "$GC" replay -q "$SRC/targets/station-advisory-fix" "$C/harness-timeout.chain"
 expect_grep "harness-timeout.chain: confirmed in a plain interpreter \(held by the program\)$" "confirmed"
+# A program that runs in a worker thread (one per program; a pool's, started when the adapter
+# is imported) and keeps a primitive in its namespace: the plain runner watches that thread too.
+for t in threaded pool; do
+  expect_exit 1 "replay on $t of a primitive held in a worker thread" -- "$GC" replay -q "$SRC/tests/fixtures/source/$t" "$C/thread-held.py"
+  expect_grep "thread-held.py: confirmed in a plain interpreter \(held by the program\)$" "$t: confirmed"
+done
 # The other way over inputs with no known escape (bench/confirm-campaign.sh, a corpus):
 # '# primitive: *' watches every primitive the policy forbids, so a plain run that escapes
 # (a miss, where the harness said blocked) names what it reached; one that does not, exit 0.
