@@ -63,7 +63,7 @@ for pair in "${pairs[@]}"; do
       fi
     elif grep -qE "^$f: (blocked|inconclusive)" "$tmp/out"; then
       if [[ -n ${RAW:-} ]]; then i=$((i + 1)); continue; fi
-      PYTHONHASHSEED=1 timeout -s KILL 60 "$py" -s "$root/escapes/reproduce.py" "$f" "$gate" >"$tmp/plain" 2>&1
+      timeout -s KILL 60 env -u PYTHONUNBUFFERED -u PYTHONIOENCODING PYTHONHASHSEED=1 "$py" -s "$root/escapes/reproduce.py" "$f" "$gate" >"$tmp/plain" 2>&1
       rc=$?
       if ((rc == 1)); then m=$((m + 1)); echo "MISS         ${pair}: $(basename "$f"): $(tail -1 "$tmp/plain")"
       elif ((rc == 0)); then b=$((b + 1))

@@ -29,6 +29,7 @@ import json
 import os
 import re
 import sys
+import threading
 import types
 
 sys.dont_write_bytecode = True  # leave the gate's folder as it was: no __pycache__
@@ -55,6 +56,14 @@ class Blocked(PermissionError):
 
 
 Blocked.__module__ = 'gatecrash'
+
+
+class Timeout(BaseException):
+    """The harness's time-limit exception (harness/runtime/timelimit.c): a class a chain walks
+    to there (BaseException.__subclasses__()[@Timeout]), so it is here too."""
+
+
+Timeout.__module__ = 'gatecrash'
 
 
 # --- the case: its '#' header and the chain language (harness/chain/chain.h) ---------------------
@@ -174,7 +183,7 @@ def real_primitive(name):
     """The real object named 'name' ("os.system"), found by the harness's table."""
     if name not in PRIMITIVES:
         raise BadCase(f'{name} is not in the harness\'s table of primitives')
-    module, attr = PRIMITIVES[name]
+    module, attr, _ = PRIMITIVES[name]
     v = importlib.import_module(module)
     for part in attr.split('.'):
         v = getattr(v, part)
@@ -224,12 +233,21 @@ def install(gate, target):
 
 # --- the effect oracle: an audit hook that refuses and records -----------------------------
 
+_THREAD_START = threading.Thread._bootstrap_inner.__code__
+
+
 class Run:
     def __init__(self, header, requires):
         self.kind, self.cap, self.prim = header['kind'], header['capability'], header['primitive']
         self.requires = requires
         # the real primitive, captured before any gate code runs
-        self.real = real_primitive(self.prim) if self.kind == 'reach' else None
+        # the real primitives watched, captured before any gate code runs: the one the
+        # header names, or with '# primitive: *' every one the policy forbids (a case
+        # without a known escape, run to see whether anything escapes: a miss)
+        self.watched = []
+        if self.kind == 'reach':
+            self.watched = forbidden_primitives(requires) if self.prim == '*' else [
+                (self.prim, self.cap, real_primitive(self.prim))]
         self.in_chain = False
         self.escaped = []
         self.ns = None
@@ -250,6 +268,8 @@ class Run:
         # raises here where it raises there (a chain may walk the exception's traceback).
         if not self.in_chain:
             return
+        if event == 'sys.setprofile' and sys._getframe(1).f_code is _THREAD_START:
+            return  # a new thread taking the runner's own profile (threading.setprofile)
         if event in HARNESS_EVENTS or event.startswith(_HARNESS_PREFIXES):
             raise Blocked(f'gatecrash: {event} blocked by the harness')
         if event in SPAWN_EVENTS:
@@ -274,24 +294,49 @@ class Run:
             raise Blocked(f'gatecrash: {event} blocked by the harness')
 
     def same(self, v):
-        real = self.real
-        if v is real:
-            return True
-        code = getattr(real, '__code__', None)
-        if code is not None and getattr(v, '__code__', None) is code:
-            return True
-        try:
-            return type(v) is type(real) and bool(v == real)
-        except Exception:
-            return False
+        """(name, capability) of the watched primitive v is, or None."""
+        for name, cap, real in self.watched:
+            if _same(v, real):
+                return name, cap
+        return None
 
     def check(self, v, where):
         """The verdict line when value v reached by 'where' is an escape, else None."""
-        if self.kind == 'reach' and self.same(v):
-            return f'ESCAPE reproduced: reach {self.cap} {self.prim} via {where}'
+        hit = self.kind == 'reach' and self.same(v)
+        if hit:
+            return f'ESCAPE reproduced: reach {hit[1]} {hit[0]} via {where}'
         if self.escaped:
             return f'ESCAPE reproduced: {self.escaped[0]} via {where}'
         return None
+
+
+def _same(v, real):
+    if v is real:
+        return True
+    code = getattr(real, '__code__', None)
+    if code is not None and getattr(v, '__code__', None) is code:
+        return True
+    try:
+        return type(v) is type(real) and bool(v == real)
+    except Exception:
+        return False
+
+
+def forbidden_primitives(requires):
+    """[(name, capability, the real object)] of every primitive whose capability the policy
+    forbids (oracle.c gc_policy_forbids); one whose module is missing here is skipped."""
+    globs = requires.get('filesystem_writes')
+    forbids = {'spawn': requires.get('subprocess', True) is False,
+               'network': requires.get('network', True) is False,
+               'write': globs is not None and not any(g in ('*', '/*', '**', '/**') for g in globs)}
+    out = []
+    for name, (_, _, cap) in PRIMITIVES.items():
+        if forbids.get(cap):
+            try:
+                out.append((name, cap, real_primitive(name)))
+            except (ImportError, AttributeError):
+                pass
+    return out
 
 
 def _opens_for_writing(mode, flags):
@@ -378,20 +423,28 @@ def step(ns, v, trailer, prev=None):
 
 
 def walk(run, stmts):
-    """The verdict line of the first escaping step, or None."""
-    prev, done = None, ''  # the statements run so far, as the verdict names them
+    """(the verdict line of the first escaping step or None, why the first failed step failed
+    or None).  A step that fails ends its statement and '_' becomes None, as in the
+    evaluator (docs/CHAINS.md): the next statement still runs."""
+    prev, done, failed = None, '', None  # the statements run so far, as the verdict names them
     for source, root, trailers in stmts:
-        v = prev if root == '_' else run.ns[root]
-        verdict = run.check(v, done + root)
-        for trailer, where in trailers:
-            if verdict:
-                break
-            v = step(run.ns, v, trailer, prev)
-            verdict = run.check(v, done + where)
+        where = done + root
+        try:
+            v = prev if root == '_' else run.ns[root]
+            verdict = run.check(v, where)
+            for trailer, where in trailers:
+                if verdict:
+                    break
+                where = done + where
+                v = step(run.ns, v, trailer, prev)
+                verdict = run.check(v, where)
+        except Exception as e:
+            failed = failed or f'{type(e).__name__}: {e}'
+            v, verdict = None, run.check(None, where)  # an effect the failing step had
         if verdict:
-            return verdict
+            return verdict, failed
         prev, done = v, done + source + '; '
-    return None
+    return None, failed
 
 
 # --- the command ---------------------------------------------------------------------------
@@ -411,12 +464,12 @@ def replay(case_text, target, gate_path):
     sys.addaudithook(run.hook)
     run.in_chain = True
     try:
-        verdict = walk(run, stmts)
-    except Exception as e:
-        return 0, f'blocked: a step failed: {type(e).__name__}: {e}'
+        verdict, failed = walk(run, stmts)
     finally:
         run.in_chain = False
-    return (1, verdict) if verdict else (0, 'blocked: the escape did not reproduce')
+    if verdict:
+        return 1, verdict
+    return 0, f'blocked: a step failed: {failed}' if failed else 'blocked: the escape did not reproduce'
 
 
 # --- source targets: the case is a program, run through the adapter's evaluate -----------
@@ -526,6 +579,20 @@ def replay_source(case_text, target, adapter_path):
     why = add_venv(target.get('venv'))
     if why:
         return 2, f'error: {why}'
+    called = []
+    spaces = Namespaces(run)
+
+    def guard(frame, event, arg):
+        if event == 'call' and run.in_chain:
+            spaces.frame_started(frame)
+        hit = event == 'c_call' and run.in_chain and run.kind == 'reach' and run.same(arg)
+        if hit:
+            called.append(f'ESCAPE reproduced: reach {hit[1]} {hit[0]} called inside the evaluation')
+            raise PermissionError(f'reproducer: {hit[0]} refused')
+
+    # before the adapter loads: a thread it starts then (a worker pool's) or later (one per
+    # program) runs the program's code under the guard too, as the harness watches every thread
+    threading.setprofile(guard)
     try:
         adapter = load(adapter_path)
         evaluate = getattr(adapter, target.get('entry', 'evaluate'))
@@ -534,16 +601,6 @@ def replay_source(case_text, target, adapter_path):
         refused = refusal_types(adapter, target.get('refusals', []))
     except BaseException as e:  # exit 1 means 'reproduced': an adapter that fails to load is not
         return 2, f'error: the adapter did not load: {type(e).__name__}: {e}'
-    called = []
-    spaces = Namespaces(run)
-
-    def guard(frame, event, arg):
-        if event == 'call' and run.in_chain:
-            spaces.frame_started(frame)
-        if event == 'c_call' and run.in_chain and run.kind == 'reach' and run.same(arg):
-            called.append(f'ESCAPE reproduced: reach {run.cap} {run.prim} called inside the evaluation')
-            raise PermissionError(f'reproducer: {run.prim} refused')
-
     sys.addaudithook(run.hook)
     sys.addaudithook(spaces.hook)
     sys.setprofile(guard)
@@ -665,4 +722,9 @@ def main(argv):
 
 
 if __name__ == '__main__':
-    sys.exit(main(sys.argv[1:]))
+    # The verdict is out: nothing the program left behind (a thread, a second
+    # threading._MainThread that interpreter shutdown would wait for) may hold the process.
+    _code = main(sys.argv[1:])
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(_code)

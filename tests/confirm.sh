@@ -21,6 +21,44 @@ expect_grep "holder.chain: confirmed in a plain interpreter \(held by the progra
 expect_grep '^\{"input":"tools.pick\(\)","confirmed":false,' "--json: not confirmed, its own line"
 expect_grep '^\{"input":"tools.holder.pick\(\)","confirmed":true,.*"reached":"held","file":"[^"]*"\}$' "--json: confirmed, held"
 expect_count 2 "ESCAPE reach spawn os.execve" "both still escape in the harness (exit 1 unchanged)"
+# What the harness ran, rebuilt: a campaign's escape whose first statements fail (a missing
+# root, a walk of None) and whose last one starts from '_' = None, as the evaluator gives it
+# after a failed statement (its resolved chain, as fuzz_gate recorded it); and a chain through
+# sys.__stderr__.buffer.raw, which the harness's buffered streams have, checked with
+# PYTHONUNBUFFERED=1 in the caller's environment (the plain interpreter runs without it).
+C=$SRC/tests/fixtures/confirm
+expect_exit 1 "replay of a chain with failed statements" -- "$GC" replay -q "$SRC/targets/station-1.5.0" "$C/failed-steps.chain"
+expect_grep "failed-steps.chain: confirmed in a plain interpreter \(held by the program\)$" \
+  "failed statements end with '_' None in the plain interpreter too"
+expect_exit 1 "replay of the stderr buffer's raw file" -- env PYTHONUNBUFFERED=1 "$GC" replay -q \
+  "$SRC/targets/station-1.5.0" "$C/stderr-buffer-raw.chain"
+expect_grep "stderr-buffer-raw.chain: confirmed in a plain interpreter \(held by the program\)$" \
+  "the plain interpreter's stderr is buffered as a host's is by default"
+# A program that leaves the interpreter something to wait for at its exit (a second
+# threading._MainThread): the plain run's verdict is out, and its process ends there.
+expect_exit 1 "replay of a chain that leaves a main thread behind" -- "$GC" replay -q "$SRC/targets/station-1.5.0" "$C/main-thread.chain"
+expect_grep "main-thread.chain: confirmed in a plain interpreter \(held by the program\)$" \
+  "confirmed, not 'did not finish within 60 s'"
+# A walk through the harness's own time-limit class (gatecrash.Timeout, a BaseException
+# subclass every harness process has): the plain interpreter has the class too, as Blocked.
+expect_exit 1 "replay of a walk through gatecrash.Timeout" -- "$GC" replay -q "$SRC/targets/station-advisory-fix" "$C/harness-timeout.chain"
+expect_grep "harness-timeout.chain: confirmed in a plain interpreter \(held by the program\)$" "confirmed"
+# A program that runs in a worker thread (one per program; a pool's, started when the adapter
+# is imported) and keeps a primitive in its namespace: the plain runner watches that thread too.
+for t in threaded pool; do
+  expect_exit 1 "replay on $t of a primitive held in a worker thread" -- "$GC" replay -q "$SRC/tests/fixtures/source/$t" "$C/thread-held.py"
+  expect_grep "thread-held.py: confirmed in a plain interpreter \(held by the program\)$" "$t: confirmed"
+done
+# The other way over inputs with no known escape (bench/confirm-campaign.sh, a corpus):
+# '# primitive: *' watches every primitive the policy forbids, so a plain run that escapes
+# (a miss, where the harness said blocked) names what it reached; one that does not, exit 0.
+mkdir -p "$WORK/any"
+jq --arg s "$SRC/targets/station-1.5.0/module_sandbox.py" '.sandbox = $s' "$SRC/targets/station-1.5.0/target.json" >"$WORK/any/target.json"
+printf '# kind: reach\n# capability: any\n# primitive: *\nnope\n_.__str__()().__traceback__.tb_frame.f_globals[\x27os\x27].chmod\n' >"$WORK/any/escapes.chain"
+printf '# kind: reach\n# capability: any\n# primitive: *\nsubprocess.run\n' >"$WORK/any/blocked.chain"
+expect_exit 1 "any primitive: a chain that reaches one" -- env PYTHONHASHSEED=1 "$PY" -s "$SRC/escapes/reproduce.py" "$WORK/any/escapes.chain"
+expect_grep "^ESCAPE reproduced: reach write os.chmod via nope; _.__str__" "it names the primitive it reached"
+expect_exit 0 "any primitive: a chain that reaches none" -- env PYTHONHASHSEED=1 "$PY" -s "$SRC/escapes/reproduce.py" "$WORK/any/blocked.chain"
 # --no-confirm: no second run, and --json says it was not asked
 expect_exit 1 "replay --no-confirm" -- "$GC" replay -q --no-confirm --json "$U" "$WORK/pick.chain"
 expect_no_grep "confirmed in|NOT confirmed" "no confirmation line"

@@ -228,6 +228,67 @@ int main(int argc, char **argv)
         gc_sb_free(&sb);
         expect_escape(text, "reach", "spawn", "os.system"); /* and it escapes as reported */
     }
+    /* [#K] on a subclass list resolves past the class of a stale module copy (the harness's
+     * start-up import of enum, taken out of sys.modules before the target made it anew): the
+     * live enum.IntEnum is [@IntEnum], the one class of that name a host's list holds, and
+     * [@IntEnum] finds it again */
+    {
+        PyObject *g = PyDict_New();
+        PyDict_SetItemString(g, "__builtins__", PyEval_GetBuiltins());
+        PyObject *k = PyRun_String("[i for i, c in enumerate(int.__subclasses__()) "
+                                   "if c is __import__('sys').modules['enum'].IntEnum][0]",
+                                   Py_eval_input, g, g);
+        CHECK(k && PyLong_Check(k), "the live IntEnum's index");
+        char text[128];
+        snprintf(text, sizeof text, "os.O_APPEND.__class__.__subclasses__()[#%ld]", k ? PyLong_AsLong(k) : 0L);
+        Py_XDECREF(k);
+        Py_DECREF(g);
+        PyErr_Clear();
+        run(text);
+        gc_strbuf sb;
+        gc_sb_init(&sb);
+        gc_chain_print_oneline(&out.resolved, &sb);
+        CHECK(strcmp(sb.data, "os.O_APPEND.__class__.__subclasses__()[@IntEnum]") == 0, "the live IntEnum: [%s]",
+              sb.data);
+        /* the stale copy's own IntEnum: named as the one a host has */
+        g = PyDict_New();
+        PyDict_SetItemString(g, "__builtins__", PyEval_GetBuiltins());
+        k = PyRun_String("[i for i, c in enumerate(int.__subclasses__()) if c.__name__ == 'IntEnum' "
+                         "and c is not __import__('sys').modules['enum'].IntEnum][0]", Py_eval_input, g, g);
+        CHECK(k && PyLong_Check(k), "a stale IntEnum's index (the harness's start-up import of enum)");
+        snprintf(text, sizeof text, "os.O_APPEND.__class__.__subclasses__()[#%ld]", k ? PyLong_AsLong(k) : 0L);
+        Py_XDECREF(k);
+        Py_DECREF(g);
+        PyErr_Clear();
+        run(text);
+        gc_sb_clear(&sb);
+        gc_chain_print_oneline(&out.resolved, &sb);
+        CHECK(strcmp(sb.data, "os.O_APPEND.__class__.__subclasses__()[@IntEnum]") == 0, "the stale IntEnum: [%s]",
+              sb.data);
+        gc_sb_free(&sb);
+        char ierr[512];
+        PyObject *ins = gc_target_install(&target, ierr, sizeof ierr);
+        PyObject *v = ins ? eval_in(ins, "os.O_APPEND.__class__.__subclasses__()[@IntEnum]") : NULL;
+        PyObject *live = PyImport_ImportModule("enum");
+        PyObject *ie = live ? PyObject_GetAttrString(live, "IntEnum") : NULL;
+        CHECK(ie && v == ie, "[@IntEnum] is the live enum.IntEnum");
+        Py_XDECREF(ie);
+        Py_XDECREF(live);
+        Py_XDECREF(ins);
+        PyErr_Clear();
+    }
+    /* a statement that failed is not kept: '_' after it was None, as a first statement's is,
+     * whatever made it fail (a harness refusal's exception is no host's) */
+    expect_escape("nope.x\n_.__str__()().__traceback__.tb_frame.f_globals['subprocess'].os.system", "reach", "spawn",
+                  "os.system");
+    {
+        gc_strbuf sb;
+        gc_sb_init(&sb);
+        gc_escape_chain_text(&out, &sb);
+        CHECK(strcmp(sb.data, "_.__str__()().__traceback__.tb_frame.f_globals['subprocess'].os.system") == 0,
+              "the failed statement is not kept: [%s]", sb.data);
+        gc_sb_free(&sb);
+    }
     /* without a statement before it (or after a failed one) '_' is None, as for roots */
     ns = gc_target_install(&target, err, sizeof err);
     CHECK(ns != NULL, "install: %s", err);

@@ -52,7 +52,7 @@ static int run_probe(const gc_target *t, const char *probe, const char *outpath,
     int fd = open(outpath, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (fd < 0)
         return -1;
-    const char *argv[] = {"timeout", "-s", "KILL", secs, "env", "PYTHONHASHSEED=1", py, "-s", probe,
+    const char *argv[] = {"timeout", "-s", "KILL", secs, "env", GC_PLAIN_ENV, "PYTHONHASHSEED=1", py, "-s", probe,
                           t->spec.sandbox, NULL};
     pid_t pid = gc_spawn((char *const *)argv, NULL, fd, fd);
     close(fd);

@@ -52,7 +52,7 @@ static void event_table(gc_strbuf *out, const char *name, gc_cap cap, int paths)
     gc_sb_puts(out, "}\n");
 }
 
-/* "PRIMITIVES = {'os.system': ('os', 'system'), ...}": the rows of oracle_table.c whose
+/* "PRIMITIVES = {'os.system': ('os', 'system', 'spawn'), ...}": the rows of oracle_table.c whose
  * reaching is an escape (spawn, write, network), by the name escapes carry. */
 static void prim_table(gc_strbuf *out)
 {
@@ -70,6 +70,8 @@ static void prim_table(gc_strbuf *out)
         py_str(&item, p->module);
         gc_sb_puts(&item, ", ");
         py_str(&item, p->attr);
+        gc_sb_puts(&item, ", ");
+        py_str(&item, gc_cap_name(p->cap));
         gc_sb_putc(&item, ')');
         table_item(out, item.data, indent, &col, &n);
     }
@@ -112,7 +114,7 @@ void gc_reproducer_tables(gc_strbuf *out)
     event_table(out, "WRITE_EVENTS", GC_CAP_WRITE, 1);
     gc_sb_puts(out, "# events the harness refuses whatever the policy (never an escape); 'x.*': every 'x.' event\n");
     event_table(out, "HARNESS_EVENTS", GC_CAP_HARNESS, 0);
-    gc_sb_puts(out, "# the real primitives a chain must not reach -> (module, attribute)\n");
+    gc_sb_puts(out, "# the real primitives a chain must not reach -> (module, attribute, capability)\n");
     prim_table(out);
     gc_sb_puts(out, "# the modules the harness imports before the gate loads (the runner imports them too)\n");
     module_table(out);

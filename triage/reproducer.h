@@ -14,6 +14,13 @@
 
 #include "eval.h"
 
+/* The arguments of `env` before PYTHONHASHSEED=N whenever a plain interpreter runs a
+ * reproducer: the caller's environment without what the harness's isolated interpreter
+ * ignores and what changes the objects a chain walks (under PYTHONUNBUFFERED,
+ * sys.__stderr__.buffer is the FileIO itself, with no .raw; the harness's streams are
+ * buffered, as a host's are by default). */
+#define GC_PLAIN_ENV "-u", "PYTHONUNBUFFERED", "-u", "PYTHONIOENCODING"
+
 /* The text of _tables.py. */
 void gc_reproducer_tables(gc_strbuf *out);
 

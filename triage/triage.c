@@ -157,7 +157,7 @@ static int portable(const gc_triage_opts *o, gc_target *t, const gc_chain *c, co
     pid_t pid[2] = {-1, -1};
     int nul = open("/dev/null", O_WRONLY | O_CLOEXEC);
     for (int i = 0; ok && i < 2; i++) { /* both at once: a second core runs the second */
-        const char *argv[] = {"timeout", "-s", "KILL", "60", "env", seeds[i], GATECRASH_PYTHON, "-s",
+        const char *argv[] = {"timeout", "-s", "KILL", "60", "env", GC_PLAIN_ENV, seeds[i], GATECRASH_PYTHON, "-s",
                               probe, t->spec.sandbox, NULL};
         pid[i] = gc_spawn((char *const *)argv, NULL, nul, nul);
     }

@@ -617,7 +617,35 @@ static int name_is(PyObject *x, int dotted, const char *name, size_t nlen)
     return name_of(x, dotted, buf, sizeof buf) && strlen(buf) == nlen && memcmp(buf, name, nlen) == 0;
 }
 
-/* The element (or mapping value) whose __name__ (__qualname__ if dotted) is 'name'. */
+/* Is x a class of a stale copy of its module?  The module its __module__ names in sys.modules
+ * holds, under its name, another class of that module and name: the harness imported the
+ * module before the target and took it out of sys.modules again (interp.h
+ * gc_interp_world_restore), and the target's import made it anew, so __subclasses__() lists
+ * both here where a host has one.  [@name] passes over such a class (below). */
+static int stale_copy(PyObject *x)
+{
+    if (!PyType_Check(x) || !(((PyTypeObject *)x)->tp_flags & Py_TPFLAGS_HEAPTYPE))
+        return 0;
+    PyHeapTypeObject *ht = (PyHeapTypeObject *)x;
+    PyObject *dict = ((PyTypeObject *)x)->tp_dict;
+    PyObject *mod = dict ? PyDict_GetItemString(dict, "__module__") : NULL; /* borrowed */
+    PyObject *m = mod && PyUnicode_Check(mod) ? PyDict_GetItem(PyImport_GetModuleDict(), mod) : NULL;
+    PyObject *md = m && PyModule_Check(m) ? PyModule_GetDict(m) : NULL;
+    PyObject *live = md && ht->ht_name ? PyDict_GetItem(md, ht->ht_name) : NULL;
+    int stale = 0;
+    if (live && live != x && PyType_Check(live) && (((PyTypeObject *)live)->tp_flags & Py_TPFLAGS_HEAPTYPE)) {
+        PyHeapTypeObject *lt = (PyHeapTypeObject *)live;
+        PyObject *lmod = ((PyTypeObject *)live)->tp_dict ? PyDict_GetItemString(((PyTypeObject *)live)->tp_dict,
+                                                                                "__module__") : NULL;
+        stale = lmod && PyUnicode_Check(lmod) && PyUnicode_Compare(lmod, mod) == 0 &&
+                PyUnicode_Compare(lt->ht_qualname, ht->ht_qualname) == 0;
+    }
+    PyErr_Clear();
+    return stale;
+}
+
+/* The element (or mapping value) whose __name__ (__qualname__ if dotted) is 'name': the first
+ * that is no stale copy's class (stale_copy), else the first. */
 static PyObject *find_named(PyObject *v, const char *name, size_t nlen)
 {
     int mapping;
@@ -625,7 +653,7 @@ static PyObject *find_named(PyObject *v, const char *name, size_t nlen)
     PyObject *items = walk(v, GC_MAX_WALK, &mapping);
     if (!items)
         return NULL;
-    PyObject *found = NULL;
+    PyObject *found = NULL, *stale = NULL;
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(items) && !found; i++) {
         PyObject *x = PyList_GET_ITEM(items, i);
         PyObject *val = mapping ? PyObject_GetItem(v, x) : (Py_INCREF(x), x);
@@ -633,12 +661,18 @@ static PyObject *find_named(PyObject *v, const char *name, size_t nlen)
             PyErr_Clear();
             continue;
         }
-        if (name_is(val, dotted, name, nlen))
-            found = val;
-        else
+        if (!name_is(val, dotted, name, nlen) || (stale_copy(val) && stale))
             Py_DECREF(val);
+        else if (stale_copy(val))
+            stale = val;
+        else
+            found = val;
     }
     Py_DECREF(items);
+    if (found) /* what a host has, found after a stale copy or none */
+        Py_XDECREF(stale);
+    else
+        found = stale;
     if (!found && !PyErr_Occurred())
         PyErr_Format(PyExc_LookupError, "no element named %.*s", (int)nlen, name);
     return found;
@@ -710,8 +744,10 @@ static PyObject *nth_item(PyObject *v, long k, gc_chain *rc, gc_trailer *rt)
         if (named) {
             int first = 1; /* portable only if the name finds this very element first */
             size_t blen = strlen(buf);
+            /* a stale copy's class (stale_copy) is passed over by [@name]; one named is its
+             * counterpart there, the one a host has */
             for (Py_ssize_t i = 0; i < idx && first; i++)
-                first = !name_is(PyList_GET_ITEM(items, i), dotted, buf, blen);
+                first = !name_is(PyList_GET_ITEM(items, i), dotted, buf, blen) || stale_copy(PyList_GET_ITEM(items, i));
             if (first && gc_chain_intern(rc, buf, strlen(buf), &rt->s) == 0)
                 rt->kind = GC_T_NAMED;
             else
@@ -1193,7 +1229,9 @@ void gc_outcome_escape_chain(const gc_outcome *o, gc_chain *out)
     const gc_chain *c = &o->resolved;
     int last = o->esc_stmt >= 0 ? o->esc_stmt : c->nstmts - 1;
     int first = last;
-    while (first > 0 && gc_stmt_uses_prev(&c->s[first], first == last && o->esc_stmt >= 0 ? o->esc_trailer + 1 : -1))
+    /* not past a statement that failed: its '_' was None, which a first statement's is too */
+    while (first > 0 && !o->stmt_failed[first - 1] &&
+           gc_stmt_uses_prev(&c->s[first], first == last && o->esc_stmt >= 0 ? o->esc_trailer + 1 : -1))
         first--;
     *out = *c; /* same arena: strings stay valid */
     out->nstmts = 0;
