@@ -26,12 +26,17 @@
 #include "oracle.h"
 
 volatile unsigned long gc_backstop_blocked;
-static int armed, watching;
+static int armed;
+/* The process whose supervisor thread sets the dirty bits (0: none watches).  A process the
+ * harness forks (the campaign's sweep) keeps the filter, but its watched calls reach the
+ * parent's supervisor, which marks the parent's bits: the child's are never set, so there
+ * every state check runs. */
+static pid_t watching_pid;
 static _Atomic unsigned dirty = GC_DIRTY_ALL;
 
 unsigned gc_backstop_take_dirty(void)
 {
-    if (!watching)
+    if (watching_pid != getpid())
         return GC_DIRTY_ALL;
     return atomic_exchange(&dirty, 0);
 }
@@ -413,6 +418,6 @@ int gc_backstop_arm(char *err, size_t errlen)
         return -1;
     }
     armed = 1;
-    watching = watch;
+    watching_pid = watch ? getpid() : 0;
     return 0;
 }
