@@ -20,11 +20,34 @@
 
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
 
+/* libFuzzer's -timeout when the command line gives none: a campaign's value.  Its own default
+ * (1200 s) is the only end of an input the hard limit leaves to the engine (timelimit.h: a
+ * program whose finalizers make more instances, each swallowing the harness's Timeout, runs
+ * on past the per-input limit), so a hang of 20 minutes per such input.  Added here, before
+ * libFuzzer reads its flags (it reads argv after LLVMFuzzerInitialize returns). */
+#define GC_ENGINE_TIMEOUT "-timeout=10"
+
+static void default_timeout(int *argc, char ***argv)
+{
+    for (int i = 1; i < *argc; i++)
+        if (strncmp((*argv)[i], "-timeout=", 9) == 0)
+            return;
+    char **v = malloc(((size_t)*argc + 2) * sizeof *v); /* the process's argv from now on */
+    if (!v)
+        return;
+    memcpy(v, *argv, (size_t)*argc * sizeof *v);
+    v[(*argc)++] = GC_ENGINE_TIMEOUT;
+    v[*argc] = NULL;
+    *argv = v;
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     int rc = gc_fuzz_initialize(argc, argv);
     if (rc)
         exit(rc);
+    if (!gc_fuzz_afl_runtime())
+        default_timeout(argc, argv);
     atexit(gc_ratewatch_report); /* the run's rate dips, at its end (ratewatch.h) */
     if (gc_fuzz_afl_runtime()) {
         /* AFL++'s driver reads argv when this returns (a loop count, or files to run): ours
