@@ -141,6 +141,7 @@ typedef struct {
     int escaped, gave;  /* the last edge's program escaped, gave a value back (run_edge) */
     PyObject *rules;    /* the host-side search's: {rule key: RULE_*} (NULL: exhaustive) */
     long answered;      /* edges a rule answered so far (every HOST_SAMPLE-th is run) */
+    long answered_lang; /* the same for the language's forms (lang_edges), counted apart */
 } sctx;
 
 /* The builtins of the calls with the program's own values (expand_own_calls). */
@@ -390,7 +391,7 @@ static void note_resolver(sctx *x, int i);
  * the host cannot answer (a lookup readback through a class's own __getattr__, an instance
  * the sandbox makes) always runs. */
 enum { F_RUN, F_ATTR, F_ITEM, F_NAMED, F_DUNDER, F_DUNDER_CALL, F_CALL, F_OWN_TYPE, F_OWN_VARS, F_OWN_LIST,
-       F_RESOLVER, F_READBACK, F_LOOKUP, F_GETATTR, F_MATCH }; /* the last two always run (lang_edges) */
+       F_RESOLVER, F_READBACK, F_LOOKUP, F_GETATTR, F_MATCH }; /* the last two: lang_edges */
 enum { RULE_OK = 1, RULE_BLOCK = 2, RULE_RUN = 4, RULE_NOTE = 8 };
 #define HOST_SAMPLE 50
 
@@ -433,6 +434,8 @@ static int host_value(sctx *x, int i, int form, int item, PyObject *key, PyObjec
     switch (form) {
     case F_ATTR:
     case F_RESOLVER:
+    case F_GETATTR: /* the language's forms of the attribute (sweep_forms.h) */
+    case F_MATCH:
         *hv = item ? host_item(v, key) : host_attr(v, key);
         return 1;
     case F_ITEM:
@@ -531,6 +534,7 @@ static int agree(PyObject *v, PyObject *hv)
 
 /* The host's answer for one edge: what it found, the rule that says what the sandbox does. */
 typedef struct {
+    int form;         /* F_*: the step's form */
     int known;        /* the host can say what the step gives */
     PyObject *hv;     /* strong: what it gives, or NULL (it raises) */
     PyObject *rkey;   /* strong: the rule's key (form, name or key, from type, found type) */
@@ -541,6 +545,7 @@ typedef struct {
 static void host_answer(sctx *x, int i, int form, int kind, PyObject *key, hanswer *h)
 {
     memset(h, 0, sizeof *h);
+    h->form = form;
     if (x->o->exhaustive || !x->rules || form == F_RUN || gc_host_read_unsafe(wn(x->g, i)->obj))
         return;
     int item = kind == GC_EDGE_ITEM_STR || kind == GC_EDGE_ITEM_INT;
@@ -609,7 +614,10 @@ static int must_run(sctx *x, int i, int kind, PyObject *key, const hanswer *h)
         gc_oracle_reset_input(); /* the hole of a value, with no escape of an earlier program in the way */
         return !found_already(x->g, h->prim, edge_hole(x, i, kind, key, h->hv), wn(x->g, i)->depth + 1);
     }
-    return ++x->answered % HOST_SAMPLE == 0;
+    /* the language's forms sampled on a count of their own: the other edges' sampled
+     * confirmations fall where they did before the forms were written */
+    long *count = h->form == F_GETATTR || h->form == F_MATCH ? &x->answered_lang : &x->answered;
+    return ++*count % HOST_SAMPLE == 0;
 }
 
 /* One edge of node i: the program of blk (statements), then the expression of pre, mid and
@@ -1909,7 +1917,7 @@ int gc_source_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st, gc
     gc_source_graph *g = gc_xcalloc(1, sizeof *g);
     g->resolver = -1;
     double start = gc_now_s();
-    sctx x = {t, o, st, PyDict_New(), 0, g, 0, 0, NULL, 0};
+    sctx x = {t, o, st, PyDict_New(), 0, g, 0, 0, NULL, 0, 0};
     g->w = gc_walk_new(&source_walk, &x, o, st, x.ns);
     if (!o->exhaustive && gc_orc.mode == GC_MODE_REACH) /* the host predicts only the value search's escapes */
         x.rules = PyDict_New();
