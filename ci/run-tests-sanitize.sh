@@ -3,8 +3,8 @@
 # build with AddressSanitizer and UndefinedBehaviorSanitizer (-DGATECRASH_SANITIZE=ON, every
 # binary, fuzz_gate_afl included) in ${BUILD_DIR:-build-asan}.  LeakSanitizer reads
 # tests/lsan.supp (set by tests/CMakeLists.txt for every test).  Left out: the tests labelled
-# own-build (they run no binary of this build) and search (a bounded search's power, over
-# engine code the stage's other tests run); tests/CMakeLists.txt says which and why.  Any
+# own-build (they run no binary of this build) and search (what a search finds, over engine
+# code the stage's other tests run); tests/CMakeLists.txt says which and why.  Any
 # failing test fails the stage.  Expects the dependencies ci/install-deps.sh installs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
