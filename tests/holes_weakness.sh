@@ -49,10 +49,12 @@ expect_grep '^\| `format walk` \| the walk is a format field.* \| (.*, )?json(, 
   "report.md: the format walk's row, its roots and holes"
 need fuzz_source || { finish; exit; }
 # the campaign's table (its sweep's finds, the engine bounded): the same grouping, --by root today's
-expect_exit 1 "fuzz: the table by weakness" -- "$GC" fuzz "$M" --runs 20 --seed 1 --seed-sweep-depth 3 --no-confirm --out "$WORK/f1"
+# (--time 300 with --runs: the opening sweep's budget is a share of --time, and depth 3 must fit
+# in it on a loaded sanitizer build; --runs still ends the run)
+expect_exit 1 "fuzz: the table by weakness" -- "$GC" fuzz "$M" --runs 20 --time 300 --seed 1 --seed-sweep-depth 3 --no-confirm --out "$WORK/f1"
 expect_grep '^1 weakness\(es\) \(docs/HOLES.md\)' "fuzz: one weakness"
 expect_grep '^spawn\+write +[0-9]+ +[0-9]+ +no +format walk$' "fuzz: the format walk's row"
 expect_grep "^ +roots: (.*, )?json(, .*)? \([0-9]+\)$" "fuzz: its roots"
-expect_exit 1 "fuzz --by root" -- "$GC" fuzz "$M" --runs 20 --seed 1 --seed-sweep-depth 3 --by root --no-confirm --out "$WORK/f2"
+expect_exit 1 "fuzz --by root" -- "$GC" fuzz "$M" --runs 20 --time 300 --seed 1 --seed-sweep-depth 3 --by root --no-confirm --out "$WORK/f2"
 expect_grep "^spawn\+write +[0-9]+ +[0-9]+ +yes +module json \.<module>$" "fuzz --by root: a row per hole"
 finish

@@ -19,7 +19,8 @@ expect_grep '^  source:reach:builtins\.open +def f\(\): ' "sweep 6.0: the publis
 expect_fgrep ' \n     g = (g.gi_frame.f_back.f_back.f_back.f_builtins for x in [1]) \n ' "sweep 6.0: from the generator's frame, the program on its row's one line"
 
 need fuzz_source || { finish; exit; }
-expect_exit 1 "fuzz restrictedpython-6.0 --runs 200" -- "$GC" fuzz "$H" "${HV[@]}" --runs 200 --seed 1 --out "$WORK/hy"
+# (--time 300 with --runs: the opening sweep's budget is a share of --time; --runs ends the run)
+expect_exit 1 "fuzz restrictedpython-6.0 --runs 200" -- "$GC" fuzz "$H" "${HV[@]}" --runs 200 --time 300 --seed 1 --out "$WORK/hy"
 expect_grep '^\[ *[0-9]+s\] new hole .* \(write\): def f\(\): \\n .* \(found by the sweep\)$' "fuzz: the sweep's hole at once"
 expect_grep '^1 escape input\(s\), 1 distinct escape\(s\) on restrictedpython-6.0 \(with 1 found by the sweep' \
   "fuzz: in the table, found by the sweep"
