@@ -23,7 +23,7 @@ expect_exit 0 "check" -- "$GC" check "$T"
 expect_grep "^problem: no statement program gives its value back, but expressions do" "check: the dialect"
 expect_grep "^roots: no roots\(\); 1 name\(s\) the sandbox hands out, found by dir\(\)$" "check: the roots found"
 
-expect_exit 1 "sweep: escapes through what the sandbox hands out" -- "$GC" sweep "$T" --depth 3
+expect_exit 1 "sweep: escapes through what the sandbox hands out" -- "$GC" sweep --no-confirm "$T" --depth 3
 lines sweep
 expect_grep "via tools\." "sweep: an escape that starts from tools"
 expect_grep "[0-9]{3,} nodes" "sweep: it walked (not 1 node)"

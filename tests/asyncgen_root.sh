@@ -10,7 +10,7 @@
 # before the async-generator root (and before the program language had yield): 0 holes.
 source "$(dirname "$0")/lib.sh" "$@"
 T=$SRC/tests/fixtures/source/asyncgen-frame
-expect_exit 1 "sweep from the running async generator" -- "$GC" sweep "$T" --by root --depth 4 -q
+expect_exit 1 "sweep from the running async generator" -- "$GC" sweep --no-confirm "$T" --by root --depth 4 -q
 expect_grep "^write +1 +1 yes +(gate )?frame \. f_globals$" "the host's frame (the interpreter is exception-frame's module)"
 expect_fgrep "    yield a.ag_frame.f_back.f_back.f_builtins" "three steps from the async generator's frame"
 expect_fgrep "    a.asend(None).send(None)" "stepped by the program"

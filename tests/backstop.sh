@@ -26,7 +26,7 @@ expect_exit 1 "replay: a chain's clone with LeakSanitizer's flags is an escape" 
   env GATECRASH_TEST_TRACER=1 "$GC" replay "$T" "$WORK/clone.chain"
 expect_fgrep "ESCAPE syscall spawn clone via tracer.clone()" "replay: the clone is stopped"
 
-"$GC" sweep "$T" --depth 3 >"$WORK/out" 2>&1
+"$GC" sweep --no-confirm "$T" --depth 3 >"$WORK/out" 2>&1
 rc=$?
 [[ $rc -le 1 ]] && ok || fail "sweep exited $rc"
 no_marker sweep

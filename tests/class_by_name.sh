@@ -8,7 +8,7 @@
 # 0 holes at depth 3 (the list cut at 128 elements).
 source "$(dirname "$0")/lib.sh" "$@"
 T=$SRC/tests/fixtures/source/class-by-name
-expect_exit 1 "sweep by class name" -- "$GC" sweep "$T" --by root --depth 3 -q
+expect_exit 1 "sweep by class name" -- "$GC" sweep --no-confirm "$T" --by root --depth 3 -q
 expect_grep "^spawn +1 +1 no +type \. __subclasses__\(\)$" "the class walk's hole"
 expect_fgrep "via result = [c for c in Plugin.__subclasses__() if (c.__name__ == 'Runner')][0].launch" \
   "the plugin named, not numbered"
@@ -18,7 +18,7 @@ expect_same_sweep "$T" 3
 expect_program 1 "$T" "result = [c for c in Plugin.__subclasses__() if (c.__name__ == 'Runner')][0].launch"
 expect_grep "ESCAPE reach spawn os.system" "the printed program replays"
 # where the sandbox refuses `__name__`, the list is walked by index as before
-expect_exit 1 "a sandbox refusing __name__" -- "$GC" sweep "$T/refusing" --by root --depth 3 -q
+expect_exit 1 "a sandbox refusing __name__" -- "$GC" sweep --no-confirm "$T/refusing" --by root --depth 3 -q
 expect_fgrep "via result = Plugin.__subclasses__()[0].launch" "by index where the name is refused"
 expect_no_grep "__name__ ==" "no program by name there"
 finish

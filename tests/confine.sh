@@ -49,9 +49,9 @@ expect_exit 0 "replay under allow-all: blocked" -- "$GC" replay "$SRC/targets/st
 expect_fgrep "refused by the harness: a write outside scratch (Landlock)" "allow-all: counted as a refusal"
 no_victim "replay under allow-all"
 
-expect_exit 1 "sweep: the write is found" -- "$GC" sweep "$T" --depth 3
+expect_exit 1 "sweep: the write is found" -- "$GC" sweep --no-confirm "$T" --depth 3
 expect_fgrep "gate function save ()<landlock>" "sweep names the landlock escape's hole as fuzzing does"
-expect_exit 1 "sweep --by signature" -- "$GC" sweep "$T" --depth 3 --by signature
+expect_exit 1 "sweep --by signature" -- "$GC" sweep --no-confirm "$T" --depth 3 --by signature
 expect_grep "landlock:write:openat" "sweep reports the landlock escape"
 no_victim sweep
 

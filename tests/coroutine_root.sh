@@ -9,7 +9,7 @@
 # the host's frame.  The build before the coroutine root: 0 holes at depth 4.
 source "$(dirname "$0")/lib.sh" "$@"
 T=$SRC/tests/fixtures/source/coroutine-frame
-expect_exit 1 "sweep from the running coroutine" -- "$GC" sweep "$T" --by root --depth 4 -q
+expect_exit 1 "sweep from the running coroutine" -- "$GC" sweep --no-confirm "$T" --by root --depth 4 -q
 expect_grep "^write +1 +1 yes +(gate )?frame \. f_globals$" "the host's frame (the interpreter is exception-frame's module)"
 expect_fgrep "    return c.cr_frame.f_back.f_back.f_builtins" "three steps from the coroutine's frame"
 expect_fgrep "    result = e.value" "read back from the StopIteration"

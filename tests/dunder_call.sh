@@ -7,7 +7,7 @@
 # the sandbox accepts, and they replay as escapes; the walk is the same twice.
 source "$(dirname "$0")/lib.sh" "$@"
 T=$SRC/tests/fixtures/source/dunder-call
-expect_exit 1 "sweep through dunder calls" -- "$GC" sweep "$T" --by root --depth 2 -q
+expect_exit 1 "sweep through dunder calls" -- "$GC" sweep --no-confirm "$T" --by root --depth 2 -q
 expect_grep "^spawn +1 +1 no +type \. __subclasses__\(\)$" "the class walk's hole (HOLES.md's name, as a replayed program's)"
 expect_fgrep "via result = type.__getattribute__(type.__getattribute__(type, '__base__'), '__subclasses__')()" \
   "the class walk, one dunder call a step"

@@ -7,7 +7,7 @@
 # other way out: tb_frame.f_back is the host's frame that ran the program.
 source "$(dirname "$0")/lib.sh" "$@"
 T=$SRC/tests/fixtures/source/exception-frame
-expect_exit 1 "sweep from the caught exception" -- "$GC" sweep "$T" --by root --depth 4 -q
+expect_exit 1 "sweep from the caught exception" -- "$GC" sweep --no-confirm "$T" --by root --depth 4 -q
 expect_grep "^write +1 +1 yes +gate frame \. f_globals$" "the host's frame"
 expect_fgrep "    result = e.__traceback__.tb_frame.f_back.f_builtins" "four steps from the exception"
 # and the error readback: the sandbox lets str.format run, so a field's failed lookup

@@ -10,7 +10,7 @@
 # sandbox accepts, and they replay as escapes; the walk is the same twice.
 source "$(dirname "$0")/lib.sh" "$@"
 T=$SRC/tests/fixtures/source/field-walk
-expect_exit 1 "sweep through format fields" -- "$GC" sweep "$T" --by root --depth 3 -q
+expect_exit 1 "sweep through format fields" -- "$GC" sweep --no-confirm "$T" --by root --depth 3 -q
 expect_grep "^write +1 +1 yes +builtin_function_or_method \. __self__$" "a builtin's module"
 expect_fgrep "via result = string.Formatter().get_field('0.__self__.open', [print], None)[0]" \
   "the host walk from a root: two field parts"
@@ -33,12 +33,12 @@ expect_program 0 "$T" "result = print.__self__"
 expect_grep "refused by the sandbox: Refused" "the attribute in code is refused"
 # the same sandbox handing out operator: the walk goes through operator.attrgetter
 A=$SRC/tests/fixtures/source/attrgetter
-expect_exit 1 "sweep through attrgetter" -- "$GC" sweep "$A" --by root --depth 3 -q
+expect_exit 1 "sweep through attrgetter" -- "$GC" sweep --no-confirm "$A" --by root --depth 3 -q
 expect_fgrep "via result = operator.attrgetter('__self__.open')(print)" "attrgetter, two parts"
 expect_fgrep "via result = operator.attrgetter('__class__.__init__.__builtins__')(config)" "attrgetter, three parts"
 expect_no_grep "get_field" "no Formatter there"
 # without a resolver among the nodes no field walk runs: the dunder-call fixture's sweep
 # prints no get_field program
-"$GC" sweep "$SRC/tests/fixtures/source/dunder-call" --depth 2 -q >"$WORK/out" 2>&1
+"$GC" sweep --no-confirm "$SRC/tests/fixtures/source/dunder-call" --depth 2 -q >"$WORK/out" 2>&1
 expect_no_grep "get_field|attrgetter" "no field walk without a resolver"
 finish

@@ -20,7 +20,7 @@ assert keys == sorted(keys), keys
 assert {e["hole"] for e in j["escapes"]} == {r["hole"] for r in rows}
 PY
   # the flat list stays: more signatures than holes
-  "$GC" sweep "$T" --depth 4 --by signature -q >"$WORK/out" 2>/dev/null
+  "$GC" sweep --no-confirm "$T" --depth 4 --by signature -q >"$WORK/out" 2>/dev/null
   expect_grep "^[0-9]+ escape signature\(s\)" "$t: sweep --by signature"
 
   # advise's cut, and its proof
@@ -69,7 +69,7 @@ expect_grep "nothing left to close" "advise says so in plain words"
 expect_grep "^verified: " "advise's proof"
 
 # --close with a name no edge carries says so
-expect_exit 1 "sweep --close of no hole" -- "$GC" sweep "$T" --depth 2 -q --close "no such hole"
+expect_exit 1 "sweep --close of no hole" -- "$GC" sweep --no-confirm "$T" --depth 2 -q --close "no such hole"
 expect_fgrep "--close 'no such hole': no edge of this sweep is that hole" "unknown hole named"
 
 # a bounded fuzz run's table by hole: every hole of a sweep as deep as the campaign's opening

@@ -10,7 +10,7 @@ M=$SRC/tests/fixtures/source/many-modules
 rows() { grep -cE '^(spawn|write|network|read)[a-z+]* +[0-9]+ +[0-9]+ ' "$WORK/out"; }
 
 # the sweep: by default one row, the format walk, every module among its roots
-expect_exit 1 "sweep by weakness (the default)" -- "$GC" sweep "$M" --depth 3 -q
+expect_exit 1 "sweep by weakness (the default)" -- "$GC" sweep --no-confirm "$M" --depth 3 -q
 by_weak=$(rows)
 expect_grep '^spawn\+write +[0-9]+ +[0-9]+ +no +format walk$' "one row naming the format walk"
 expect_grep '^ +passes: the walk is a format field' "the check it passes"
@@ -21,7 +21,7 @@ for m in re json heapq bisect string; do
 done
 expect_grep '^1 weakness\(es\), [1-9][0-9]* escape signature' "the summary counts weaknesses"
 # --by root: today's rows, one per module's hole
-expect_exit 1 "sweep --by root" -- "$GC" sweep "$M" --depth 3 -q --by root
+expect_exit 1 "sweep --by root" -- "$GC" sweep --no-confirm "$M" --depth 3 -q --by root
 by_root=$(rows)
 for m in re json heapq bisect string; do
   expect_grep "^[a-z+]+ +[0-9]+ +[0-9]+ +yes +module $m \.<module>$" "--by root: the row of $m"

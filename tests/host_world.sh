@@ -49,7 +49,7 @@ done
 expect_fgrep "in the program's namespace, at kept[0]{value 0}" "output: where it was found"
 expect_exit 0 "output: a harmless binding" -- "$GC" replay "$WORK/output" "$WORK/plain.py"
 # the sweep and the fuzzer find it through this adapter
-expect_exit 1 "output: a sweep finds the escape" -- "$GC" sweep "$WORK/output" --depth 3 --by root
+expect_exit 1 "output: a sweep finds the escape" -- "$GC" sweep --no-confirm "$WORK/output" --depth 3 --by root
 expect_grep "^spawn.* function \\. __globals__$" "output: the sweep's hole"
 expect_exit 1 "output: a short campaign finds it" -- "$GC" fuzz "$WORK/output" --time 8 --out "$WORK/out-output"
 

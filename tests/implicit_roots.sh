@@ -8,7 +8,7 @@
 # second on an idle machine: docs/SOURCE.md).
 source "$(dirname "$0")/lib.sh" "$@"
 T=$SRC/tests/fixtures/source/builtins-eval
-expect_exit 1 "sweep from the implicit roots" -- "$GC" sweep "$T" --by root
+expect_exit 1 "sweep from the implicit roots" -- "$GC" sweep --no-confirm "$T" --by root
 expect_grep "^write +1 +1 yes +namespace open$" "sweep: the hole"
 expect_grep "^ +via open$" "sweep: the one-token program"
 expect_exit 1 "campaign" -- "$GC" fuzz "$T" --time 2 --seed 1 --out "$WORK/camp"

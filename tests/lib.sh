@@ -57,8 +57,8 @@ expect_count() { # expect_count N PATTERN DESCRIPTION
 }
 # expect_same_sweep TARGET DEPTH: two sweeps print the same report (stdout), not empty
 expect_same_sweep() {
-  "$GC" sweep "$1" --depth "$2" -q >"$WORK/sweep1" 2>/dev/null
-  "$GC" sweep "$1" --depth "$2" -q >"$WORK/sweep2" 2>/dev/null
+  "$GC" sweep --no-confirm "$1" --depth "$2" -q >"$WORK/sweep1" 2>/dev/null
+  "$GC" sweep --no-confirm "$1" --depth "$2" -q >"$WORK/sweep2" 2>/dev/null
   if [[ -s $WORK/sweep1 ]] && cmp -s "$WORK/sweep1" "$WORK/sweep2"; then ok; else
     fail "two sweeps of $1 differ"; diff "$WORK/sweep1" "$WORK/sweep2" | head >&2
   fi

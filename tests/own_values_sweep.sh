@@ -7,7 +7,7 @@
 # attribute as data.  The build before: 0 holes at depth 4.
 source "$(dirname "$0")/lib.sh" "$@"
 T=$SRC/tests/fixtures/source/own-values
-expect_exit 1 "sweep with calls of vars() on the program's values" -- "$GC" sweep "$T" --by root --depth 4 -q
+expect_exit 1 "sweep with calls of vars() on the program's values" -- "$GC" sweep --no-confirm "$T" --by root --depth 4 -q
 expect_grep "^spawn\+write +[0-9]+ +[0-9]+ yes +dict \[\]<module>$" "the module behind the private attribute"
 expect_fgrep "via result = vars(vars(tools)['_paths'])" "vars() of the root, then of what it held"
 expect_grep "^1 hole\(s\)" "that one hole"

@@ -15,13 +15,13 @@ expect_grep "refused by the sandbox: Refused" "refused by the sandbox"
 # the host walk from 'helper' (a root, depth 0) passes through the same objects by lookups
 # that run no code, and writes only the escapes' programs: the hole at depth 1 (0 holes
 # there on the build before host walks, where each part was a program)
-expect_exit 1 "the host walk: the hole at depth 1" -- "$GC" sweep "$T" --by root --depth 1 -q
+expect_exit 1 "the host walk: the hole at depth 1" -- "$GC" sweep --no-confirm "$T" --by root --depth 1 -q
 expect_grep "^spawn\+write +[0-9]+ +[0-9]+ yes +gate function \. __globals__$" "the hole at depth 1"
 expect_grep "^1 hole\(s\)" "that one hole"
-expect_exit 1 "sweep through the passages" -- "$GC" sweep "$T" --by root --depth 3 -q
+expect_exit 1 "sweep through the passages" -- "$GC" sweep --no-confirm "$T" --by root --depth 3 -q
 expect_grep "^spawn\+write +[0-9]+ +[0-9]+ yes +gate function \. __globals__$" "one hole: a function's globals"
 expect_fgrep "    '{0.__builtins__[open]._gatecrash}'.format(helper)" "an item of the builtins namespace, read back"
-expect_exit 1 "the signatures" -- "$GC" sweep "$T" --depth 3 --by signature -q
+expect_exit 1 "the signatures" -- "$GC" sweep --no-confirm "$T" --depth 3 --by signature -q
 expect_fgrep "'{0.__globals__[os].system._gatecrash}'.format(helper)" "through the os module, refused when given back"
 expect_same_sweep "$T" 3
 expect_readback 1 "$T" "{0.__globals__[os].system._gatecrash}" helper

@@ -14,7 +14,7 @@ target_installed restrictedpython-6.0 || { finish; exit; }
 H=$SRC/targets/restrictedpython-6.0
 HV=(--venv "$BIN/venvs/restrictedpython-6.0")
 
-expect_exit 1 "sweep restrictedpython-6.0: an escape" -- "$GC" sweep "$H" "${HV[@]}" --by signature
+expect_exit 1 "sweep restrictedpython-6.0: an escape" -- "$GC" sweep --no-confirm "$H" "${HV[@]}" --by signature
 expect_grep '^  source:reach:builtins\.open +def f\(\): ' "sweep 6.0: the published class, builtins.open"
 expect_fgrep ' \n     g = (g.gi_frame.f_back.f_back.f_back.f_builtins for x in [1]) \n ' "sweep 6.0: from the generator's frame, the program on its row's one line"
 

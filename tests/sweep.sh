@@ -4,8 +4,8 @@
 # policy, and no effect; saving through the triage writer; the release gate's --sweep-depth.
 source "$(dirname "$0")/lib.sh" "$@"
 ST=$SRC/targets/station-1.5.0
-"$GC" sweep "$ST" --depth 4 --by signature -q >"$WORK/a.txt" 2>/dev/null
-"$GC" sweep "$ST" --depth 4 --by signature -q >"$WORK/b.txt" 2>/dev/null
+"$GC" sweep --no-confirm "$ST" --depth 4 --by signature -q >"$WORK/a.txt" 2>/dev/null
+"$GC" sweep --no-confirm "$ST" --depth 4 --by signature -q >"$WORK/b.txt" 2>/dev/null
 cmp -s "$WORK/a.txt" "$WORK/b.txt" && ok || fail "two sweeps differ: $(diff "$WORK/a.txt" "$WORK/b.txt" | head -5)"
 grep -q "^spawn:" "$WORK/a.txt" && grep -q "^write:" "$WORK/a.txt" && ok || fail "grouped by capability"
 grep -qE "^  reach:spawn:os.system:modattr +subprocess.os.system$" "$WORK/a.txt" && ok || fail "the advisory's shortest chain"
@@ -39,7 +39,7 @@ done
 # nothing escapes, and nothing happens, when everything is allowed
 touch "$WORK/marker"
 expect_exit 0 "sweep of the allow-all target" -- traced -f -qq -e trace=execve,fork,vfork -o "$WORK/strace.log" \
-  "$GC" sweep "$SRC/targets/station-1.5.0-allow-all" --depth 4 --by signature -q
+  "$GC" sweep --no-confirm "$SRC/targets/station-1.5.0-allow-all" --depth 4 --by signature -q
 expect_grep "^0 escape signature" "no escape under allow-all"
 [[ $(grep -c 'execve(' "$WORK/strace.log") -eq 1 ]] && ! grep -qE '(^| )v?fork\(' "$WORK/strace.log" && ok \
   || fail "processes were started: $(grep -E 'execve|fork' "$WORK/strace.log" | head -3)"

@@ -7,11 +7,11 @@
 source "$(dirname "$0")/lib.sh" "$@"
 B=$SRC/tests/fixtures/hostile/blocking
 expect_exit 1 "a sweep of a gate whose code sleeps and loops (escapes: exit 1)" -- \
-  timeout 120 "$GC" sweep "$B" --depth 3 --by signature
+  timeout 120 "$GC" sweep --no-confirm "$B" --depth 3 --by signature
 expect_grep "reach:spawn:os.system:direct +tools\.os\.system$" "the walk goes on past the nodes the limit stopped"
 expect_grep ", 3 cut by the per-input time limit$" "nap(), spin() and the looping property, each stopped and counted"
 expect_exit 3 "a gate function that swallows the limit's interruption" -- \
-  timeout 120 "$GC" sweep "$SRC/tests/fixtures/hostile/resources" --depth 3
+  timeout 120 "$GC" sweep --no-confirm "$SRC/tests/fixtures/hostile/resources" --depth 3
 expect_grep "^gatecrash: error: a step of the sweep \(.*\) ran 3 s past its time limit" "  ... one line that says so"
 expect_count 1 "^gatecrash: error" "  ... and only that line"
 # the hybrid's first phase is that sweep: the campaign gets past it and runs its engine
