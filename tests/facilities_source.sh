@@ -57,9 +57,11 @@ check_fixture pipe session shell 'session.strip(" a ")' "descriptors"
 # backstop's supervisor (the parent's thread) marks the parent's dirty bits for the child's
 # calls, so the child checks every facility after every input (before: the alarm fixture's
 # sweep blamed 114 programs, each run after a refused one had left its SIGALRM handler).
-# (not pipe: the campaign's own channels, opened after the adapter's import, are FIFOs that
-# fixture counts as left behind)
-for name in alarm atexit asyncio; do
+# pipe: the harness's own descriptors are not the sandbox's to see, as in its host: no pipe
+# is opened after the adapter's import (the copies of 0-2 are made before it, the sweep's
+# channels are sockets).  Before, the fixture counted them as pipes an input left: its sweep
+# saw 0 nodes and the campaign exited 0, the escape missed
+for name in alarm atexit asyncio pipe; do
   expect_exit 1 "$name: a bounded campaign finds the known escape" -- \
     "$GC" fuzz "$F/$name" --runs 100 --seed 1 --no-confirm --out "$WORK/fz-$name"
   expect_grep "^1 escape input\(s\), 1 distinct escape\(s\) on $name " "$name: that escape alone"
@@ -67,6 +69,31 @@ done
 printf 'print("a", 1)\nprint(len("ab"))\n' >"$P/print.py"
 expect_exit 0 "pipe: output through the pipe" -- R "$F/pipe" "$P/print.py"
 expect_grep "print.py: blocked \(returned list\)$" "pipe: the lines read back"
+# gatecrash's own output a pipe (a shell's |): the same verdicts
+expect_exit 0 "pipe: replay's output a pipe" -- bash -o pipefail -c '"$0" replay -q "$1" "$2" | cat' "$GC" "$F/pipe" "$P/safe-sum.py"
+expect_grep "safe-sum.py: blocked \(returned int\)$" "pipe: a safe program, blocked"
+
+# a campaign and a sweep that saw nothing run as the host runs it are no all-clear (exit 5):
+# a sandbox refused by the harness on every program but the probe's (the engine's inputs all
+# inconclusive, its sweep reached no node).  Before: exit 0
+mkdir -p "$WORK/hooked"
+cat >"$WORK/hooked/adapter.py" <<'PY'
+import sys
+def evaluate(source):
+    if source.strip() != "result = 1":
+        sys.addaudithook(lambda *a: None)
+    ns = {}
+    exec(compile(source, "<program>", "exec"), {"__builtins__": {"len": len}}, ns)
+    return ns.get("result")
+PY
+printf '{"kind": "source", "adapter": "adapter.py", "refusals": [], "requires": {"subprocess": false}}\n' \
+  >"$WORK/hooked/target.json"
+expect_exit 5 "a campaign whose inputs were all inconclusive" -- \
+  "$GC" fuzz "$WORK/hooked" --runs 50 --seed 1 --no-confirm --out "$WORK/fz-hooked"
+expect_grep "^\[sweep\] WARNING: the sweep reached no node" "  ... its sweep reached no node"
+expect_grep "^INCONCLUSIVE: nothing escaped, but over 10% of the engine's inputs were inconclusive" "  ... inconclusive, said why"
+expect_exit 5 "a sweep that reached no node" -- "$GC" sweep "$WORK/hooked" --depth 2 -q
+expect_grep "^INCONCLUSIVE: nothing escaped, but the sweep reached no node" "  ... inconclusive, said why"
 
 # descriptors the process held, closed by a program: put back after it, and the oracles
 # (the backstop's listener, Landlock) hold for the next inputs; closing the backstop's

@@ -801,10 +801,15 @@ static int snapshot_process(void)
     gc_dir_entries(gc_orc.scratch, &scratch_kept);
     const char *loc = setlocale(LC_ALL, NULL);
     saved_locale = strdup(loc ? loc : "C");
-    for (int fd = 0; fd < 3; fd++)
-        if (fstat(fd, &std_st[fd]) == 0)
-            std_copy[fd] = fcntl(fd, F_DUPFD_CLOEXEC, 100);
+    gc_state_hold_std();
     return 0;
+}
+
+void gc_state_hold_std(void)
+{
+    for (int fd = 0; fd < 3; fd++)
+        if (std_copy[fd] < 0 && fstat(fd, &std_st[fd]) == 0)
+            std_copy[fd] = fcntl(fd, F_DUPFD_CLOEXEC, 100);
 }
 
 int gc_state_snapshot(char *err, size_t errlen)

@@ -26,6 +26,7 @@
 #include "callguard.h"
 #include "fsutil.h"
 #include "interp.h"
+#include "state.h"
 #include "timelimit.h"
 
 /* What gate code is doing right now, for _exit's message and the crash line (NULL: not
@@ -658,6 +659,7 @@ int gc_target_open(gc_target *t, const gc_target_spec *spec, const char *scratch
     if (gc_limits_init(err, errlen) < 0)
         return GC_EXIT_HARNESS;
 
+    gc_state_hold_std(); /* the harness's descriptors are the process's before the target sees it */
     gc_interp_capture_begin();
     double limit = gc_limits_import_seconds();
     gc_limits_arm_for(limit);
