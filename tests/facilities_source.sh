@@ -152,6 +152,21 @@ expect_grep "^gatecrash: confined: .* /dev/shm \(the run's own\)" "  ... the run
 expect_grep "safe-sum.py: blocked \(returned int\)$" "  ... a safe program runs through the queue"
 expect_grep "run.py: gatecrash: ESCAPE reach spawn os.system via result = run" "  ... the escape through it is found"
 [[ $(ls /dev/shm | wc -l) -eq $before ]] && ok || fail "the machine's /dev/shm changed"
+# a thread the input left waiting in a Condition (its own queue.Queue's get; the Queue's
+# feeder, once its put failed to pickle a traceback that holds the queue, and evaluate's get
+# was cut by the time limit) is stopped as any thread the input left, and the next input is
+# clean.  Before: waiting in C, deaf to SystemExit, it was never stopped (exit 4; a campaign
+# on this fixture ended so in its sweep)
+printf 'import queue, threading\nq = queue.Queue()\nthreading.Thread(target=q.get, daemon=True).start()\nresult = 1\n' \
+  >"$P/queue-wait.py"
+printf 'try:\n    1/0\nexcept Exception as e:\n    result = e.__traceback__\n' >"$P/traceback.py"
+expect_exit 5 "threads left waiting in a Condition" -- \
+  R "$SRC/tests/fixtures/source/semaphore" "$P/queue-wait.py" "$P/safe-sum.py" "$P/traceback.py" "$P/safe-sorted.py"
+expect_grep "queue-wait.py: inconclusive \(returned int; a thread it started was still running after it, and was stopped\)$" \
+  "  ... a queue's get: stopped"
+expect_grep "traceback.py: inconclusive \(raised Timeout; stopped by the per-input time limit; a thread it started was still running after it, and was stopped\)$" \
+  "  ... a Queue's feeder: stopped"
+expect_count 2 "safe-(sum|sorted).py: blocked \(returned " "  ... the next inputs are clean"
 GATECRASH_NO_PRIVATE_SHM=1 expect_exit 5 "a Queue per input, no private /dev/shm" -- \
   R "$SRC/tests/fixtures/source/semaphore" "$P/safe-sum.py" "$P/run.py"
 expect_count 2 "\.py: inconclusive \(raised PermissionError; refused by the harness: a POSIX named semaphore in /dev/shm \(multiprocessing's locks and queues\), not offered\)$" \
