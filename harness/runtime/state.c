@@ -1076,9 +1076,11 @@ static void wake_condition_waits(void)
             continue;
         PyFrameObject *f = PyThreadState_GetFrame(ts);
         PyObject *locals = f && in_condition_wait(f) ? PyFrame_GetLocals(f) : NULL;
-        PyObject *waiter = locals && PyDict_Check(locals) ? PyDict_GetItemString(locals, "waiter") : NULL;
+        /* a dict, or (3.13) a proxy of the frame's variables: read as a mapping */
+        PyObject *waiter = locals ? PyMapping_GetItemString(locals, "waiter") : NULL;
         if (waiter)
             Py_XDECREF(PyObject_CallMethod(waiter, "release", NULL));
+        Py_XDECREF(waiter);
         Py_XDECREF(locals);
         Py_XDECREF(f);
         PyErr_Clear();
