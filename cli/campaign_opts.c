@@ -226,6 +226,8 @@ static int mode_presweep(void *ctx, gc_target *t, const gc_presweep_sink *sink, 
     int rc = m->sweep(t, &so, 0, NULL, &st, &graph);
     if (!rc && !k->c.quiet)
         presweep_line(&so, &st, gc_now_s() - t0);
+    if (!rc && sink->nodes)
+        *sink->nodes = st.nodes;
     gc_inputs none = {0};
     if (!rc)
         m->sweep_inputs(graph, &none, frontier, SEED_SWEEP_MAX);

@@ -47,6 +47,10 @@ extern const cli_command cli_replay, cli_fuzz, cli_triage, cli_explain, cli_swee
  * the probes show them, each said in one line.  0, or exit 3 with the line saying why fuzzing
  * it would find nothing (cmd_check.c).  0 for a gate target. */
 int cli_probe_adapter(gc_target *t);
+/* A source target switched, silently, to the dialect cli_probe_adapter's probes would find
+ * (probe.h, gc_source_probe_dialect): what replay, explain and triage run prints as it did
+ * in the campaign or sweep that saved it.  0 or an exit code (its line printed). */
+int cli_probe_dialect(gc_target *t);
 
 /* ---- the target (start.c) ---- */
 

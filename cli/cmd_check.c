@@ -57,6 +57,15 @@ int cli_probe_adapter(gc_target *t)
     return 0;
 }
 
+int cli_probe_dialect(gc_target *t)
+{
+    char err[512];
+    int rc = t->spec.kind == GC_TARGET_SOURCE ? gc_source_probe_dialect(t, err, sizeof err) : 0;
+    if (rc)
+        gc_die_msg("%s", err);
+    return rc;
+}
+
 /* Which node kinds the sandbox refuses and which it runs (node_kinds.h), a line each. */
 static int node_table(gc_target *t, char *err, size_t errlen)
 {

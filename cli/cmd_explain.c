@@ -37,7 +37,8 @@ static int explain_options(int argc, char **argv, explain_args *a)
 static int explain_started(gc_target *t, void *ctx)
 {
     const explain_args *a = ctx;
-    return gc_mode_ops_of(t->spec.kind)->explain(t, a->file, a->raw);
+    int rc = cli_probe_dialect(t);
+    return rc ? rc : gc_mode_ops_of(t->spec.kind)->explain(t, a->file, a->raw);
 }
 
 static int cmd_explain(int argc, char **argv)

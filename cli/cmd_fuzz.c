@@ -75,7 +75,11 @@ static int fuzz_run(fuzz_args *f, gc_target *t)
     if (r.merged)
         printf("corpus: %lu input(s) after merging into %s\n", r.merged, c->corpus_out);
     gc_tally_print(&r.verdicts, stdout); /* last: the share of inputs not decided */
-    rc = r.nfound || r.ncrashed ? GC_EXIT_ESCAPE : GC_EXIT_OK; /* a crash finding is a finding */
+    const char *undecided = gc_campaign_undecided(&r);
+    rc = r.nfound || r.ncrashed ? GC_EXIT_ESCAPE : undecided ? GC_EXIT_INCONCLUSIVE : GC_EXIT_OK; /* a crash finding is a finding */
+    if (rc == GC_EXIT_INCONCLUSIVE)
+        printf("INCONCLUSIVE: nothing escaped, but %s: the campaign's result is no all-clear (docs/ORACLES.md, "
+               "\"Three verdicts\")\n", undecided);
     gc_campaign_result_free(&r);
     return rc;
 }

@@ -228,6 +228,9 @@ static int replay_started(gc_target *t, void *ctx)
 {
     replay_args *r = ctx;
     const gc_mode_ops *m = gc_mode_ops_of(t->spec.kind);
+    int rc = cli_probe_dialect(t);
+    if (rc)
+        return rc;
     for (int i = r->first; i < r->args.n; i++)
         if (m->collect(r->args.v[i], &r->files) < 0)
             return GC_EXIT_USAGE;

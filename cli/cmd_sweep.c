@@ -165,7 +165,14 @@ static int sweep_saving(gc_target *t, void *ctx)
     if (!rc && a->save)
         printf("saved to %s: %d new, %d known, %d not reproducible\n", a->save_abs, saver.sum.new_cases,
                saver.sum.known, saver.sum.flaky);
-    return rc ? rc : st.escapes ? GC_EXIT_ESCAPE : GC_EXIT_OK;
+    if (rc || st.escapes)
+        return rc ? rc : GC_EXIT_ESCAPE;
+    if (st.nodes == 0) { /* nothing ran as the host runs it: no all-clear */
+        printf("INCONCLUSIVE: nothing escaped, but the sweep reached no node (no program it ran gave back a value to walk from): "
+               "its result is no all-clear (docs/ORACLES.md, \"Three verdicts\")\n");
+        return GC_EXIT_INCONCLUSIVE;
+    }
+    return GC_EXIT_OK;
 }
 
 /* SIGINT, SIGTERM (`timeout`'s): the sweep stops, and prints the report of what it has

@@ -105,7 +105,8 @@ static int cmd_triage(int argc, char **argv)
         rc = write_tables(a.tables);
     else if (!rc && !(rc = triage_inputs(&a))) {
         char out_abs[PATH_MAX];
-        if (!(rc = triage_case_folder(&a, out_abs)) && !(rc = cli_start_in_scratch(&t, &a.o, &scratch, 1, out_abs)))
+        if (!(rc = triage_case_folder(&a, out_abs)) && !(rc = cli_start_in_scratch(&t, &a.o, &scratch, 1, out_abs)) &&
+            !(rc = cli_probe_dialect(&t)))
             rc = triage_into_cases(&t, &a, scratch, out_abs);
     }
     free(scratch);

@@ -43,8 +43,10 @@ printf 'os.chdir(%s)\ndef evaluate(s): return run(s)\n' "'$WORK/elsewhere'" | ad
 printf 'def evaluate(s):\n    sys.stdout = io.StringIO()\n    return run(s)\n' | adapter stdout '["Refused"]' '[]'
 printf 'def spin():\n    n = 0\n    while True:\n        n += 1\ndef evaluate(s):\n    threading.Thread(target=spin, daemon=True).start()\n    return run(s)\n' |
   adapter threadloop '["Refused"]' '[]'
-printf 'def evaluate(s):\n    threading.Thread(target=threading.Event().wait, daemon=True).start()\n    return run(s)\n' |
+printf 'def evaluate(s):\n    lock = threading.Lock()\n    lock.acquire()\n    threading.Thread(target=lock.acquire, daemon=True).start()\n    return run(s)\n' |
   adapter threadstuck '["Refused"]' '[]'
+printf 'def evaluate(s):\n    threading.Thread(target=threading.Event().wait, daemon=True).start()\n    return run(s)\n' |
+  adapter threadwait '["Refused"]' '[]'
 printf 'def roots(): return ["len", "missing"]\ndef evaluate(s): return run(s)\n' | adapter badroots '["Refused"]' '[]'
 echo 'def evaluate(s): return run(s)' | adapter norefusals '[]' '[]'
 echo 'def evaluate(s): return run(s)' | adapter notexc '["len"]' '[]'
@@ -95,8 +97,11 @@ named 0 "a thread left running" "$WORK/threadloop" \
   "^problem: evaluate\('result = 1'\) left state the harness repairs after every input \(threads stopped\)"
 expect_grep "^probes: 5 of 5 programs gave their value" "a thread left running: every probe ran"
 named 4 "a thread left blocked in C" "$WORK/threadstuck" \
-  "^gatecrash: error: .*a thread started during the input \(Thread-[0-9]+ \(wait\) in threading.py:[0-9]+ wait\) could not be stopped"
+  "^gatecrash: error: .*a thread started during the input \(Thread-[0-9]+ \(acquire\) in threading.py:[0-9]+ run\) could not be stopped"
 expect_count 1 "^gatecrash: error:" "a thread left blocked in C: one error line"
+# a thread left in a Condition's wait (an Event's) is woken into its SystemExit: stopped
+named 0 "a thread left waiting on an Event" "$WORK/threadwait" \
+  "^problem: evaluate\('result = 1'\) left state the harness repairs after every input \(threads stopped\)"
 named 0 "a root that names nothing" "$WORK/badroots" \
   "^problem: 1 of 2 roots give no value when a program names them alone \(missing\)"
 named 0 "no refusals" "$WORK/norefusals" "^problem: target.json names no \"refusals\""

@@ -41,6 +41,15 @@ if need fuzz_source; then
   lines "fuzz --adapter"
   expect_grep "^verdicts: [0-9]+ input" "fuzz: the engine ran (its verdict counts)"
   grep -q '"expression"' "$WORK/fz/target/target.json" && ok || fail "fuzz: OUT/target/target.json has no expression dialect"
+  # a campaign's sweep saves its escapes as program encodings, printed in the dialect it
+  # probed: replay, explain and triage on the target folder probe it too, so each replays as
+  # the program the sweep ran (before: statements, `result = …`, and SyntaxError: blocked)
+  expect_exit 1 "fuzz on the folder: the sweep's escapes" -- "$GC" fuzz "$T" --runs 50 --seed 1 --no-confirm --out "$WORK/fzd"
+  expect_exit 0 "the sweep's crash inputs replay as its escapes" -- \
+    "$GC" replay -q --raw --expect escape "$T" "$WORK/fzd/crashes"/crash-sweep-*
+  expect_no_grep "SyntaxError" "  ... none of them a statement"
+  expect_exit 1 "explain --raw: a sweep's crash input escapes" -- "$GC" explain --raw "$T" "$WORK/fzd/crashes/crash-sweep-0000"
+  expect_grep "^verdict: ESCAPE" "  ... said so"
 fi
 
 # asteval as its docs show it (Interpreter().eval(src), no roots()): dir() answers with its

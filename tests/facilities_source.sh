@@ -57,9 +57,11 @@ check_fixture pipe session shell 'session.strip(" a ")' "descriptors"
 # backstop's supervisor (the parent's thread) marks the parent's dirty bits for the child's
 # calls, so the child checks every facility after every input (before: the alarm fixture's
 # sweep blamed 114 programs, each run after a refused one had left its SIGALRM handler).
-# (not pipe: the campaign's own channels, opened after the adapter's import, are FIFOs that
-# fixture counts as left behind)
-for name in alarm atexit asyncio; do
+# pipe: the harness's own descriptors are not the sandbox's to see, as in its host: no pipe
+# is opened after the adapter's import (the copies of 0-2 are made before it, the sweep's
+# channels are sockets).  Before, the fixture counted them as pipes an input left: its sweep
+# saw 0 nodes and the campaign exited 0, the escape missed
+for name in alarm atexit asyncio pipe; do
   expect_exit 1 "$name: a bounded campaign finds the known escape" -- \
     "$GC" fuzz "$F/$name" --runs 100 --seed 1 --no-confirm --out "$WORK/fz-$name"
   expect_grep "^1 escape input\(s\), 1 distinct escape\(s\) on $name " "$name: that escape alone"
@@ -67,6 +69,31 @@ done
 printf 'print("a", 1)\nprint(len("ab"))\n' >"$P/print.py"
 expect_exit 0 "pipe: output through the pipe" -- R "$F/pipe" "$P/print.py"
 expect_grep "print.py: blocked \(returned list\)$" "pipe: the lines read back"
+# gatecrash's own output a pipe (a shell's |): the same verdicts
+expect_exit 0 "pipe: replay's output a pipe" -- bash -o pipefail -c '"$0" replay -q "$1" "$2" | cat' "$GC" "$F/pipe" "$P/safe-sum.py"
+expect_grep "safe-sum.py: blocked \(returned int\)$" "pipe: a safe program, blocked"
+
+# a campaign and a sweep that saw nothing run as the host runs it are no all-clear (exit 5):
+# a sandbox refused by the harness on every program but the probe's (the engine's inputs all
+# inconclusive, its sweep reached no node).  Before: exit 0
+mkdir -p "$WORK/hooked"
+cat >"$WORK/hooked/adapter.py" <<'PY'
+import sys
+def evaluate(source):
+    if source.strip() != "result = 1":
+        sys.addaudithook(lambda *a: None)
+    ns = {}
+    exec(compile(source, "<program>", "exec"), {"__builtins__": {"len": len}}, ns)
+    return ns.get("result")
+PY
+printf '{"kind": "source", "adapter": "adapter.py", "refusals": [], "requires": {"subprocess": false}}\n' \
+  >"$WORK/hooked/target.json"
+expect_exit 5 "a campaign whose inputs were all inconclusive" -- \
+  "$GC" fuzz "$WORK/hooked" --runs 50 --seed 1 --no-confirm --out "$WORK/fz-hooked"
+expect_grep "^\[sweep\] WARNING: the sweep reached no node" "  ... its sweep reached no node"
+expect_grep "^INCONCLUSIVE: nothing escaped, but over 10% of the engine's inputs were inconclusive" "  ... inconclusive, said why"
+expect_exit 5 "a sweep that reached no node" -- "$GC" sweep "$WORK/hooked" --depth 2 -q
+expect_grep "^INCONCLUSIVE: nothing escaped, but the sweep reached no node" "  ... inconclusive, said why"
 
 # descriptors the process held, closed by a program: put back after it, and the oracles
 # (the backstop's listener, Landlock) hold for the next inputs; closing the backstop's
@@ -125,6 +152,21 @@ expect_grep "^gatecrash: confined: .* /dev/shm \(the run's own\)" "  ... the run
 expect_grep "safe-sum.py: blocked \(returned int\)$" "  ... a safe program runs through the queue"
 expect_grep "run.py: gatecrash: ESCAPE reach spawn os.system via result = run" "  ... the escape through it is found"
 [[ $(ls /dev/shm | wc -l) -eq $before ]] && ok || fail "the machine's /dev/shm changed"
+# a thread the input left waiting in a Condition (its own queue.Queue's get; the Queue's
+# feeder, once its put failed to pickle a traceback that holds the queue, and evaluate's get
+# was cut by the time limit) is stopped as any thread the input left, and the next input is
+# clean.  Before: waiting in C, deaf to SystemExit, it was never stopped (exit 4; a campaign
+# on this fixture ended so in its sweep)
+printf 'import queue, threading\nq = queue.Queue()\nthreading.Thread(target=q.get, daemon=True).start()\nresult = 1\n' \
+  >"$P/queue-wait.py"
+printf 'try:\n    1/0\nexcept Exception as e:\n    result = e.__traceback__\n' >"$P/traceback.py"
+expect_exit 5 "threads left waiting in a Condition" -- \
+  R "$SRC/tests/fixtures/source/semaphore" "$P/queue-wait.py" "$P/safe-sum.py" "$P/traceback.py" "$P/safe-sorted.py"
+expect_grep "queue-wait.py: inconclusive \(returned int; a thread it started was still running after it, and was stopped\)$" \
+  "  ... a queue's get: stopped"
+expect_grep "traceback.py: inconclusive \(raised Timeout; stopped by the per-input time limit; a thread it started was still running after it, and was stopped\)$" \
+  "  ... a Queue's feeder: stopped"
+expect_count 2 "safe-(sum|sorted).py: blocked \(returned " "  ... the next inputs are clean"
 GATECRASH_NO_PRIVATE_SHM=1 expect_exit 5 "a Queue per input, no private /dev/shm" -- \
   R "$SRC/tests/fixtures/source/semaphore" "$P/safe-sum.py" "$P/run.py"
 expect_count 2 "\.py: inconclusive \(raised PermissionError; refused by the harness: a POSIX named semaphore in /dev/shm \(multiprocessing's locks and queues\), not offered\)$" \

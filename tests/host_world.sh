@@ -169,4 +169,21 @@ echo 11 >"$WORK/slowimport/delay"
 rc=$?
 [[ $rc -eq 0 ]] && ok || { fail "slowimport: 11 s import: exit $rc, want 0"; head -5 "$WORK/out" >&2; }
 expect_fgrep "gatecrash: still importing the adapter" "slowimport: a progress line"
+
+# one copy of each module's classes, as in the host: the harness imports no pure-Python module
+# before the target (signal.py, fnmatch, json brought enum and re), so a sandbox that imports re
+# finds one Enum class among object.__subclasses__(), not the harness's stale one beside its
+# own (before: two; a program picking classes by index or name saw another list than the host's)
+mk classes '[]' '[]' <<'PY'
+import os
+import re
+def evaluate(source):
+    enums = [c for c in object.__subclasses__() if c.__name__ == "Enum"]
+    ns = {}
+    exec(source, {"__builtins__": {}}, ns)
+    return ns.get("result") if len(enums) == 1 else os.system
+PY
+printf 'result = 1\n' >"$WORK/one-value.py"
+expect_exit 0 "classes: one Enum class, as in the host" -- "$GC" replay -q "$WORK/classes" "$WORK/one-value.py"
+expect_grep "one-value.py: blocked \(returned int\)$" "classes: the program ran, its value given back"
 finish

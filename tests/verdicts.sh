@@ -60,17 +60,20 @@ grep -q "INCONCLUSIVE" "$WORK/night/report.md" && ok || fail "nightly: report.md
 
 # a campaign counts its engine's inputs by verdict and ends with the share inconclusive and
 # its top causes, plainly when it is large: here the alarm is armed for every program longer
-# than the probes (so the adapter passes them), which is most of what the fuzzer writes
+# than the probes (so the adapter passes them), which is most of what the fuzzer writes; with
+# nothing escaped it is no all-clear: exit 5, and its last line says why (before: exit 0)
 mkdir -p "$WORK/long"
 cp "$T/target.json" "$WORK/long/"
 sed 's/if "while" in source or "for" in source:/if len(source) > 16:/' "$T/adapter.py" >"$WORK/long/adapter.py"
 "$GC" fuzz "$WORK/long" --runs 300 --seed 1 --no-sweep-seed --out "$WORK/long-out" >"$WORK/out" 2>&1
 rc=$?
-((rc <= 1)) && ok || fail "a campaign where most inputs are inconclusive: exit $rc"
+((rc == 5)) && ok || fail "a campaign where most inputs are inconclusive: exit $rc, want 5"
 expect_grep "^verdicts: [0-9]+ input\(s\) run by the engine, [0-9]+ escape or blocked, [0-9]+ inconclusive \([0-9.]+%\); top causes: refused by the harness: sys.addaudithook [0-9]+$" \
   "fuzz: the share and its top cause"
 expect_grep "^verdicts: WARNING: [0-9.]+% of the inputs were inconclusive" "fuzz: said plainly when large"
-[[ $(tail -1 "$WORK/out") == "verdicts: WARNING: "* ]] && ok || fail "fuzz: the warning is not the last line"
+[[ $(tail -2 "$WORK/out" | head -1) == "verdicts: WARNING: "* ]] && ok || fail "fuzz: the warning is not the line before the last"
+[[ $(tail -1 "$WORK/out") == "INCONCLUSIVE: nothing escaped, but over 10% of the engine's inputs were inconclusive: "* ]] && ok ||
+  fail "fuzz: the last line is not INCONCLUSIVE"
 
 # an adapter refused by the harness on every program: gate stops before it replays anything
 mkdir -p "$WORK/evalhook" "$WORK/evalhook-cases"

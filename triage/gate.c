@@ -162,8 +162,8 @@ static int verdict(gc_target *t, const gc_gate_opts *o, int ncases, const gate_r
                           .fuzz = g->fuzzed ? &g->fr : NULL, .fuzz_seconds = o->fuzz->seconds,
                           .sweep_depth = o->sweep_depth, .sweep = g->swf, .nsweep = g->nsw};
     rep.inconclusive = g->undecided;
-    const gc_verdict_tally *y = &g->fr.verdicts;
-    rep.fuzz_undecided = g->fuzzed && y->inputs && y->inconclusive * 10 > y->inputs;
+    const char *undecided = g->fuzzed ? gc_campaign_undecided(&g->fr) : NULL;
+    rep.fuzz_undecided = undecided != NULL;
     rep.pass = g->still == 0 && g->bad == 0 && g->undecided == 0 && !rep.fuzz_undecided &&
                (!g->fuzzed || (g->fr.nfound == 0 && g->fr.ncrashed == 0)) && g->nsw == 0; /* a crash is a finding */
     char progress[PATH_MAX + 16];
@@ -179,9 +179,8 @@ static int verdict(gc_target *t, const gc_gate_opts *o, int ncases, const gate_r
            "saved case(s) inconclusive; report: %s/report.{md,json,sarif,html}\n",
            t->spec.name, word, g->still, ncases, g->fuzzed ? g->fr.nfound : 0, g->nsw, g->undecided, o->report_dir);
     if (strcmp(word, "INCONCLUSIVE") == 0)
-        printf("gate %s: not a pass: %d saved case(s) did not run as the host runs them%s (exit 5)\n",
-               t->spec.name, g->undecided,
-               rep.fuzz_undecided ? ", and over 10% of the fuzzing's inputs were inconclusive" : "");
+        printf("gate %s: not a pass: %d saved case(s) did not run as the host runs them%s%s (exit 5)\n",
+               t->spec.name, g->undecided, undecided ? ", and " : "", undecided ? undecided : "");
     if (g->fuzzed && g->fr.ncrashed)
         printf("gate %s: FAIL — %d input(s) crashed the target while fuzzing (%d crash finding(s): the table's CRASH "
                "rows)\n", t->spec.name, g->fr.crash_inputs, g->fr.ncrashed);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -470,6 +471,7 @@ static int write_seeds(const gc_campaign_opts *o, const gc_inputs *frontier, cha
 typedef struct {
     scan_state *fs;
     gc_inputs files; /* the crash inputs' bytes, crash-sweep-NNNN's at [NNNN] */
+    long nodes;      /* the nodes the sweep's last try reached (-1: it did not say) */
 } sweep_sink;
 
 static void sweep_found(void *ctx, const gc_finding *e, const void *input, size_t len)
@@ -497,9 +499,9 @@ static void sweep_found(void *ctx, const gc_finding *e, const void *input, size_
 /* ---- the sweep in a child process: an input that crashes the target ends that process, not
  * the campaign ---- */
 
-/* What the child tells the parent, through a pipe: each escape as the sink gets it ('F', the
- * finding, its input), each frontier input ('I'), then the sweep's exit code ('E').  A child
- * that ends without 'E' crashed. */
+/* What the child tells the parent, through a socket: each escape as the sink gets it ('F', the
+ * finding, its input), each frontier input ('I'), the nodes it reached ('N'), then the
+ * sweep's exit code ('E').  A child that ends without 'E' crashed. */
 static int put_all(int fd, const void *p, size_t n)
 {
     for (const char *c = p; n > 0;) {
@@ -546,10 +548,12 @@ static void sweep_child(scan_state *fs, int fd, int outfd, volatile long *node_a
     gc_limits_crash_host = 1; /* the walk reads the target's values in the host: a crash there skips its node */
     gc_inputs front = {0};
     const gc_campaign_opts *o = fs->o;
-    gc_presweep_sink sink = {child_found, &fd, node_at, skip, nskip};
+    long nodes = -1;
+    gc_presweep_sink sink = {child_found, &fd, node_at, skip, nskip, &nodes};
     int rc = o->presweep(o->presweep_ctx, fs->t, &sink, &front);
     for (int i = 0; !rc && i < front.n; i++)
         put_record(fd, 'I', NULL, front.v[i], front.len[i], 1);
+    put_record(fd, 'N', NULL, &nodes, sizeof nodes, 1);
     put_record(fd, 'E', NULL, &rc, sizeof rc, 1);
     fflush(stderr);
     syscall(SYS_exit_group, 0); /* no atexit: the parent's limits line is the campaign's */
@@ -577,6 +581,8 @@ static int read_child(scan_state *fs, int fd, sweep_sink *sk, gc_inputs *front, 
                 sweep_found(sk, &f, has ? data : NULL, len);
             else if (type == 'I')
                 gc_inputs_add(front, data, len);
+            else if (type == 'N' && len == sizeof sk->nodes)
+                memcpy(&sk->nodes, data, sizeof sk->nodes);
             else if (type == 'E' && len == sizeof *rc)
                 memcpy(rc, data, sizeof *rc), ended = 1;
         }
@@ -608,6 +614,15 @@ static void crash_of_line(const char *js, sweep_crash *c)
     cJSON_Delete(j);
 }
 
+/* A channel from the sweep's process to the campaign: a stream socket pair, never a pipe.
+ * That process runs the sandbox's code, which must see the process its host gives it: no
+ * pipe opened after its import (a sandbox that counts its pipes to find one an input left
+ * would judge every program against these). */
+static int sweep_channel(int sv[2])
+{
+    return socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv);
+}
+
 /* One try of the sweep in a child process, its nodes in skip[] not expanded.  0 or an exit
  * code; when an input crashed the target, or the walk's own read of a value in the host
  * did, what crashed in *c (c->sig "" otherwise). */
@@ -617,7 +632,7 @@ static int sweep_try(scan_state *fs, sweep_sink *sk, gc_inputs *front, const lon
     volatile long *node_at = mmap(NULL, sizeof(long), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     memset(c, 0, sizeof *c);
     c->node = -1;
-    if (node_at == MAP_FAILED || pipe2(rec, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0) {
+    if (node_at == MAP_FAILED || sweep_channel(rec) != 0 || sweep_channel(out) != 0) {
         gc_die_msg("cannot start the sweep's process: %s", strerror(errno));
         return GC_EXIT_HARNESS;
     }
@@ -704,7 +719,7 @@ static int sweep_phase(scan_state *fs, char *seeds, size_t len)
 {
     const gc_campaign_opts *o = fs->o;
     gc_inputs front = {0};
-    sweep_sink sk = {fs, {0}};
+    sweep_sink sk = {fs, {0}, -1};
     double t0 = gc_now_s();
     int rc = sweep_isolated(fs, &sk, &front);
     gc_campaign_result *r = fs->r;
@@ -720,10 +735,14 @@ static int sweep_phase(scan_state *fs, char *seeds, size_t len)
         rc = write_seeds(o, &front, seeds, len);
     r->seeded = front.n;
     r->swept_s = gc_now_s() - t0;
+    r->sweep_nodes = sk.nodes;
     if (!rc && !o->quiet)
         fprintf(stderr, "[sweep] %d escape(s) found by the sweep in %.1fs, %d distinct; %d frontier input(s) seeded "
                         "into %s\n",
                 r->swept, r->swept_s, r->nfound, front.n, seeds);
+    if (!rc && sk.nodes == 0) /* said whatever -q: the campaign's exit rests on it */
+        fprintf(stderr, "[sweep] WARNING: the sweep reached no node: no program it ran gave back a value to walk from, so it saw "
+                        "nothing run as the host runs it\n");
     gc_inputs_free(&front);
     gc_inputs_free(&sk.files);
     return rc;
@@ -1407,9 +1426,20 @@ static void print_rate_dips(const gc_campaign_opts *o)
         fclose(f);
 }
 
+const char *gc_campaign_undecided(const gc_campaign_result *r)
+{
+    const gc_verdict_tally *y = &r->verdicts;
+    if (y->inputs && y->inconclusive * 10 > y->inputs)
+        return "over 10% of the engine's inputs were inconclusive";
+    if (r->sweep_nodes == 0)
+        return "the sweep reached no node (no program it ran gave back a value to walk from)";
+    return NULL;
+}
+
 int gc_campaign_run(gc_target *t, const gc_campaign_opts *o, gc_campaign_result *r)
 {
     memset(r, 0, sizeof *r);
+    r->sweep_nodes = -1;
     char work_corpus[PATH_MAX + 32], scratch[PATH_MAX + 32], known_path[PATH_MAX + 32], pattern[PATH_MAX + 64];
     snprintf(work_corpus, sizeof work_corpus, "%s/corpus", o->out);
     snprintf(scratch, sizeof scratch, "%s/scratch", o->out);

@@ -41,6 +41,7 @@ typedef struct {
     volatile long *node_at;
     const long *skip;
     int nskip;
+    long *nodes; /* the nodes the sweep reached, set when it ends (0: no program it ran gave back a value to walk from) */
 } gc_presweep_sink;
 
 typedef struct {
@@ -91,6 +92,7 @@ typedef struct {
     int swept;            /* escape inputs the sweep found (crash-sweep-NNNN, in 'reproduced' too) */
     int seeded;           /* frontier chains the sweep added to the seeds */
     double swept_s;       /* the sweep's seconds (the engine had 'seconds' less them) */
+    long sweep_nodes;     /* the nodes the sweep reached (-1: no sweep ran) */
     gc_verdict_tally verdicts; /* the engine's inputs by verdict (its processes' tally lines) */
     /* Crash findings: inputs that crashed the target (a fatal signal or an abort in its code,
      * seen in a fresh process: timelimit.h), one row per place (signature crash:SIG:WHERE,
@@ -99,6 +101,11 @@ typedef struct {
     gc_finding *crashed;
     int ncrashed, crash_cap, crash_inputs;
 } gc_campaign_result;
+
+/* Why a campaign that found nothing is no all-clear (NULL: it is one): over 10% of its engine's
+ * inputs were inconclusive, or its sweep reached no node (no program it ran gave a value
+ * back: nothing ran as the host runs it).  `fuzz` then exits 5 and `gate` is INCONCLUSIVE. */
+const char *gc_campaign_undecided(const gc_campaign_result *r);
 
 /* The execs/s of a progress line.  Engines report their counts in bursts (libFuzzer's
  * fork mode once per finished job, jobs of up to 300 s; AFL++ rewrites fuzzer_stats about

@@ -332,14 +332,6 @@ static int c_module(const char *name)
  * imported, and its rows are bound again from the module object the host imports. */
 int gc_oracle_load_table(char *err, size_t errlen)
 {
-    PyObject *fm = PyImport_ImportModule("fnmatch");
-    py_fnmatch = fm ? PyObject_GetAttrString(fm, "fnmatch") : NULL;
-    Py_XDECREF(fm);
-    if (!py_fnmatch) {
-        PyErr_Clear();
-        snprintf(err, errlen, "cannot import fnmatch");
-        return -1;
-    }
     keepalive = PyList_New(0);
     row_mod = calloc(gc_prim_table_len, sizeof *row_mod);
     row_prim = malloc(gc_prim_table_len * sizeof *row_prim);
@@ -366,6 +358,28 @@ int gc_oracle_load_table(char *err, size_t errlen)
     }
     gc_orc.armed = 1;
     return 0;
+}
+
+/* Python's fnmatch, taken once the target is imported: the host's own module when it imported
+ * one; else imported here, and what that import added to sys.modules taken out again.  Taken
+ * before the import it made a copy of re and enum that the target then imported afresh: two
+ * Enum classes in object.__subclasses__() where the host has one. */
+int gc_oracle_take_fnmatch(char *err, size_t errlen)
+{
+    PyObject *modules = PyImport_GetModuleDict(), *had = PyDict_Copy(modules);
+    PyObject *fm = had ? PyImport_ImportModule("fnmatch") : NULL;
+    Py_XSETREF(py_fnmatch, fm ? PyObject_GetAttrString(fm, "fnmatch") : NULL);
+    Py_XDECREF(fm);
+    PyObject *keys = had ? PyDict_Keys(modules) : NULL;
+    for (Py_ssize_t i = 0; keys && i < PyList_GET_SIZE(keys); i++)
+        if (PyDict_Contains(had, PyList_GET_ITEM(keys, i)) == 0)
+            PyDict_DelItem(modules, PyList_GET_ITEM(keys, i));
+    Py_XDECREF(keys);
+    Py_XDECREF(had);
+    PyErr_Clear();
+    if (!py_fnmatch)
+        snprintf(err, errlen, "cannot import fnmatch");
+    return py_fnmatch ? 0 : -1;
 }
 
 int gc_oracle_prim_count(void) { return nprims; }
@@ -421,8 +435,8 @@ int gc_policy_forbids(const gc_policy *p, gc_cap cap)
 }
 
 /* The host matches globs with Python's fnmatch.fnmatch on the absolute path; so does the
- * oracle, with the function captured at start-up (glibc's fnmatch differs on '[^…]' and
- * backslashes).  C fnmatch without FNM_PATHNAME is the fallback before Python is up. */
+ * oracle, with the function taken after the target's import (glibc's fnmatch differs on
+ * '[^…]' and backslashes).  C fnmatch without FNM_PATHNAME is the fallback before then. */
 static int glob_match(const char *glob, const char *path)
 {
     if (!py_fnmatch)

@@ -116,6 +116,9 @@ const char *gc_kind_name(gc_kind k);
 int gc_oracle_register_hook(void);
 /* After Py_Initialize and before the gate is imported: capture the real primitives. */
 int gc_oracle_load_table(char *err, size_t errlen);
+/* After the gate is imported: Python's fnmatch for the policy's globs (gc_policy_finish then
+ * again).  0, or -1 with err filled. */
+int gc_oracle_take_fnmatch(char *err, size_t errlen);
 /* In effect mode, after the gate's first install: append the judging hook after the gate's. */
 int gc_oracle_add_tail_hook(char *err, size_t errlen);
 

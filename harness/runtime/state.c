@@ -646,6 +646,19 @@ static const struct {
     {"multiprocessing/pool.py", "worker"},       /* multiprocessing.pool.ThreadPool */
 };
 
+/* f's code is threading.py's Condition.wait. */
+static int in_condition_wait(PyFrameObject *f)
+{
+    PyCodeObject *co = PyFrame_GetCode(f);
+    const char *file = PyUnicode_Check(co->co_filename) ? PyUnicode_AsUTF8(co->co_filename) : NULL;
+    const char *name = PyUnicode_Check(co->co_name) ? PyUnicode_AsUTF8(co->co_name) : NULL;
+    size_t fl = file ? strlen(file) : 0;
+    int in = name && fl >= 13 && strcmp(file + fl - 13, "/threading.py") == 0 && strcmp(name, "wait") == 0;
+    Py_DECREF(co);
+    PyErr_Clear();
+    return in;
+}
+
 /* Is ts waiting for work in a pool (its innermost Python frame a pool's worker loop)? */
 static int idle_in_pool(PyThreadState *ts)
 {
@@ -801,10 +814,15 @@ static int snapshot_process(void)
     gc_dir_entries(gc_orc.scratch, &scratch_kept);
     const char *loc = setlocale(LC_ALL, NULL);
     saved_locale = strdup(loc ? loc : "C");
-    for (int fd = 0; fd < 3; fd++)
-        if (fstat(fd, &std_st[fd]) == 0)
-            std_copy[fd] = fcntl(fd, F_DUPFD_CLOEXEC, 100);
+    gc_state_hold_std();
     return 0;
+}
+
+void gc_state_hold_std(void)
+{
+    for (int fd = 0; fd < 3; fd++)
+        if (std_copy[fd] < 0 && fstat(fd, &std_st[fd]) == 0)
+            std_copy[fd] = fcntl(fd, F_DUPFD_CLOEXEC, 100);
 }
 
 int gc_state_snapshot(char *err, size_t errlen)
@@ -1046,6 +1064,29 @@ static void keep_idle_workers(void)
         rebase_threading();
 }
 
+/* A thread of the input's waiting in threading's Condition.wait (a multiprocessing.Queue's
+ * feeder, a queue.Queue's get, an Event's wait) waits in C on its own 'waiter' lock, where no
+ * exception reaches it: the lock is released, as a notify does, so the SystemExit sent first
+ * is raised as the wait returns.  A wait that was notified meanwhile raises nothing here. */
+static void wake_condition_waits(void)
+{
+    for (PyThreadState *ts = PyInterpreterState_ThreadHead(PyThreadState_Get()->interp); ts;
+         ts = PyThreadState_Next(ts)) {
+        if (PyThreadState_GetID(ts) <= base_thread_id || ts == input_ts || (nkept && is_kept(ts) && idle_in_pool(ts)))
+            continue;
+        PyFrameObject *f = PyThreadState_GetFrame(ts);
+        PyObject *locals = f && in_condition_wait(f) ? PyFrame_GetLocals(f) : NULL;
+        /* a dict, or (3.13) a proxy of the frame's variables: read as a mapping */
+        PyObject *waiter = locals ? PyMapping_GetItemString(locals, "waiter") : NULL;
+        if (waiter)
+            Py_XDECREF(PyObject_CallMethod(waiter, "release", NULL));
+        Py_XDECREF(waiter);
+        Py_XDECREF(locals);
+        Py_XDECREF(f);
+        PyErr_Clear();
+    }
+}
+
 /* Threads an input started (a chain through gate code; in source mode the sandbox's workers
  * and the program's own) cannot be left running into later inputs.  Those about to end (a
  * worker pool shut down without waiting) get up to 100 ms, looked at after 20 us, then less
@@ -1062,8 +1103,11 @@ static int stop_threads(void)
         keep_idle_workers(); /* still there after 100 ms, and waiting for work: the sandbox's pool */
     if (!input_threads(NULL))
         return 0;
-    for (int round = 0; round < 200 && input_threads(round % 20 == 0 ? PyExc_SystemExit : NULL) > 0; round++)
+    for (int round = 0; round < 200 && input_threads(round % 20 == 0 ? PyExc_SystemExit : NULL) > 0; round++) {
+        if (round % 20 == 0)
+            wake_condition_waits();
         let_threads_run(5000);
+    }
     return input_threads(NULL) > 0 ? -1 : 1;
 }
 

@@ -16,6 +16,11 @@
 #include <stddef.h>
 
 int gc_state_snapshot(char *err, size_t errlen);
+/* Copies of descriptors 0-2 (put back from them after an input that closed or replaced
+ * one), made once: before the target is imported (gc_target_open), so the process the
+ * sandbox's code sees at import is the one it sees at every input, as in its host (a
+ * sandbox counting its pipes counts the same). */
+void gc_state_hold_std(void);
 void gc_state_begin(void); /* before a chain runs */
 /* The signal dispositions and sys.monitoring's tools are taken again at the next
  * gc_state_begin: for a harness that evaluates at start-up, before the engine installs its

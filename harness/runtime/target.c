@@ -26,6 +26,7 @@
 #include "callguard.h"
 #include "fsutil.h"
 #include "interp.h"
+#include "state.h"
 #include "timelimit.h"
 
 /* What gate code is doing right now, for _exit's message and the crash line (NULL: not
@@ -409,11 +410,47 @@ void gc_target_spec_free(gc_target_spec *s)
     s->requires_json = NULL;
 }
 
+/* A cJSON value as Python's json.loads gives it (a number without a fraction an int); NULL
+ * with a Python error set. */
+static PyObject *py_of_json(const cJSON *j)
+{
+    if (cJSON_IsObject(j) || cJSON_IsArray(j)) {
+        PyObject *out = cJSON_IsObject(j) ? PyDict_New() : PyList_New(0);
+        const cJSON *e;
+        cJSON_ArrayForEach(e, j)
+        {
+            PyObject *v = out ? py_of_json(e) : NULL;
+            int bad = !v || (cJSON_IsObject(j) ? PyDict_SetItemString(out, e->string, v) : PyList_Append(out, v)) < 0;
+            Py_XDECREF(v);
+            if (bad)
+                Py_CLEAR(out);
+            if (!out)
+                return NULL;
+        }
+        return out;
+    }
+    if (cJSON_IsString(j))
+        return PyUnicode_FromString(j->valuestring);
+    if (cJSON_IsBool(j))
+        return PyBool_FromLong(cJSON_IsTrue(j));
+    if (cJSON_IsNumber(j))
+        return j->valuedouble == (double)(long long)j->valuedouble ? PyLong_FromLongLong((long long)j->valuedouble)
+                                                                     : PyFloat_FromDouble(j->valuedouble);
+    if (cJSON_IsNull(j))
+        return Py_NewRef(Py_None);
+    PyErr_SetString(PyExc_ValueError, "requires is not JSON");
+    return NULL;
+}
+
+/* 'requires' as a Python object, read with cJSON: no json module is imported for it (the
+ * target's own import makes the modules it needs, and only one copy of each). */
 static PyObject *json_loads(const char *text)
 {
-    PyObject *json = PyImport_ImportModule("json");
-    PyObject *r = json ? PyObject_CallMethod(json, "loads", "s", text) : NULL;
-    Py_XDECREF(json);
+    cJSON *j = cJSON_Parse(text);
+    PyObject *r = j ? py_of_json(j) : NULL;
+    if (!j)
+        PyErr_SetString(PyExc_ValueError, "requires is not JSON");
+    cJSON_Delete(j);
     return r;
 }
 
@@ -658,6 +695,7 @@ int gc_target_open(gc_target *t, const gc_target_spec *spec, const char *scratch
     if (gc_limits_init(err, errlen) < 0)
         return GC_EXIT_HARNESS;
 
+    gc_state_hold_std(); /* the harness's descriptors are the process's before the target sees it */
     gc_interp_capture_begin();
     double limit = gc_limits_import_seconds();
     gc_limits_arm_for(limit);
@@ -700,6 +738,10 @@ int gc_target_open(gc_target *t, const gc_target_spec *spec, const char *scratch
     if (rc)
         return rc;
     Py_XDECREF(ns);
+    if (gc_oracle_take_fnmatch(err, errlen) < 0)
+        return GC_EXIT_HARNESS;
+    gc_policy_finish(&t->policy); /* again, with Python's fnmatch */
+    gc_orc.policy = t->policy;
     if (spec->mode == GC_MODE_EFFECT && gc_oracle_add_tail_hook(err, errlen) < 0)
         return GC_EXIT_HARNESS;
     if (gc_oracle_selftest(err, errlen) < 0)

@@ -565,7 +565,7 @@ int gc_limits_init(char *err, size_t errlen)
         return 0;
     int sig = SIGRTMIN + 1;
     timeout_exc = PyErr_NewException("gatecrash.Timeout", PyExc_BaseException, NULL);
-    PyObject *sigmod = PyImport_ImportModule("signal");
+    PyObject *sigmod = PyImport_ImportModule("_signal"); /* built in: signal.py would import enum */
     PyObject *fn = PyCFunction_New(&on_timeout_def, NULL);
     PyObject *r = sigmod && fn && timeout_exc ? PyObject_CallMethod(sigmod, "signal", "iO", sig, fn) : NULL;
     Py_XDECREF(r);

@@ -201,6 +201,19 @@ static int probe_dialect(reporter *p, gc_target *t, int expr, int *good, char *e
     return 0;
 }
 
+int gc_source_probe_dialect(gc_target *t, char *err, size_t errlen)
+{
+    gc_probe_report r = {0}, re = {0};
+    reporter quiet = {.r = &r, .silent = 1}, quiet_expr = {.r = &re, .silent = 1};
+    int good = 0, as_expr = 0;
+    int rc = is_expression(t) ? 0 : probe_dialect(&quiet, t, 0, &good, err, errlen);
+    if (!rc && !is_expression(t) && good == 0 && !r.fatal)
+        rc = probe_dialect(&quiet_expr, t, 1, &as_expr, err, errlen);
+    if (!rc && as_expr)
+        t->spec.adapter.dialect |= GC_DIALECT_EXPRESSION;
+    return rc;
+}
+
 /* The benign programs in the target's dialect; when none gives its value back in a statement
  * dialect, the same as expressions (an expression evaluator named without "expression",
  * as --adapter names every target: fuzzable, its expression statements run).  Fatal when

@@ -38,6 +38,13 @@ typedef enum { GC_PROBE_CHECK, GC_PROBE_BEFORE } gc_probe_mode;
  * exit code with err filled when the harness itself failed. */
 int gc_source_probe(gc_target *t, gc_probe_mode mode, gc_probe_report *r, char *err, size_t errlen);
 
+/* The dialect the probes would switch t to, found without a word: where no statement program
+ * of the probes gives its value back and an expression does, t gets GC_DIALECT_EXPRESSION.
+ * replay, explain and triage run it first, so a program saved by a probed process (a
+ * campaign's sweep, whose engine gets the dialect in OUT/target) prints as it did where it
+ * was found.  0, or an exit code with err filled. */
+int gc_source_probe_dialect(gc_target *t, char *err, size_t errlen);
+
 /* Without roots(): dir(), globals() and vars() run as programs through evaluate; the names
  * they give back (a list's strings, a dict's keys) that the dialect can write, that are no
  * builtin (those are implicit roots already) and that give a value when a program names them
