@@ -186,4 +186,24 @@ PY
 printf 'result = 1\n' >"$WORK/one-value.py"
 expect_exit 0 "classes: one Enum class, as in the host" -- "$GC" replay -q "$WORK/classes" "$WORK/one-value.py"
 expect_grep "one-value.py: blocked \(returned int\)$" "classes: the program ran, its value given back"
+
+# the same for an extension module the primitive table imports for its C definitions (resource,
+# _dbm): let go once the world is restored, so its structseq type is one tuple subclass, not
+# the harness's copy beside the target's (before: two struct_rusage; a program indexing
+# tuple.__subclasses__() escaped where the host's did not); and a program's `import re` after
+# the import makes the first copies (the harness never imports fnmatch: pyglob.c)
+mk extclasses '[]' '[]' <<'PY'
+import os
+import resource
+def evaluate(source):
+    ns = {}
+    exec(source, {"__builtins__": __builtins__}, ns)
+    rusage = [c for c in tuple.__subclasses__() if c.__name__ == "struct_rusage"]
+    enums = [c for c in object.__subclasses__() if c.__name__ == "Enum"]
+    return ns.get("result") if len(rusage) == 1 and len(enums) == 1 else os.system
+PY
+printf 'import re\nresult = 1\n' >"$WORK/import-re.py"
+expect_exit 0 "extclasses: one struct_rusage, one Enum after the program's import of re" -- \
+  "$GC" replay -q "$WORK/extclasses" "$WORK/import-re.py"
+expect_grep "import-re.py: blocked \(returned int\)$" "extclasses: the program ran, its value given back"
 finish

@@ -15,7 +15,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <limits.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -25,6 +24,7 @@
 #include <unistd.h>
 
 #include "pycompat.h"
+#include "pyglob.h"
 
 gc_oracle gc_orc;
 _Thread_local int gc_oracle_own_event;
@@ -165,7 +165,13 @@ static void rebuild_slots(void)
     memset(slots, 0, sizeof slots);
     for (int i = 0; i < nprims; i++) {
         const void *keys[3];
-        int n = keys_of(PyList_GET_ITEM(keepalive, i), keys);
+        PyObject *o = PyList_GET_ITEM(keepalive, i);
+        if (o == Py_None) { /* let go (gc_oracle_release_unloaded): its definition is still a key */
+            if (prims[i].def)
+                table_put(prims[i].def, i);
+            continue;
+        }
+        int n = keys_of(o, keys);
         for (int k = 0; k < n; k++)
             table_put(keys[k], i);
     }
@@ -296,8 +302,6 @@ void gc_oracle_refresh(void)
     PyErr_Restore(t, v, tb);
 }
 
-static int glob_match(const char *glob, const char *path);
-static PyObject *py_fnmatch;
 
 /* Is 'name' a built-in or extension module (its functions are C functions, whose method
  * definitions stay the same in every module object made from it)?  Found without importing
@@ -360,26 +364,24 @@ int gc_oracle_load_table(char *err, size_t errlen)
     return 0;
 }
 
-/* Python's fnmatch, taken once the target is imported: the host's own module when it imported
- * one; else imported here, and what that import added to sys.modules taken out again.  Taken
- * before the import it made a copy of re and enum that the target then imported afresh: two
- * Enum classes in object.__subclasses__() where the host has one. */
-int gc_oracle_take_fnmatch(char *err, size_t errlen)
+void gc_oracle_release_unloaded(void)
 {
-    PyObject *modules = PyImport_GetModuleDict(), *had = PyDict_Copy(modules);
-    PyObject *fm = had ? PyImport_ImportModule("fnmatch") : NULL;
-    Py_XSETREF(py_fnmatch, fm ? PyObject_GetAttrString(fm, "fnmatch") : NULL);
-    Py_XDECREF(fm);
-    PyObject *keys = had ? PyDict_Keys(modules) : NULL;
-    for (Py_ssize_t i = 0; keys && i < PyList_GET_SIZE(keys); i++)
-        if (PyDict_Contains(had, PyList_GET_ITEM(keys, i)) == 0)
-            PyDict_DelItem(modules, PyList_GET_ITEM(keys, i));
-    Py_XDECREF(keys);
-    Py_XDECREF(had);
+    PyObject *modules = PyImport_GetModuleDict();
+    int released = 0;
+    for (size_t i = 0; row_mod && i < gc_prim_table_len; i++) {
+        if (!row_mod[i] || PyDict_GetItemString(modules, gc_prim_table[i].module) == row_mod[i])
+            continue;
+        Py_CLEAR(row_mod[i]);
+        for (int k = 0; k < nprims; k++)
+            if (prims[k].spec == &gc_prim_table[i])
+                PyList_SetItem(keepalive, k, Py_NewRef(Py_None));
+        released = 1;
+    }
+    if (released) {
+        rebuild_slots();
+        PyGC_Collect();
+    }
     PyErr_Clear();
-    if (!py_fnmatch)
-        snprintf(err, errlen, "cannot import fnmatch");
-    return py_fnmatch ? 0 : -1;
 }
 
 int gc_oracle_prim_count(void) { return nprims; }
@@ -405,7 +407,7 @@ const gc_prim *gc_oracle_forbidden(PyObject *v)
     return p && p->spec->cap != GC_CAP_HARNESS && gc_policy_forbids(&gc_orc.policy, p->spec->cap) ? p : NULL;
 }
 
-/* Does some glob grant every path?  fnmatch without FNM_PATHNAME lets a star cross a slash, so
+/* Does some glob grant every path?  a star crosses a slash (pyglob.h), so
  * "/STAR", "/STARSTAR" and "STAR" all do; a glob is taken to grant everything when it matches each of
  * these probes, chosen to differ in depth, location and characters. */
 static int globs_grant_everything(const gc_policy *p)
@@ -415,7 +417,7 @@ static int globs_grant_everything(const gc_policy *p)
     for (int i = 0; i < p->nglobs; i++) {
         int all = 1;
         for (size_t k = 0; k < sizeof probes / sizeof probes[0] && all; k++)
-            all = glob_match(p->globs[i], probes[k]);
+            all = gc_pyglob_match(p->globs[i], probes[k]);
         if (all)
             return 1;
     }
@@ -434,27 +436,6 @@ int gc_policy_forbids(const gc_policy *p, gc_cap cap)
     }
 }
 
-/* The host matches globs with Python's fnmatch.fnmatch on the absolute path; so does the
- * oracle, with the function taken after the target's import (glibc's fnmatch differs on
- * '[^…]' and backslashes).  C fnmatch without FNM_PATHNAME is the fallback before then. */
-static int glob_match(const char *glob, const char *path)
-{
-    if (!py_fnmatch)
-        return fnmatch(glob, path, 0) == 0;
-    PyObject *p = PyUnicode_DecodeFSDefault(path); /* surrogateescape: any bytes */
-    PyObject *r = p ? PyObject_CallFunction(py_fnmatch, "Os", p, glob) : NULL;
-    Py_XDECREF(p);
-    int m = r ? PyObject_IsTrue(r) : -1;
-    Py_XDECREF(r);
-    PyErr_Clear();
-    /* The call failed: the time limit's exception landed inside it (the watchdog's Timeout is
-     * raised wherever Python runs next), or memory ran out.  That is no answer: read as "no
-     * match" it forged write escapes on a policy that allows every path (fuzz_gate on
-     * station-1.5.0-allow-all).  C's fnmatch without escapes matches as Python's does for the
-     * globs a policy holds; the input's limit flag (gc_limit_expired) still says it ran out. */
-    return m < 0 ? fnmatch(glob, path, FNM_NOESCAPE) == 0 : m;
-}
-
 int gc_policy_allows_path(const gc_policy *p, const char *abspath)
 {
     if (!p->write_restricted)
@@ -462,7 +443,7 @@ int gc_policy_allows_path(const gc_policy *p, const char *abspath)
     if (!abspath) /* a path that resolves to nothing ('' or an unknown dir_fd) */
         return p->write_everywhere;
     for (int i = 0; i < p->nglobs; i++)
-        if (glob_match(p->globs[i], abspath))
+        if (gc_pyglob_match(p->globs[i], abspath))
             return 1;
     return 0;
 }

@@ -116,9 +116,14 @@ const char *gc_kind_name(gc_kind k);
 int gc_oracle_register_hook(void);
 /* After Py_Initialize and before the gate is imported: capture the real primitives. */
 int gc_oracle_load_table(char *err, size_t errlen);
-/* After the gate is imported: Python's fnmatch for the policy's globs (gc_policy_finish then
- * again).  0, or -1 with err filled. */
-int gc_oracle_take_fnmatch(char *err, size_t errlen);
+/* After gc_interp_world_restore: the objects of every row whose module it took out of
+ * sys.modules (one the table imported for its C definitions and the host has not) let go,
+ * and collected, so that no copy of that module's types outlives it: a second
+ * resource.struct_rusage in tuple.__subclasses__() moves every index after it, and a
+ * program that indexes that list escapes where the host's would not.  The definitions stay
+ * keys of the lookup and keep their guard; the row is bound again when the target imports
+ * the module. */
+void gc_oracle_release_unloaded(void);
 /* In effect mode, after the gate's first install: append the judging hook after the gate's. */
 int gc_oracle_add_tail_hook(char *err, size_t errlen);
 
@@ -140,7 +145,7 @@ const gc_prim *gc_oracle_lookup(PyObject *v);
  * 'v' itself reached is then an escape. */
 const gc_prim *gc_oracle_forbidden(PyObject *v);
 int gc_policy_forbids(const gc_policy *p, gc_cap cap);
-/* After the table is loaded (globs are matched with Python's fnmatch): work out whether a
+/* After the table is loaded (globs are matched as Python's fnmatch does: pyglob.h): work out whether a
  * glob grants every path, so reaching a real write primitive is then no escape. */
 void gc_policy_finish(gc_policy *p);
 int gc_policy_allows_path(const gc_policy *p, const char *abspath);

@@ -704,6 +704,7 @@ int gc_target_open(gc_target *t, const gc_target_spec *spec, const char *scratch
     gc_limits_hard_code = GC_EXIT_TARGET;
     PyObject *ns = NULL;
     gc_interp_world_restore();
+    gc_oracle_release_unloaded();
     gc_oracle_import_clear();
     gc_orc.importing = 1; /* what the target attempts now is its own (oracle.h) */
     int rc = load_with_progress(t, &ns, err, errlen);
@@ -738,10 +739,6 @@ int gc_target_open(gc_target *t, const gc_target_spec *spec, const char *scratch
     if (rc)
         return rc;
     Py_XDECREF(ns);
-    if (gc_oracle_take_fnmatch(err, errlen) < 0)
-        return GC_EXIT_HARNESS;
-    gc_policy_finish(&t->policy); /* again, with Python's fnmatch */
-    gc_orc.policy = t->policy;
     if (spec->mode == GC_MODE_EFFECT && gc_oracle_add_tail_hook(err, errlen) < 0)
         return GC_EXIT_HARNESS;
     if (gc_oracle_selftest(err, errlen) < 0)
