@@ -142,6 +142,7 @@ typedef struct {
     PyObject *rules;    /* the host-side search's: {rule key: RULE_*} (NULL: exhaustive) */
     long answered;      /* edges a rule answered so far (every HOST_SAMPLE-th is run) */
     long answered_lang; /* the same for the language's forms (lang_edges), counted apart */
+    int importer;       /* a root gave back the host's own builtins.__import__ (push_imports) */
 } sctx;
 
 /* The builtins of the calls with the program's own values (expand_own_calls). */
@@ -219,13 +220,19 @@ static const uint8_t gen_tail[] = {GC_P_INT,  1, GC_P_LIST, 1,   GC_P_GEN, 1,   
                                    GC_P_NAME, 1, 'g',       GC_P_FOR, 1,   'r',      GC_P_NAME, 1,          'r',
                                    GC_P_RETURN, GC_P_END,   GC_P_END, GC_P_NAME, 1, 'f', GC_P_CALL, 0};
 
+/* Is 'code' the generator root's (an import root's def has another name)? */
+static int is_gen(const uint8_t *code, size_t len)
+{
+    return len > 2 && code[0] == GC_P_DEF && code[2] == gen_root[2];
+}
+
 /* The program bytes of an expression's: `result = EXPR`, or the generator's or the
  * coroutine's program when EXPR is its element or return value.  The length (0 when it
  * does not fit in cap). */
 _Static_assert(sizeof agen_tail >= sizeof cor_tail && sizeof agen_tail >= sizeof gen_tail, "TAIL_MAX");
 static size_t program_code(const uint8_t *code, size_t len, uint8_t *buf, size_t cap)
 {
-    int gen = len && code[0] == GC_P_DEF, cor = len > 2 && code[0] == GC_P_ASYNCDEF && code[2] == 'f',
+    int gen = is_gen(code, len), cor = len > 2 && code[0] == GC_P_ASYNCDEF && code[2] == 'f',
         agen = len > 2 && code[0] == GC_P_ASYNCDEF && code[2] == 'g';
     const uint8_t *tail = gen ? gen_tail : cor ? cor_tail : agen ? agen_tail : NULL;
     size_t tlen = gen ? sizeof gen_tail : cor ? sizeof cor_tail : agen ? sizeof agen_tail : 0, n = len + tlen;
@@ -391,7 +398,8 @@ static void note_resolver(sctx *x, int i);
  * the host cannot answer (a lookup readback through a class's own __getattr__, an instance
  * the sandbox makes) always runs. */
 enum { F_RUN, F_ATTR, F_ITEM, F_NAMED, F_DUNDER, F_DUNDER_CALL, F_CALL, F_OWN_TYPE, F_OWN_VARS, F_OWN_LIST,
-       F_RESOLVER, F_READBACK, F_LOOKUP, F_GETATTR, F_MATCH }; /* the last two: lang_edges */
+       F_RESOLVER, F_READBACK, F_LOOKUP, F_GETATTR, F_MATCH, /* the last two: lang_edges */
+       F_IMPORT };  /* import roots: F_IMPORT + where (gc_sweep_form_import), their own rule keys */
 enum { RULE_OK = 1, RULE_BLOCK = 2, RULE_RUN = 4, RULE_NOTE = 8 };
 #define HOST_SAMPLE 50
 
@@ -604,6 +612,15 @@ static int found_already(const gc_source_graph *g, const char *prim, int hole, i
     return gc_walk_found(g->w, sig, hole, steps);
 }
 
+/* A program a rule answers: is it the HOST_SAMPLE-th, run as a sampled confirmation?  The
+ * language's forms (lang_edges, import roots) are sampled on a count of their own: the other
+ * edges' sampled confirmations fall where they did before the forms were written. */
+static int sampled(sctx *x, const hanswer *h)
+{
+    long *count = h->form >= F_GETATTR ? &x->answered_lang : &x->answered;
+    return ++*count % HOST_SAMPLE == 0;
+}
+
 /* Must the edge's program run (h: the host's answer)?  Not when a learned rule answers it,
  * unless it reaches a primitive not yet kept for its hole, or it is a sampled confirmation. */
 static int must_run(sctx *x, int i, int kind, PyObject *key, const hanswer *h)
@@ -614,10 +631,7 @@ static int must_run(sctx *x, int i, int kind, PyObject *key, const hanswer *h)
         gc_oracle_reset_input(); /* the hole of a value, with no escape of an earlier program in the way */
         return !found_already(x->g, h->prim, edge_hole(x, i, kind, key, h->hv), wn(x->g, i)->depth + 1);
     }
-    /* the language's forms sampled on a count of their own: the other edges' sampled
-     * confirmations fall where they did before the forms were written */
-    long *count = h->form == F_GETATTR || h->form == F_MATCH ? &x->answered_lang : &x->answered;
-    return ++*count % HOST_SAMPLE == 0;
+    return sampled(x, h);
 }
 
 /* One edge of node i: the program of blk (statements), then the expression of pre, mid and
@@ -717,7 +731,7 @@ static int edge(sctx *x, int i, int form, int kind, PyObject *key, const uint8_t
 /* Can node i's expression stand inside another (not a generator's or coroutine's block)? */
 static int inline_ok(const gc_source_graph *g, int i)
 {
-    return sn(g, i)->len && sn(g, i)->code[0] != GC_P_DEF && sn(g, i)->code[0] != GC_P_ASYNCDEF;
+    return sn(g, i)->len && !is_gen(sn(g, i)->code, sn(g, i)->len) && sn(g, i)->code[0] != GC_P_ASYNCDEF;
 }
 
 /* The dunder-call form of `.name` (then `()` when 'call'), for a sandbox that refuses the
@@ -1770,6 +1784,13 @@ PyObject *gc_source_readbacks_ns(gc_target *t, PyObject *roots)
     return ns;
 }
 
+/* The host's own builtins.__import__ (borrowed), or NULL. */
+static PyObject *own_import(void)
+{
+    PyObject *b = PyEval_GetBuiltins(); /* borrowed; the interpreter's own builtins */
+    return b ? PyDict_GetItemString(b, "__import__") : NULL;
+}
+
 /* Run each root's program: its value queued at depth 0 (into x->ns too), an escaping one
  * recorded; the generator's frame only in a dialect with statements.  0 or an exit code. */
 static int push_roots(sctx *x)
@@ -1807,6 +1828,7 @@ static int push_roots(sctx *x)
                 PyDict_SetItem(x->ns, name, v);
             if (lit < 0)
                 note_own_fn(g, name, v);
+            x->importer |= v == own_import();
             int h = gc_walk_root_hole(g->w, name, v);
             if (h < 0)
                 ; /* closed: the sandbox no longer hands it out (sweep --close) */
@@ -1826,15 +1848,178 @@ static int push_roots(sctx *x)
     return x->rc;
 }
 
+/* ---- import roots ----
+ *
+ * A module the host process has loaded (its sys.modules) is a root where the sandbox lets a
+ * program import it: `import M` at the top level, else in `if 1:`, else in a def's body
+ * (gc_sweep_form_import), the first form that gives a value back.  Each form is answered by
+ * a rule as an edge is (one rule per form and type of what the import gives, whatever the
+ * module: a probe per form, the others answered in the host, an escape always run, every
+ * HOST_SAMPLE-th of the language's forms a sampled confirmation).  Bounded: sys.modules can
+ * hold over a thousand modules, so only those no earlier root reached (the visited set), in
+ * the order shortest name first then by name, at most IMPORT_TRIES of them tried and
+ * IMPORT_ROOTS queued. */
+#define IMPORT_ROOTS 64
+#define IMPORT_TRIES 256
+
+/* Can a program import 'name': dotted parts the dialect writes, the whole no longer than a
+ * string of the IR? */
+static int module_writable(const gc_target *t, PyObject *name)
+{
+    PyObject *dot = PyUnicode_FromString(".");
+    PyObject *parts = dot && PyUnicode_Check(name) && PyUnicode_GET_LENGTH(name) <= GC_P_MAX_STRLEN
+                          ? PyUnicode_Split(name, dot, -1)
+                          : NULL;
+    int ok = parts && PyList_GET_SIZE(parts) > 0;
+    for (Py_ssize_t k = 0; ok && k < PyList_GET_SIZE(parts); k++)
+        ok = gc_source_writable(t, PyList_GET_ITEM(parts, k));
+    Py_XDECREF(parts);
+    Py_XDECREF(dot);
+    PyErr_Clear();
+    return ok;
+}
+
+/* The names of the host's sys.modules a program can import, shortest first then by name (a
+ * new list: the modules the programs import on the way do not change it). */
+static PyObject *module_names(const gc_target *t)
+{
+    PyObject *keys = PyDict_Keys(PyImport_GetModuleDict()), *bylen = PyList_New(0), *out = PyList_New(0);
+    for (Py_ssize_t k = 0; keys && bylen && k < PyList_GET_SIZE(keys); k++) {
+        PyObject *name = PyList_GET_ITEM(keys, k);
+        PyObject *pair = module_writable(t, name) ? Py_BuildValue("(nO)", PyUnicode_GET_LENGTH(name), name) : NULL;
+        if (pair)
+            PyList_Append(bylen, pair);
+        Py_XDECREF(pair);
+    }
+    if (bylen && out && PyList_Sort(bylen) == 0)
+        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(bylen); k++)
+            PyList_Append(out, PyTuple_GET_ITEM(PyList_GET_ITEM(bylen, k), 1));
+    Py_XDECREF(keys);
+    Py_XDECREF(bylen);
+    PyErr_Clear();
+    return out;
+}
+
+/* The host's answer for an import of 'mod' in 'form' (F_IMPORT + where), as host_answer's for
+ * an edge: the module, and the rule of (form, the type of what the import gives). */
+static void import_answer(sctx *x, int form, PyObject *mod, hanswer *h)
+{
+    memset(h, 0, sizeof *h);
+    h->form = form;
+    if (x->o->exhaustive || !x->rules)
+        return;
+    h->hv = Py_NewRef(mod);
+    const char *p = gc_source_value_reaches(mod);
+    snprintf(h->prim, sizeof h->prim, "%s", p ? p : "");
+    h->rkey = Py_BuildValue("(iiOOO)", form, 0, Py_None, Py_None, (PyObject *)Py_TYPE(mod));
+    PyObject *r = h->rkey ? PyDict_GetItemWithError(x->rules, h->rkey) : NULL; /* borrowed */
+    h->rule = r ? (int)PyLong_AsLong(r) : 0;
+    h->known = h->rkey != NULL;
+    PyErr_Clear();
+}
+
+/* The import of module 'name' (mod, its sys.modules entry; hole, its root's) in its first form
+ * that gives a value back or escapes: an escape recorded, a new value queued at depth 0.  1
+ * when it queued one. */
+static int import_root(sctx *x, PyObject *name, PyObject *mod, int hole)
+{
+    gc_source_graph *g = x->g;
+    Py_ssize_t sz;
+    const char *s = PyUnicode_AsUTF8AndSize(name, &sz);
+    int done = !s, queued = 0;
+    for (int where = 0; where < GC_SWEEP_NIMPORT && !done && !x->rc; where++) {
+        uint8_t code[CODE_MAX];
+        size_t blen, len = gc_sweep_form_import(s, (size_t)sz, where, code, sizeof code, &blen);
+        static gc_verdict out;
+        PyObject *v = NULL;
+        hanswer h;
+        import_answer(x, F_IMPORT + where, mod, &h);
+        int run = !h.known || !h.rule || (h.rule & RULE_RUN);
+        if (!run && (h.rule & RULE_OK) && h.prim[0]) {
+            gc_oracle_reset_input();
+            run = !found_already(g, h.prim, hole, 0);
+        } else if (!run)
+            run = sampled(x, &h);
+        if (!len)
+            ;
+        else if (run) {
+            gc_strbuf sb;
+            int refused = 0;
+            x->st->edges++;
+            x->rc = run_code(x->t, code, len, &out, &v, &sb, &refused);
+            gc_sb_free(&sb);
+            if (v == Py_None) /* an import binds no None: a sandbox that turns its error into None */
+                Py_CLEAR(v);
+            if (!x->rc && h.known && !(h.rule & RULE_RUN)) {
+                x->st->probes += !h.rule;
+                x->st->confirms += h.rule != 0;
+                learn(x, &h, outcome_rule(&h, &out, v, refused), !h.rule);
+            }
+        } else { /* answered by a rule */
+            x->st->host_answered++;
+            gc_oracle_reset_input();
+            out.escaped = 0;
+            v = h.rule & RULE_OK ? Py_NewRef(mod) : NULL;
+            done = v && h.prim[0]; /* an escape kept already for its signature and hole: a leaf */
+            if (done)
+                Py_CLEAR(v);
+        }
+        Py_XDECREF(h.hv);
+        Py_XDECREF(h.rkey);
+        done |= len && (out.escaped || v);
+        if (!x->rc && len && out.escaped && run)
+            x->rc = record(x, code, len, &out, hole, 0);
+        else if (!x->rc && v && !gc_sweep_transient(v) && nnodes(g) < x->o->max_nodes && !visited(x, v, hole)) {
+            push(g, v, name, -1, ROOT, 0, hole, code, len, blen);
+            sn(g, nnodes(g) - 1)->closed = 1;               /* its blocks end before the expression */
+            sn(g, nnodes(g) - 1)->fresh = v != mod;          /* not the host's module: the host cannot answer */
+            queued = 1;
+        }
+        Py_XDECREF(v);
+    }
+    return queued;
+}
+
+/* The import roots (above), after the others; none where a root gave back the host's own
+ * __import__ (the sandbox hands out the import machinery itself: an import statement passes
+ * no check of its, and every module would be a root of a graph many times the sweep's
+ * without them).  0 or an exit code. */
+static int push_imports(sctx *x)
+{
+    gc_source_graph *g = x->g;
+    if ((x->t->spec.adapter.dialect & GC_DIALECT_EXPRESSION) || x->importer)
+        return 0;
+    PyObject *names = module_names(x->t);
+    int queued = 0, tried = 0;
+    for (Py_ssize_t k = 0; names && k < PyList_GET_SIZE(names) && queued < IMPORT_ROOTS && tried < IMPORT_TRIES &&
+                           !x->rc && !gc_limits_stopping();
+         k++) {
+        PyObject *name = PyList_GET_ITEM(names, k);
+        PyObject *mod = Py_XNewRef(PyDict_GetItemWithError(PyImport_GetModuleDict(), name)); /* as it is now */
+        PyErr_Clear();
+        int hole = mod && PyModule_Check(mod) ? gc_walk_root_hole(g->w, name, mod) : -1;
+        if (hole >= 0 && !seen_as(x, mod, hole, 1)) { /* reached by no earlier root */
+            tried++;
+            queued += import_root(x, name, mod, hole);
+        }
+        Py_XDECREF(mod);
+    }
+    x->st->cut_items += names && tried == IMPORT_TRIES;
+    Py_XDECREF(names);
+    return x->rc;
+}
+
 /* ---- the sweep ---- */
 
-/* The roots, then the one probe of the error readback (gc_walk_ops.roots). */
+/* The roots, then the one probe of the error readback, then the import roots
+ * (gc_walk_ops.roots). */
 static int walk_roots(void *m, gc_walk *w)
 {
     sctx *x = m;
     (void)w;
     int rc = push_roots(x);
-    return rc ? rc : probe_readback(x);
+    rc = rc ? rc : probe_readback(x);
+    return rc ? rc : push_imports(x);
 }
 
 /* Node i of a level (gc_walk_ops.node): expanded within the depth bound; 1 when not
@@ -1917,7 +2102,7 @@ int gc_source_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st, gc
     gc_source_graph *g = gc_xcalloc(1, sizeof *g);
     g->resolver = -1;
     double start = gc_now_s();
-    sctx x = {t, o, st, PyDict_New(), 0, g, 0, 0, NULL, 0, 0};
+    sctx x = {t, o, st, PyDict_New(), 0, g, 0, 0, NULL, 0, 0, 0};
     g->w = gc_walk_new(&source_walk, &x, o, st, x.ns);
     if (!o->exhaustive && gc_orc.mode == GC_MODE_REACH) /* the host predicts only the value search's escapes */
         x.rules = PyDict_New();

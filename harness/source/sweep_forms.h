@@ -8,7 +8,13 @@
  *            names, of attribute nodes for '_' names)
  *   match    match X: / case object(name=v): / result = v: the attribute read by a class
  *            pattern, named in MatchClass.kwd_attrs and not by an attribute node
- * Each writes bytes around X's expression; it knows nothing of the sweep's graph. */
+ * and the statements of an import root (a module of the host's sys.modules named by a
+ * program):
+ *   import   import M [as m] at the top level, in `if 1:`, or in a def's body
+ *            (`def i():` / `import M` / `return M` / `M = i()`): for import checks of the top
+ *            level only, and import guards asked only for modules not loaded yet
+ * Each writes bytes around X's expression or before a name; it knows nothing of the sweep's
+ * graph. */
 #ifndef GATECRASH_SWEEP_FORMS_H
 #define GATECRASH_SWEEP_FORMS_H
 
@@ -26,5 +32,14 @@ size_t gc_sweep_form_getattr(const char *name, size_t len, uint8_t *pre, size_t 
  * tr[cap] (*stmts bytes), then the expression `v` (the case's capture; `result = v` is the
  * program's assignment, in the case's block): tr's length, 0 when it does not fit. */
 size_t gc_sweep_form_match(const char *name, size_t len, uint8_t *tr, size_t cap, size_t *stmts);
+
+/* Where an import root's import stands (gc_sweep_form_import). */
+enum { GC_SWEEP_IMPORT_TOP, GC_SWEEP_IMPORT_IF, GC_SWEEP_IMPORT_DEF, GC_SWEEP_NIMPORT };
+
+/* The import form of module mod[len] (dotted identifiers) at 'where': its statements into
+ * out[cap] (*blen bytes; they close every block they open), then the expression naming the
+ * module (M itself, or `m` for a dotted name or one starting with '_', imported `as m`):
+ * out's length, 0 when it does not fit. */
+size_t gc_sweep_form_import(const char *mod, size_t len, int where, uint8_t *out, size_t cap, size_t *blen);
 
 #endif
