@@ -2021,6 +2021,8 @@ static int import_root(sctx *x, PyObject *name, PyObject *mod, int hole)
     for (int where = 0; where < GC_SWEEP_NIMPORT && !done && !x->rc; where++) {
         uint8_t code[CODE_MAX];
         size_t blen, len = gc_sweep_form_import(s, (size_t)sz, where, code, sizeof code, &blen);
+        if (!len)
+            continue;
         static gc_verdict out;
         PyObject *v = NULL;
         hanswer h;
@@ -2031,9 +2033,7 @@ static int import_root(sctx *x, PyObject *name, PyObject *mod, int hole)
             run = !found_already(g, h.prim, hole, 0);
         } else if (!run)
             run = sampled(x, &h);
-        if (!len)
-            ;
-        else if (run) {
+        if (run) {
             gc_strbuf sb;
             int refused = 0;
             x->st->edges++;
@@ -2057,13 +2057,13 @@ static int import_root(sctx *x, PyObject *name, PyObject *mod, int hole)
         }
         Py_XDECREF(h.hv);
         Py_XDECREF(h.rkey);
-        done |= len && (out.escaped || v);
-        if (!x->rc && len && out.escaped && run)
+        done |= out.escaped || v;
+        if (!x->rc && out.escaped && run)
             x->rc = record(x, code, len, &out, hole, 0);
         else if (!x->rc && v && !gc_sweep_transient(v) && nnodes(g) < x->o->max_nodes && !visited(x, v, hole)) {
             push(g, v, name, -1, ROOT, 0, hole, code, len, blen);
-            sn(g, nnodes(g) - 1)->closed = 1;               /* its blocks end before the expression */
-            sn(g, nnodes(g) - 1)->fresh = v != mod;          /* not the host's module: the host cannot answer */
+            sn(g, nnodes(g) - 1)->closed = 1;  /* its blocks end before the expression */
+            sn(g, nnodes(g) - 1)->fresh = v != mod; /* not the host's module: the host cannot answer */
             queued = 1;
         }
         Py_XDECREF(v);
