@@ -6,6 +6,12 @@
 # attribute nodes: the match-class fixture, which has no getattr).  Each sweep finds the
 # globals of the host's function and the module of a builtin, in programs the sandbox runs,
 # and they replay as escapes.
+# Import roots (source_sweep.c, "import roots"): a module of the host's sys.modules imported by
+# a program, at the top level or nested in `if 1:` — past an import check of the top level only
+# (nested-import) and an import guard asked only for modules not loaded yet (loaded-import).
+# The key form (sweep_forms.h): a format field's readback whose str.format the host's C code
+# calls, handed to list.sort as key=, past a check of the program's call sites
+# (stored-callable, where the direct call of a bound str.format is refused).
 source "$(dirname "$0")/lib.sh" "$@"
 F=$SRC/tests/fixtures/lang
 expect_exit 1 "sweep: getattr of a name made from parts" -- "$GC" sweep "$F/split-constant" --by root --depth 2 -q
@@ -24,4 +30,32 @@ expect_exit 1 "match-class: the program replays" -- "$GC" replay "$F/match-class
 expect_grep "gatecrash: ESCAPE reach write builtins.open" "match-class: the program replays as an escape"
 expect_program 0 "$F/match-class" "result = summary.__builtins__"
 expect_grep "refused by the sandbox: Refused" "match-class: the attribute node is refused"
+# import roots: the import nested where the check does not look, the module's primitive one step on
+expect_exit 1 "sweep: an import nested in a block" -- "$GC" sweep "$F/nested-import" --by root --depth 1 -q
+expect_grep "^spawn\+write +[0-9]+ +[0-9]+ yes +module os \.<primitive>$" "nested-import: the os module, imported"
+printf 'if 1:\n    import os\nresult = os.fork\n' >"$WORK/nested.py"
+expect_fgrep "$(cat "$WORK/nested.py")" "nested-import: the import in 'if 1:'"
+expect_exit 1 "nested-import: the program replays" -- "$GC" replay "$F/nested-import" "$WORK/nested.py"
+expect_grep "gatecrash: ESCAPE reach spawn os.fork" "nested-import: the program replays as an escape"
+expect_program 0 "$F/nested-import" "import os
+result = os.fork"
+expect_grep "refused by the sandbox: Refused" "nested-import: the top-level import is refused"
+expect_exit 1 "sweep: the import of a module already loaded" -- "$GC" sweep "$F/loaded-import" --by root --depth 1 -q
+expect_grep "^spawn\+write +[0-9]+ +[0-9]+ yes +module os \.<primitive>$" "loaded-import: the os module, imported"
+expect_fgrep "via import os" "loaded-import: a top-level import of a loaded module"
+expect_program 1 "$F/loaded-import" "import os
+result = os.fork"
+expect_grep "gatecrash: ESCAPE reach spawn os.fork" "loaded-import: the program replays as an escape"
+expect_program 0 "$F/loaded-import" "import gatecrash_not_loaded
+result = gatecrash_not_loaded"
+expect_grep "refused by the sandbox: Refused" "loaded-import: a module not loaded yet is refused"
+# the key form: the readback's str.format called by list.sort, not at a call site
+expect_exit 1 "sweep: a stored str.format passed as key=" -- "$GC" sweep "$F/stored-callable" --by root --depth 1 -q
+printf "try:\n    [shell].sort(key='{0.__builtins__._gatecrash}'.format)\nexcept Exception as e:\n    result = e.obj\n" \
+  >"$WORK/key.py"
+expect_fgrep "$(cat "$WORK/key.py")" "stored-callable: the field's readback through list.sort's key="
+expect_exit 1 "stored-callable: the program replays" -- "$GC" replay "$F/stored-callable" "$WORK/key.py"
+expect_grep "gatecrash: ESCAPE reach write builtins.open" "stored-callable: the program replays as an escape"
+expect_program 0 "$F/stored-callable" "result = '{0.__builtins__}'.format(shell)"
+expect_grep "refused by the sandbox: Refused" "stored-callable: str.format called at a call site is refused"
 finish

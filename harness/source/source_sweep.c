@@ -142,6 +142,7 @@ typedef struct {
     PyObject *rules;    /* the host-side search's: {rule key: RULE_*} (NULL: exhaustive) */
     long answered;      /* edges a rule answered so far (every HOST_SAMPLE-th is run) */
     long answered_lang; /* the same for the language's forms (lang_edges), counted apart */
+    int importer;       /* a root gave back the host's own builtins.__import__ (push_imports) */
 } sctx;
 
 /* The builtins of the calls with the program's own values (expand_own_calls). */
@@ -159,11 +160,13 @@ struct gc_source_graph {
     long resolver;      /* the first node that is a path resolver (field walks), -1: none yet */
     int rkind;          /* its row of resolvers[] */
     int error_readback; /* the sandbox lets a format field's failed lookup be read back */
+    int key_form;       /* the key forms' call (probe_key): 1 list.sort, 2 key_fn's, 0 neither */
     long *hwait;        /* nodes whose host walk waits for a form to write it in */
     long nhwait, caphwait;
     pfield *pending;    /* the field walks asked for before a resolver was found */
     long npending, cappending;
     PyObject *own_fn[NOWN]; /* strong: the shortest root name that is each, or NULL */
+    PyObject *key_fn;       /* strong: the shortest root name that is a builtin taking key=, or NULL */
 };
 
 
@@ -219,13 +222,19 @@ static const uint8_t gen_tail[] = {GC_P_INT,  1, GC_P_LIST, 1,   GC_P_GEN, 1,   
                                    GC_P_NAME, 1, 'g',       GC_P_FOR, 1,   'r',      GC_P_NAME, 1,          'r',
                                    GC_P_RETURN, GC_P_END,   GC_P_END, GC_P_NAME, 1, 'f', GC_P_CALL, 0};
 
+/* Is 'code' the generator root's (an import root's def has another name)? */
+static int is_gen(const uint8_t *code, size_t len)
+{
+    return len > 2 && code[0] == GC_P_DEF && code[2] == gen_root[2];
+}
+
 /* The program bytes of an expression's: `result = EXPR`, or the generator's or the
  * coroutine's program when EXPR is its element or return value.  The length (0 when it
  * does not fit in cap). */
 _Static_assert(sizeof agen_tail >= sizeof cor_tail && sizeof agen_tail >= sizeof gen_tail, "TAIL_MAX");
 static size_t program_code(const uint8_t *code, size_t len, uint8_t *buf, size_t cap)
 {
-    int gen = len && code[0] == GC_P_DEF, cor = len > 2 && code[0] == GC_P_ASYNCDEF && code[2] == 'f',
+    int gen = is_gen(code, len), cor = len > 2 && code[0] == GC_P_ASYNCDEF && code[2] == 'f',
         agen = len > 2 && code[0] == GC_P_ASYNCDEF && code[2] == 'g';
     const uint8_t *tail = gen ? gen_tail : cor ? cor_tail : agen ? agen_tail : NULL;
     size_t tlen = gen ? sizeof gen_tail : cor ? sizeof cor_tail : agen ? sizeof agen_tail : 0, n = len + tlen;
@@ -274,6 +283,7 @@ void gc_source_sweep_free(gc_source_graph *g)
         Py_DECREF(g->pending[i].name);
     for (int k = 0; k < NOWN; k++)
         Py_XDECREF(g->own_fn[k]);
+    Py_XDECREF(g->key_fn);
     free(g->hwait);
     free(g->pending);
     free(g);
@@ -391,7 +401,8 @@ static void note_resolver(sctx *x, int i);
  * the host cannot answer (a lookup readback through a class's own __getattr__, an instance
  * the sandbox makes) always runs. */
 enum { F_RUN, F_ATTR, F_ITEM, F_NAMED, F_DUNDER, F_DUNDER_CALL, F_CALL, F_OWN_TYPE, F_OWN_VARS, F_OWN_LIST,
-       F_RESOLVER, F_READBACK, F_LOOKUP, F_GETATTR, F_MATCH }; /* the last two: lang_edges */
+       F_RESOLVER, F_READBACK, F_LOOKUP, F_GETATTR, F_MATCH, F_KEY, /* the last three: lang_edges */
+       F_IMPORT };  /* import roots: F_IMPORT + where (gc_sweep_form_import), their own rule keys */
 enum { RULE_OK = 1, RULE_BLOCK = 2, RULE_RUN = 4, RULE_NOTE = 8 };
 #define HOST_SAMPLE 50
 
@@ -472,6 +483,7 @@ static int host_value(sctx *x, int i, int form, int item, PyObject *key, PyObjec
         PyErr_Clear();
         return 1;
     case F_READBACK: /* e.obj: where the field's lookup of the missing name failed */
+    case F_KEY:      /* the same readback, its str.format called by the host's C code */
         r = item ? host_item(v, key) : host_attr(v, key);
         if (r && !plain_lookup(r)) {
             Py_DECREF(r);
@@ -604,6 +616,15 @@ static int found_already(const gc_source_graph *g, const char *prim, int hole, i
     return gc_walk_found(g->w, sig, hole, steps);
 }
 
+/* A program a rule answers: is it the HOST_SAMPLE-th, run as a sampled confirmation?  The
+ * language's forms (lang_edges, import roots) are sampled on a count of their own: the other
+ * edges' sampled confirmations fall where they did before the forms were written. */
+static int sampled(sctx *x, const hanswer *h)
+{
+    long *count = h->form >= F_GETATTR ? &x->answered_lang : &x->answered;
+    return ++*count % HOST_SAMPLE == 0;
+}
+
 /* Must the edge's program run (h: the host's answer)?  Not when a learned rule answers it,
  * unless it reaches a primitive not yet kept for its hole, or it is a sampled confirmation. */
 static int must_run(sctx *x, int i, int kind, PyObject *key, const hanswer *h)
@@ -614,10 +635,7 @@ static int must_run(sctx *x, int i, int kind, PyObject *key, const hanswer *h)
         gc_oracle_reset_input(); /* the hole of a value, with no escape of an earlier program in the way */
         return !found_already(x->g, h->prim, edge_hole(x, i, kind, key, h->hv), wn(x->g, i)->depth + 1);
     }
-    /* the language's forms sampled on a count of their own: the other edges' sampled
-     * confirmations fall where they did before the forms were written */
-    long *count = h->form == F_GETATTR || h->form == F_MATCH ? &x->answered_lang : &x->answered;
-    return ++*count % HOST_SAMPLE == 0;
+    return sampled(x, h);
 }
 
 /* One edge of node i: the program of blk (statements), then the expression of pre, mid and
@@ -717,7 +735,7 @@ static int edge(sctx *x, int i, int form, int kind, PyObject *key, const uint8_t
 /* Can node i's expression stand inside another (not a generator's or coroutine's block)? */
 static int inline_ok(const gc_source_graph *g, int i)
 {
-    return sn(g, i)->len && sn(g, i)->code[0] != GC_P_DEF && sn(g, i)->code[0] != GC_P_ASYNCDEF;
+    return sn(g, i)->len && !is_gen(sn(g, i)->code, sn(g, i)->len) && sn(g, i)->code[0] != GC_P_ASYNCDEF;
 }
 
 /* The dunder-call form of `.name` (then `()` when 'call'), for a sandbox that refuses the
@@ -751,6 +769,34 @@ static int dunder_edge(sctx *x, int i, PyObject *name, int call)
     return edge_around(x, i, call ? F_DUNDER_CALL : F_DUNDER, GC_EDGE_ATTR, name, pre, prelen, tr, n); /* named as the attribute's edge */
 }
 
+/* The key form of `.name` (gc_sweep_form_key), where the sandbox refused the readback of a
+ * format field called by the program itself (probe_readback) and lets the host's C code call
+ * one handed as a key (probe_key): `[X].sort(key=F)`, or a root's sorted, min or max
+ * `FN([X], key=F)`, F the field's str.format, read back from the AttributeError its lookup
+ * raises.  Did it give no value back and not escape? */
+static int key_edges(sctx *x, int i, PyObject *name, const char *s, size_t sz)
+{
+    gc_source_graph *g = x->g;
+    Py_ssize_t fl = 0;
+    const char *fn = g->key_form == 2 ? PyUnicode_AsUTF8AndSize(g->key_fn, &fl) : NULL;
+    uint8_t pre[GC_SWEEP_FORM_PRE], tr[CODE_MAX], blk[CODE_MAX];
+    size_t prelen, stmts, n = g->key_form && (g->key_form == 1 || fn)
+                                  ? gc_sweep_form_key(fn, (size_t)fl, s, sz, pre, &prelen, tr, sizeof tr, &stmts)
+                                  : 0;
+    const snode *nd = sn(g, i);
+    size_t expr = nd->len - nd->blen, at = nd->blen;
+    PyErr_Clear();
+    if (!n || nd->len + prelen + stmts > sizeof blk)
+        return 1;
+    memcpy(blk, nd->code, at); /* its statements, then try: FN([X], key=F) */
+    memcpy(blk + at, pre, prelen);
+    memcpy(blk + at + prelen, nd->code + at, expr);
+    memcpy(blk + at + prelen + expr, tr, stmts);
+    x->escaped = x->gave = 0;
+    run_edge(x, i, F_KEY, GC_EDGE_ATTR, name, blk, nd->len + prelen + stmts, NULL, 0, NULL, 0, tr + stmts, n - stmts);
+    return !x->gave && !x->escaped && !x->rc;
+}
+
 /* The language's forms of `.name` (sweep_forms.h) where the sandbox refused its plain and
  * dunder-call forms and what the host finds there is worth the runs (no scalar, nothing made
  * afresh on each access): getattr of the name made from two halves, then (a dialect with
@@ -779,7 +825,7 @@ static int lang_edges(sctx *x, int i, PyObject *name)
     memcpy(blk, nd->code, nd->len);
     memcpy(blk + nd->len, tr, stmts);
     run_edge(x, i, F_MATCH, GC_EDGE_ATTR, name, blk, nd->len + stmts, NULL, 0, NULL, 0, tr + stmts, n - stmts);
-    return !x->gave && !x->rc;
+    return !x->gave && !x->rc && key_edges(x, i, name, s, (size_t)sz);
 }
 
 /* The path resolvers of field walks: host objects that take a dotted path as data and give
@@ -897,6 +943,53 @@ static int probe_readback(sctx *x)
     g->error_readback = !rc && !out.escaped && v == (PyObject *)&PyLong_Type;
     Py_XDECREF(v);
     return rc;
+}
+
+/* Does the sandbox let the host's C code call a format field's str.format handed as a key
+ * (the key forms, key_edges), where it refused the readback called by the program itself?
+ * One probe a call, until one holds: `[0].sort(key='{0.__class__}'.format)` then `result =
+ * 1` must give 1 (g->key_form 1); where a root is sorted, min or max, `result = FN([0],
+ * key='{0.__class__}'.format)` must give 0 (2).  0 or an exit code. */
+static int probe_key(sctx *x)
+{
+    gc_source_graph *g = x->g;
+    static const char field[] = "{0.__class__}";
+    for (int k = 1; k <= 2 && !g->key_form && !g->error_readback && !(x->t->spec.adapter.dialect & GC_DIALECT_EXPRESSION);
+         k++) {
+        Py_ssize_t fl = 0;
+        const char *fn = k == 2 && g->key_fn ? PyUnicode_AsUTF8AndSize(g->key_fn, &fl) : NULL;
+        uint8_t code[CODE_MAX];
+        size_t n = fn ? put_str(code, 0, GC_P_NAME, fn, (size_t)fl) : 0;
+        if (k == 2 && !n)
+            break;
+        code[n++] = GC_P_INT; /* [0] */
+        code[n++] = 0;
+        code[n++] = GC_P_LIST;
+        code[n++] = 1;
+        n = fn ? n : put_str(code, n, GC_P_ATTR, "sort", 4);
+        n = put_str(code, put_str(code, n, GC_P_STR, field, sizeof field - 1), GC_P_ATTR, "format", 6);
+        n = put_str(code, n, GC_P_KW, "key", 3);
+        code[n++] = GC_P_CALL;
+        code[n++] = fn ? 2 : 1;
+        if (!fn) { /* the call a statement, then result = 1 */
+            code[n++] = GC_P_EXPR;
+            code[n++] = GC_P_INT;
+            code[n++] = 1;
+        }
+        static gc_verdict out;
+        gc_strbuf sb;
+        PyObject *v = NULL;
+        x->st->edges++;
+        int rc = run_code(x->t, code, n, &out, &v, &sb, NULL);
+        gc_sb_free(&sb);
+        long got = v && PyLong_CheckExact(v) ? PyLong_AsLong(v) : -1;
+        PyErr_Clear();
+        Py_XDECREF(v);
+        if (rc)
+            return rc;
+        g->key_form = !out.escaped && got == (fn ? 0 : 1) ? k : 0;
+    }
+    return 0;
 }
 
 /* The node an edge just queued (if it queued one since 'before') came from a field walk:
@@ -1315,6 +1408,16 @@ static void note_own_fn(gc_source_graph *g, PyObject *name, PyObject *v)
     for (int k = 0; k < NOWN; k++)
         if (!g->own_fn[k] && v && v == own_builtin(k))
             g->own_fn[k] = Py_NewRef(name);
+}
+
+/* A root's value: a builtin that takes key= (the key forms, key_edges), named first by this name? */
+static void note_key_fn(gc_source_graph *g, PyObject *name, PyObject *v)
+{
+    static const char *const names[] = {"sorted", "min", "max"};
+    PyObject *b = PyEval_GetBuiltins(); /* borrowed */
+    for (size_t k = 0; b && v && !g->key_fn && k < sizeof names / sizeof *names; k++)
+        if (v == PyDict_GetItemString(b, names[k]))
+            g->key_fn = Py_NewRef(name);
 }
 
 /* Would builtin k give node i's value something to walk? */
@@ -1770,6 +1873,13 @@ PyObject *gc_source_readbacks_ns(gc_target *t, PyObject *roots)
     return ns;
 }
 
+/* The host's own builtins.__import__ (borrowed), or NULL. */
+static PyObject *own_import(void)
+{
+    PyObject *b = PyEval_GetBuiltins(); /* borrowed; the interpreter's own builtins */
+    return b ? PyDict_GetItemString(b, "__import__") : NULL;
+}
+
 /* Run each root's program: its value queued at depth 0 (into x->ns too), an escaping one
  * recorded; the generator's frame only in a dialect with statements.  0 or an exit code. */
 static int push_roots(sctx *x)
@@ -1805,8 +1915,11 @@ static int push_roots(sctx *x)
         if (!x->rc && v) {
             if (k < given) /* what the sandbox means to hand out, for the hole rule */
                 PyDict_SetItem(x->ns, name, v);
-            if (lit < 0)
+            if (lit < 0) {
                 note_own_fn(g, name, v);
+                note_key_fn(g, name, v);
+            }
+            x->importer |= v == own_import();
             int h = gc_walk_root_hole(g->w, name, v);
             if (h < 0)
                 ; /* closed: the sandbox no longer hands it out (sweep --close) */
@@ -1826,15 +1939,179 @@ static int push_roots(sctx *x)
     return x->rc;
 }
 
+/* ---- import roots ----
+ *
+ * A module the host process has loaded (its sys.modules) is a root where the sandbox lets a
+ * program import it: `import M` at the top level, else in `if 1:`, else in a def's body
+ * (gc_sweep_form_import), the first form that gives a value back.  Each form is answered by
+ * a rule as an edge is (one rule per form and type of what the import gives, whatever the
+ * module: a probe per form, the others answered in the host, an escape always run, every
+ * HOST_SAMPLE-th of the language's forms a sampled confirmation).  Bounded: sys.modules can
+ * hold over a thousand modules, so only those no earlier root reached (the visited set), in
+ * the order shortest name first then by name, at most IMPORT_TRIES of them tried and
+ * IMPORT_ROOTS queued. */
+#define IMPORT_ROOTS 64
+#define IMPORT_TRIES 256
+
+/* Can a program import 'name': dotted parts the dialect writes, the whole no longer than a
+ * string of the IR? */
+static int module_writable(const gc_target *t, PyObject *name)
+{
+    PyObject *dot = PyUnicode_FromString(".");
+    PyObject *parts = dot && PyUnicode_Check(name) && PyUnicode_GET_LENGTH(name) <= GC_P_MAX_STRLEN
+                          ? PyUnicode_Split(name, dot, -1)
+                          : NULL;
+    int ok = parts && PyList_GET_SIZE(parts) > 0;
+    for (Py_ssize_t k = 0; ok && k < PyList_GET_SIZE(parts); k++)
+        ok = gc_source_writable(t, PyList_GET_ITEM(parts, k));
+    Py_XDECREF(parts);
+    Py_XDECREF(dot);
+    PyErr_Clear();
+    return ok;
+}
+
+/* The names of the host's sys.modules a program can import, shortest first then by name (a
+ * new list: the modules the programs import on the way do not change it). */
+static PyObject *module_names(const gc_target *t)
+{
+    PyObject *keys = PyDict_Keys(PyImport_GetModuleDict()), *bylen = PyList_New(0), *out = PyList_New(0);
+    for (Py_ssize_t k = 0; keys && bylen && k < PyList_GET_SIZE(keys); k++) {
+        PyObject *name = PyList_GET_ITEM(keys, k);
+        PyObject *pair = module_writable(t, name) ? Py_BuildValue("(nO)", PyUnicode_GET_LENGTH(name), name) : NULL;
+        if (pair)
+            PyList_Append(bylen, pair);
+        Py_XDECREF(pair);
+    }
+    if (bylen && out && PyList_Sort(bylen) == 0)
+        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(bylen); k++)
+            PyList_Append(out, PyTuple_GET_ITEM(PyList_GET_ITEM(bylen, k), 1));
+    Py_XDECREF(keys);
+    Py_XDECREF(bylen);
+    PyErr_Clear();
+    return out;
+}
+
+/* The host's answer for an import of 'mod' in 'form' (F_IMPORT + where), as host_answer's for
+ * an edge: the module, and the rule of (form, the type of what the import gives). */
+static void import_answer(sctx *x, int form, PyObject *mod, hanswer *h)
+{
+    memset(h, 0, sizeof *h);
+    h->form = form;
+    if (x->o->exhaustive || !x->rules)
+        return;
+    h->hv = Py_NewRef(mod);
+    const char *p = gc_source_value_reaches(mod);
+    snprintf(h->prim, sizeof h->prim, "%s", p ? p : "");
+    h->rkey = Py_BuildValue("(iiOOO)", form, 0, Py_None, Py_None, (PyObject *)Py_TYPE(mod));
+    PyObject *r = h->rkey ? PyDict_GetItemWithError(x->rules, h->rkey) : NULL; /* borrowed */
+    h->rule = r ? (int)PyLong_AsLong(r) : 0;
+    h->known = h->rkey != NULL;
+    PyErr_Clear();
+}
+
+/* The import of module 'name' (mod, its sys.modules entry; hole, its root's) in its first form
+ * that gives a value back or escapes: an escape recorded, a new value queued at depth 0.  1
+ * when it queued one. */
+static int import_root(sctx *x, PyObject *name, PyObject *mod, int hole)
+{
+    gc_source_graph *g = x->g;
+    Py_ssize_t sz;
+    const char *s = PyUnicode_AsUTF8AndSize(name, &sz);
+    int done = !s, queued = 0;
+    for (int where = 0; where < GC_SWEEP_NIMPORT && !done && !x->rc; where++) {
+        uint8_t code[CODE_MAX];
+        size_t blen, len = gc_sweep_form_import(s, (size_t)sz, where, code, sizeof code, &blen);
+        if (!len)
+            continue;
+        static gc_verdict out;
+        PyObject *v = NULL;
+        hanswer h;
+        import_answer(x, F_IMPORT + where, mod, &h);
+        int run = !h.known || !h.rule || (h.rule & RULE_RUN);
+        if (!run && (h.rule & RULE_OK) && h.prim[0]) {
+            gc_oracle_reset_input();
+            run = !found_already(g, h.prim, hole, 0);
+        } else if (!run)
+            run = sampled(x, &h);
+        if (run) {
+            gc_strbuf sb;
+            int refused = 0;
+            x->st->edges++;
+            x->rc = run_code(x->t, code, len, &out, &v, &sb, &refused);
+            gc_sb_free(&sb);
+            if (v == Py_None) /* an import binds no None: a sandbox that turns its error into None */
+                Py_CLEAR(v);
+            if (!x->rc && h.known && !(h.rule & RULE_RUN)) {
+                x->st->probes += !h.rule;
+                x->st->confirms += h.rule != 0;
+                learn(x, &h, outcome_rule(&h, &out, v, refused), !h.rule);
+            }
+        } else { /* answered by a rule */
+            x->st->host_answered++;
+            gc_oracle_reset_input();
+            out.escaped = 0;
+            v = h.rule & RULE_OK ? Py_NewRef(mod) : NULL;
+            done = v && h.prim[0]; /* an escape kept already for its signature and hole: a leaf */
+            if (done)
+                Py_CLEAR(v);
+        }
+        Py_XDECREF(h.hv);
+        Py_XDECREF(h.rkey);
+        done |= out.escaped || v;
+        if (!x->rc && out.escaped && run)
+            x->rc = record(x, code, len, &out, hole, 0);
+        else if (!x->rc && v && !gc_sweep_transient(v) && nnodes(g) < x->o->max_nodes && !visited(x, v, hole)) {
+            push(g, v, name, -1, ROOT, 0, hole, code, len, blen);
+            sn(g, nnodes(g) - 1)->closed = 1;  /* its blocks end before the expression */
+            sn(g, nnodes(g) - 1)->fresh = v != mod; /* not the host's module: the host cannot answer */
+            queued = 1;
+        }
+        Py_XDECREF(v);
+    }
+    return queued;
+}
+
+/* The import roots (above), after the others; none where a root gave back the host's own
+ * __import__ (the sandbox hands out the import machinery itself: an import statement passes
+ * no check of its, and every module would be a root of a graph many times the sweep's
+ * without them).  0 or an exit code. */
+static int push_imports(sctx *x)
+{
+    gc_source_graph *g = x->g;
+    if ((x->t->spec.adapter.dialect & GC_DIALECT_EXPRESSION) || x->importer)
+        return 0;
+    PyObject *names = module_names(x->t);
+    int queued = 0, tried = 0;
+    for (Py_ssize_t k = 0; names && k < PyList_GET_SIZE(names) && queued < IMPORT_ROOTS && tried < IMPORT_TRIES &&
+                           !x->rc && !gc_limits_stopping();
+         k++) {
+        PyObject *name = PyList_GET_ITEM(names, k);
+        PyObject *mod = Py_XNewRef(PyDict_GetItemWithError(PyImport_GetModuleDict(), name)); /* as it is now */
+        PyErr_Clear();
+        int hole = mod && PyModule_Check(mod) ? gc_walk_root_hole(g->w, name, mod) : -1;
+        if (hole >= 0 && !seen_as(x, mod, hole, 1)) { /* reached by no earlier root */
+            tried++;
+            queued += import_root(x, name, mod, hole);
+        }
+        Py_XDECREF(mod);
+    }
+    x->st->cut_items += names && tried == IMPORT_TRIES;
+    Py_XDECREF(names);
+    return x->rc;
+}
+
 /* ---- the sweep ---- */
 
-/* The roots, then the one probe of the error readback (gc_walk_ops.roots). */
+/* The roots, then the one probe of the error readback and those of the key forms, then the
+ * import roots (gc_walk_ops.roots). */
 static int walk_roots(void *m, gc_walk *w)
 {
     sctx *x = m;
     (void)w;
     int rc = push_roots(x);
-    return rc ? rc : probe_readback(x);
+    rc = rc ? rc : probe_readback(x);
+    rc = rc ? rc : probe_key(x);
+    return rc ? rc : push_imports(x);
 }
 
 /* Node i of a level (gc_walk_ops.node): expanded within the depth bound; 1 when not
@@ -1917,7 +2194,7 @@ int gc_source_sweep(gc_target *t, const gc_sweep_opts *o, gc_sweep_stats *st, gc
     gc_source_graph *g = gc_xcalloc(1, sizeof *g);
     g->resolver = -1;
     double start = gc_now_s();
-    sctx x = {t, o, st, PyDict_New(), 0, g, 0, 0, NULL, 0, 0};
+    sctx x = {t, o, st, PyDict_New(), 0, g, 0, 0, NULL, 0, 0, 0};
     g->w = gc_walk_new(&source_walk, &x, o, st, x.ns);
     if (!o->exhaustive && gc_orc.mode == GC_MODE_REACH) /* the host predicts only the value search's escapes */
         x.rules = PyDict_New();

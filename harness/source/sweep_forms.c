@@ -1,6 +1,7 @@
 /* sweep_forms.c — see sweep_forms.h. */
 #include "sweep_forms.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "program.h"
@@ -52,4 +53,73 @@ size_t gc_sweep_form_match(const char *name, size_t len, uint8_t *tr, size_t cap
     tr[n++] = GC_P_CASE;
     *stmts = n;
     return put(tr, n, cap, GC_P_NAME, "v", 1);
+}
+
+/* op alone (no operand) at out[n]: the new length, 0 past cap (or n 0: an earlier part did
+ * not fit). */
+static size_t put_op(uint8_t *out, size_t n, size_t cap, int op)
+{
+    if (!n || n + 1 > cap)
+        return 0;
+    out[n++] = (uint8_t)op;
+    return n;
+}
+
+size_t gc_sweep_form_import(const char *mod, size_t len, int where, uint8_t *out, size_t cap, size_t *blen)
+{
+    int alias = len && (memchr(mod, '.', len) || mod[0] == '_');
+    const char *name = alias ? "m" : mod;
+    size_t nlen = alias ? 1 : len, n = 0;
+    *blen = 0;
+    if (!len)
+        return 0;
+    if (where == GC_SWEEP_IMPORT_IF && cap >= 3) { /* if 1: */
+        static const uint8_t if1[] = {GC_P_INT, 1, GC_P_IF};
+        memcpy(out, if1, sizeof if1);
+        n = sizeof if1;
+    } else if (where == GC_SWEEP_IMPORT_DEF) /* def i(): */
+        n = put(out, 0, cap, GC_P_DEF, "i", 1);
+    if (where != GC_SWEEP_IMPORT_TOP && !n)
+        return 0;
+    /* IMPORT M a: the module's string, then the alias's (empty: no `as`) */
+    n = put(out, n, cap, GC_P_IMPORT, mod, len);
+    if (!n || n + 1 + (alias ? 1 : 0) > cap)
+        return 0;
+    out[n++] = (uint8_t)(alias ? 1 : 0);
+    if (alias)
+        out[n++] = 'm';
+    if (where == GC_SWEEP_IMPORT_DEF) { /* return M / (end) / M = i() */
+        n = put(out, n, cap, GC_P_NAME, name, nlen);
+        n = put_op(out, put_op(out, n, cap, GC_P_RETURN), cap, GC_P_END);
+        n = n ? put(out, n, cap, GC_P_NAME, "i", 1) : 0;
+        n = put_byte(out, n, cap, GC_P_CALL, 0);
+        n = n ? put(out, n, cap, GC_P_ASSIGN, name, nlen) : 0;
+    } else if (where == GC_SWEEP_IMPORT_IF)
+        n = put_op(out, n, cap, GC_P_END);
+    *blen = n;
+    return n ? put(out, n, cap, GC_P_NAME, name, nlen) : 0;
+}
+
+size_t gc_sweep_form_key(const char *fn, size_t fnlen, const char *name, size_t len, uint8_t *pre, size_t *prelen,
+                         uint8_t *tr, size_t cap, size_t *stmts)
+{
+    char field[GC_P_MAX_STRLEN + 1];
+    int w = snprintf(field, sizeof field, "{0.%.*s._gatecrash}", (int)len, name);
+    *prelen = 1;
+    pre[0] = GC_P_TRY;
+    if (fn && !(*prelen = put(pre, 1, GC_SWEEP_FORM_PRE, GC_P_NAME, fn, fnlen)))
+        return 0;
+    if (w < 0 || (size_t)w >= sizeof field || cap < 2)
+        return 0;
+    tr[0] = GC_P_LIST; /* [X] */
+    tr[1] = 1;
+    size_t n = fn ? 2 : put(tr, 2, cap, GC_P_ATTR, "sort", 4);
+    n = n ? put(tr, n, cap, GC_P_STR, field, (size_t)w) : 0;
+    n = n ? put(tr, n, cap, GC_P_ATTR, "format", 6) : 0;
+    n = n ? put(tr, n, cap, GC_P_KW, "key", 3) : 0;
+    n = put_byte(tr, n, cap, GC_P_CALL, fn ? 2 : 1);
+    n = put_op(tr, n, cap, GC_P_EXPR);
+    *stmts = n = n ? put(tr, n, cap, GC_P_EXCEPT, "e", 1) : 0;
+    n = n ? put(tr, n, cap, GC_P_NAME, "e", 1) : 0;
+    return n ? put(tr, n, cap, GC_P_ATTR, "obj", 3) : 0;
 }
