@@ -9,9 +9,6 @@
 # Import roots (source_sweep.c, "import roots"): a module of the host's sys.modules imported by
 # a program, at the top level or nested in `if 1:` — past an import check of the top level only
 # (nested-import) and an import guard asked only for modules not loaded yet (loaded-import).
-# The key form (sweep_forms.h): a format field's readback whose str.format the host's C code
-# calls, handed to list.sort as key=, past a check of the program's call sites
-# (stored-callable, where the direct call of a bound str.format is refused).
 source "$(dirname "$0")/lib.sh" "$@"
 F=$SRC/tests/fixtures/lang
 expect_exit 1 "sweep: getattr of a name made from parts" -- "$GC" sweep "$F/split-constant" --by root --depth 2 -q
@@ -49,13 +46,4 @@ expect_grep "gatecrash: ESCAPE reach spawn os.fork" "loaded-import: the program 
 expect_program 0 "$F/loaded-import" "import gatecrash_not_loaded
 result = gatecrash_not_loaded"
 expect_grep "refused by the sandbox: Refused" "loaded-import: a module not loaded yet is refused"
-# the key form: the readback's str.format called by list.sort, not at a call site
-expect_exit 1 "sweep: a stored str.format passed as key=" -- "$GC" sweep "$F/stored-callable" --by root --depth 1 -q
-printf "try:\n    [shell].sort(key='{0.__builtins__._gatecrash}'.format)\nexcept Exception as e:\n    result = e.obj\n" \
-  >"$WORK/key.py"
-expect_fgrep "$(cat "$WORK/key.py")" "stored-callable: the field's readback through list.sort's key="
-expect_exit 1 "stored-callable: the program replays" -- "$GC" replay "$F/stored-callable" "$WORK/key.py"
-expect_grep "gatecrash: ESCAPE reach write builtins.open" "stored-callable: the program replays as an escape"
-expect_program 0 "$F/stored-callable" "result = '{0.__builtins__}'.format(shell)"
-expect_grep "refused by the sandbox: Refused" "stored-callable: str.format called at a call site is refused"
 finish

@@ -160,13 +160,11 @@ struct gc_source_graph {
     long resolver;      /* the first node that is a path resolver (field walks), -1: none yet */
     int rkind;          /* its row of resolvers[] */
     int error_readback; /* the sandbox lets a format field's failed lookup be read back */
-    int key_form;       /* the key forms' call (probe_key): 1 list.sort, 2 key_fn's, 0 neither */
     long *hwait;        /* nodes whose host walk waits for a form to write it in */
     long nhwait, caphwait;
     pfield *pending;    /* the field walks asked for before a resolver was found */
     long npending, cappending;
     PyObject *own_fn[NOWN]; /* strong: the shortest root name that is each, or NULL */
-    PyObject *key_fn;       /* strong: the shortest root name that is a builtin taking key=, or NULL */
 };
 
 
@@ -283,7 +281,6 @@ void gc_source_sweep_free(gc_source_graph *g)
         Py_DECREF(g->pending[i].name);
     for (int k = 0; k < NOWN; k++)
         Py_XDECREF(g->own_fn[k]);
-    Py_XDECREF(g->key_fn);
     free(g->hwait);
     free(g->pending);
     free(g);
@@ -401,7 +398,7 @@ static void note_resolver(sctx *x, int i);
  * the host cannot answer (a lookup readback through a class's own __getattr__, an instance
  * the sandbox makes) always runs. */
 enum { F_RUN, F_ATTR, F_ITEM, F_NAMED, F_DUNDER, F_DUNDER_CALL, F_CALL, F_OWN_TYPE, F_OWN_VARS, F_OWN_LIST,
-       F_RESOLVER, F_READBACK, F_LOOKUP, F_GETATTR, F_MATCH, F_KEY, /* the last three: lang_edges */
+       F_RESOLVER, F_READBACK, F_LOOKUP, F_GETATTR, F_MATCH, /* the last two: lang_edges */
        F_IMPORT };  /* import roots: F_IMPORT + where (gc_sweep_form_import), their own rule keys */
 enum { RULE_OK = 1, RULE_BLOCK = 2, RULE_RUN = 4, RULE_NOTE = 8 };
 #define HOST_SAMPLE 50
@@ -483,7 +480,6 @@ static int host_value(sctx *x, int i, int form, int item, PyObject *key, PyObjec
         PyErr_Clear();
         return 1;
     case F_READBACK: /* e.obj: where the field's lookup of the missing name failed */
-    case F_KEY:      /* the same readback, its str.format called by the host's C code */
         r = item ? host_item(v, key) : host_attr(v, key);
         if (r && !plain_lookup(r)) {
             Py_DECREF(r);
@@ -769,34 +765,6 @@ static int dunder_edge(sctx *x, int i, PyObject *name, int call)
     return edge_around(x, i, call ? F_DUNDER_CALL : F_DUNDER, GC_EDGE_ATTR, name, pre, prelen, tr, n); /* named as the attribute's edge */
 }
 
-/* The key form of `.name` (gc_sweep_form_key), where the sandbox refused the readback of a
- * format field called by the program itself (probe_readback) and lets the host's C code call
- * one handed as a key (probe_key): `[X].sort(key=F)`, or a root's sorted, min or max
- * `FN([X], key=F)`, F the field's str.format, read back from the AttributeError its lookup
- * raises.  Did it give no value back and not escape? */
-static int key_edges(sctx *x, int i, PyObject *name, const char *s, size_t sz)
-{
-    gc_source_graph *g = x->g;
-    Py_ssize_t fl = 0;
-    const char *fn = g->key_form == 2 ? PyUnicode_AsUTF8AndSize(g->key_fn, &fl) : NULL;
-    uint8_t pre[GC_SWEEP_FORM_PRE], tr[CODE_MAX], blk[CODE_MAX];
-    size_t prelen, stmts, n = g->key_form && (g->key_form == 1 || fn)
-                                  ? gc_sweep_form_key(fn, (size_t)fl, s, sz, pre, &prelen, tr, sizeof tr, &stmts)
-                                  : 0;
-    const snode *nd = sn(g, i);
-    size_t expr = nd->len - nd->blen, at = nd->blen;
-    PyErr_Clear();
-    if (!n || nd->len + prelen + stmts > sizeof blk)
-        return 1;
-    memcpy(blk, nd->code, at); /* its statements, then try: FN([X], key=F) */
-    memcpy(blk + at, pre, prelen);
-    memcpy(blk + at + prelen, nd->code + at, expr);
-    memcpy(blk + at + prelen + expr, tr, stmts);
-    x->escaped = x->gave = 0;
-    run_edge(x, i, F_KEY, GC_EDGE_ATTR, name, blk, nd->len + prelen + stmts, NULL, 0, NULL, 0, tr + stmts, n - stmts);
-    return !x->gave && !x->escaped && !x->rc;
-}
-
 /* The language's forms of `.name` (sweep_forms.h) where the sandbox refused its plain and
  * dunder-call forms and what the host finds there is worth the runs (no scalar, nothing made
  * afresh on each access): getattr of the name made from two halves, then (a dialect with
@@ -825,7 +793,7 @@ static int lang_edges(sctx *x, int i, PyObject *name)
     memcpy(blk, nd->code, nd->len);
     memcpy(blk + nd->len, tr, stmts);
     run_edge(x, i, F_MATCH, GC_EDGE_ATTR, name, blk, nd->len + stmts, NULL, 0, NULL, 0, tr + stmts, n - stmts);
-    return !x->gave && !x->rc && key_edges(x, i, name, s, (size_t)sz);
+    return !x->gave && !x->rc;
 }
 
 /* The path resolvers of field walks: host objects that take a dotted path as data and give
@@ -943,53 +911,6 @@ static int probe_readback(sctx *x)
     g->error_readback = !rc && !out.escaped && v == (PyObject *)&PyLong_Type;
     Py_XDECREF(v);
     return rc;
-}
-
-/* Does the sandbox let the host's C code call a format field's str.format handed as a key
- * (the key forms, key_edges), where it refused the readback called by the program itself?
- * One probe a call, until one holds: `[0].sort(key='{0.__class__}'.format)` then `result =
- * 1` must give 1 (g->key_form 1); where a root is sorted, min or max, `result = FN([0],
- * key='{0.__class__}'.format)` must give 0 (2).  0 or an exit code. */
-static int probe_key(sctx *x)
-{
-    gc_source_graph *g = x->g;
-    static const char field[] = "{0.__class__}";
-    for (int k = 1; k <= 2 && !g->key_form && !g->error_readback && !(x->t->spec.adapter.dialect & GC_DIALECT_EXPRESSION);
-         k++) {
-        Py_ssize_t fl = 0;
-        const char *fn = k == 2 && g->key_fn ? PyUnicode_AsUTF8AndSize(g->key_fn, &fl) : NULL;
-        uint8_t code[CODE_MAX];
-        size_t n = fn ? put_str(code, 0, GC_P_NAME, fn, (size_t)fl) : 0;
-        if (k == 2 && !n)
-            break;
-        code[n++] = GC_P_INT; /* [0] */
-        code[n++] = 0;
-        code[n++] = GC_P_LIST;
-        code[n++] = 1;
-        n = fn ? n : put_str(code, n, GC_P_ATTR, "sort", 4);
-        n = put_str(code, put_str(code, n, GC_P_STR, field, sizeof field - 1), GC_P_ATTR, "format", 6);
-        n = put_str(code, n, GC_P_KW, "key", 3);
-        code[n++] = GC_P_CALL;
-        code[n++] = fn ? 2 : 1;
-        if (!fn) { /* the call a statement, then result = 1 */
-            code[n++] = GC_P_EXPR;
-            code[n++] = GC_P_INT;
-            code[n++] = 1;
-        }
-        static gc_verdict out;
-        gc_strbuf sb;
-        PyObject *v = NULL;
-        x->st->edges++;
-        int rc = run_code(x->t, code, n, &out, &v, &sb, NULL);
-        gc_sb_free(&sb);
-        long got = v && PyLong_CheckExact(v) ? PyLong_AsLong(v) : -1;
-        PyErr_Clear();
-        Py_XDECREF(v);
-        if (rc)
-            return rc;
-        g->key_form = !out.escaped && got == (fn ? 0 : 1) ? k : 0;
-    }
-    return 0;
 }
 
 /* The node an edge just queued (if it queued one since 'before') came from a field walk:
@@ -1408,16 +1329,6 @@ static void note_own_fn(gc_source_graph *g, PyObject *name, PyObject *v)
     for (int k = 0; k < NOWN; k++)
         if (!g->own_fn[k] && v && v == own_builtin(k))
             g->own_fn[k] = Py_NewRef(name);
-}
-
-/* A root's value: a builtin that takes key= (the key forms, key_edges), named first by this name? */
-static void note_key_fn(gc_source_graph *g, PyObject *name, PyObject *v)
-{
-    static const char *const names[] = {"sorted", "min", "max"};
-    PyObject *b = PyEval_GetBuiltins(); /* borrowed */
-    for (size_t k = 0; b && v && !g->key_fn && k < sizeof names / sizeof *names; k++)
-        if (v == PyDict_GetItemString(b, names[k]))
-            g->key_fn = Py_NewRef(name);
 }
 
 /* Would builtin k give node i's value something to walk? */
@@ -1915,10 +1826,8 @@ static int push_roots(sctx *x)
         if (!x->rc && v) {
             if (k < given) /* what the sandbox means to hand out, for the hole rule */
                 PyDict_SetItem(x->ns, name, v);
-            if (lit < 0) {
+            if (lit < 0)
                 note_own_fn(g, name, v);
-                note_key_fn(g, name, v);
-            }
             x->importer |= v == own_import();
             int h = gc_walk_root_hole(g->w, name, v);
             if (h < 0)
@@ -2102,15 +2011,14 @@ static int push_imports(sctx *x)
 
 /* ---- the sweep ---- */
 
-/* The roots, then the one probe of the error readback and those of the key forms, then the
- * import roots (gc_walk_ops.roots). */
+/* The roots, then the one probe of the error readback, then the import roots
+ * (gc_walk_ops.roots). */
 static int walk_roots(void *m, gc_walk *w)
 {
     sctx *x = m;
     (void)w;
     int rc = push_roots(x);
     rc = rc ? rc : probe_readback(x);
-    rc = rc ? rc : probe_key(x);
     return rc ? rc : push_imports(x);
 }
 

@@ -1,7 +1,6 @@
 /* sweep_forms.c — see sweep_forms.h. */
 #include "sweep_forms.h"
 
-#include <stdio.h>
 #include <string.h>
 
 #include "program.h"
@@ -100,26 +99,3 @@ size_t gc_sweep_form_import(const char *mod, size_t len, int where, uint8_t *out
     return n ? put(out, n, cap, GC_P_NAME, name, nlen) : 0;
 }
 
-size_t gc_sweep_form_key(const char *fn, size_t fnlen, const char *name, size_t len, uint8_t *pre, size_t *prelen,
-                         uint8_t *tr, size_t cap, size_t *stmts)
-{
-    char field[GC_P_MAX_STRLEN + 1];
-    int w = snprintf(field, sizeof field, "{0.%.*s._gatecrash}", (int)len, name);
-    *prelen = 1;
-    pre[0] = GC_P_TRY;
-    if (fn && !(*prelen = put(pre, 1, GC_SWEEP_FORM_PRE, GC_P_NAME, fn, fnlen)))
-        return 0;
-    if (w < 0 || (size_t)w >= sizeof field || cap < 2)
-        return 0;
-    tr[0] = GC_P_LIST; /* [X] */
-    tr[1] = 1;
-    size_t n = fn ? 2 : put(tr, 2, cap, GC_P_ATTR, "sort", 4);
-    n = n ? put(tr, n, cap, GC_P_STR, field, (size_t)w) : 0;
-    n = n ? put(tr, n, cap, GC_P_ATTR, "format", 6) : 0;
-    n = n ? put(tr, n, cap, GC_P_KW, "key", 3) : 0;
-    n = put_byte(tr, n, cap, GC_P_CALL, fn ? 2 : 1);
-    n = put_op(tr, n, cap, GC_P_EXPR);
-    *stmts = n = n ? put(tr, n, cap, GC_P_EXCEPT, "e", 1) : 0;
-    n = n ? put(tr, n, cap, GC_P_NAME, "e", 1) : 0;
-    return n ? put(tr, n, cap, GC_P_ATTR, "obj", 3) : 0;
-}

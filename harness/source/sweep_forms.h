@@ -8,11 +8,6 @@
  *            names, of attribute nodes for '_' names)
  *   match    match X: / case object(name=v): / result = v: the attribute read by a class
  *            pattern, named in MatchClass.kwd_attrs and not by an attribute node
- *   key      try: / [X].sort(key='{0.name._gatecrash}'.format) / except Exception as e: /
- *            result = e.obj, or FN([X], key=...) for a builtin FN that takes a key (sorted, min,
- *            max): the attribute read by a format field whose str.format the host's C code calls
- *            (past checks of the program's call sites), read back from the AttributeError of
- *            a name it lacks (the readback of the field walks, source_sweep.c)
  * and the statements of an import root (a module of the host's sys.modules named by a
  * program):
  *   import   import M [as m] at the top level, in `if 1:`, or in a def's body
@@ -37,13 +32,6 @@ size_t gc_sweep_form_getattr(const char *name, size_t len, uint8_t *pre, size_t 
  * tr[cap] (*stmts bytes), then the expression `v` (the case's capture; `result = v` is the
  * program's assignment, in the case's block): tr's length, 0 when it does not fit. */
 size_t gc_sweep_form_match(const char *name, size_t len, uint8_t *tr, size_t cap, size_t *stmts);
-
-/* The key form of name[len] (fn[fnlen] the builtin's name, NULL: list.sort): `try:` and the
- * builtin before X's expression into pre (*prelen bytes, at most GC_SWEEP_FORM_PRE), then the
- * call, its statement and the except clause into tr[cap] (*stmts bytes), then the expression
- * `e.obj`: tr's length, 0 when it does not fit. */
-size_t gc_sweep_form_key(const char *fn, size_t fnlen, const char *name, size_t len, uint8_t *pre, size_t *prelen,
-                         uint8_t *tr, size_t cap, size_t *stmts);
 
 /* Where an import root's import stands (gc_sweep_form_import). */
 enum { GC_SWEEP_IMPORT_TOP, GC_SWEEP_IMPORT_IF, GC_SWEEP_IMPORT_DEF, GC_SWEEP_NIMPORT };
