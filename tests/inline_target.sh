@@ -32,8 +32,10 @@ for jobs in 1 2; do
   expect_grep "^corpus: [1-9][0-9]* input\(s\) after merging" "fuzz --jobs $jobs: the corpus merged"
 done
 grep -qF "it's a \$HOME \\\"dir\\\"" "$WORK/fuzz2/target/target.json" && ok || fail "the generated target.json lost the requires block"
-crash=$(ls "$WORK"/fuzz2/crashes/crash-* 2>/dev/null | head -1)
-[[ -n $crash ]] && expect_exit 1 "a crash input of the inline run replays" -- "$GC" replay -q --raw "${T[@]}" "$crash"
+# its crash inputs replayed in a fresh process: one escape is enough (under load a fork-mode
+# job's input cut by its time limit, or one resting on the job's earlier inputs, may not)
+crashes=("$WORK"/fuzz2/crashes/crash-*)
+[[ -e ${crashes[0]} ]] && expect_exit 1 "a crash input of the inline run replays" -- "$GC" replay -q --raw "${T[@]}" "${crashes[@]}"
 
 mkdir -p "$WORK/no-escapes"
 expect_exit 1 "gate, inline target: fuzzing finds escapes" -- "$GC" gate "${T[@]}" --escapes "$WORK/no-escapes" \

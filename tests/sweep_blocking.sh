@@ -17,8 +17,9 @@ expect_count 1 "^gatecrash: error" "  ... and only that line"
 # the hybrid's first phase is that sweep: the campaign gets past it and runs its engine
 need fuzz_gate || { finish; exit; }
 timeout 120 "$GC" fuzz "$B" --time 3 --out "$WORK/run" >"$WORK/out" 2>&1
-rc=$? # 0, or 1 when its few seconds found the escape too
-[[ $rc == 0 || $rc == 1 ]] && ok || fail "a 3 s campaign on that gate: exit $rc, want 0 or 1 (124: it waited)"
+rc=$? # 0; 1 when its few seconds found the escape too; 5 when over a tenth of its inputs were
+# cut by the limits (inconclusive), which a gate that sleeps and loops may well make
+[[ $rc == 0 || $rc == 1 || $rc == 5 ]] && ok || fail "a 3 s campaign on that gate: exit $rc, want 0, 1 or 5 (124: it waited)"
 expect_grep "^\[sweep\] [0-9]+ escape\(s\) found by the sweep" "  ... its sweep phase ends"
 expect_grep "input\(s\) after merging into" "  ... and the engine's run after it"
 finish
