@@ -604,6 +604,27 @@ static void learn(sctx *x, hanswer *h, int rule, int probe)
     h->rule = rule;
 }
 
+/* The program of 'code' run (counted as an edge), and what its outcome teaches about h's
+ * rule (a probe's or a confirmation's), unless its node is 'fresh' or the rule is RULE_RUN;
+ * 'none_is_nothing': a None given back counts as no value.  Was it refused by the sandbox? */
+static int run_learning(sctx *x, hanswer *h, const uint8_t *code, size_t len, gc_verdict *out, PyObject **v,
+                        int fresh, int none_is_nothing)
+{
+    gc_strbuf sb;
+    int refused = 0;
+    x->st->edges++;
+    x->rc = run_code(x->t, code, len, out, v, &sb, &refused);
+    gc_sb_free(&sb);
+    if (none_is_nothing && *v == Py_None)
+        Py_CLEAR(*v);
+    if (!x->rc && h->known && !(h->rule & RULE_RUN) && !fresh) {
+        x->st->probes += !h->rule;
+        x->st->confirms += h->rule != 0;
+        learn(x, h, outcome_rule(h, out, *v, refused), !h->rule);
+    }
+    return refused;
+}
+
 /* A signature already kept for 'hole' in at most 'steps' steps? */
 static int found_already(const gc_source_graph *g, const char *prim, int hole, int steps)
 {
@@ -659,16 +680,8 @@ static int run_edge(sctx *x, int i, int form, int kind, PyObject *key, const uin
     hanswer h;
     host_answer(x, i, form, kind, key, &h);
     if (must_run(x, i, kind, key, &h)) {
-        gc_strbuf sb;
-        x->st->edges++;
-        x->rc = run_code(x->t, code, len, &out, &v, &sb, &refused);
-        gc_sb_free(&sb);
+        refused = run_learning(x, &h, code, len, &out, &v, sn(g, i)->fresh, 0);
         /* (the program's run may have grown the graph: nodes moved) */
-        if (!x->rc && h.known && !(h.rule & RULE_RUN) && !sn(g, i)->fresh) {
-            x->st->probes += !h.rule;
-            x->st->confirms += h.rule != 0;
-            learn(x, &h, outcome_rule(&h, &out, v, refused), !h.rule);
-        }
     } else { /* answered by a rule */
         x->st->host_answered++;
         gc_oracle_reset_input();
@@ -1943,18 +1956,8 @@ static int import_root(sctx *x, PyObject *name, PyObject *mod, int hole)
         } else if (!run)
             run = sampled(x, &h);
         if (run) {
-            gc_strbuf sb;
-            int refused = 0;
-            x->st->edges++;
-            x->rc = run_code(x->t, code, len, &out, &v, &sb, &refused);
-            gc_sb_free(&sb);
-            if (v == Py_None) /* an import binds no None: a sandbox that turns its error into None */
-                Py_CLEAR(v);
-            if (!x->rc && h.known && !(h.rule & RULE_RUN)) {
-                x->st->probes += !h.rule;
-                x->st->confirms += h.rule != 0;
-                learn(x, &h, outcome_rule(&h, &out, v, refused), !h.rule);
-            }
+            /* an import binds no None: a sandbox that turns its error into None */
+            run_learning(x, &h, code, len, &out, &v, 0, 1);
         } else { /* answered by a rule */
             x->st->host_answered++;
             gc_oracle_reset_input();
