@@ -70,8 +70,8 @@ mkdir -p "$WORK/seeds" "$WORK/camp"
 for k in 1 2 3 4; do printf 'nap()\n' >"$WORK/seeds/nap$k"; printf 'tools\nnap()\n' >"$WORK/seeds/tn$k"; done
 echo ffffffffffffffff >"$WORK/camp/known-hangs" # a key an earlier run left
 timeout 120 "$GC" fuzz "$B" --time 10 --no-sweep-seed --corpus "$WORK/seeds" --out "$WORK/camp" >"$WORK/out" 2>&1
-rc=$?
-[[ $rc == 0 || $rc == 1 ]] && ok || fail "a 10 s campaign over inputs that reach nap(): exit $rc"
+rc=$? # 5 too: its seeds all hang, and over a tenth of the inputs cut by the limit is inconclusive
+[[ $rc == 0 || $rc == 1 || $rc == 5 ]] && ok || fail "a 10 s campaign over inputs that reach nap(): exit $rc"
 grep -qxE '[0-9a-f]{16}' "$WORK/camp/known-hangs" 2>/dev/null && ok ||
   fail "the campaign's jobs wrote their confirmed hang to OUT/known-hangs"
 grep -qx ffffffffffffffff "$WORK/camp/known-hangs" 2>/dev/null && fail "an earlier run's key survived the start" || ok
