@@ -17,7 +17,6 @@ typedef struct {
     gc_strlist pos;
 } fuzz_args;
 
-/* fuzz --by takes hole, root or signature; another value makes --by the unknown option. */
 static const cli_opt fuzz_opts[] = {
     {"--by", NULL, "hole|root|signature", cli_opt_by, offsetof(fuzz_args, by),
      "the table: one row per hole, its chain minimized (hole; a source target's per weakness, its roots "

@@ -302,7 +302,6 @@ void gc_oracle_refresh(void)
     PyErr_Restore(t, v, tb);
 }
 
-
 /* Is 'name' a built-in or extension module (its functions are C functions, whose method
  * definitions stay the same in every module object made from it)?  Found without importing
  * it: sys.builtin_module_names, or the path finder's spec (its origin a shared object). */
@@ -407,7 +406,7 @@ const gc_prim *gc_oracle_forbidden(PyObject *v)
     return p && p->spec->cap != GC_CAP_HARNESS && gc_policy_forbids(&gc_orc.policy, p->spec->cap) ? p : NULL;
 }
 
-/* Does some glob grant every path?  a star crosses a slash (pyglob.h), so
+/* Does some glob grant every path?  A star crosses a slash (pyglob.h), so
  * "/STAR", "/STARSTAR" and "STAR" all do; a glob is taken to grant everything when it matches each of
  * these probes, chosen to differ in depth, location and characters. */
 static int globs_grant_everything(const gc_policy *p)

@@ -170,14 +170,10 @@ struct gc_source_graph {
 
 /* ---- programs ---- */
 
+/* gc_sweep_put_str into a program's bytes (CODE_MAX of them). */
 static size_t put_str(uint8_t *code, size_t n, int op, const char *s, size_t len)
 {
-    if (n + 2 + len > CODE_MAX || len > GC_P_MAX_STRLEN)
-        return 0;
-    code[n++] = (uint8_t)op;
-    code[n++] = (uint8_t)len;
-    memcpy(code + n, s, len);
-    return n + len;
+    return gc_sweep_put_str(code, n, CODE_MAX, op, s, len);
 }
 
 /* The generator root: `def f():` then `g.gi_frame`, the element of the generator that
@@ -550,6 +546,19 @@ typedef struct {
     char prim[96];    /* the forbidden primitive the value search would find in hv, or "" */
 } hanswer;
 
+/* h's answer from what the host found (h->hv): the primitive the value search finds in it, and
+ * the rule learned for 'rkey' (taken; NULL: none could be made, the answer is unknown). */
+static void answer_by_rule(sctx *x, hanswer *h, PyObject *rkey)
+{
+    const char *p = gc_source_value_reaches(h->hv);
+    snprintf(h->prim, sizeof h->prim, "%s", p ? p : "");
+    h->rkey = rkey;
+    PyObject *r = h->rkey ? PyDict_GetItemWithError(x->rules, h->rkey) : NULL; /* borrowed */
+    h->rule = r ? (int)PyLong_AsLong(r) : 0;
+    h->known = h->rkey != NULL;
+    PyErr_Clear();
+}
+
 static void host_answer(sctx *x, int i, int form, int kind, PyObject *key, hanswer *h)
 {
     memset(h, 0, sizeof *h);
@@ -559,15 +568,9 @@ static void host_answer(sctx *x, int i, int form, int kind, PyObject *key, hansw
     int item = kind == GC_EDGE_ITEM_STR || kind == GC_EDGE_ITEM_INT;
     if (!(h->known = host_value(x, i, form, item, key, &h->hv)))
         return;
-    const char *p = gc_source_value_reaches(h->hv);
-    snprintf(h->prim, sizeof h->prim, "%s", p ? p : "");
     PyObject *name = !key || PyLong_Check(key) || form == F_NAMED ? Py_None : key;
     PyObject *vt = h->hv ? (PyObject *)Py_TYPE(h->hv) : Py_None;
-    h->rkey = Py_BuildValue("(iiOOO)", form, item, name, (PyObject *)Py_TYPE(wn(x->g, i)->obj), vt);
-    PyObject *r = h->rkey ? PyDict_GetItemWithError(x->rules, h->rkey) : NULL; /* borrowed */
-    h->rule = r ? (int)PyLong_AsLong(r) : 0;
-    h->known = h->rkey != NULL;
-    PyErr_Clear();
+    answer_by_rule(x, h, Py_BuildValue("(iiOOO)", form, item, name, (PyObject *)Py_TYPE(wn(x->g, i)->obj), vt));
 }
 
 /* The rule a program's outcome teaches (a probe's, or a confirmation's). */
@@ -1922,13 +1925,7 @@ static void import_answer(sctx *x, int form, PyObject *mod, hanswer *h)
     if (x->o->exhaustive || !x->rules)
         return;
     h->hv = Py_NewRef(mod);
-    const char *p = gc_source_value_reaches(mod);
-    snprintf(h->prim, sizeof h->prim, "%s", p ? p : "");
-    h->rkey = Py_BuildValue("(iiOOO)", form, 0, Py_None, Py_None, (PyObject *)Py_TYPE(mod));
-    PyObject *r = h->rkey ? PyDict_GetItemWithError(x->rules, h->rkey) : NULL; /* borrowed */
-    h->rule = r ? (int)PyLong_AsLong(r) : 0;
-    h->known = h->rkey != NULL;
-    PyErr_Clear();
+    answer_by_rule(x, h, Py_BuildValue("(iiOOO)", form, 0, Py_None, Py_None, (PyObject *)Py_TYPE(mod)));
 }
 
 /* The import of module 'name' (mod, its sys.modules entry; hole, its root's) in its first form

@@ -5,8 +5,7 @@
 
 #include "program.h"
 
-/* op, then s[len] as its string operand, at out[n] (cap bytes): the new length, 0 past cap. */
-static size_t put(uint8_t *out, size_t n, size_t cap, int op, const char *s, size_t len)
+size_t gc_sweep_put_str(uint8_t *out, size_t n, size_t cap, int op, const char *s, size_t len)
 {
     if (len > GC_P_MAX_STRLEN || n + 2 + len > cap)
         return 0;
@@ -29,11 +28,11 @@ static size_t put_byte(uint8_t *out, size_t n, size_t cap, int op, uint8_t b)
 size_t gc_sweep_form_getattr(const char *name, size_t len, uint8_t *pre, size_t *prelen, uint8_t *tr, size_t cap)
 {
     size_t half = len / 2, n;
-    *prelen = put(pre, 0, GC_SWEEP_FORM_PRE, GC_P_NAME, "getattr", 7);
+    *prelen = gc_sweep_put_str(pre, 0, GC_SWEEP_FORM_PRE, GC_P_NAME, "getattr", 7);
     if (len < 2 || !*prelen)
         return 0;
-    n = put(tr, 0, cap, GC_P_STR, name, half);
-    n = n ? put(tr, n, cap, GC_P_STR, name + half, len - half) : 0;
+    n = gc_sweep_put_str(tr, 0, cap, GC_P_STR, name, half);
+    n = n ? gc_sweep_put_str(tr, n, cap, GC_P_STR, name + half, len - half) : 0;
     n = put_byte(tr, n, cap, GC_P_BINOP, 0); /* + */
     return put_byte(tr, n, cap, GC_P_CALL, 2);
 }
@@ -43,15 +42,15 @@ size_t gc_sweep_form_match(const char *name, size_t len, uint8_t *tr, size_t cap
     size_t n = cap ? 1 : 0;
     if (n)
         tr[0] = GC_P_MATCH;
-    n = n ? put(tr, n, cap, GC_P_NAME, "object", 6) : 0;
-    n = n ? put(tr, n, cap, GC_P_NAME, "v", 1) : 0;
-    n = n ? put(tr, n, cap, GC_P_KW, name, len) : 0;
+    n = n ? gc_sweep_put_str(tr, n, cap, GC_P_NAME, "object", 6) : 0;
+    n = n ? gc_sweep_put_str(tr, n, cap, GC_P_NAME, "v", 1) : 0;
+    n = n ? gc_sweep_put_str(tr, n, cap, GC_P_KW, name, len) : 0;
     n = put_byte(tr, n, cap, GC_P_CALL, 1);
     if (!n || n + 1 > cap)
         return 0;
     tr[n++] = GC_P_CASE;
     *stmts = n;
-    return put(tr, n, cap, GC_P_NAME, "v", 1);
+    return gc_sweep_put_str(tr, n, cap, GC_P_NAME, "v", 1);
 }
 
 /* op alone (no operand) at out[n]: the new length, 0 past cap (or n 0: an earlier part did
@@ -77,25 +76,25 @@ size_t gc_sweep_form_import(const char *mod, size_t len, int where, uint8_t *out
         memcpy(out, if1, sizeof if1);
         n = sizeof if1;
     } else if (where == GC_SWEEP_IMPORT_DEF) /* def i(): */
-        n = put(out, 0, cap, GC_P_DEF, "i", 1);
+        n = gc_sweep_put_str(out, 0, cap, GC_P_DEF, "i", 1);
     if (where != GC_SWEEP_IMPORT_TOP && !n)
         return 0;
     /* IMPORT M a: the module's string, then the alias's (empty: no `as`) */
-    n = put(out, n, cap, GC_P_IMPORT, mod, len);
+    n = gc_sweep_put_str(out, n, cap, GC_P_IMPORT, mod, len);
     if (!n || n + 1 + (alias ? 1 : 0) > cap)
         return 0;
     out[n++] = (uint8_t)(alias ? 1 : 0);
     if (alias)
         out[n++] = 'm';
     if (where == GC_SWEEP_IMPORT_DEF) { /* return M / (end) / M = i() */
-        n = put(out, n, cap, GC_P_NAME, name, nlen);
+        n = gc_sweep_put_str(out, n, cap, GC_P_NAME, name, nlen);
         n = put_op(out, put_op(out, n, cap, GC_P_RETURN), cap, GC_P_END);
-        n = n ? put(out, n, cap, GC_P_NAME, "i", 1) : 0;
+        n = n ? gc_sweep_put_str(out, n, cap, GC_P_NAME, "i", 1) : 0;
         n = put_byte(out, n, cap, GC_P_CALL, 0);
-        n = n ? put(out, n, cap, GC_P_ASSIGN, name, nlen) : 0;
+        n = n ? gc_sweep_put_str(out, n, cap, GC_P_ASSIGN, name, nlen) : 0;
     } else if (where == GC_SWEEP_IMPORT_IF)
         n = put_op(out, n, cap, GC_P_END);
     *blen = n;
-    return n ? put(out, n, cap, GC_P_NAME, name, nlen) : 0;
+    return n ? gc_sweep_put_str(out, n, cap, GC_P_NAME, name, nlen) : 0;
 }
 

@@ -14,7 +14,7 @@
  *            (`def i():` / `import M` / `return M` / `M = i()`): for import checks of the top
  *            level only, and import guards asked only for modules not loaded yet
  * Each writes bytes around X's expression or before a name; it knows nothing of the sweep's
- * graph. */
+ * graph.  Also the sweep's one writer of an opcode with its string operand (gc_sweep_put_str). */
 #ifndef GATECRASH_SWEEP_FORMS_H
 #define GATECRASH_SWEEP_FORMS_H
 
@@ -22,6 +22,11 @@
 #include <stdint.h>
 
 #define GC_SWEEP_FORM_PRE 16 /* bytes before X's expression, at most */
+
+/* op, then s[len] as its string operand, at out[n] (cap bytes): the new length, 0 when it does
+ * not fit or len passes the IR's bound for a string.  The sweep's one writer of such a part
+ * (source_sweep.c's programs too). */
+size_t gc_sweep_put_str(uint8_t *out, size_t n, size_t cap, int op, const char *s, size_t len);
 
 /* The getattr form of name[len]: `getattr` into pre (*prelen bytes, at most GC_SWEEP_FORM_PRE)
  * and the halves, their `+` and the call into tr[cap]: tr's length, 0 when it does not fit
