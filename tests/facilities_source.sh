@@ -94,6 +94,15 @@ expect_grep "^\[sweep\] WARNING: the sweep reached no node" "  ... its sweep rea
 expect_grep "^INCONCLUSIVE: nothing escaped, but over 10% of the engine's inputs were inconclusive" "  ... inconclusive, said why"
 expect_exit 5 "a sweep that reached no node" -- "$GC" sweep "$WORK/hooked" --depth 2 -q
 expect_grep "^INCONCLUSIVE: nothing escaped, but the sweep reached no node" "  ... inconclusive, said why"
+# the gate's own sweep too (--sweep-depth): no pass, in every report.  Before: PASS, exit 0
+expect_exit 5 "a gate whose sweep reached no node" -- \
+  "$GC" gate "$WORK/hooked" --time 0 --sweep-depth 2 --report "$WORK/gate-hooked"
+expect_grep "^gate hooked: not a pass: the sweep reached no node" "  ... inconclusive, said why"
+grep -qE '^- sweep to depth 2: 0 escape signature\(s\), 0 node\(s\) reached \(\*\*none: no pass\*\*\)' \
+  "$WORK/gate-hooked/report.md" && ok || fail "  ... report.md: $(grep sweep "$WORK/gate-hooked/report.md")"
+[[ $(jq -c .sweep.nodes "$WORK/gate-hooked/report.json") == 0 ]] && ok || fail "  ... report.json: no 0 nodes"
+[[ $(jq '.runs[0].invocations[0].executionSuccessful' "$WORK/gate-hooked/report.sarif") == false ]] && ok ||
+  fail "  ... SARIF: the invocation successful"
 
 # descriptors the process held, closed by a program: put back after it, and the oracles
 # (the backstop's listener, Landlock) hold for the next inputs; closing the backstop's

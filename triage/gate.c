@@ -14,6 +14,7 @@
 #include "replay.h"
 #include "report.h"
 #include "source_holes.h"
+#include "strbuf.h"
 #include "sweep.h"
 #include "xalloc.h"
 
@@ -26,6 +27,7 @@ typedef struct {
     int fuzzed;              /* fr holds a finished campaign */
     gc_finding *swf;         /* the sweep's escapes */
     int nsw;
+    long swnodes;            /* the nodes it reached */
 } gate_run;
 
 static int by_name(const struct dirent **a, const struct dirent **b)
@@ -148,10 +150,26 @@ static int sweep(gc_target *t, const gc_gate_opts *o, gate_run *g)
     int rc = m->sweep(t, &swo, 0, NULL, &sst, &graph);
     if (!rc)
         g->nsw = m->sweep_findings(graph, &g->swf);
+    g->swnodes = sst.nodes;
     if (!rc)
         m->sweep_free(graph);
     gc_hole_names_free(names);
     return rc;
+}
+
+/* Why an inconclusive gate is no pass: each of its reasons (campaign: the campaign's, or NULL). */
+static void not_a_pass(const gc_target *t, const gate_run *g, const char *campaign, int sweep)
+{
+    gc_strbuf why = {0};
+    if (g->undecided)
+        gc_sb_printf(&why, "%d saved case(s) did not run as the host runs them", g->undecided);
+    if (campaign)
+        gc_sb_printf(&why, "%s%s", why.len ? ", and " : "", campaign);
+    if (sweep)
+        gc_sb_printf(&why, "%sthe sweep reached no node (no program it ran gave back a value to walk from)",
+                     why.len ? ", and " : "");
+    printf("gate %s: not a pass: %s (exit 5)\n", t->spec.name, why.len ? why.data : "?");
+    gc_sb_free(&why);
 }
 
 /* The reports and the verdict line; the gate's exit code. */
@@ -160,12 +178,14 @@ static int verdict(gc_target *t, const gc_gate_opts *o, int ncases, const gate_r
     gc_rm_tree(o->scratch);
     gc_gate_report rep = {.t = t, .escapes_dir = o->escapes_dir, .cases = g->results, .ncases = ncases,
                           .fuzz = g->fuzzed ? &g->fr : NULL, .fuzz_seconds = o->fuzz->seconds,
-                          .sweep_depth = o->sweep_depth, .sweep = g->swf, .nsweep = g->nsw};
+                          .sweep_depth = o->sweep_depth, .sweep = g->swf, .nsweep = g->nsw,
+                          .sweep_nodes = g->swnodes};
     rep.inconclusive = g->undecided;
     const char *undecided = g->fuzzed ? gc_campaign_undecided(&g->fr) : NULL;
     rep.fuzz_undecided = undecided != NULL;
     rep.pass = g->still == 0 && g->bad == 0 && g->undecided == 0 && !rep.fuzz_undecided &&
-               (!g->fuzzed || (g->fr.nfound == 0 && g->fr.ncrashed == 0)) && g->nsw == 0; /* a crash is a finding */
+               (!g->fuzzed || (g->fr.nfound == 0 && g->fr.ncrashed == 0)) && g->nsw == 0 && /* a crash is a finding */
+               !gc_report_sweep_undecided(&rep);
     char progress[PATH_MAX + 16];
     snprintf(progress, sizeof progress, "%s/progress.tsv", o->fuzz->out ? o->fuzz->out : "");
     rep.progress = o->progress ? o->progress : g->fuzzed ? progress : NULL;
@@ -179,8 +199,7 @@ static int verdict(gc_target *t, const gc_gate_opts *o, int ncases, const gate_r
            "saved case(s) inconclusive; report: %s/report.{md,json,sarif,html}\n",
            t->spec.name, word, g->still, ncases, g->fuzzed ? g->fr.nfound : 0, g->nsw, g->undecided, o->report_dir);
     if (strcmp(word, "INCONCLUSIVE") == 0)
-        printf("gate %s: not a pass: %d saved case(s) did not run as the host runs them%s%s (exit 5)\n",
-               t->spec.name, g->undecided, undecided ? ", and " : "", undecided ? undecided : "");
+        not_a_pass(t, g, undecided, gc_report_sweep_undecided(&rep));
     if (g->fuzzed && g->fr.ncrashed)
         printf("gate %s: FAIL — %d input(s) crashed the target while fuzzing (%d crash finding(s): the table's CRASH "
                "rows)\n", t->spec.name, g->fr.crash_inputs, g->fr.ncrashed);

@@ -42,12 +42,18 @@ static int escapes_of(const gc_gate_report *r, escape_view *out, int max)
     return n;
 }
 
+int gc_report_sweep_undecided(const gc_gate_report *r)
+{
+    return r->sweep_depth > 0 && r->sweep_nodes == 0;
+}
+
 const char *gc_report_verdict(const gc_gate_report *r)
 {
     int failed = r->nsweep > 0 || (r->fuzz && (r->fuzz->nfound > 0 || r->fuzz->ncrashed > 0));
     for (int i = 0; i < r->ncases; i++)
         failed |= r->cases[i].escaped || r->cases[i].unreadable;
-    return r->pass ? "PASS" : !failed && (r->inconclusive || r->fuzz_undecided) ? "INCONCLUSIVE" : "FAIL";
+    int undecided = r->inconclusive || r->fuzz_undecided || gc_report_sweep_undecided(r);
+    return r->pass ? "PASS" : !failed && undecided ? "INCONCLUSIVE" : "FAIL";
 }
 
 /* A case's verdict as the reports name it. */
@@ -138,7 +144,8 @@ static void markdown(const gc_gate_report *r, const escape_view *e, int ne, cons
     else
         gc_sb_puts(md, "- fuzzing: not run\n");
     if (r->sweep_depth > 0)
-        gc_sb_printf(md, "- sweep to depth %ld: %d escape signature(s)\n", r->sweep_depth, r->nsweep);
+        gc_sb_printf(md, "- sweep to depth %ld: %d escape signature(s), %ld node(s) reached%s\n", r->sweep_depth,
+                     r->nsweep, r->sweep_nodes, gc_report_sweep_undecided(r) ? " (**none: no pass**)" : "");
     gc_sb_puts(md, "\n");
     if (nh && r->t->spec.kind == GC_TARGET_SOURCE)
         markdown_weaknesses(h, nh, md);
@@ -203,6 +210,7 @@ static cJSON *json_report(const gc_gate_report *r, const escape_view *e, int ne,
     cJSON *sw = cJSON_AddObjectToObject(j, "sweep");
     cJSON_AddNumberToObject(sw, "depth", (double)r->sweep_depth);
     cJSON_AddNumberToObject(sw, "escapes", r->nsweep);
+    cJSON_AddNumberToObject(sw, "nodes", (double)r->sweep_nodes);
     cJSON_AddItemToObject(j, "holes", gc_holes_json(h, nh));
     cJSON *esc = cJSON_AddArrayToObject(j, "escapes");
     for (int i = 0; i < ne; i++) {
@@ -315,24 +323,33 @@ static cJSON *sarif_hole_result(const gc_hole_row *h, const escape_view *e, int 
     return res;
 }
 
-/* The run's invocation: not successful when an input was inconclusive (the gate did not
- * look at all it was asked to), one warning notification per such case. */
+/* A warning notification of the invocation's. */
+static void sarif_note(cJSON *notes, const char *text)
+{
+    cJSON *n = cJSON_CreateObject();
+    cJSON_AddStringToObject(n, "level", "warning");
+    cJSON_AddStringToObject(cJSON_AddObjectToObject(n, "message"), "text", text);
+    cJSON_AddItemToArray(notes, n);
+}
+
+/* The run's invocation: not successful when an input was inconclusive or the sweep reached
+ * no node (the gate did not look at all it was asked to), a warning notification for each. */
 static void sarif_invocation(const gc_gate_report *r, cJSON *run)
 {
     cJSON *inv = cJSON_CreateObject();
-    cJSON_AddBoolToObject(inv, "executionSuccessful", r->inconclusive == 0 && !r->fuzz_undecided);
+    cJSON_AddBoolToObject(inv, "executionSuccessful",
+                          r->inconclusive == 0 && !r->fuzz_undecided && !gc_report_sweep_undecided(r));
     cJSON *notes = cJSON_AddArrayToObject(inv, "toolExecutionNotifications");
+    if (gc_report_sweep_undecided(r))
+        sarif_note(notes, "The sweep reached no node: no program it ran gave back a value to walk from, so its "
+                          "finding nothing is no all-clear");
     for (int i = 0; i < r->ncases; i++) {
         if (!r->cases[i].inconclusive)
             continue;
         char text[512];
         snprintf(text, sizeof text, "Saved case %s is inconclusive (%s): the harness did not see it run as the "
                  "host runs it, so it neither escaped nor was blocked", r->cases[i].file, r->cases[i].cause);
-        cJSON *n = cJSON_CreateObject();
-        cJSON_AddStringToObject(n, "level", "warning");
-        cJSON *m = cJSON_AddObjectToObject(n, "message");
-        cJSON_AddStringToObject(m, "text", text);
-        cJSON_AddItemToArray(notes, n);
+        sarif_note(notes, text);
     }
     cJSON_AddItemToArray(cJSON_AddArrayToObject(run, "invocations"), inv);
 }

@@ -35,13 +35,15 @@ typedef struct {
     int pass;
     int inconclusive;               /* saved cases inconclusive: no escape, and no pass either */
     int fuzz_undecided;             /* over 10% of the fuzzing's inputs were inconclusive: no pass */
+    long sweep_nodes;               /* the nodes the sweep reached: 0 with a sweep is no pass (nothing
+                                     * it ran gave back a value to walk from) */
     const char *progress;           /* the campaign's progress.tsv (campaign.h), or NULL */
     const char *previous;           /* the previous report.json, for what changed, or NULL */
 } gc_gate_report;
 
 /* The gate's verdict word: "PASS", "FAIL" (an escape, or an unreadable case), or
- * "INCONCLUSIVE" (no escape, but a saved case was not decided, or the fuzzing's share of
- * inconclusive inputs was over 10%). */
+ * "INCONCLUSIVE" (no escape, but a saved case was not decided, the fuzzing's share of
+ * inconclusive inputs was over 10%, or the sweep reached no node). */
 const char *gc_report_verdict(const gc_gate_report *r);
 
 /* Write report.md, report.json, report.sarif and report.html into 'dir' (atomically).  Paths in SARIF
@@ -51,5 +53,8 @@ int gc_report_write(const gc_gate_report *r, const char *dir, const char *base);
  * holes (f, nf) and their rows (h, nh).  0 or -1 with errno.  gc_report_write calls it. */
 int gc_report_html(const gc_gate_report *r, const gc_finding *f, int nf, const gc_hole_row *h, int nh,
                    const char *dir);
+
+/* Did the report's sweep (one was asked for) reach no node? */
+int gc_report_sweep_undecided(const gc_gate_report *r);
 
 #endif

@@ -219,8 +219,10 @@ static void sweep_figures(gc_strbuf *out, const gc_gate_report *r, const gc_find
             first = strcmp(f[k].hole, f[i].hole) != 0;
         holes += first;
     }
-    gc_sb_printf(out, "<table id=\"sweep\"><tr><th>depth</th><th>escape signatures</th><th>holes</th></tr>\n"
-                      "<tr><td>%ld</td><td>%d</td><td>%d</td></tr></table>\n", r->sweep_depth, nf, holes);
+    gc_sb_printf(out, "<table id=\"sweep\"><tr><th>depth</th><th>nodes reached</th><th>escape signatures</th>"
+                      "<th>holes</th></tr>\n<tr><td>%ld</td><td>%ld%s</td><td>%d</td><td>%d</td></tr></table>\n",
+                 r->sweep_depth, r->sweep_nodes,
+                 gc_report_sweep_undecided(r) ? " <span class=\"undecided\">(none: no pass)</span>" : "", nf, holes);
 }
 
 /* Is 'hole' among the "hole" values of the array 'holes'? */
