@@ -156,7 +156,8 @@ int main(int argc, char **argv)
                 "__builtins__['object'].__subclasses__()[@Popen]"),
     };
     gc_gate_report r = {.t = &t, .escapes_dir = "escapes/golden-station", .cases = cases, .ncases = 3,
-                        .fuzz = &camp, .fuzz_seconds = 60, .sweep_depth = 3, .sweep = sw, .nsweep = 2, .pass = 0};
+                        .fuzz = &camp, .fuzz_seconds = 60, .sweep_depth = 3, .sweep = sw, .nsweep = 2,
+                        .sweep_nodes = 412, .pass = 0};
 
     char dir[] = "/tmp/gatecrash-test-report-XXXXXX";
     if (!mkdtemp(dir))
