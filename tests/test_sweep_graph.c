@@ -15,6 +15,7 @@
 #include "holes.h"
 #include "mode.h"
 #include "pycheck.h"
+#include "timelimit.h"
 
 static gc_target target;
 
@@ -118,8 +119,44 @@ static void run_b_inside(void *ctx, const void *graph, int level, int complete)
     n->ran = 1;
 }
 
+/* gc_sweep_levels on a walk whose roots queued nothing (every root escaped): the level
+ * callback still runs once, for level 1 complete, so a campaign gets what the roots found. */
+static long none_queued(void *ctx)
+{
+    (void)ctx;
+    return 0;
+}
+
+static int no_walk(void *ctx, long from, long to)
+{
+    (void)ctx, (void)from, (void)to;
+    return 0;
+}
+
+static void count_level(void *ctx, const void *graph, int level, int complete)
+{
+    (void)graph;
+    int *calls = ctx;
+    calls[0]++;
+    calls[1] = level * 10 + complete;
+}
+
+static void roots_only(void)
+{
+    int calls[2] = {0, 0};
+    gc_sweep_opts o = {.depth = 3, .level = count_level, .level_ctx = calls};
+    gc_sweep_stats st = {0};
+    gc_sweep_walker w = {none_queued, no_walk, NULL, NULL, NULL};
+    long end;
+    CHECK(gc_sweep_levels(&o, &st, &w, gc_now_s(), &end) == 0, "roots only: not 0");
+    CHECK(calls[0] == 1 && calls[1] == 11, "roots only: the level callback ran %d time(s), last (level*10+complete) %d; "
+          "want once, 11", calls[0], calls[1]);
+    CHECK(st.levels == 3, "roots only: %d levels complete, want 3", st.levels);
+}
+
 int main(int argc, char **argv)
 {
+    roots_only();
     if (argc != 2) {
         fprintf(stderr, "usage: test_sweep_graph TARGET_DIR\n");
         return 2;

@@ -260,6 +260,8 @@ int gc_sweep_levels(const gc_sweep_opts *o, gc_sweep_stats *st, const gc_sweep_w
         if (to == from && !(out && level == 1)) { /* nothing queued: the walk is whole, every level to
                                                      the depth with it (unless the roots were cut) */
             st->levels = o->depth; /* (levels past it only count their nodes) */
+            if (level == 1 && o->level) /* the roots queued nothing (each escaped): what they found */
+                o->level(o->level_ctx, w->graph, 1, 1);
             break;
         }
         long work = level_work(w, from, to);

@@ -140,7 +140,8 @@ typedef struct {
     /* Iterative deepening.  Both sweeps walk level by level (gc_sweep_levels): level L
      * expands what level L-1 queued (level 1: the roots), and once it is complete every
      * input of at most L trailers has been run.  'level' (NULL: none) is called after each
-     * complete level up to 'depth' (complete 1), handed the sweep's graph as it is then
+     * complete level up to 'depth' (complete 1; level 1 also when the roots queued nothing,
+     * every one escaping: the walk is whole then), handed the sweep's graph as it is then
      * (gc_sweep_walker.graph: chain/sweep.h's gc_sweep_graph, source_sweep.h's
      * gc_source_graph, whose findings calls read it), and once more after the walk when a bound
      * cut a level short (complete 0, its level the one cut), before the findings are sorted:
