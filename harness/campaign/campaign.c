@@ -542,6 +542,7 @@ static void child_found(void *ctx, const gc_finding *e, const void *input, size_
 static void sweep_child(scan_state *fs, int fd, int outfd, volatile long *node_at, const long *skip, int nskip)
 {
     PyOS_AfterFork_Child();
+    gc_backstop_forked(); /* dirty bits of its own: a state check after each input only for what changed */
     gc_limits_crash_fd = outfd; /* the crash line (timelimit.h), with its JSON object */
     gc_limits_crash_label = "sweep";
     gc_limits_crash_json = 1;
@@ -661,6 +662,7 @@ static int sweep_try(scan_state *fs, sweep_sink *sk, gc_inputs *front, const lon
     int st = 0;
     while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
         ;
+    gc_backstop_reaped(pid);
     const char *js = strstr(text, "{\"crash\":\"");
     if (died && js) {
         crash_of_line(js, c);

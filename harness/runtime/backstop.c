@@ -16,6 +16,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <netinet/in.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -27,18 +28,68 @@
 
 volatile unsigned long gc_backstop_blocked;
 static int armed;
-/* The process whose supervisor thread sets the dirty bits (0: none watches).  A process the
- * harness forks (the campaign's sweep) keeps the filter, but its watched calls reach the
- * parent's supervisor, which marks the parent's bits: the child's are never set, so there
- * every state check runs. */
-static pid_t watching_pid;
-static _Atomic unsigned dirty = GC_DIRTY_ALL;
+/* The dirty bits, per process, in a page shared with the harness's own forks (set up at
+ * arming): slot 0 the armed process's, the others those of forks that asked for one
+ * (gc_backstop_forked: the campaign's sweep).  The supervisor marks the slot of the process
+ * whose main thread made the call, or every slot when the caller is another thread (or a
+ * fork before it took its slot).  A process the harness forks keeps the filter, and its
+ * watched calls reach the parent's supervisor: without a slot its bits are never set, so
+ * there every state check runs. */
+#define WATCH_SLOTS 64
+typedef struct {
+    _Atomic pid_t pid;      /* the process (its main thread's id), 0: free */
+    _Atomic unsigned dirty;
+} watch_slot;
+typedef struct {
+    watch_slot slot[WATCH_SLOTS];
+    _Atomic pid_t forking_tid; /* the thread allowed one new process (gc_backstop_harness_fork), 0: none */
+} watch_page;
+static watch_page *page;   /* MAP_SHARED, NULL until armed (or when it could not be mapped) */
+static pid_t watching_pid; /* the process whose slot my_slot is (0: none watches) */
+static int my_slot;
 
 unsigned gc_backstop_take_dirty(void)
 {
-    if (watching_pid != getpid())
+    if (!page || watching_pid != getpid())
         return GC_DIRTY_ALL;
-    return atomic_exchange(&dirty, 0);
+    return atomic_exchange(&page->slot[my_slot].dirty, 0);
+}
+
+/* A watched call of thread 'tid' changed state 'bit'. */
+static void mark_dirty(pid_t tid, unsigned bit)
+{
+    int hit = 0;
+    for (int k = 0; k < WATCH_SLOTS && !hit; k++)
+        if (atomic_load(&page->slot[k].pid) == tid) {
+            atomic_fetch_or(&page->slot[k].dirty, bit);
+            hit = 1;
+        }
+    for (int k = 0; k < WATCH_SLOTS && !hit; k++)
+        if (atomic_load(&page->slot[k].pid))
+            atomic_fetch_or(&page->slot[k].dirty, bit);
+}
+
+void gc_backstop_forked(void)
+{
+    pid_t me = getpid();
+    int watched = page && atomic_load(&page->slot[0].pid) != 0;
+    watching_pid = 0;
+    for (int k = 1; watched && k < WATCH_SLOTS && !watching_pid; k++) {
+        pid_t free_pid = 0;
+        if (atomic_compare_exchange_strong(&page->slot[k].pid, &free_pid, me)) {
+            atomic_store(&page->slot[k].dirty, GC_DIRTY_ALL);
+            watching_pid = me;
+            my_slot = k;
+        }
+    }
+}
+
+void gc_backstop_reaped(int pid)
+{
+    for (int k = 1; page && pid > 0 && k < WATCH_SLOTS; k++) {
+        pid_t was = pid;
+        atomic_compare_exchange_strong(&page->slot[k].pid, &was, 0);
+    }
 }
 
 /* A watched call: which state it changes (0: it is a process creation, stopped). */
@@ -104,18 +155,20 @@ static int lsan_tracer(const struct seccomp_notif *req)
 #endif
 }
 
-/* The thread allowed one new process of the harness's own (0: none): gc_backstop_harness_fork. */
-static _Atomic pid_t forking_tid;
-
-/* The harness's own fork, from the thread that asked for it, outside chain steps. */
+/* The harness's own fork, from the thread that asked for it (in this process or a fork of
+ * it: the page is shared), outside chain steps. */
 static int harness_fork(const struct seccomp_notif *req)
 {
-    pid_t tid = atomic_load(&forking_tid);
+    pid_t tid = page ? atomic_load(&page->forking_tid) : 0;
     return tid && (pid_t)req->pid == tid && !gc_orc.in_chain &&
            (req->data.nr == SYS_fork || (req->data.nr == SYS_clone && !(req->data.args[0] & CLONE_THREAD)));
 }
 
-void gc_backstop_harness_fork(int on) { atomic_store(&forking_tid, on ? (pid_t)syscall(SYS_gettid) : 0); }
+void gc_backstop_harness_fork(int on)
+{
+    if (page)
+        atomic_store(&page->forking_tid, on ? (pid_t)syscall(SYS_gettid) : 0);
+}
 
 /* ---- the network (backstop.h) ---- */
 
@@ -259,7 +312,7 @@ static void *supervise(void *arg)
         if (gc_confine_watched_call(req->data.nr)) { /* a write: Landlock decides, or refused here */
             int e = gc_confine_check_call((pid_t)req->pid, req->data.nr, req->data.args);
             if (!e)
-                atomic_fetch_or(&dirty, GC_DIRTY_FILES); /* it may leave a file in scratch */
+                mark_dirty((pid_t)req->pid, GC_DIRTY_FILES); /* it may leave a file in scratch */
             memset(resp, 0, sizeof *resp);
             resp->id = req->id;
             resp->flags = e ? 0 : SECCOMP_USER_NOTIF_FLAG_CONTINUE;
@@ -269,7 +322,7 @@ static void *supervise(void *arg)
         }
         unsigned bit = watched_bit(req->data.nr);
         if (bit || lsan_tracer(req)) { /* watched, not stopped: mark it, then let the call run */
-            atomic_fetch_or(&dirty, bit);
+            mark_dirty((pid_t)req->pid, bit);
             memset(resp, 0, sizeof *resp);
             resp->id = req->id;
             resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
@@ -378,6 +431,15 @@ int gc_backstop_arm(char *err, size_t errlen)
 {
     if (armed)
         return 0;
+    if (!page) {
+        void *p = mmap(NULL, sizeof *page, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+        page = p == MAP_FAILED ? NULL : p;
+    }
+    if (!page) {
+        snprintf(err, errlen, "backstop: no memory for its shared page: %s", strerror(errno));
+        return -1;
+    }
+    atomic_store(&page->slot[0].dirty, GC_DIRTY_ALL);
     scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
     int watch = 0;
     int rc = ctx ? add_rules(ctx, &watch) : -ENOMEM;
@@ -419,5 +481,7 @@ int gc_backstop_arm(char *err, size_t errlen)
     }
     armed = 1;
     watching_pid = watch ? getpid() : 0;
+    my_slot = 0;
+    atomic_store(&page->slot[0].pid, watching_pid);
     return 0;
 }

@@ -45,7 +45,8 @@
  * descriptors 0-2 (close, dup2, dup3, close_range from 0-2), chdir, fchdir and umask, and
  * (when Landlock confines) a
  * write-type path call let through (GC_DIRTY_FILES: something may be left in scratch).  The supervisor marks them dirty
- * and lets the call run (SECCOMP_USER_NOTIF_FLAG_CONTINUE).  So the check after an input
+ * (per process, in a page shared with the harness's forks: the armed process's bits, and
+ * those of each fork that asks for its own, gc_backstop_forked) and lets the call run (SECCOMP_USER_NOTIF_FLAG_CONTINUE).  So the check after an input
  * skips some forty system calls (one sigaction per signal, fstat of 0-2, getcwd, umask)
  * when nothing was marked, and such calls are rare: the notification costs only then. */
 #ifndef GATECRASH_BACKSTOP_H
@@ -69,5 +70,10 @@ extern volatile unsigned long gc_backstop_blocked;
 enum { GC_DIRTY_SIGNALS = 1, GC_DIRTY_FDS = 2, GC_DIRTY_CWD = 4, GC_DIRTY_UMASK = 8, GC_DIRTY_FILES = 16,
        GC_DIRTY_ALL = 31 };
 unsigned gc_backstop_take_dirty(void);
+/* In a process the harness just forked (the campaign's sweep): dirty bits of
+ * its own, which the supervisor marks for its calls (else every state check runs there).
+ * The parent gives the slot back once it reaped the process (gc_backstop_reaped). */
+void gc_backstop_forked(void);
+void gc_backstop_reaped(int pid);
 
 #endif
