@@ -284,6 +284,25 @@ int main(int argc, char **argv)
         Py_XDECREF(ins);
         PyErr_Clear();
     }
+    /* a class picked out of a list by position ([-1], [K]) resolves by its name, as [#K]
+     * does: its position is this process's (what it imported before), and a plain
+     * interpreter's list ends elsewhere; an int subscript of anything else stays */
+    {
+        const char *cases[][2] = {
+            {"os.O_APPEND.__class__.__subclasses__()[-1]", "os.O_APPEND.__class__.__subclasses__()[@"},
+            {"os.O_APPEND.__class__.__subclasses__()[0]", "os.O_APPEND.__class__.__subclasses__()[@"},
+            {"os.O_APPEND.__class__.__mro__[1]", "os.O_APPEND.__class__.__mro__[1]"},
+        };
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            run(cases[i][0]);
+            gc_strbuf sb;
+            gc_sb_init(&sb);
+            gc_chain_print_oneline(&out.resolved, &sb);
+            CHECK(strncmp(sb.data, cases[i][1], strlen(cases[i][1])) == 0, "%s resolved: [%s], want [%s...]",
+                  cases[i][0], sb.data, cases[i][1]);
+            gc_sb_free(&sb);
+        }
+    }
     /* a statement that failed is not kept: '_' after it was None, as a first statement's is,
      * whatever made it fail (a harness refusal's exception is no host's) */
     expect_escape("nope.x\n_.__str__()().__traceback__.tb_frame.f_globals['subprocess'].os.system", "reach", "spawn",

@@ -699,6 +699,32 @@ static PyObject *keyed_item(PyObject *v, PyObject *x, gc_chain *rc, gc_trailer *
     return val;
 }
 
+/* items[idx] resolved as [@name] into rt (interned in rc), when a name picks that very
+ * element first: 1, else 0 (rt untouched).  [@name] is the portable form: a list like
+ * __subclasses__() is ordered differently by every Python version and by what a process
+ * imported before. */
+static int named_element(PyObject *items, Py_ssize_t idx, gc_chain *rc, gc_trailer *rt)
+{
+    PyObject *val = PyList_GET_ITEM(items, idx);
+    char buf[GC_MAX_NAME + 1];
+    int dotted = 0;
+    int named = name_of(val, 0, buf, sizeof buf);
+    if (!named && name_of(val, 1, buf, sizeof buf) && strchr(buf, '.'))
+        named = dotted = 1; /* [@A.B] replays by __qualname__ */
+    if (!named)
+        return 0;
+    size_t blen = strlen(buf);
+    /* a stale copy's class (stale_copy) is passed over by [@name]; one named is its
+     * counterpart there, the one a host has */
+    for (Py_ssize_t i = 0; i < idx; i++)
+        if (name_is(PyList_GET_ITEM(items, i), dotted, buf, blen) && !stale_copy(PyList_GET_ITEM(items, i)))
+            return 0;
+    if (gc_chain_intern(rc, buf, blen, &rt->s) != 0)
+        return 0;
+    rt->kind = GC_T_NAMED;
+    return 1;
+}
+
 /* The k-th item; fills the resolved trailer with the most readable form that denotes the
  * same value again: ['key'] / [int] for mappings and sequences, [@name] for a uniquely
  * first-named element, [#k] otherwise. */
@@ -734,26 +760,7 @@ static PyObject *nth_item(PyObject *v, long k, gc_chain *rc, gc_trailer *rt)
     } else {
         val = x;
         Py_INCREF(val);
-        /* [@name] is the portable form (a list like __subclasses__() is ordered differently
-         * by every Python version); an index where no name picks this element */
-        char buf[GC_MAX_NAME + 1];
-        int dotted = 0;
-        int named = name_of(val, 0, buf, sizeof buf);
-        if (!named && name_of(val, 1, buf, sizeof buf) && strchr(buf, '.'))
-            named = dotted = 1; /* [@A.B] replays by __qualname__ */
-        if (named) {
-            int first = 1; /* portable only if the name finds this very element first */
-            size_t blen = strlen(buf);
-            /* a stale copy's class (stale_copy) is passed over by [@name]; one named is its
-             * counterpart there, the one a host has */
-            for (Py_ssize_t i = 0; i < idx && first; i++)
-                first = !name_is(PyList_GET_ITEM(items, i), dotted, buf, blen) || stale_copy(PyList_GET_ITEM(items, i));
-            if (first && gc_chain_intern(rc, buf, strlen(buf), &rt->s) == 0)
-                rt->kind = GC_T_NAMED;
-            else
-                named = 0;
-        }
-        if (!named && (PyList_Check(v) || PyTuple_Check(v))) {
+        if (!named_element(items, idx, rc, rt) && (PyList_Check(v) || PyTuple_Check(v))) {
             rt->kind = GC_T_ITEM_INT;
             rt->k = (long)idx;
         }
@@ -954,8 +961,17 @@ static PyObject *eval_trailer(stmt_run *s, PyObject *v, const gc_trailer *t, gc_
     switch (t->kind) {
     case GC_T_ATTR: r = trailer_attr(s, v, t); break;
     case GC_T_DIR: r = trailer_dir(s, v, t, rt); break;
-    case GC_T_ITEM_STR:
-    case GC_T_ITEM_INT: r = trailer_item(s, v, t); break;
+    case GC_T_ITEM_STR: r = trailer_item(s, v, t); break;
+    case GC_T_ITEM_INT:
+        r = trailer_item(s, v, t);
+        /* a class picked out of a list by position ([-1] of __subclasses__()): resolved by
+         * its name, as [#K] is, for its position is this process's */
+        if (r && PyType_Check(r) && PyList_CheckExact(v)) {
+            Py_ssize_t n = PyList_GET_SIZE(v), idx = t->k < 0 ? n + t->k : t->k;
+            if (idx >= 0 && idx < n && PyList_GET_ITEM(v, idx) == r)
+                named_element(v, idx, &s->out->resolved, rt);
+        }
+        break;
     case GC_T_NTH: r = nth_item(v, t->k, &s->out->resolved, rt); break;
     case GC_T_NAMED: r = find_named(v, gc_chain_str(s->c, t->s), t->s.len); break;
     case GC_T_CALL: r = trailer_call(s, v, t); break;
