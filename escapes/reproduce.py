@@ -13,7 +13,8 @@ unreadable case or a gate that does not load.
 
 It imports the gate module from its path, installs it into a fresh namespace as the host
 does, walks the chain step by step in a frame whose globals are the namespace, and checks
-every value against the real primitive, captured before any gate code runs.  Nothing is
+every value against the real primitive, read from its module as that module is imported
+(before the gate's code after the import runs).  Nothing is
 spawned or written: the chain stops at the primitive, and an audit hook refuses any spawn or
 write the chain attempts.  The tables (audit events, primitives) are _tables.py beside this
 file, written by gatecrash from the harness's own (`gatecrash triage --tables FILE`); a
@@ -179,28 +180,85 @@ def parse_case(text):
     return header, parse_chain(lines)
 
 
-def real_primitive(name):
-    """The real object named 'name' ("os.system"), found by the harness's table."""
-    if name not in PRIMITIVES:
-        raise BadCase(f'{name} is not in the harness\'s table of primitives')
-    module, attr, _ = PRIMITIVES[name]
-    v = importlib.import_module(module)
-    for part in attr.split('.'):
-        v = getattr(v, part)
-    return v
+class Primitives:
+    """The real primitives watched: [(name, capability)], each read from its module's
+    namespace as that module finishes executing (before code after its import, the gate's,
+    can replace it), as the harness binds its rows as modules appear.  A module already
+    imported is read at once; no module is imported here for it, so the host's world is
+    kept: a gate that imports subprocess makes subprocess.Popen the newest subclass of
+    object here as in the harness (object.__subclasses__()[-1] is the same class)."""
+
+    def __init__(self, names):
+        self.real = {}      # name: the real object, once its module was imported
+        self.caps = dict(names)
+        self.pending = {}   # module: [names] not read yet
+        self.busy = False
+        for name, _ in names:
+            if name not in PRIMITIVES:
+                raise BadCase(f'{name} is not in the harness\'s table of primitives')
+            self.pending.setdefault(PRIMITIVES[name][0], []).append(name)
+        for module in [m for m in self.pending if m in sys.modules]:
+            self.read(module, sys.modules[module])
+        if self.pending:
+            sys.meta_path.insert(0, self)
+
+    def read(self, module, mod):
+        for name in self.pending.pop(module, ()):
+            v = mod
+            try:
+                for part in PRIMITIVES[name][1].split('.'):
+                    v = getattr(v, part)
+            except AttributeError:
+                continue
+            self.real[name] = v
+
+    def find_spec(self, fullname, path=None, target=None):
+        """sys.meta_path: a module read for its primitives gets a loader that reads them
+        once it has executed; the other finders find it."""
+        if fullname not in self.pending or self.busy:
+            return None
+        self.busy = True
+        try:
+            spec = importlib.util.find_spec(fullname)
+        except (ImportError, ValueError):
+            spec = None
+        finally:
+            self.busy = False
+        if spec is not None and spec.loader is not None:
+            spec.loader = _Reading(spec.loader, self, fullname)
+        return spec
+
+    def items(self):
+        return [(name, self.caps[name], real) for name, real in self.real.items()]
+
+
+class _Reading:
+    """A module's loader that reads the primitives out of the module it executed."""
+
+    def __init__(self, loader, prims, name):
+        self._loader, self._prims, self._name = loader, prims, name
+
+    def create_module(self, spec):
+        create = getattr(self._loader, 'create_module', None)
+        return create(spec) if create else None
+
+    def exec_module(self, module):
+        self._loader.exec_module(module)
+        self._prims.read(self._name, module)
+
+    def __getattr__(self, attr):
+        return getattr(self._loader, attr)
 
 
 # --- the gate, installed as the host does -------------------------------------------------
 
 def import_harness_modules():
-    """The modules the harness imports before the gate loads, so a class walk meets the
-    same classes here (socket.socket, selectors.BaseSelector, ...); one that is missing is
-    skipped, as the harness skips it."""
+    """The built-in modules the harness imports before the gate loads (its C functions'
+    definitions are guarded there), so a class walk meets the same classes here; a Python
+    module is imported by the gate or a program, as in the host, never here."""
     for name in HARNESS_MODULES:
-        try:
+        if name in sys.builtin_module_names:
             importlib.import_module(name)
-        except ImportError:
-            pass
 
 
 def load(path):
@@ -240,14 +298,11 @@ class Run:
     def __init__(self, header, requires):
         self.kind, self.cap, self.prim = header['kind'], header['capability'], header['primitive']
         self.requires = requires
-        # the real primitive, captured before any gate code runs
-        # the real primitives watched, captured before any gate code runs: the one the
-        # header names, or with '# primitive: *' every one the policy forbids (a case
+        # the real primitives watched, each read as its module is imported (Primitives): the
+        # one the header names, or with '# primitive: *' every one the policy forbids (a case
         # without a known escape, run to see whether anything escapes: a miss)
-        self.watched = []
-        if self.kind == 'reach':
-            self.watched = forbidden_primitives(requires) if self.prim == '*' else [
-                (self.prim, self.cap, real_primitive(self.prim))]
+        self.watched = Primitives([] if self.kind != 'reach' else forbidden_primitives(requires)
+                                  if self.prim == '*' else [(self.prim, self.cap)])
         self.in_chain = False
         self.escaped = []
         self.ns = None
@@ -295,7 +350,7 @@ class Run:
 
     def same(self, v):
         """(name, capability) of the watched primitive v is, or None."""
-        for name, cap, real in self.watched:
+        for name, cap, real in self.watched.items():
             if _same(v, real):
                 return name, cap
         return None
@@ -323,20 +378,13 @@ def _same(v, real):
 
 
 def forbidden_primitives(requires):
-    """[(name, capability, the real object)] of every primitive whose capability the policy
-    forbids (oracle.c gc_policy_forbids); one whose module is missing here is skipped."""
+    """[(name, capability)] of every primitive whose capability the policy forbids
+    (oracle.c gc_policy_forbids)."""
     globs = requires.get('filesystem_writes')
     forbids = {'spawn': requires.get('subprocess', True) is False,
                'network': requires.get('network', True) is False,
                'write': globs is not None and not any(g in ('*', '/*', '**', '/**') for g in globs)}
-    out = []
-    for name, (_, _, cap) in PRIMITIVES.items():
-        if forbids.get(cap):
-            try:
-                out.append((name, cap, real_primitive(name)))
-            except (ImportError, AttributeError):
-                pass
-    return out
+    return [(name, cap) for name, (_, _, cap) in PRIMITIVES.items() if forbids.get(cap)]
 
 
 def _opens_for_writing(mode, flags):

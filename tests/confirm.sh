@@ -34,6 +34,13 @@ expect_exit 1 "replay of the stderr buffer's raw file" -- env PYTHONUNBUFFERED=1
   "$SRC/targets/station-1.5.0" "$C/stderr-buffer-raw.chain"
 expect_grep "stderr-buffer-raw.chain: confirmed in a plain interpreter \(held by the program\)$" \
   "the plain interpreter's stderr is buffered as a host's is by default"
+# The plain interpreter imports no module the host would not have before the gate (the
+# primitives are read as their modules are imported): a gate that imports subprocess makes
+# Popen the newest subclass of object there as under the harness.  Before, the reproducer
+# imported subprocess first, and the list's last class was another: NOT confirmed
+expect_exit 1 "replay of a pick of object's newest subclass" -- "$GC" replay -q "$C/newest-class" "$C/newest-class.chain"
+expect_grep "newest-class.chain: confirmed in a plain interpreter \(held by the program\)$" \
+  "the plain interpreter's newest class is the host's"
 # A program that leaves the interpreter something to wait for at its exit (a second
 # threading._MainThread): the plain run's verdict is out, and its process ends there.
 expect_exit 1 "replay of a chain that leaves a main thread behind" -- "$GC" replay -q "$SRC/targets/station-1.5.0" "$C/main-thread.chain"

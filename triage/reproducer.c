@@ -79,9 +79,10 @@ static void prim_table(gc_strbuf *out)
     gc_sb_puts(out, "}\n");
 }
 
-/* "HARNESS_MODULES = ('os', ...)": every module of oracle_table.c, in its order, each once:
- * the harness imports them before any gate code runs (gc_oracle_load_table), so their classes
- * are in every subclass list a chain walks there. */
+/* "HARNESS_MODULES = ('os', ...)": every module of oracle_table.c, in its order, each once.
+ * The harness imports the C ones before any gate code runs (gc_oracle_load_table) and keeps
+ * the built-in ones; the runner imports those of them that are built into its interpreter,
+ * and no Python module (escapes/reproduce.py import_harness_modules). */
 static void module_table(gc_strbuf *out)
 {
     size_t indent = 19, col = indent, n = 0;
