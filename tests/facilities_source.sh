@@ -94,6 +94,18 @@ expect_grep "^\[sweep\] WARNING: the sweep reached no node" "  ... its sweep rea
 expect_grep "^INCONCLUSIVE: nothing escaped, but over 10% of the engine's inputs were inconclusive" "  ... inconclusive, said why"
 expect_exit 5 "a sweep that reached no node" -- "$GC" sweep "$WORK/hooked" --depth 2 -q
 expect_grep "^INCONCLUSIVE: nothing escaped, but the sweep reached no node" "  ... inconclusive, said why"
+# an escape the engine saw that does not escape when its input runs alone (it needs what an
+# earlier input left) is no all-clear either; a crash input older than the campaign (a
+# sandbox fixed since) is only named.  Before: exit 0
+A=$SRC/tests/fixtures/source/armed
+expect_exit 5 "a campaign whose engine's escape needs an earlier input" -- \
+  "$GC" fuzz "$A" --runs 30000 --seed 1 --no-confirm --no-sweep-seed --out "$WORK/fz-armed"
+expect_grep "^INCONCLUSIVE: nothing escaped, but an input the engine saw escape did not escape when run alone" \
+  "  ... inconclusive, said why"
+mkdir -p "$WORK/fz-armed2/crashes" && cp -p "$WORK"/fz-armed/crashes/crash-* "$WORK/fz-armed2/crashes/"
+expect_exit 0 "a folder holding those crash inputs, older than the campaign" -- \
+  "$GC" fuzz "$A" --runs 1 --seed 1 --no-confirm --no-sweep-seed --out "$WORK/fz-armed2"
+expect_grep "did not reproduce: crash-" "  ... named"
 # the gate's own sweep too (--sweep-depth): no pass, in every report.  Before: PASS, exit 0
 expect_exit 5 "a gate whose sweep reached no node" -- \
   "$GC" gate "$WORK/hooked" --time 0 --sweep-depth 2 --report "$WORK/gate-hooked"

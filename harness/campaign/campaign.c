@@ -255,6 +255,10 @@ static void not_reproduced(scan_state *fs, const char *path, const char *why)
     snprintf(line, sizeof line, "%s: %s", strrchr(path, '/') ? strrchr(path, '/') + 1 : path, why);
     gc_sl_add(&fs->r->unreproduced, line);
     fs->r->flaky++;
+    struct stat st;
+    if (stat(path, &st) == 0 && (st.st_mtim.tv_sec > fs->t0.tv_sec ||
+                                 (st.st_mtim.tv_sec == fs->t0.tv_sec && st.st_mtim.tv_nsec >= fs->t0.tv_nsec)))
+        fs->r->flaky_new++;
 }
 
 /* A source target's crash input (source.h): the program it decodes to, printed in the
@@ -1435,6 +1439,9 @@ const char *gc_campaign_undecided(const gc_campaign_result *r)
         return "over 10% of the engine's inputs were inconclusive";
     if (r->sweep_nodes == 0)
         return "the sweep reached no node (no program it ran gave back a value to walk from)";
+    if (r->flaky_new)
+        return "an input the engine saw escape did not escape when run alone (it needs what earlier inputs "
+               "left: `did not reproduce` names each)";
     return NULL;
 }
 

@@ -84,6 +84,8 @@ typedef struct {
     int nfound, cap;
     int reproduced, flaky;
     gc_strlist unreproduced; /* "crash file: why it did not escape here", one per flaky input */
+    int flaky_new;           /* of the flaky ones, written during this campaign (its engine
+                                saw them escape; an older file may be of a sandbox since fixed) */
     unsigned long execs, corpus;
     long elapsed;
     int engine_status; /* exit code of the engine, 128+signal when killed */
@@ -103,8 +105,10 @@ typedef struct {
 } gc_campaign_result;
 
 /* Why a campaign that found nothing is no all-clear (NULL: it is one): over 10% of its engine's
- * inputs were inconclusive, or its sweep reached no node (no program it ran gave a value
- * back: nothing ran as the host runs it).  `fuzz` then exits 5 and `gate` is INCONCLUSIVE. */
+ * inputs were inconclusive, its sweep reached no node (no program it ran gave a value
+ * back: nothing ran as the host runs it), or an input its engine saw escape did not escape
+ * when run alone (an escape that needs what earlier inputs left, as a host that runs
+ * programs in one process would see it).  `fuzz` then exits 5 and `gate` is INCONCLUSIVE. */
 const char *gc_campaign_undecided(const gc_campaign_result *r);
 
 /* The execs/s of a progress line.  Engines report their counts in bursts (libFuzzer's
