@@ -99,7 +99,7 @@ expect_grep "^INCONCLUSIVE: nothing escaped, but the sweep reached no node" "  .
 # sandbox fixed since) is only named.  Before: exit 0
 A=$SRC/tests/fixtures/source/armed
 expect_exit 5 "a campaign whose engine's escape needs an earlier input" -- \
-  "$GC" fuzz "$A" --runs 30000 --seed 1 --no-confirm --no-sweep-seed --out "$WORK/fz-armed"
+  "$GC" fuzz "$A" --runs 20000 --seed 1 --no-confirm --no-sweep-seed --out "$WORK/fz-armed"
 expect_grep "^INCONCLUSIVE: nothing escaped, but an input the engine saw escape did not escape when run alone" \
   "  ... inconclusive, said why"
 mkdir -p "$WORK/fz-armed2/crashes" && cp -p "$WORK"/fz-armed/crashes/crash-* "$WORK/fz-armed2/crashes/"
