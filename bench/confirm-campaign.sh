@@ -82,7 +82,7 @@ for t in "${targets[@]}"; do
       --out "$out/$n" >"$out/$n.log" 2>&1
     rc=$?
   fi
-  if ((rc != 0 && rc != 1)); then
+  if ((rc != 0 && rc != 1 && rc != 5)); then # 5: inconclusive, its crash inputs still measured
     printf '| %s | %s | campaign exit %d: %s ||||||||\n' "$t" "$secs" $rc "$(grep -m1 'error' "$out/$n.log" | cut -c1-120)"
     continue
   fi
