@@ -206,4 +206,27 @@ printf 'import re\nresult = 1\n' >"$WORK/import-re.py"
 expect_exit 0 "extclasses: one struct_rusage, one Enum after the program's import of re" -- \
   "$GC" replay -q "$WORK/extclasses" "$WORK/import-re.py"
 expect_grep "import-re.py: blocked \(returned int\)$" "extclasses: the program ran, its value given back"
+
+# the table's C modules the harness imports for their definitions are not in the target's
+# sys.modules where the host has not imported them, whether the libpython has them built in
+# (Debian's: _csv, select, fcntl, _posixsubprocess) or as files: the adapter sees at its import
+# what the plain interpreter of the build sees at the same import.  Before (Debian's CPython
+# 3.11): the built-in ones stayed, and `import select` was a module already loaded
+mkdir -p "$WORK/cmods"
+cat >"$WORK/cmods/seen.py" <<'PY'
+import sys
+SEEN = " ".join(sorted(m for m in ("_csv", "select", "fcntl", "_posixsubprocess", "gc", "faulthandler", "_dbm",
+                                    "resource", "readline") if m in sys.modules))
+PY
+plain=$(cd "$WORK/cmods" && "$PY" -s -c 'import seen; print(seen.SEEN)')
+mk cmods '[]' '[]' <<PY
+import os
+import seen
+def evaluate(source):
+    return 1 if seen.SEEN == "$plain" else os.system
+PY
+printf 'result = 1\n' >"$WORK/one.py"
+expect_exit 0 "cmods: the modules the plain interpreter has at the adapter's import ('$plain'), no more" -- \
+  "$GC" replay -q "$WORK/cmods" "$WORK/one.py"
+expect_grep "one.py: blocked \(returned int\)$" "cmods: the same modules"
 finish

@@ -203,6 +203,21 @@ int gc_interp_start(const char *scratch, char *err, size_t errlen)
     return 0;
 }
 
+/* Built-in modules a plain interpreter has imported by the time it runs a script (its main
+ * sets up signals and exit functions): kept where the harness imported them, the others
+ * (gc, faulthandler, and the table's: _csv, select, ... where the libpython has them built
+ * in) taken out as extension modules are, for a plain interpreter has not imported them. */
+static const char *const plain_start[] = {"_signal", "atexit"};
+
+static int kept_builtin(PyObject *builtin, PyObject *k)
+{
+    const char *name = PyUnicode_Check(k) ? PyUnicode_AsUTF8(k) : NULL;
+    for (size_t i = 0; name && i < sizeof plain_start / sizeof plain_start[0]; i++)
+        if (strcmp(name, plain_start[i]) == 0)
+            return PySequence_Contains(builtin, k) == 1;
+    return 0;
+}
+
 int gc_interp_world_restore(void)
 {
     PyObject *modules = PyImport_GetModuleDict(), *keys = PyDict_Keys(modules);
@@ -210,7 +225,7 @@ int gc_interp_world_restore(void)
     int n = 0;
     for (Py_ssize_t i = 0; keys && start_modules && builtin && i < PyList_GET_SIZE(keys); i++) {
         PyObject *k = PyList_GET_ITEM(keys, i);
-        if (PySequence_Contains(start_modules, k) == 0 && PySequence_Contains(builtin, k) == 0 &&
+        if (PySequence_Contains(start_modules, k) == 0 && !kept_builtin(builtin, k) &&
             PyDict_DelItem(modules, k) == 0)
             n++;
     }

@@ -15,10 +15,12 @@ int gc_interp_start(const char *scratch, char *err, size_t errlen);
 
 /* The host's world: every sys.modules entry added since Python started (the harness's own
  * imports: its helpers, the extension modules the oracle table captured) taken out again,
- * before the target is imported, as a host that imports it first would have it.  Modules
- * built into the interpreter stay (a normal start imports _signal and time, and _signal's
- * set-up again would reset every Python signal handler, the time limit's among them).  The
- * module objects live on where the harness holds them.  How many were taken out. */
+ * before the target is imported, as a host that imports it first would have it: the
+ * built-in ones too (gc, faulthandler, and the table's where the libpython has them built
+ * in: Debian's _csv, select, fcntl, _posixsubprocess), but for _signal and atexit, which a
+ * plain start imports (and _signal's set-up again would reset every Python signal handler,
+ * the time limit's among them).  The module objects live on where the harness holds them.
+ * How many were taken out. */
 int gc_interp_world_restore(void);
 
 /* Send sys.stdout/sys.stderr to a capture buffer; gc_interp_capture_end returns what was
