@@ -209,14 +209,15 @@ expect_grep "import-re.py: blocked \(returned int\)$" "extclasses: the program r
 
 # the table's C modules the harness imports for their definitions are not in the target's
 # sys.modules where the host has not imported them, whether the libpython has them built in
-# (Debian's: _csv, select, fcntl, _posixsubprocess) or as files: the adapter sees at its import
-# what the plain interpreter of the build sees at the same import.  Before (Debian's CPython
-# 3.11): the built-in ones stayed, and `import select` was a module already loaded
+# (Debian's: _csv, select, fcntl, _posixsubprocess) or as files, nor what a start under the
+# "C" locale imports (encodings.ascii): the adapter sees at its import what the plain
+# interpreter of the build sees at the same import.  Before (Debian's CPython 3.11): the
+# built-in ones and encodings.ascii stayed, and `import select` was a module already loaded
 mkdir -p "$WORK/cmods"
 cat >"$WORK/cmods/seen.py" <<'PY'
 import sys
 SEEN = " ".join(sorted(m for m in ("_csv", "select", "fcntl", "_posixsubprocess", "gc", "faulthandler", "_dbm",
-                                    "resource", "readline") if m in sys.modules))
+                                    "resource", "readline", "encodings.ascii") if m in sys.modules))
 PY
 plain=$(cd "$WORK/cmods" && "$PY" -s -c 'import seen; print(seen.SEEN)')
 mk cmods '[]' '[]' <<PY

@@ -179,10 +179,14 @@ int gc_interp_start(const char *scratch, char *err, size_t errlen)
         return -1;
     }
 
-    /* UTF-8 mode: the same encodings whatever the machine's locale. */
+    /* UTF-8 mode: the same encodings whatever the machine's locale.  The locale (LC_CTYPE) is
+     * set from the environment as a plain start sets it: left at "C", the start-up imported
+     * encodings.ascii, a module a host under a UTF-8 locale has not loaded (a sandbox that
+     * hands out loaded modules handed it out here only). */
     PyPreConfig pre;
     PyPreConfig_InitIsolatedConfig(&pre);
     pre.utf8_mode = 1;
+    pre.configure_locale = 1;
     PyStatus pst = Py_PreInitialize(&pre);
     if (PyStatus_Exception(pst)) {
         snprintf(err, errlen, "Python failed to pre-initialise: %s", pst.err_msg ? pst.err_msg : "unknown error");
