@@ -189,7 +189,7 @@ class Primitives:
     object here as in the harness (object.__subclasses__()[-1] is the same class)."""
 
     def __init__(self, names):
-        self.real = {}      # name: the real object, once its module was imported
+        self.found = []     # (name, capability, the real object) once its module was imported
         self.caps = dict(names)
         self.pending = {}   # module: [names] not read yet
         self.busy = False
@@ -210,7 +210,7 @@ class Primitives:
                     v = getattr(v, part)
             except AttributeError:
                 continue
-            self.real[name] = v
+            self.found.append((name, self.caps[name], v))
 
     def find_spec(self, fullname, path=None, target=None):
         """sys.meta_path: a module read for its primitives gets a loader that reads them
@@ -227,10 +227,6 @@ class Primitives:
         if spec is not None and spec.loader is not None:
             spec.loader = _Reading(spec.loader, self, fullname)
         return spec
-
-    def items(self):
-        return [(name, self.caps[name], real) for name, real in self.real.items()]
-
 
 class _Reading:
     """A module's loader that reads the primitives out of the module it executed."""
@@ -350,7 +346,7 @@ class Run:
 
     def same(self, v):
         """(name, capability) of the watched primitive v is, or None."""
-        for name, cap, real in self.watched.items():
+        for name, cap, real in self.watched.found:
             if _same(v, real):
                 return name, cap
         return None
