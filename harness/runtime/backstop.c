@@ -25,6 +25,7 @@
 
 #include "confine.h"
 #include "oracle.h"
+#include "syscalls.h"
 
 volatile unsigned long gc_backstop_blocked;
 static int armed;
@@ -120,18 +121,6 @@ static int kernel_continues(void)
     return major > 5 || (major == 5 && minor >= 5);
 }
 
-static const char *syscall_name(int nr)
-{
-    switch (nr) {
-    case SYS_execve: return "execve";
-    case SYS_execveat: return "execveat";
-    case SYS_fork: return "fork";
-    case SYS_vfork: return "vfork";
-    case SYS_clone: return "clone";
-    default: return "spawn-syscall";
-    }
-}
-
 /* Sanitizer builds only: LeakSanitizer's leak check at exit stops the world with a tracer
  * it starts by clone(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_UNTRACED), no exit signal
  * (compiler-rt, sanitizer_stoptheworld_linux_libcdep.cpp).  Exactly that call, outside chain
@@ -172,18 +161,6 @@ void gc_backstop_harness_fork(int on)
 
 /* ---- the network (backstop.h) ---- */
 
-static const char *family_name(unsigned long long f)
-{
-    switch (f) {
-    case AF_INET: return "AF_INET";
-    case AF_INET6: return "AF_INET6";
-    case AF_UNIX: return "AF_UNIX";
-    case AF_NETLINK: return "AF_NETLINK";
-    case AF_PACKET: return "AF_PACKET";
-    default: return "another family";
-    }
-}
-
 /* A call stopped here (cap: a process creation, or the network): during a chain step whose
  * policy forbids the capability, an escape of kind "syscall"; while the target is imported,
  * its attempt (oracle.h) when 'at_import' (a bind is refused without failing the load:
@@ -210,7 +187,7 @@ static int net_socket(const struct seccomp_notif *req)
         gc_confine_abi() >= 4)
         return 0;
     char what[128];
-    snprintf(what, sizeof what, "socket(%s, type %llu) stopped by the seccomp backstop", family_name(fam), type);
+    snprintf(what, sizeof what, "socket(%s, type %llu) stopped by the seccomp backstop", gc_sys_family_name(fam), type);
     judge_stopped(GC_CAP_NETWORK, "socket", what, 1);
     return EACCES;
 }
@@ -240,7 +217,7 @@ static int net_endpoint(const struct seccomp_notif *req)
     if (ours && dom == AF_UNIX)
         return req->data.nr == SYS_connect && (gc_orc.in_chain || gc_orc.importing) ? EACCES : 0;
     char what[128];
-    snprintf(what, sizeof what, "%s on an %s socket refused below Python", name, family_name((unsigned)dom));
+    snprintf(what, sizeof what, "%s on an %s socket refused below Python", name, gc_sys_family_name((unsigned)dom));
     judge_stopped(GC_CAP_NETWORK, name, what, req->data.nr == SYS_connect);
     return EACCES;
 }
@@ -259,26 +236,6 @@ static int check_net(const struct seccomp_notif *req)
         return EACCES;
     }
     return -1;
-}
-
-/* The filter's network rules: socket() of any family but AF_UNIX, connect, bind and listen,
- * and sends with MSG_FASTOPEN go to the supervisor (check_net).  0 or -errno. */
-static int add_net_rules(scmp_filter_ctx ctx)
-{
-    int rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(socket), 1, SCMP_A0(SCMP_CMP_NE, AF_UNIX, 0));
-    static const int endpoint[] = {SCMP_SYS(connect), SCMP_SYS(bind), SCMP_SYS(listen)};
-    for (size_t i = 0; rc == 0 && i < sizeof endpoint / sizeof endpoint[0]; i++)
-        rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, endpoint[i], 0);
-    if (rc == 0)
-        rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(sendto), 1,
-                              SCMP_A3(SCMP_CMP_MASKED_EQ, MSG_FASTOPEN, MSG_FASTOPEN));
-    if (rc == 0)
-        rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(sendmsg), 1,
-                              SCMP_A2(SCMP_CMP_MASKED_EQ, MSG_FASTOPEN, MSG_FASTOPEN));
-    if (rc == 0)
-        rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(sendmmsg), 1,
-                              SCMP_A3(SCMP_CMP_MASKED_EQ, MSG_FASTOPEN, MSG_FASTOPEN));
-    return rc;
 }
 
 /* The supervisor: the kernel holds the calling thread in the system call and asks here.
@@ -309,7 +266,7 @@ static void *supervise(void *arg)
                 continue;
             break;
         }
-        if (gc_confine_watched_call(req->data.nr)) { /* a write: Landlock decides, or refused here */
+        if (gc_sys_write_name(req->data.nr)) { /* a write: Landlock decides, or refused here */
             int e = gc_confine_check_call((pid_t)req->pid, req->data.nr, req->data.args);
             if (!e)
                 mark_dirty((pid_t)req->pid, GC_DIRTY_FILES); /* it may leave a file in scratch */
@@ -339,7 +296,9 @@ static void *supervise(void *arg)
         int e = check_net(req);
         if (e < 0) { /* a process creation */
             gc_backstop_blocked++;
-            judge_stopped(GC_CAP_SPAWN, syscall_name(req->data.nr), "process creation stopped by the seccomp backstop", 1);
+            const char *name = gc_sys_spawn_name(req->data.nr);
+            judge_stopped(GC_CAP_SPAWN, name ? name : "spawn-syscall", "process creation stopped by the seccomp backstop",
+                          1);
             e = EPERM;
         }
         memset(resp, 0, sizeof *resp);
@@ -381,30 +340,18 @@ static int add_watch_rules(scmp_filter_ctx ctx)
  * -errno; *watch: the watched calls are in. */
 static int add_rules(scmp_filter_ctx ctx, int *watch)
 {
-    int rc = 0;
-    static const int stopped[] = {SCMP_SYS(execve), SCMP_SYS(execveat), SCMP_SYS(fork), SCMP_SYS(vfork)};
-    for (size_t i = 0; rc == 0 && i < sizeof stopped / sizeof stopped[0]; i++)
-        rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, stopped[i], 0);
-    /* clone: a new thread (CLONE_THREAD) passes, anything else is a new process */
-    if (rc == 0)
-        rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(clone), 1, SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0));
+    int rc = gc_sys_spawn_rules(ctx); /* process creation; clone3 and io_uring refused */
     *watch = rc == 0 && kernel_continues() && !getenv("GATECRASH_CHECK_EVERY_INPUT");
     if (*watch)
         rc = add_watch_rules(ctx);
     /* write-type path calls (confine.h), when Landlock confines this process's writes */
     if (rc == 0 && kernel_continues() && gc_confine_abi() > 0)
-        rc = gc_confine_filter_rules(ctx);
+        rc = gc_sys_write_rules(ctx);
     /* the network: what may reach another machine or process is refused (check_net) */
     if (rc == 0)
-        rc = kernel_continues() ? add_net_rules(ctx)
+        rc = kernel_continues() ? gc_sys_net_rules(ctx)
                                 : seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 1,
                                                    SCMP_A0(SCMP_CMP_NE, AF_UNIX, 0));
-    /* clone3 passes its flags in memory the filter cannot read: ENOSYS makes glibc use clone */
-    if (rc == 0)
-        rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
-    /* io_uring's operations (socket, connect, openat) are no system calls a filter sees */
-    if (rc == 0)
-        rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(io_uring_setup), 0);
     return rc;
 }
 

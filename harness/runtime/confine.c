@@ -8,7 +8,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/landlock.h>
-#include <seccomp.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,13 +17,13 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/uio.h>
 #include <unistd.h>
 #include <linux/capability.h>
 #include <linux/securebits.h>
 
 #include "oracle.h"
 #include "diag.h"
+#include "syscalls.h"
 
 /* rights newer than the oldest headers we build with (Debian 12: Linux 6.1) */
 #ifndef LANDLOCK_ACCESS_FS_TRUNCATE
@@ -351,91 +350,6 @@ int gc_confine_child(char *const writes[], char *const execs[])
 
 /* ---- the supervisor's side ---- */
 
-/* The write-type path calls: where their paths (and dir fds) are, where their open flags
- * are (-1: always a write; 9: in struct open_how), whether the last component is followed. */
-typedef struct {
-    int nr;
-    const char *name;
-    signed char dirfd[2], path[2], flags;
-    char follow;
-} wcall;
-
-static const wcall wcalls[] = {
-    {SYS_openat, "openat", {0, -1}, {1, -1}, 2, 1},
-    {SYS_openat2, "openat2", {0, -1}, {1, -1}, 9, 1},
-    {SYS_truncate, "truncate", {-1, -1}, {0, -1}, -1, 1},
-    {SYS_mkdirat, "mkdirat", {0, -1}, {1, -1}, -1, 0},
-    {SYS_mknodat, "mknodat", {0, -1}, {1, -1}, -1, 0},
-    {SYS_unlinkat, "unlinkat", {0, -1}, {1, -1}, -1, 0},
-    {SYS_renameat2, "renameat2", {0, 2}, {1, 3}, -1, 0},
-    {SYS_linkat, "linkat", {0, 2}, {1, 3}, -1, 0},
-    {SYS_symlinkat, "symlinkat", {1, -1}, {2, -1}, -1, 0},
-#ifdef SYS_open /* the older calls: x86-64 has them, arm64 has only the *at ones */
-    {SYS_open, "open", {-1, -1}, {0, -1}, 1, 1},
-    {SYS_creat, "creat", {-1, -1}, {0, -1}, -1, 1},
-    {SYS_mkdir, "mkdir", {-1, -1}, {0, -1}, -1, 0},
-    {SYS_mknod, "mknod", {-1, -1}, {0, -1}, -1, 0},
-    {SYS_unlink, "unlink", {-1, -1}, {0, -1}, -1, 0},
-    {SYS_rmdir, "rmdir", {-1, -1}, {0, -1}, -1, 0},
-    {SYS_rename, "rename", {-1, -1}, {0, 1}, -1, 0},
-    {SYS_link, "link", {-1, -1}, {0, 1}, -1, 0},
-    {SYS_symlink, "symlink", {-1, -1}, {1, -1}, -1, 0},
-#endif
-#ifdef SYS_renameat
-    {SYS_renameat, "renameat", {0, 2}, {1, 3}, -1, 0},
-#endif
-};
-#define NWCALLS (sizeof wcalls / sizeof wcalls[0])
-
-static const wcall *find_call(int nr)
-{
-    for (size_t i = 0; i < NWCALLS; i++)
-        if (wcalls[i].nr == nr)
-            return &wcalls[i];
-    return NULL;
-}
-
-int gc_confine_watched_call(int nr) { return find_call(nr) != NULL; }
-
-int gc_confine_filter_rules(void *seccomp_ctx)
-{
-    scmp_filter_ctx ctx = seccomp_ctx;
-    /* an open stops only with a write, create or truncate flag */
-    static const unsigned wflags[] = {O_WRONLY, O_RDWR, O_CREAT, O_TRUNC};
-    int rc = 0;
-    for (size_t i = 0; rc == 0 && i < NWCALLS; i++) {
-        const wcall *w = &wcalls[i];
-        if (w->flags < 0 || w->flags == 9) {
-            rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, w->nr, 0);
-            continue;
-        }
-        for (size_t k = 0; rc == 0 && k < sizeof wflags / sizeof wflags[0]; k++)
-            rc = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, w->nr, 1,
-                                  SCMP_CMP((unsigned)w->flags, SCMP_CMP_MASKED_EQ, wflags[k], wflags[k]));
-    }
-    return rc;
-}
-
-/* A string of this process's memory, without faulting on a bad pointer. */
-static int read_mem(uint64_t addr, char *out, size_t len, int string)
-{
-    size_t got = 0, page = (size_t)sysconf(_SC_PAGESIZE);
-    while (got < len) {
-        uintptr_t a = (uintptr_t)addr + got;
-        size_t chunk = page - a % page;
-        if (chunk > len - got)
-            chunk = len - got;
-        struct iovec l = {out + got, chunk}, r = {(void *)a, chunk};
-        ssize_t n = process_vm_readv(getpid(), &l, 1, &r, 1, 0);
-        if (n <= 0)
-            return -1;
-        if (string && memchr(out + got, '\0', (size_t)n))
-            return 0;
-        got += (size_t)n;
-    }
-    return string ? -1 : 0;
-}
-
 static int granted_path(const char *p)
 {
     for (int i = 0; i < ngranted; i++) {
@@ -447,75 +361,28 @@ static int granted_path(const char *p)
     return 0;
 }
 
-/* The path the call names, as Landlock will see it: the folder it is in resolved, and the
- * last component too when the call follows it and it exists.  -1: not resolvable (the call
- * fails by itself, or names no file: Landlock decides). */
-static int resolve(pid_t tid, int dirfd, const char *path, int follow, char out[PATH_MAX])
-{
-    char full[PATH_MAX * 2], base[PATH_MAX];
-    if (path[0] == '/')
-        snprintf(full, sizeof full, "%s", path);
-    else {
-        char link[64];
-        if (dirfd == AT_FDCWD)
-            snprintf(link, sizeof link, "/proc/%d/cwd", (int)tid);
-        else
-            snprintf(link, sizeof link, "/proc/%d/fd/%d", (int)tid, dirfd);
-        ssize_t n = readlink(link, base, sizeof base - 1);
-        if (n <= 0 || base[0] != '/')
-            return -1;
-        base[n] = '\0';
-        snprintf(full, sizeof full, "%s/%s", base, path);
-    }
-    /* descriptors and terminals: pipes and sockets are no file Landlock guards */
-    if (strncmp(full, "/proc/", 6) == 0 || strncmp(full, "/dev/fd/", 8) == 0 || strncmp(full, "/dev/std", 8) == 0)
-        return -1;
-    if (follow && realpath(full, out))
-        return 0;
-    size_t n = strlen(full);
-    while (n > 1 && full[n - 1] == '/')
-        full[--n] = '\0';
-    char *slash = strrchr(full, '/');
-    snprintf(base, sizeof base, "%s", slash + 1);
-    if (slash == full)
-        slash[1] = '\0';
-    else
-        *slash = '\0';
-    char dir[PATH_MAX];
-    if (!realpath(full, dir))
-        return -1;
-    snprintf(out, PATH_MAX, "%s/%s", strcmp(dir, "/") == 0 ? "" : dir, base);
-    return 0;
-}
-
 int gc_confine_check_call(pid_t tid, int nr, const unsigned long long args[6])
 {
-    const wcall *w = find_call(nr);
-    if (!active || !(gc_orc.in_chain || gc_orc.importing) || !w)
+    const char *name = gc_sys_write_name(nr);
+    if (!active || !(gc_orc.in_chain || gc_orc.importing) || !name)
         return 0;
     char self[64];
     struct stat st;
     snprintf(self, sizeof self, "/proc/self/task/%d", (int)tid);
     if (stat(self, &st) != 0)
         return 0; /* not a thread of this process */
-    if (w->flags == 9) { /* openat2: the flags are in struct open_how */
-        uint64_t how;
-        if (read_mem(args[2], (char *)&how, sizeof how, 0) != 0 || !(how & (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC)))
-            return 0;
-    }
-    for (int k = 0; k < 2 && w->path[k] >= 0; k++) {
-        char path[PATH_MAX], abs[PATH_MAX];
-        int dirfd = w->dirfd[k] >= 0 ? (int)args[(int)w->dirfd[k]] : AT_FDCWD;
-        if (read_mem(args[(int)w->path[k]], path, sizeof path, 1) != 0 || !path[0] ||
-            resolve(tid, dirfd, path, w->follow, abs) != 0 || granted_path(abs))
+    char abs[2][PATH_MAX];
+    int n = gc_sys_write_paths(tid, nr, args, abs);
+    for (int k = 0; k < n; k++) {
+        if (granted_path(abs[k]))
             continue;
         if (gc_orc.importing) { /* the target's own: loading it fails (target.c) */
             char what[PATH_MAX + 64];
-            snprintf(what, sizeof what, "write to %s (%s)", abs, w->name);
+            snprintf(what, sizeof what, "write to %s (%s)", abs[k], name);
             gc_oracle_note_import(what);
         } else if (!gc_orc.write_pending) {
-            snprintf(pending_path, sizeof pending_path, "%s", abs);
-            snprintf(pending_call, sizeof pending_call, "%s", w->name);
+            snprintf(pending_path, sizeof pending_path, "%s", abs[k]);
+            snprintf(pending_call, sizeof pending_call, "%s", name);
             atomic_thread_fence(memory_order_release);
             gc_orc.write_pending = 1;
         }

@@ -95,12 +95,8 @@ int gc_confine_final(const char *const **paths, const int **dirs);
  * NULL-terminated real paths.  0 (or no Landlock), or -1. */
 int gc_confine_child(char *const writes[], char *const execs[]);
 
-/* For the backstop's supervisor: is 'nr' a write-type call the filter hands it. */
-int gc_confine_watched_call(int nr);
-/* Add the rules that hand those calls to the supervisor to a libseccomp filter (a
- * scmp_filter_ctx).  0 or a negative errno. */
-int gc_confine_filter_rules(void *seccomp_ctx);
-/* The supervisor's answer for thread 'tid''s call 'nr' with 'args': 0 (let it run) or
+/* The backstop supervisor's answer for thread 'tid''s write-type call 'nr' (syscalls.h:
+ * the calls and the rules that hand them over) with 'args': 0 (let it run) or
  * EACCES (refused here, outside the granted folders during a chain step; noted). */
 int gc_confine_check_call(pid_t tid, int nr, const unsigned long long args[6]);
 /* The evaluator's thread, after a step: a noted refusal becomes an escape of kind
