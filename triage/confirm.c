@@ -13,6 +13,7 @@
 #include "fsutil.h"
 #include "reproducer.h"
 #include "spawn.h"
+#include "watch.h"
 
 #ifndef GATECRASH_PYTHON /* the CPython the build embeds (CMakeLists.txt) */
 #error "GATECRASH_PYTHON (the CPython the build embeds) comes from CMakeLists.txt"
@@ -42,9 +43,26 @@ static void last_line(const char *text, char *out, size_t len)
     snprintf(out, len, "%.*s", (int)(end - start), start);
 }
 
-/* Spawn the probe; its exit status (a waitpid status) and output in *out.  0, or -1. */
-static int run_probe(const gc_target *t, const char *probe, const char *outpath, int seconds, int *status,
-                     gc_strbuf *out)
+/* gatecrash-watch beside this binary (watch.h) into out: 0, or -1 when it is not there. */
+static int watch_path(char *out, size_t len)
+{
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return -1;
+    self[n] = '\0';
+    char *slash = strrchr(self, '/');
+    if (!slash)
+        return -1;
+    *slash = '\0';
+    snprintf(out, len, "%s/%s", self, GC_WATCH_BIN);
+    return access(out, X_OK) == 0 ? 0 : -1;
+}
+
+/* Spawn the probe in folder 'dir' (under gatecrash-watch when 'watch' names it, counting capability 'cap');
+ * its exit status (a waitpid status) and output in *out.  0, or -1. */
+static int run_probe(const gc_target *t, const char *dir, const char *probe, const char *outpath, int seconds,
+                     const char *watch, const char *cap, int *status, gc_strbuf *out)
 {
     char py[4200], secs[16];
     interpreter(t, py, sizeof py);
@@ -52,15 +70,32 @@ static int run_probe(const gc_target *t, const char *probe, const char *outpath,
     int fd = open(outpath, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (fd < 0)
         return -1;
-    const char *argv[] = {"timeout", "-s", "KILL", secs, "env", GC_PLAIN_ENV, "PYTHONHASHSEED=1", py, "-s", probe,
-                          t->spec.sandbox, NULL};
-    pid_t pid = gc_spawn((char *const *)argv, NULL, fd, fd);
+    const char *argv[16 + 2 * GC_MAX_GLOBS];
+    int n = 0;
+    if (watch) { /* the watch keeps the time, and may let the policy's own writes through */
+        const char *head[] = {watch, "--seconds", secs, "--count", cap};
+        for (size_t i = 0; i < sizeof head / sizeof head[0]; i++)
+            argv[n++] = head[i];
+        for (int i = 0; i < t->policy.nglobs; i++) {
+            argv[n++] = "--allow-write";
+            argv[n++] = t->policy.globs[i];
+        }
+        argv[n++] = "--";
+    } else {
+        const char *head[] = {"timeout", "-s", "KILL", secs};
+        for (size_t i = 0; i < sizeof head / sizeof head[0]; i++)
+            argv[n++] = head[i];
+    }
+    const char *tail[] = {"env", GC_PLAIN_ENV, "PYTHONHASHSEED=1", py, "-s", probe, t->spec.sandbox, NULL};
+    for (size_t i = 0; i < sizeof tail / sizeof tail[0]; i++)
+        argv[n++] = tail[i];
+    pid_t pid = gc_spawn((char *const *)argv, dir, fd, fd);
     close(fd);
     int rc = pid > 0 && gc_spawn_wait(pid, status, 0) == pid ? 0 : -1;
-    size_t n = 0;
-    char *text = (char *)gc_read_file(outpath, &n);
+    size_t got = 0;
+    char *text = (char *)gc_read_file(outpath, &got);
     if (text)
-        gc_sb_putn(out, text, n);
+        gc_sb_putn(out, text, got);
     free(text);
     return rc;
 }
@@ -95,8 +130,13 @@ void gc_confirm_text(const gc_target *t, const char *kind, const char *cap, cons
     c->kind = GC_CONFIRM_UNKNOWN;
     c->where = GC_WHERE_UNKNOWN;
     c->why[0] = '\0';
-    if (strcmp(kind, "reach") != 0 && strcmp(kind, "effect") != 0) {
-        snprintf(c->why, sizeof c->why, "a %s escape has no audit event for the plain interpreter to see", kind);
+    /* a process, a socket or a write made below Python has no audit event: the plain
+     * interpreter runs under the kernel's eyes then (watch.h) */
+    char watch[4200];
+    int below = strcmp(kind, "reach") != 0 && strcmp(kind, "effect") != 0;
+    if (below && watch_path(watch, sizeof watch) != 0) {
+        snprintf(c->why, sizeof c->why, "a %s escape has no audit event, and %s is not beside gatecrash", kind,
+                 GC_WATCH_BIN);
         return;
     }
     char here[4096], probe[4300], outpath[4300]; /* absolute: the spawner is not in the scratch folder */
@@ -115,7 +155,7 @@ void gc_confirm_text(const gc_target *t, const char *kind, const char *cap, cons
     int status = 0;
     if (gc_write_atomic(probe, py.data, py.len, 0) != 0)
         snprintf(c->why, sizeof c->why, "cannot write the reproducer in the scratch folder");
-    else if (run_probe(t, probe, outpath, seconds, &status, &out) != 0)
+    else if (run_probe(t, here, probe, outpath, seconds, below ? watch : NULL, cap, &status, &out) != 0)
         snprintf(c->why, sizeof c->why, "the plain interpreter could not be started");
     else if (WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 1)) {
         c->kind = WEXITSTATUS(status) == 1 ? GC_CONFIRM_YES : GC_CONFIRM_NO;
