@@ -157,7 +157,7 @@ int main(int argc, char **argv)
     };
     gc_gate_report r = {.t = &t, .escapes_dir = "escapes/golden-station", .cases = cases, .ncases = 3,
                         .fuzz = &camp, .fuzz_seconds = 60, .sweep_depth = 3, .sweep = sw, .nsweep = 2,
-                        .sweep_nodes = 412, .pass = 0};
+                        .sweep_nodes = 412};
 
     char dir[] = "/tmp/gatecrash-test-report-XXXXXX";
     if (!mkdtemp(dir))

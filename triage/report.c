@@ -53,7 +53,7 @@ const char *gc_report_verdict(const gc_gate_report *r)
     for (int i = 0; i < r->ncases; i++)
         failed |= r->cases[i].escaped || r->cases[i].unreadable;
     int undecided = r->inconclusive || r->fuzz_undecided || gc_report_sweep_undecided(r);
-    return r->pass ? "PASS" : !failed && undecided ? "INCONCLUSIVE" : "FAIL";
+    return failed ? "FAIL" : undecided ? "INCONCLUSIVE" : "PASS";
 }
 
 /* A case's verdict as the reports name it. */

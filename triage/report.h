@@ -32,7 +32,6 @@ typedef struct {
     long sweep_depth;               /* 0: no sweep */
     const gc_finding *sweep;        /* its escapes */
     int nsweep;
-    int pass;
     int inconclusive;               /* saved cases inconclusive: no escape, and no pass either */
     int fuzz_undecided;             /* over 10% of the fuzzing's inputs were inconclusive: no pass */
     long sweep_nodes;               /* the nodes the sweep reached: 0 with a sweep is no pass (nothing
