@@ -29,7 +29,7 @@ typedef struct {
     int count_spawn, count_net, count_write;
     const char *allow[MAX_LIST]; /* --allow-write globs */
     int nallow;
-    char *grant[3];              /* real paths: the working folder, /dev/shm, /dev/null */
+    char grant[3][PATH_MAX];     /* real paths: the working folder, /dev/shm, /dev/null */
     int ngrant;
     char **argv;                 /* PROGRAM [ARG]... */
 } options;
@@ -41,9 +41,8 @@ typedef struct {
 
 static void add_grant(options *o, const char *path)
 {
-    char real[PATH_MAX];
-    if (o->ngrant < 3 && realpath(path, real))
-        o->grant[o->ngrant++] = strdup(real);
+    if (o->ngrant < 3 && realpath(path, o->grant[o->ngrant]))
+        o->ngrant++;
 }
 
 /* 0, or -1 with the line printed. */
@@ -301,8 +300,6 @@ int main(int argc, char **argv)
         printf("gatecrash-watch: the program did not finish within %d s\n", o.seconds);
         return 124;
     }
-    for (int i = 0; i < o.ngrant; i++)
-        free(o.grant[i]);
     int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     if (w.seen[0] && code != 1) {
         printf("ESCAPE reproduced: %s below Python, via the evaluation\n", w.seen);
