@@ -9,7 +9,8 @@ Usage: python3 reproduce.py CASE.chain [GATE_MODULE.py]
     to its "adapter", whose evaluate (its "entry") runs the case's text unchanged, with its
     "venv"'s site-packages on sys.path (a venv of another Python version is refused).
 Exit status: 1 when the escape reproduces, 0 when the gate blocks it, 2 on bad usage, an
-unreadable case or a gate that does not load.
+unreadable case, a gate that does not load, or a case of kind syscall or landlock (made
+below Python) run without gatecrash-watch around this script.
 
 It imports the gate module from its path, installs it into a fresh namespace as the host
 does, walks the chain step by step in a frame whose globals are the namespace, and checks
@@ -776,6 +777,14 @@ def main(argv):
             print(f'error: cannot read the case or the target.json beside it: {e}', file=sys.stderr)
             return 2
         gate = argv[1] if len(argv) == 2 else target['adapter' if target.get('kind') == 'source' else 'sandbox']
+    kind = re.search(r'^# *kind: *(\S+)', text, re.M)
+    if kind and kind.group(1) in ('syscall', 'landlock') and _WATCH_FD is None:
+        # made from C (a process, a socket, a write): this script's hook would neither see it
+        # nor stop it, and the escape would happen for real
+        print(f'error: a {kind.group(1)} escape is made below Python, where an audit hook neither '
+              f'sees nor stops it: run this under gatecrash-watch, as gatecrash replay does '
+              f'(gatecrash-watch --count CAPABILITY -- python3 -s THIS_SCRIPT ...)', file=sys.stderr)
+        return 2
     run = replay_source if target.get('kind') == 'source' else replay
     code, message = run(text, target, gate)
     print(message, file=sys.stderr if code == 2 else sys.stdout)

@@ -60,6 +60,19 @@ expect_exit 1 "a process made from C (backstop)" -- env GATECRASH_TEST_MARKER="$
 expect_grep "ESCAPE syscall spawn" "the harness's escape"
 expect_grep "run.chain: confirmed in a plain interpreter \(held by the program\)$" "confirmed under the watch"
 [[ ! -e $WORK/marker ]] && ok || fail "the plain run's process touched the marker"
+# the reproducer alone (a user's run, no watch around it): it refuses such a case, which it
+# could neither see nor stop
+mkdir -p alone
+jq --arg s "$SRC/tests/fixtures/backstop/leaky_gate.py" '.sandbox = $s' "$SRC/tests/fixtures/backstop/target.json" >alone/target.json
+printf '# kind: syscall\n# capability: spawn\n# primitive: vfork\ndiagnostics.run()\n' >alone/run.chain
+expect_exit 2 "the reproducer without the watch" -- env GATECRASH_TEST_MARKER="$WORK/marker" "$PY" -s \
+  "$SRC/escapes/reproduce.py" alone/run.chain
+expect_grep "^error: a syscall escape is made below Python" "says why, in one line"
+[[ ! -e $WORK/marker ]] && ok || fail "the reproducer alone made the process"
+expect_exit 1 "the reproducer under the watch" -- env GATECRASH_TEST_MARKER="$WORK/marker" "$W" --count spawn -- \
+  "$PY" -s "$SRC/escapes/reproduce.py" alone/run.chain
+expect_grep "^ESCAPE reproduced: syscall spawn" "the watch names it"
+[[ ! -e $WORK/marker ]] && ok || fail "the reproducer under the watch made the process"
 printf 'save()\n' >save.chain
 expect_exit 1 "a file written from C (confine)" -- env GATECRASH_TEST_VICTIM="$WORK/victim" "$GC" replay -q \
   "$SRC/tests/fixtures/confine" save.chain
