@@ -6,7 +6,10 @@
 # escape run again in a fresh plain interpreter, and the target's saved cases
 # (escapes/NAME, when it has them) both ways with bench/confirm.sh.  One row per target:
 #   inputs       crash inputs the campaign saved
-#   escapes      of them, escapes in the fresh replay
+#   escapes      of them, escapes in the fresh replay (all of a target's inputs in one
+#                process; an escape that is not confirmed is replayed once more alone, and
+#                one that does not escape alone rested on an earlier input of that replay,
+#                such as a class list that input grew: fresh-blocked, one line each)
 #   confirmed    of those, reproduced by the plain interpreter
 #   unconfirmed  not reproduced there, or it could not run (one line each, with why)
 #   fresh-blocked  crash inputs that did not escape in the fresh replay (state of the fuzzing
@@ -105,7 +108,18 @@ for t in "${targets[@]}"; do
   inputs=$((${#resolved[@]} + ${#raw[@]}))
   e=$(grep -c ': gatecrash: ESCAPE' "$tmp/out")
   c=$(grep -c ': confirmed in a plain interpreter' "$tmp/out")
-  grep -E ': (NOT confirmed|unconfirmed): ' "$tmp/out" | sed "s|^$out/$n/crashes/||; s|^|    unconfirmed $t: |" >"$tmp/why"
+  # an escape not confirmed: does it escape alone, or only after the batch's earlier inputs?
+  : >"$tmp/why"
+  while IFS= read -r line; do
+    f=${line%%: *}
+    r=(); [[ $f == */resolved/* ]] || r=(--raw)
+    if nice "$build/gatecrash" replay -q --no-confirm "${r[@]}" "$t" "${v[@]}" "$f" 2>/dev/null | grep -qF ': gatecrash: ESCAPE'; then
+      echo "    unconfirmed $t: ${line#"$out/$n/crashes/"}" >>"$tmp/why"
+    else
+      e=$((e - 1))
+      echo "    fresh-blocked $t: ${f#"$out/$n/crashes/"}: escapes only after earlier inputs of the batch replay" >>"$tmp/why"
+    fi
+  done < <(grep -E ': (NOT confirmed|unconfirmed): ' "$tmp/out")
   cm=$(corpus "$t" "$out/$n/corpus")
   all_m=$((all_m + $(echo "$cm" | awk '{print ($3 == "" ? 0 : $3)}')))
   saved=-
