@@ -56,6 +56,16 @@ for t in threaded pool; do
   expect_exit 1 "replay on $t of a primitive held in a worker thread" -- "$GC" replay -q "$SRC/tests/fixtures/source/$t" "$C/thread-held.py"
   expect_grep "thread-held.py: confirmed in a plain interpreter \(held by the program\)$" "$t: confirmed"
 done
+# A module the sandbox imports while evaluate runs sets a class's attribute (3.11's shutil,
+# imported by multiprocessing's Pipe and Queue: a namedtuple's field docs), which the harness
+# gives the sandbox's code in its window: the plain interpreter gives it too.  Before, its
+# hook refused it, evaluate raised, and the program's escape was NOT confirmed.
+printf 'result = session.shell\n' >"$WORK/shell.py"
+expect_exit 1 "replay on facilities/pipe of the session's shell" -- "$GC" replay -q "$SRC/tests/fixtures/source/facilities/pipe" "$WORK/shell.py"
+expect_grep "shell.py: confirmed in a plain interpreter \(handed back to the host as the value\)$" "pipe: confirmed"
+printf 'result = run\n' >"$WORK/run.py"
+expect_exit 1 "replay on semaphore of its os.system" -- "$GC" replay -q "$SRC/tests/fixtures/source/semaphore" "$WORK/run.py"
+expect_grep "run.py: confirmed in a plain interpreter \(handed back to the host as the value\)$" "semaphore: confirmed"
 # The other way over inputs with no known escape (bench/confirm-campaign.sh, a corpus):
 # '# primitive: *' watches every primitive the policy forbids, so a plain run that escapes
 # (a miss, where the harness said blocked) names what it reached; one that does not, exit 0.
