@@ -680,6 +680,14 @@ def replay_source(case_text, target, adapter_path):
     return (1, verdict) if verdict else (0, 'blocked: the escape did not reproduce')
 
 
+def _stdlib_caller(frame):
+    """Is the frame the standard library's (its module's top-level name in
+    sys.stdlib_module_names)?  An exec there (importlib's, as a module is imported) runs a
+    module's code, not the program's (harness/source/program_ns.c stdlib_caller)."""
+    name = frame.f_globals.get('__name__')
+    return isinstance(name, str) and name.partition('.')[0] in sys.stdlib_module_names
+
+
 class Namespaces:
     """The namespaces the program's code ran in, as the harness finds them
     (harness/source/program_ns.c): the exec audit event names the code object about to run,
@@ -691,7 +699,8 @@ class Namespaces:
         self.run, self.codes, self.seen = run, set(), []
 
     def hook(self, event, args):
-        if event == 'exec' and self.run.in_chain and args and hasattr(args[0], 'co_code'):
+        if event == 'exec' and self.run.in_chain and args and hasattr(args[0], 'co_code') \
+                and not _stdlib_caller(sys._getframe(1)):
             self.codes.add(id(args[0]))
 
     def frame_started(self, frame):

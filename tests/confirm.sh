@@ -76,6 +76,16 @@ printf '# kind: reach\n# capability: any\n# primitive: *\nsubprocess.run\n' >"$W
 expect_exit 1 "any primitive: a chain that reaches one" -- env PYTHONHASHSEED=1 "$PY" -s "$SRC/escapes/reproduce.py" "$WORK/any/escapes.chain"
 expect_grep "^ESCAPE reproduced: reach write os.chmod via nope; _.__str__" "it names the primitive it reached"
 expect_exit 0 "any primitive: a chain that reaches none" -- env PYTHONHASHSEED=1 "$PY" -s "$SRC/escapes/reproduce.py" "$WORK/any/blocked.chain"
+# A module the program imports runs its code through importlib's exec: its namespace is not
+# the program's (as harness/source/program_ns.c has it).  Before, the plain run searched it and
+# found builtins.open there (a module's own name for it): a miss the harness did not have.
+mkdir -p "$WORK/imports"
+jq --arg a "$SRC/tests/fixtures/source/semaphore/adapter.py" '.adapter = $a' \
+  "$SRC/tests/fixtures/source/semaphore/target.json" >"$WORK/imports/target.json"
+printf '# kind: reach\n# capability: any\n# primitive: *\nimport tempfile\n' >"$WORK/imports/tempfile.py"
+expect_exit 0 "any primitive: a program that imports a module holding one" -- \
+  env PYTHONHASHSEED=1 "$PY" -s "$SRC/escapes/reproduce.py" "$WORK/imports/tempfile.py"
+expect_exit 0 "the same program in the harness: blocked" -- "$GC" replay -q "$SRC/tests/fixtures/source/semaphore" "$WORK/imports/tempfile.py"
 # --no-confirm: no second run, and --json says it was not asked
 expect_exit 1 "replay --no-confirm" -- "$GC" replay -q --no-confirm --json "$U" "$WORK/pick.chain"
 expect_no_grep "confirmed in|NOT confirmed" "no confirmation line"
