@@ -34,6 +34,13 @@ expect_exit 1 "replay of the stderr buffer's raw file" -- env PYTHONUNBUFFERED=1
   "$SRC/targets/station-1.5.0" "$C/stderr-buffer-raw.chain"
 expect_grep "stderr-buffer-raw.chain: confirmed in a plain interpreter \(held by the program\)$" \
   "the plain interpreter's stderr is buffered as a host's is by default"
+# What ran is confirmed, not only the escape's chain: probe() of hostile/state hands out
+# socket.create_connection once set_mask() changed the signal mask, in the same input.  The
+# escape's chain is 'probe()' (it passes no '_' on); alone, the plain run was NOT confirmed.
+expect_exit 1 "replay of an escape resting on an earlier statement's effect" -- "$GC" replay -q \
+  "$SRC/tests/fixtures/hostile/state" "$C/state-effect.chain"
+expect_grep "state-effect.chain: gatecrash: ESCAPE reach network socket.create_connection via probe\(\)$" "the escape's chain"
+expect_grep "state-effect.chain: confirmed in a plain interpreter \(held by the program\)$" "confirmed with the statement before it"
 # The plain interpreter imports no module the host would not have before the gate (the
 # primitives are read as their modules are imported): a gate that imports subprocess makes
 # Popen the newest subclass of object there as under the harness.  Before, the reproducer
