@@ -41,6 +41,12 @@ expect_exit 1 "replay of an escape resting on an earlier statement's effect" -- 
   "$SRC/tests/fixtures/hostile/state" "$C/state-effect.chain"
 expect_grep "state-effect.chain: gatecrash: ESCAPE reach network socket.create_connection via probe\(\)$" "the escape's chain"
 expect_grep "state-effect.chain: confirmed in a plain interpreter \(held by the program\)$" "confirmed with the statement before it"
+# A chain through a gate object whose __getattr__ loops (hostile/blocking's looper): the
+# plain run checks each value against the primitive without running its code, as the harness
+# does.  Before, it read the value's __code__ with getattr, and looped until the 60 s were out.
+expect_exit 1 "replay of a chain through an object whose __getattr__ loops" -- "$GC" replay -q \
+  "$SRC/tests/fixtures/hostile/blocking" "$C/getattr-loop.chain"
+expect_grep "getattr-loop.chain: confirmed in a plain interpreter \(held by the program\)$" "confirmed, not 'did not finish'"
 # The plain interpreter imports no module the host would not have before the gate (the
 # primitives are read as their modules are imported): a gate that imports subprocess makes
 # Popen the newest subclass of object there as under the harness.  Before, the reproducer
