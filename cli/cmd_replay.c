@@ -113,7 +113,7 @@ static void other_python(const char *found, char *note, size_t notelen)
  * its object, its hole named), or what came back and the limit that stopped it. */
 
 /* The confirmation of an escape, its own JSON line after the escape's (whose keys are the one
- * escape object's, verdict.h, and "file"): the file, the input, "confirmed" (true, false, or
+ * escape object's, verdict.h, and "file"): the file, the input run (gc_run.ran), "confirmed" (true, false, or
  * null when not run), "confirmation" (why) and, when confirmed, "reached" (where the
  * primitive was).  Every line replay prints names its file, in both modes. */
 static void print_confirmation_json(const gc_confirmation *c, const char *input, const char *file)
@@ -149,7 +149,7 @@ static void print_verdict(gc_target *t, const gc_mode_ops *m, const char *file, 
         if (!a->no_confirm) { /* the escape once more, in a fresh plain interpreter */
             char line[600];
             fflush(stdout);
-            gc_confirm_escape(t, v, r->input.data, 60, &c);
+            gc_confirm_escape(t, v, r->ran.data ? r->ran.data : "", 60, &c);
             gc_confirm_line(&c, line, sizeof line);
             printf("%s: %s\n", file, line);
         }
@@ -159,7 +159,7 @@ static void print_verdict(gc_target *t, const gc_mode_ops *m, const char *file, 
             cJSON *j = gc_escape_object(t, v, r->input.data, r->size, hole);
             cJSON_AddStringToObject(j, "file", file);
             gc_json_print(j);
-            print_confirmation_json(&c, r->input.data, file);
+            print_confirmation_json(&c, r->ran.data ? r->ran.data : "", file);
         }
     } else {
         char cause[128];

@@ -296,6 +296,15 @@ def install(gate, target):
 _THREAD_START = threading.Thread._bootstrap_inner.__code__
 
 
+def _sandbox_sets_attr(event, args):
+    """A source target's code (the sandbox's, a module it imports, the program) setting or
+    deleting an attribute other than __code__: given, as the harness gives it while evaluate
+    and the host's handling run (harness/runtime/oracle.c sandbox_sets_function_attr); a
+    module imported there (shutil: a namedtuple's field docs) does it."""
+    return (event in ('object.__setattr__', 'object.__delattr__') and len(args) > 1
+            and isinstance(args[1], str) and args[1] != '__code__')
+
+
 class Run:
     def __init__(self, header, requires):
         self.kind, self.cap, self.prim = header['kind'], header['capability'], header['primitive']
@@ -306,6 +315,7 @@ class Run:
         self.watched = Primitives([] if self.kind != 'reach' else forbidden_primitives(requires)
                                   if self.prim == '*' else [(self.prim, self.cap)])
         self.in_chain = False
+        self.source = False  # a source target's evaluate runs: its code sets attributes
         self.escaped = []
         self.ns = None
 
@@ -340,6 +350,8 @@ class Run:
         if event == 'sys.setprofile' and sys._getframe(1).f_code is _THREAD_START:
             return  # a new thread taking the runner's own profile (threading.setprofile)
         if event in HARNESS_EVENTS or event.startswith(_HARNESS_PREFIXES):
+            if self.source and _sandbox_sets_attr(event, args):
+                return
             raise Blocked(f'gatecrash: {event} blocked by the harness')
         if event in SPAWN_EVENTS:
             if self.requires.get('subprocess', True) is False:
@@ -379,11 +391,20 @@ class Run:
         return None
 
 
+def _code(x):
+    """The code of a function or a bound method's function, else None: read without running
+    any code of x (a getattr would run a gate class's __getattr__, which may loop), as the
+    harness's keys are (harness/runtime/oracle.c keys_of)."""
+    if type(x) is types.MethodType:
+        x = x.__func__
+    return x.__code__ if type(x) is types.FunctionType else None
+
+
 def _same(v, real):
     if v is real:
         return True
-    code = getattr(real, '__code__', None)
-    if code is not None and getattr(v, '__code__', None) is code:
+    code = _code(real)
+    if code is not None and _code(v) is code:
         return True
     try:
         return type(v) is type(real) and bool(v == real)
@@ -636,6 +657,7 @@ def replay_source(case_text, target, adapter_path):
     try:
         header, _ = parse_header(case_text)
         run = Run(header, target['requires'])
+        run.source = True
     except (BadCase, ImportError, AttributeError, KeyError) as e:
         return 2, f'error: unreadable case: {e}'
     why = add_venv(target.get('venv'))
@@ -685,6 +707,14 @@ def replay_source(case_text, target, adapter_path):
     return (1, verdict) if verdict else (0, 'blocked: the escape did not reproduce')
 
 
+def _stdlib_caller(frame):
+    """Is the frame the standard library's (its module's top-level name in
+    sys.stdlib_module_names)?  An exec there (importlib's, as a module is imported) runs a
+    module's code, not the program's (harness/source/program_ns.c stdlib_caller)."""
+    name = frame.f_globals.get('__name__')
+    return isinstance(name, str) and name.partition('.')[0] in sys.stdlib_module_names
+
+
 class Namespaces:
     """The namespaces the program's code ran in, as the harness finds them
     (harness/source/program_ns.c): the exec audit event names the code object about to run,
@@ -696,7 +726,8 @@ class Namespaces:
         self.run, self.codes, self.seen = run, set(), []
 
     def hook(self, event, args):
-        if event == 'exec' and self.run.in_chain and args and hasattr(args[0], 'co_code'):
+        if event == 'exec' and self.run.in_chain and args and hasattr(args[0], 'co_code') \
+                and not _stdlib_caller(sys._getframe(1)):
             self.codes.add(id(args[0]))
 
     def frame_started(self, frame):

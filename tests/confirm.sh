@@ -34,6 +34,19 @@ expect_exit 1 "replay of the stderr buffer's raw file" -- env PYTHONUNBUFFERED=1
   "$SRC/targets/station-1.5.0" "$C/stderr-buffer-raw.chain"
 expect_grep "stderr-buffer-raw.chain: confirmed in a plain interpreter \(held by the program\)$" \
   "the plain interpreter's stderr is buffered as a host's is by default"
+# What ran is confirmed, not only the escape's chain: probe() of hostile/state hands out
+# socket.create_connection once set_mask() changed the signal mask, in the same input.  The
+# escape's chain is 'probe()' (it passes no '_' on); alone, the plain run was NOT confirmed.
+expect_exit 1 "replay of an escape resting on an earlier statement's effect" -- "$GC" replay -q \
+  "$SRC/tests/fixtures/hostile/state" "$C/state-effect.chain"
+expect_grep "state-effect.chain: gatecrash: ESCAPE reach network socket.create_connection via probe\(\)$" "the escape's chain"
+expect_grep "state-effect.chain: confirmed in a plain interpreter \(held by the program\)$" "confirmed with the statement before it"
+# A chain through a gate object whose __getattr__ loops (hostile/blocking's looper): the
+# plain run checks each value against the primitive without running its code, as the harness
+# does.  Before, it read the value's __code__ with getattr, and looped until the 60 s were out.
+expect_exit 1 "replay of a chain through an object whose __getattr__ loops" -- "$GC" replay -q \
+  "$SRC/tests/fixtures/hostile/blocking" "$C/getattr-loop.chain"
+expect_grep "getattr-loop.chain: confirmed in a plain interpreter \(held by the program\)$" "confirmed, not 'did not finish'"
 # The plain interpreter imports no module the host would not have before the gate (the
 # primitives are read as their modules are imported): a gate that imports subprocess makes
 # Popen the newest subclass of object there as under the harness.  Before, the reproducer
@@ -56,6 +69,16 @@ for t in threaded pool; do
   expect_exit 1 "replay on $t of a primitive held in a worker thread" -- "$GC" replay -q "$SRC/tests/fixtures/source/$t" "$C/thread-held.py"
   expect_grep "thread-held.py: confirmed in a plain interpreter \(held by the program\)$" "$t: confirmed"
 done
+# A module the sandbox imports while evaluate runs sets a class's attribute (3.11's shutil,
+# imported by multiprocessing's Pipe and Queue: a namedtuple's field docs), which the harness
+# gives the sandbox's code in its window: the plain interpreter gives it too.  Before, its
+# hook refused it, evaluate raised, and the program's escape was NOT confirmed.
+printf 'result = session.shell\n' >"$WORK/shell.py"
+expect_exit 1 "replay on facilities/pipe of the session's shell" -- "$GC" replay -q "$SRC/tests/fixtures/source/facilities/pipe" "$WORK/shell.py"
+expect_grep "shell.py: confirmed in a plain interpreter \(handed back to the host as the value\)$" "pipe: confirmed"
+printf 'result = run\n' >"$WORK/run.py"
+expect_exit 1 "replay on semaphore of its os.system" -- "$GC" replay -q "$SRC/tests/fixtures/source/semaphore" "$WORK/run.py"
+expect_grep "run.py: confirmed in a plain interpreter \(handed back to the host as the value\)$" "semaphore: confirmed"
 # The other way over inputs with no known escape (bench/confirm-campaign.sh, a corpus):
 # '# primitive: *' watches every primitive the policy forbids, so a plain run that escapes
 # (a miss, where the harness said blocked) names what it reached; one that does not, exit 0.
@@ -66,6 +89,16 @@ printf '# kind: reach\n# capability: any\n# primitive: *\nsubprocess.run\n' >"$W
 expect_exit 1 "any primitive: a chain that reaches one" -- env PYTHONHASHSEED=1 "$PY" -s "$SRC/escapes/reproduce.py" "$WORK/any/escapes.chain"
 expect_grep "^ESCAPE reproduced: reach write os.chmod via nope; _.__str__" "it names the primitive it reached"
 expect_exit 0 "any primitive: a chain that reaches none" -- env PYTHONHASHSEED=1 "$PY" -s "$SRC/escapes/reproduce.py" "$WORK/any/blocked.chain"
+# A module the program imports runs its code through importlib's exec: its namespace is not
+# the program's (as harness/source/program_ns.c has it).  Before, the plain run searched it and
+# found builtins.open there (a module's own name for it): a miss the harness did not have.
+mkdir -p "$WORK/imports"
+jq --arg a "$SRC/tests/fixtures/source/semaphore/adapter.py" '.adapter = $a' \
+  "$SRC/tests/fixtures/source/semaphore/target.json" >"$WORK/imports/target.json"
+printf '# kind: reach\n# capability: any\n# primitive: *\nimport tempfile\n' >"$WORK/imports/tempfile.py"
+expect_exit 0 "any primitive: a program that imports a module holding one" -- \
+  env PYTHONHASHSEED=1 "$PY" -s "$SRC/escapes/reproduce.py" "$WORK/imports/tempfile.py"
+expect_exit 0 "the same program in the harness: blocked" -- "$GC" replay -q "$SRC/tests/fixtures/source/semaphore" "$WORK/imports/tempfile.py"
 # --no-confirm: no second run, and --json says it was not asked
 expect_exit 1 "replay --no-confirm" -- "$GC" replay -q --no-confirm --json "$U" "$WORK/pick.chain"
 expect_no_grep "confirmed in|NOT confirmed" "no confirmation line"

@@ -17,12 +17,14 @@
 void gc_run_free(gc_run *r)
 {
     gc_sb_free(&r->input);
+    gc_sb_free(&r->ran);
 }
 
 static void run_reset(gc_run *r)
 {
-    gc_sb_free(&r->input);
+    gc_run_free(r);
     gc_sb_init(&r->input);
+    gc_sb_init(&r->ran);
     r->note[0] = '\0';
     r->size = 0;
     r->hdr = (gc_case_header){"", ""};
@@ -43,8 +45,11 @@ static int chain_replay(gc_target *t, const char *path, int raw, gc_run *r, char
         gc_escape_chain_text(&chain_last, &r->input);
         gc_outcome_escape_chain(&chain_last, &trimmed);
         r->size = gc_chain_trailer_count(&trimmed);
+        gc_outcome_ran_chain(&chain_last, &trimmed);
+        gc_chain_print_oneline(&trimmed, &r->ran);
     } else {
         gc_chain_print_oneline(&chain, &r->input);
+        gc_chain_print_oneline(&chain, &r->ran);
         r->size = gc_chain_trailer_count(&chain);
     }
     snprintf(r->note, sizeof r->note, "%d steps, %d failed", chain_last.steps, chain_last.failed_steps);
@@ -156,8 +161,10 @@ static int source_replay(gc_target *t, const char *path, int raw, gc_run *r, cha
 {
     run_reset(r);
     int rc = gc_replay_source(t, path, raw, &r->input, &r->v, r->note, sizeof r->note, why, whylen);
-    if (!rc)
+    if (!rc) {
         r->size = gc_program_size(r->input.data, r->input.len);
+        gc_sb_putn(&r->ran, r->input.data ? r->input.data : "", r->input.len);
+    }
     return rc;
 }
 

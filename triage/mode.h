@@ -23,6 +23,9 @@ typedef struct {
     gc_verdict v;
     gc_strbuf input;    /* as it ran: the escape's chain on one line (the whole chain when it
                            did not escape), or the program's text */
+    gc_strbuf ran;      /* what ran, cut after the escaping step: the input a plain interpreter
+                           confirms (confirm.h); a chain's statements the escape's chain leaves
+                           out ran too, and their effects (state they changed) may be its */
     int size;           /* the input's size (verdict.h gc_finding.size) */
     char note[256];     /* what came back when it did not escape ("12 steps, 3 failed",
                            "returned int", "refused by the sandbox: ...") */
