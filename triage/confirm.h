@@ -4,12 +4,14 @@
  * lines, becomes the standalone reproducer (reproducer.h: escapes/reproduce.py with the
  * tables, the case and its target inlined), which runs in a fresh process of the target's
  * own interpreter — a source target's venv's bin/python, else the CPython this build
- * embeds (GATECRASH_PYTHON) — started through the spawner (spawn.h), with no harness: an
- * audit hook refuses every spawn and write and reports what was reached.  It runs under a
- * hash seed other than the harness's (1; interp.c fixes 0) and a time bound.  The result
- * is confirmed (the runner exits 1), not confirmed (it exits 0: blocked there) or unknown
- * (it could not run: exit 2, a timeout, a kind the runner cannot see), with the runner's
- * own line as the reason.  Replay and triage print it; docs/TRIAGE.md, "Confirmation in a
+ * embeds (GATECRASH_PYTHON) — started through the spawner (spawn.h) in the scratch folder,
+ * with no harness: an audit hook refuses every spawn and write and reports what was
+ * reached; an escape made below Python (kinds syscall and landlock, no audit event) runs
+ * under gatecrash-watch (watch.h), which stops and names the process, socket or write.  It
+ * runs under a hash seed other than the harness's (1; interp.c fixes 0) and a time bound.
+ * The result is confirmed (the runner exits 1), not confirmed (it exits 0: blocked there)
+ * or unknown (it could not run: exit 2, a timeout, no gatecrash-watch for a kind below
+ * Python), with the runner's own line as the reason.  Replay and triage print it; docs/TRIAGE.md, "Confirmation in a
  * plain interpreter". */
 #ifndef GATECRASH_CONFIRM_H
 #define GATECRASH_CONFIRM_H
