@@ -139,11 +139,9 @@ static void child(const options *o, int sock, int mark)
 
 static int granted(const options *o, const char *p)
 {
-    for (int i = 0; i < o->ngrant; i++) {
-        size_t n = strlen(o->grant[i]);
-        if (!strncmp(p, o->grant[i], n) && (p[n] == '\0' || p[n] == '/'))
+    for (int i = 0; i < o->ngrant; i++)
+        if (gc_sys_path_beneath(p, o->grant[i], 1))
             return 1;
-    }
     return 0;
 }
 
@@ -242,14 +240,8 @@ static int supervise(const options *o, watch *w, int listener, int marks, int pi
         read_marks(marks, w);
         if (p[0].revents & POLLIN) {
             memset(req, 0, sizeof *req);
-            if (seccomp_notify_receive(listener, req) == 0) {
-                int e = answer(o, w, req);
-                memset(resp, 0, sizeof *resp);
-                resp->id = req->id;
-                resp->flags = e ? 0 : SECCOMP_USER_NOTIF_FLAG_CONTINUE;
-                resp->error = -e;
-                seccomp_notify_respond(listener, resp);
-            }
+            if (seccomp_notify_receive(listener, req) == 0)
+                gc_sys_respond(listener, resp, req->id, answer(o, w, req));
             continue;
         }
         if (p[2].revents & POLLIN) {

@@ -247,6 +247,31 @@ static struct seccomp_notif *notif_req; /* allocated by the arming thread, see b
 static struct seccomp_notif_resp *notif_resp;
 static sem_t notif_ready;
 
+/* The answer to one call the filter handed over: 0 (it runs) or the errno it fails with. */
+static int answer(const struct seccomp_notif *req)
+{
+    if (gc_sys_write_name(req->data.nr)) { /* a write: Landlock decides, or refused here */
+        int e = gc_confine_check_call((pid_t)req->pid, req->data.nr, req->data.args);
+        if (!e)
+            mark_dirty((pid_t)req->pid, GC_DIRTY_FILES); /* it may leave a file in scratch */
+        return e;
+    }
+    unsigned bit = watched_bit(req->data.nr);
+    if (bit || lsan_tracer(req)) { /* watched, not stopped: mark it, then let the call run */
+        mark_dirty((pid_t)req->pid, bit);
+        return 0;
+    }
+    if (harness_fork(req)) /* the campaign's sweep process (gc_backstop_harness_fork) */
+        return 0;
+    int e = check_net(req);
+    if (e >= 0)
+        return e;
+    gc_backstop_blocked++; /* a process creation */
+    const char *name = gc_sys_spawn_name(req->data.nr);
+    judge_stopped(GC_CAP_SPAWN, name ? name : "spawn-syscall", "process creation stopped by the seccomp backstop", 1);
+    return EPERM;
+}
+
 static void *supervise(void *arg)
 {
     int hand = (int)(intptr_t)arg, fd = -1;
@@ -266,46 +291,7 @@ static void *supervise(void *arg)
                 continue;
             break;
         }
-        if (gc_sys_write_name(req->data.nr)) { /* a write: Landlock decides, or refused here */
-            int e = gc_confine_check_call((pid_t)req->pid, req->data.nr, req->data.args);
-            if (!e)
-                mark_dirty((pid_t)req->pid, GC_DIRTY_FILES); /* it may leave a file in scratch */
-            memset(resp, 0, sizeof *resp);
-            resp->id = req->id;
-            resp->flags = e ? 0 : SECCOMP_USER_NOTIF_FLAG_CONTINUE;
-            resp->error = -e;
-            seccomp_notify_respond(fd, resp);
-            continue;
-        }
-        unsigned bit = watched_bit(req->data.nr);
-        if (bit || lsan_tracer(req)) { /* watched, not stopped: mark it, then let the call run */
-            mark_dirty((pid_t)req->pid, bit);
-            memset(resp, 0, sizeof *resp);
-            resp->id = req->id;
-            resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
-            seccomp_notify_respond(fd, resp);
-            continue;
-        }
-        if (harness_fork(req)) { /* the campaign's sweep process (gc_backstop_harness_fork) */
-            memset(resp, 0, sizeof *resp);
-            resp->id = req->id;
-            resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
-            seccomp_notify_respond(fd, resp);
-            continue;
-        }
-        int e = check_net(req);
-        if (e < 0) { /* a process creation */
-            gc_backstop_blocked++;
-            const char *name = gc_sys_spawn_name(req->data.nr);
-            judge_stopped(GC_CAP_SPAWN, name ? name : "spawn-syscall", "process creation stopped by the seccomp backstop",
-                          1);
-            e = EPERM;
-        }
-        memset(resp, 0, sizeof *resp);
-        resp->id = req->id;
-        resp->flags = e ? 0 : SECCOMP_USER_NOTIF_FLAG_CONTINUE;
-        resp->error = -e;
-        seccomp_notify_respond(fd, resp);
+        gc_sys_respond(fd, resp, req->id, answer(req));
     }
     seccomp_notify_free(req, resp);
     return NULL;

@@ -352,12 +352,9 @@ int gc_confine_child(char *const writes[], char *const execs[])
 
 static int granted_path(const char *p)
 {
-    for (int i = 0; i < ngranted; i++) {
-        size_t n = strlen(granted[i]);
-        if (strncmp(p, granted[i], n) == 0 &&
-            (p[n] == '\0' || (granted_dir[i] && (p[n] == '/' || (n == 1 && p[0] == '/')))))
+    for (int i = 0; i < ngranted; i++)
+        if (gc_sys_path_beneath(p, granted[i], granted_dir[i]))
             return 1;
-    }
     return 0;
 }
 

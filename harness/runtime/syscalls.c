@@ -248,3 +248,19 @@ int gc_sys_write_paths(pid_t tid, int nr, const unsigned long long args[6], char
     }
     return n;
 }
+
+int gc_sys_respond(int fd, void *resp_, uint64_t id, int err)
+{
+    struct seccomp_notif_resp *resp = resp_;
+    memset(resp, 0, sizeof *resp);
+    resp->id = id;
+    resp->flags = err ? 0 : SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+    resp->error = -err;
+    return seccomp_notify_respond(fd, resp) == 0 ? 0 : -1;
+}
+
+int gc_sys_path_beneath(const char *p, const char *grant, int dir)
+{
+    size_t n = strlen(grant);
+    return strncmp(p, grant, n) == 0 && (p[n] == '\0' || (dir && (p[n] == '/' || (n == 1 && p[0] == '/'))));
+}

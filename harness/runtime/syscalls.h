@@ -44,6 +44,14 @@ const char *gc_sys_write_name(int nr);
  * descriptors: the call fails by itself or names no file Landlock guards). */
 int gc_sys_write_paths(pid_t tid, int nr, const unsigned long long args[6], char out[2][PATH_MAX]);
 
+/* Answer notification 'id' on listener 'fd' (a supervisor's): let the call run (err 0:
+ * SECCOMP_USER_NOTIF_FLAG_CONTINUE) or fail it with errno 'err'.  'resp' is libseccomp's
+ * buffer (seccomp_notify_alloc), so nothing is allocated here.  0 or -1. */
+int gc_sys_respond(int fd, void *resp, uint64_t id, int err);
+
+/* Is 'path' (resolved, absolute) 'grant' itself or, when 'dir', beneath it? */
+int gc_sys_path_beneath(const char *path, const char *grant, int dir);
+
 /* 'len' bytes (a NUL-terminated string of at most len when 'string') of process 'pid''s
  * memory at 'addr', without faulting on a bad pointer.  0 or -1. */
 int gc_sys_read(pid_t pid, uint64_t addr, char *out, size_t len, int string);
