@@ -808,11 +808,14 @@ def main(argv):
             print(f'error: cannot read the case or the target.json beside it: {e}', file=sys.stderr)
             return 2
         gate = argv[1] if len(argv) == 2 else target['adapter' if target.get('kind') == 'source' else 'sandbox']
-    kind = re.search(r'^# *kind: *(\S+)', text, re.M)
-    if kind and kind.group(1) in ('syscall', 'landlock') and _WATCH_FD is None:
+    try:
+        kind = parse_header(text)[0]['kind']
+    except BadCase:
+        kind = None  # the replay says why
+    if kind in ('syscall', 'landlock') and _WATCH_FD is None:
         # made from C (a process, a socket, a write): this script's hook would neither see it
         # nor stop it, and the escape would happen for real
-        print(f'error: a {kind.group(1)} escape is made below Python, where an audit hook neither '
+        print(f'error: a {kind} escape is made below Python, where an audit hook neither '
               f'sees nor stops it: run this under gatecrash-watch, as gatecrash replay does '
               f'(gatecrash-watch --count CAPABILITY -- python3 -s THIS_SCRIPT ...)', file=sys.stderr)
         return 2
